@@ -1,0 +1,193 @@
+//! Hostile input: every solver is fed mutations of its own fixtures
+//! (truncated, lines deleted, duplicated or swapped, tokens replaced by
+//! garbage or by huge and negative numbers, random bytes, empty input).
+//! Whatever the verdict, a solver must not panic (exit 101), die by a
+//! signal, or run over 5 s, and a non-zero exit must come with exactly one
+//! non-empty line on stderr.
+//!
+//! Deterministic: the seed is fixed, so a failure reproduces. Each failing
+//! input is saved under the system's temporary directory and named in the
+//! report.
+
+mod common;
+
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(5);
+/// Mutated inputs per binary; with a few ms per run this stays at seconds.
+const RUNS: usize = 80;
+const SEED: u64 = 0x5eed_2026;
+
+macro_rules! fuzz_tests {
+    ($($bin:ident),* $(,)?) => {
+        $(#[test] fn $bin() { fuzz(stringify!($bin)); })*
+    };
+}
+
+fuzz_tests!(ants_battle, ji, ji_referee, ji_solver, zhuguosha);
+
+/// splitmix64: small, fast and good enough to pick mutations.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`; `n` must be positive.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Tokens that break parsers: out of range, wrong type, odd bytes.
+const GARBAGE: &[&str] = &[
+    "",
+    "x",
+    "-1",
+    "0",
+    "-0",
+    "+5",
+    "1e3",
+    "0.5",
+    "NaN",
+    "99999999999999999999",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551616",
+    "4294967296",
+    "2147483648",
+    "1000000000",
+    "-1000000",
+    "１",
+    "\u{0}",
+    "\t",
+    "%%%",
+    "m",
+    "rows",
+    "集",
+];
+
+fn mutate(input: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    let join = |ls: Vec<&[u8]>| ls.join(&b'\n');
+    match rng.below(9) {
+        0 => input[..rng.below(input.len() + 1)].to_vec(),
+        1 => {
+            let mut ls = lines.clone();
+            ls.remove(rng.below(ls.len()));
+            join(ls)
+        }
+        2 => {
+            let mut ls = lines.clone();
+            let i = rng.below(ls.len());
+            ls.insert(i, lines[i]);
+            join(ls)
+        }
+        3 => {
+            let mut ls = lines.clone();
+            let (i, j) = (rng.below(ls.len()), rng.below(ls.len()));
+            ls.swap(i, j);
+            join(ls)
+        }
+        4 | 5 => replace_token(input, GARBAGE[rng.below(GARBAGE.len())].as_bytes(), rng),
+        6 => {
+            let huge = match rng.below(4) {
+                0 => format!("{}", rng.next()),
+                1 => format!("-{}", rng.next() % 1_000_000_000),
+                2 => format!("{}", 1u64 << (rng.below(40) + 20)),
+                _ => format!("{}", rng.below(2000)),
+            };
+            replace_token(input, huge.as_bytes(), rng)
+        }
+        7 => {
+            let mut out = input.to_vec();
+            for _ in 0..=rng.below(8) {
+                let at = rng.below(out.len() + 1);
+                out.insert(at, rng.next() as u8);
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Replaces one whitespace-separated token, chosen at random.
+fn replace_token(input: &[u8], with: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut starts = Vec::new();
+    for (i, &b) in input.iter().enumerate() {
+        let prev_space = i == 0 || input[i - 1].is_ascii_whitespace();
+        if !b.is_ascii_whitespace() && prev_space {
+            starts.push(i);
+        }
+    }
+    if starts.is_empty() {
+        return with.to_vec();
+    }
+    let start = starts[rng.below(starts.len())];
+    let end = input[start..]
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .map_or(input.len(), |k| start + k);
+    [&input[..start], with, &input[end..]].concat()
+}
+
+fn fuzz(bin: &str) {
+    let (cases, _) = common::cases(bin);
+    assert!(!cases.is_empty(), "{bin} has no fixtures to mutate");
+    let mut rng = Rng(SEED ^ bin.bytes().fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)));
+    let keep = std::env::temp_dir().join("judge-sims-fuzz");
+    let mut failures = Vec::new();
+    for k in 0..RUNS {
+        let case = &cases[rng.below(cases.len())];
+        let original = std::fs::read(&case.input).expect("readable .in");
+        let input = mutate(&original, &mut rng);
+        let run = common::run(bin, &case.args, &input, LIMIT);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        let fault = if run.timed_out {
+            Some(format!("ran over {} s", LIMIT.as_secs()))
+        } else {
+            match run.code {
+                None => Some("killed by a signal".to_string()),
+                Some(101) => Some(format!("panicked: {}", stderr.trim())),
+                Some(0) => None,
+                Some(code) => {
+                    let lines: Vec<&str> = stderr.lines().collect();
+                    match lines.as_slice() {
+                        [line] if !line.trim().is_empty() => None,
+                        _ => Some(format!(
+                            "exit {code} with {} stderr lines (one expected): {:?}",
+                            lines.len(),
+                            stderr
+                        )),
+                    }
+                }
+            }
+        };
+        if let Some(fault) = fault {
+            std::fs::create_dir_all(&keep).expect("fuzz folder");
+            let saved = keep.join(format!("{bin}-{k}.in"));
+            std::fs::write(&saved, &input).expect("save failing input");
+            let args = if case.args.is_empty() {
+                String::new()
+            } else {
+                format!(" -- {}", case.args.join(" "))
+            };
+            failures.push(format!(
+                "{fault}\n  mutated from {}\n  reproduce: cargo run -q --release --bin {bin}{args} < {}",
+                case.name(),
+                saved.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "\n{bin}: {} of {RUNS} mutated inputs failed\n\n{}\n",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
