@@ -114,6 +114,8 @@ struct Lexer<'a> {
     buf: &'a [u8],
     pos: usize,
     line: usize,
+    /// Line of the last token read: where an unexpected end is reported.
+    last: usize,
 }
 
 fn is_space(b: u8) -> bool {
@@ -126,6 +128,7 @@ impl<'a> Lexer<'a> {
             buf,
             pos: 0,
             line: 1,
+            last: 1,
         }
     }
 
@@ -143,6 +146,7 @@ impl<'a> Lexer<'a> {
         while self.pos < self.buf.len() && !is_space(self.buf[self.pos]) {
             self.pos += 1;
         }
+        self.last = self.line;
         Some(Token {
             text: &self.buf[start..self.pos],
             line: self.line,
@@ -155,7 +159,7 @@ impl<'a> Lexer<'a> {
         match self.next() {
             Some(t) => Ok(t),
             None => fail(
-                self.line,
+                self.last,
                 format!("unexpected end of input: expected {}", what()),
             ),
         }
@@ -479,7 +483,8 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
         }
         None => {
             // A name where r should be: usually some count k was too small.
-            let hint = if matches!(rt.text.first(), Some(c) if c.is_ascii_digit()) {
+            let hint = if matches!(rt.text.first(), Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+')
+            {
                 ""
             } else {
                 " (does every skill's count k match its list?)"
@@ -743,7 +748,7 @@ mod tests {
         );
         assert_eq!(
             err(&format!("{}2\n集 集\n", COMMON)),
-            "line 12: unexpected end of input: expected A's skill in round 2 of 2"
+            "line 11: unexpected end of input: expected A's skill in round 2 of 2"
         );
         assert_eq!(
             err(&format!("{}1\n集 集\n集\n", COMMON)),

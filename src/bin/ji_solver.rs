@@ -1,0 +1,1412 @@
+//! 集 (波波攒) solver: the value of the game under optimal play.
+//!
+//! The game: two players, A and B, move at the same time each round. Each
+//! holds a public count of 集 starting at 0. A skill changes its user's count
+//! by `delta` and needs at least `req` 集. If one side's skill beats the
+//! other's, that side wins and the game ends; otherwise both deltas apply and
+//! play goes on. A variant is a set of skills. In this problem counts are
+//! capped at C = max req after every round (excess is lost).
+//!
+//! Input (whitespace-separated tokens; newlines are whitespace):
+//! - the variant: `n`, then n skills `name delta req k beaten_1 .. beaten_k`
+//!   (names: UTF-8 tokens of at most 32 bytes, distinct, read by position;
+//!   `req >= max(0, -delta)`; "beats" irreflexive and antisymmetric);
+//! - `R p`: R >= 0 an integer round limit (0 = none), p a decimal draw
+//!   probability in percent (0..=100, e.g. `0`, `2.50`, `100.000`);
+//! - `q`, then q queries `x y` with 0 <= x, y <= C.
+//!
+//! Output: per query one line, P(A wins) - P(B wins) under optimal play from
+//! the counts (x, y), with exactly 9 digits after the point (never `-0`).
+//!
+//! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
+//! pair of moves that ends the game pays +1 or -1 and any other pair pays
+//! (1 - p/100) * V_{k-1}(next state). With R > 0 the answer is V_R
+//! (backward induction); with R = 0 it is the limit of V_k (a contraction if
+//! p > 0; for p = 0 the unlimited game, see `unlimited`). Each stage game is
+//! solved by pure-saddle and dominance shortcuts, a 2x2 formula, or a dense
+//! simplex whose answer is certified by the strategies it returns.
+//!
+//! Exit codes: 0 values printed; 2 bad input or argument (one stderr line
+//! `ji_solver: line L: what is wrong`, no output); 3 the input is valid but
+//! the values could not be certified to 1e-9 within the time budget (a slow
+//! unlimited game, a huge R) or the tables are too large: the best values
+//! found are printed anyway and one stderr line says how far off they may be.
+//!
+//! Complexity: per round (sweep) one stage game for each of the
+//! (C+1)(C+2)/2 states with x < y (V(y, x) = -V(x, y), V(x, x) = 0), each
+//! O(n^2) to build and, when mixed, a simplex on at most n x n.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+const BIN: &str = "ji_solver";
+/// Longest skill name in bytes (the format's limit).
+const MAX_NAME_BYTES: usize = 32;
+/// Largest C tabulated: (C+1)^2 values per table.
+const MAX_CAP: i64 = 2000;
+/// Largest number of skills solved (a stage game is up to n x n).
+const MAX_SKILLS: usize = 512;
+/// Wall-clock budget for the iteration; past it the best values are printed
+/// with exit code 3 (the fuzz limit is 5 s).
+const BUDGET: Duration = Duration::from_millis(2500);
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(arg) = args.first() {
+        if arg == "--help" || arg == "-h" {
+            print!("{}", HELP);
+            return;
+        }
+        eprintln!("{}: unknown argument `{}` (try --help)", BIN, arg);
+        std::process::exit(2);
+    }
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        eprintln!("{}: cannot read stdin: {}", BIN, e);
+        std::process::exit(2);
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = solve(&input, &mut out);
+    if let Err(e) = out.flush() {
+        eprintln!("{}: cannot write stdout: {}", BIN, e);
+        std::process::exit(2);
+    }
+    match result {
+        Ok(None) => {}
+        Ok(Some(warning)) => {
+            eprintln!("{}: {}", BIN, warning);
+            std::process::exit(3);
+        }
+        Err(f) => {
+            eprintln!("{}: {}", BIN, f);
+            std::process::exit(2);
+        }
+    }
+}
+
+const HELP: &str = "\
+ji_solver: value of 集 (波波攒) under optimal play.
+input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
+        then `R p` (round limit, 0 = none; draw chance in percent),
+        then q and q queries `x y` (counts of A and B, 0..=C = max req).
+output: per query P(A wins) - P(B wins), 9 digits after the point.
+exit:   0 ok, 2 bad input or argument, 3 not certified (best values printed).
+";
+
+/// Why the input was rejected: the 1-based line and what is wrong.
+#[derive(Debug, PartialEq)]
+pub struct Failure {
+    line: usize,
+    msg: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.msg)
+    }
+}
+
+fn fail<T>(line: usize, msg: String) -> Result<T, Failure> {
+    Err(Failure { line, msg })
+}
+
+// ---------------------------------------------------------------- tokens
+
+/// One whitespace-free token: a slice of the input and its line.
+#[derive(Clone, Copy)]
+struct Token<'a> {
+    text: &'a [u8],
+    line: usize,
+}
+
+/// Splits the input on ASCII whitespace (CR is whitespace, so CRLF reads as
+/// LF) without allocating per token.
+struct Lexer<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    line: usize,
+    /// Line of the last token read: where an unexpected end is reported.
+    last: usize,
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+impl<'a> Lexer<'a> {
+    fn new(buf: &'a [u8]) -> Self {
+        Lexer {
+            buf,
+            pos: 0,
+            line: 1,
+            last: 1,
+        }
+    }
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        while self.pos < self.buf.len() && is_space(self.buf[self.pos]) {
+            if self.buf[self.pos] == b'\n' {
+                self.line += 1;
+            }
+            self.pos += 1;
+        }
+        if self.pos == self.buf.len() {
+            return None;
+        }
+        let start = self.pos;
+        while self.pos < self.buf.len() && !is_space(self.buf[self.pos]) {
+            self.pos += 1;
+        }
+        self.last = self.line;
+        Some(Token {
+            text: &self.buf[start..self.pos],
+            line: self.line,
+        })
+    }
+
+    /// The next token, or a failure naming what was expected.
+    /// `what` is only built on failure: no allocation per token.
+    fn expect<F: FnOnce() -> String>(&mut self, what: F) -> Result<Token<'a>, Failure> {
+        match self.next() {
+            Some(t) => Ok(t),
+            None => fail(
+                self.last,
+                format!("unexpected end of input: expected {}", what()),
+            ),
+        }
+    }
+}
+
+/// A token as printable one-line text: invalid UTF-8 and control
+/// characters are escaped, long tokens are cut.
+fn show(text: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
+        if i == 40 {
+            s.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+/// A decimal integer with an optional sign; `None` if malformed or beyond
+/// 64 bits.
+fn parse_i64(text: &[u8]) -> Option<i64> {
+    let (neg, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut v: i128 = 0;
+    for &d in digits {
+        v = v * 10 + i128::from(d - b'0');
+        if v > i128::from(i64::MAX) + 1 {
+            return None;
+        }
+    }
+    let v = if neg { -v } else { v };
+    i64::try_from(v).ok()
+}
+
+/// A non-negative integer written with digits only.
+fn parse_u64(text: &[u8]) -> Option<u64> {
+    if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &d in text {
+        v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+    }
+    Some(v)
+}
+
+// ---------------------------------------------------------------- variant
+
+/// A small fast hasher for the name table (names are short byte strings).
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxBuild = BuildHasherDefault<FxHasher>;
+
+/// One skill (技能): its name, its change of the user's 集, the least 集
+/// it needs.
+struct Skill<'a> {
+    name: &'a [u8],
+    delta: i64,
+    req: i64,
+}
+
+/// A variant (变体): the skills and the "beats" relation.
+struct Variant<'a> {
+    skills: Vec<Skill<'a>>,
+    /// Pairs (winner, loser), packed as `winner << 32 | loser`.
+    beats: HashSet<u64, FxBuild>,
+}
+
+fn pair(winner: u32, loser: u32) -> u64 {
+    (u64::from(winner) << 32) | u64::from(loser)
+}
+
+impl<'a> Variant<'a> {
+    fn beats(&self, x: u32, y: u32) -> bool {
+        self.beats.contains(&pair(x, y))
+    }
+}
+
+/// Checks a skill name token: length, UTF-8, no Unicode whitespace.
+fn check_name(t: &Token<'_>) -> Result<(), Failure> {
+    if t.text.len() > MAX_NAME_BYTES {
+        return fail(
+            t.line,
+            format!(
+                "skill name `{}` is {} bytes long (at most {})",
+                show(t.text),
+                t.text.len(),
+                MAX_NAME_BYTES
+            ),
+        );
+    }
+    match std::str::from_utf8(t.text) {
+        Err(_) => fail(
+            t.line,
+            format!("skill name `{}` is not valid UTF-8", show(t.text)),
+        ),
+        Ok(s) if s.chars().any(char::is_whitespace) => fail(
+            t.line,
+            format!("skill name `{}` contains whitespace", show(t.text)),
+        ),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Reads `n` and the n skills, and checks every rule of the format.
+fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
+    let t = lx.expect(|| "the number of skills n".to_string())?;
+    let n = match parse_u64(t.text) {
+        Some(n) if n >= 1 => n,
+        Some(_) => return fail(t.line, "n must be at least 1".to_string()),
+        None => {
+            return fail(
+                t.line,
+                format!("expected the number of skills n, found `{}`", show(t.text)),
+            )
+        }
+    };
+    let mut skills: Vec<Skill<'a>> = Vec::new();
+    let mut index: HashMap<&'a [u8], u32, FxBuild> = HashMap::default();
+    // Beaten lists as tokens, resolved once every name is known (a skill
+    // may beat one defined after it).
+    let mut lists: Vec<(u32, Token<'a>)> = Vec::new();
+    let mut lines: Vec<usize> = Vec::new();
+    for s in 0..n {
+        let what = || format!("skill {} of {}", s + 1, n);
+        let name = lx.expect(|| format!("the name of {}", what()))?;
+        check_name(&name)?;
+        let dt = lx.expect(|| format!("the delta of {}", what()))?;
+        let delta = match parse_i64(dt.text) {
+            Some(d) => d,
+            None => {
+                let hint = if s > 0 {
+                    " (does the previous skill's count k match its list?)"
+                } else {
+                    ""
+                };
+                return fail(
+                    dt.line,
+                    format!(
+                        "skill `{}`: delta `{}` is not a 64-bit integer{}",
+                        show(name.text),
+                        show(dt.text),
+                        hint
+                    ),
+                );
+            }
+        };
+        let rt = lx.expect(|| format!("the req of {}", what()))?;
+        let req = match parse_i64(rt.text) {
+            Some(r) => r,
+            None => {
+                return fail(
+                    rt.line,
+                    format!(
+                        "skill `{}`: req `{}` is not a 64-bit integer",
+                        show(name.text),
+                        show(rt.text)
+                    ),
+                )
+            }
+        };
+        let least = (-i128::from(delta)).max(0);
+        if i128::from(req) < least {
+            return fail(
+                rt.line,
+                format!(
+                    "skill `{}`: req {} is below its cost (req must be at least max(0, -delta) = {})",
+                    show(name.text),
+                    req,
+                    least
+                ),
+            );
+        }
+        let kt = lx.expect(|| format!("the beaten count k of {}", what()))?;
+        let k = match parse_u64(kt.text) {
+            Some(k) if k < n => k,
+            Some(k) => {
+                return fail(
+                    kt.line,
+                    format!(
+                        "skill `{}`: beats {} skills but only {} others exist",
+                        show(name.text),
+                        k,
+                        n - 1
+                    ),
+                )
+            }
+            None => {
+                return fail(
+                    kt.line,
+                    format!(
+                        "skill `{}`: beaten count k `{}` is not a non-negative integer",
+                        show(name.text),
+                        show(kt.text)
+                    ),
+                )
+            }
+        };
+        let id = s as u32;
+        for _ in 0..k {
+            let b = lx.expect(|| format!("a skill beaten by `{}`", show(name.text)))?;
+            lists.push((id, b));
+        }
+        if let Some(&first) = index.get(name.text) {
+            return fail(
+                name.line,
+                format!(
+                    "skill `{}` is defined twice (first on line {})",
+                    show(name.text),
+                    lines[first as usize]
+                ),
+            );
+        }
+        index.insert(name.text, id);
+        lines.push(name.line);
+        skills.push(Skill {
+            name: name.text,
+            delta,
+            req,
+        });
+    }
+    let mut beats: HashSet<u64, FxBuild> = HashSet::default();
+    for &(w, t) in &lists {
+        let wname = show(skills[w as usize].name);
+        let l = match index.get(t.text) {
+            Some(&l) => l,
+            None => {
+                return fail(
+                    t.line,
+                    format!("skill `{}` beats unknown skill `{}`", wname, show(t.text)),
+                )
+            }
+        };
+        if l == w {
+            return fail(t.line, format!("skill `{}` beats itself", wname));
+        }
+        if !beats.insert(pair(w, l)) {
+            return fail(
+                t.line,
+                format!("skill `{}` lists `{}` twice", wname, show(t.text)),
+            );
+        }
+        if beats.contains(&pair(l, w)) {
+            return fail(
+                t.line,
+                format!(
+                    "skills `{}` and `{}` beat each other (the relation must be antisymmetric)",
+                    wname,
+                    show(t.text)
+                ),
+            );
+        }
+    }
+    Ok(Variant { skills, beats })
+}
+
+// ---------------------------------------------------------------- input
+
+/// A draw probability in percent: digits with at most one decimal point
+/// (`0`, `0.0`, `2.50`, `100.000`), between 0 and 100.
+fn parse_percent(text: &[u8]) -> Option<f64> {
+    let digits = text.iter().filter(|c| c.is_ascii_digit()).count();
+    let points = text.iter().filter(|&&c| c == b'.').count();
+    if digits == 0 || points > 1 || digits + points != text.len() {
+        return None;
+    }
+    std::str::from_utf8(text).ok()?.parse::<f64>().ok()
+}
+
+/// The whole input, checked.
+struct Problem<'a> {
+    variant: Variant<'a>,
+    /// R: the round limit, 0 for none.
+    rounds: u64,
+    /// 1 - p/100: the chance that an unfinished round is not called off.
+    keep: f64,
+    /// C = max req: counts are capped at C after every round.
+    cap: i64,
+    queries: Vec<(usize, usize)>,
+}
+
+fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
+    let mut lx = Lexer::new(input);
+    let variant = parse_variant(&mut lx)?;
+    let cap = variant.skills.iter().map(|s| s.req).max().unwrap_or(0);
+    let rt = lx.expect(|| "the round limit R".to_string())?;
+    let rounds = match parse_u64(rt.text) {
+        Some(r) => r,
+        None if rt.text.iter().all(u8::is_ascii_digit) => {
+            return fail(
+                rt.line,
+                format!(
+                    "round limit R = {} is out of range (0..={})",
+                    show(rt.text),
+                    u64::MAX
+                ),
+            )
+        }
+        None => {
+            let hint = if matches!(rt.text.first(), Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+')
+            {
+                ""
+            } else {
+                " (does every skill's count k match its list?)"
+            };
+            return fail(
+                rt.line,
+                format!(
+                    "expected the round limit R (an integer >= 0), found `{}`{}",
+                    show(rt.text),
+                    hint
+                ),
+            );
+        }
+    };
+    let pt = lx.expect(|| "the draw probability p".to_string())?;
+    let percent = match parse_percent(pt.text) {
+        Some(p) if (0.0..=100.0).contains(&p) => p,
+        Some(_) => {
+            return fail(
+                pt.line,
+                format!(
+                    "draw probability p = {} is out of range (0..=100)",
+                    show(pt.text)
+                ),
+            )
+        }
+        None => {
+            return fail(
+                pt.line,
+                format!(
+                    "draw probability p `{}` is not a decimal number of percent",
+                    show(pt.text)
+                ),
+            )
+        }
+    };
+    let qt = lx.expect(|| "the number of queries q".to_string())?;
+    let q = match parse_u64(qt.text) {
+        Some(q) => q,
+        None => {
+            return fail(
+                qt.line,
+                format!(
+                    "expected the number of queries q, found `{}`",
+                    show(qt.text)
+                ),
+            )
+        }
+    };
+    let mut queries = Vec::new();
+    for t in 1..=q {
+        let mut pair = [0usize; 2];
+        for (slot, who) in pair.iter_mut().zip(["x", "y"]) {
+            let tok = lx.expect(|| format!("{} of query {} of {}", who, t, q))?;
+            *slot = match parse_u64(tok.text) {
+                Some(v) if v <= cap as u64 => v as usize,
+                Some(_) => {
+                    return fail(
+                        tok.line,
+                        format!(
+                            "query {}: {} = {} is out of range (0..={})",
+                            t,
+                            who,
+                            show(tok.text),
+                            cap
+                        ),
+                    )
+                }
+                None if tok.text.iter().all(u8::is_ascii_digit) => {
+                    return fail(
+                        tok.line,
+                        format!(
+                            "query {}: {} = {} is out of range (0..={})",
+                            t,
+                            who,
+                            show(tok.text),
+                            cap
+                        ),
+                    )
+                }
+                None => {
+                    return fail(
+                        tok.line,
+                        format!(
+                            "query {}: {} `{}` is not a count of 集 (0..={})",
+                            t,
+                            who,
+                            show(tok.text),
+                            cap
+                        ),
+                    )
+                }
+            };
+        }
+        queries.push((pair[0], pair[1]));
+    }
+    if let Some(t) = lx.next() {
+        return fail(
+            t.line,
+            format!(
+                "unexpected token `{}` after the last of {} queries",
+                show(t.text),
+                q
+            ),
+        );
+    }
+    Ok(Problem {
+        variant,
+        rounds,
+        keep: 1.0 - percent / 100.0,
+        cap,
+        queries,
+    })
+}
+
+// ---------------------------------------------------------------- model
+
+/// The game as the solver sees it: skills sorted by req, so that the skills
+/// usable with c 集 are a prefix of the list.
+struct Game {
+    n: usize,
+    /// C: the cap on counts (the largest req).
+    cap: usize,
+    /// delta of each skill, in req order.
+    delta: Vec<i64>,
+    /// usable[c] = number of skills with req <= c.
+    usable: Vec<usize>,
+    /// outcome[i * n + j]: +1 if skill i beats skill j, -1 if j beats i.
+    outcome: Vec<i8>,
+    /// 1 - p/100: factor on the value of the state an unfinished round
+    /// leads to.
+    keep: f64,
+}
+
+impl Game {
+    fn new(v: &Variant<'_>, cap: i64, keep: f64) -> Game {
+        let n = v.skills.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| v.skills[i].req);
+        let mut outcome = vec![0i8; n * n];
+        for (a, &i) in order.iter().enumerate() {
+            for (b, &j) in order.iter().enumerate() {
+                if v.beats(i as u32, j as u32) {
+                    outcome[a * n + b] = 1;
+                } else if v.beats(j as u32, i as u32) {
+                    outcome[a * n + b] = -1;
+                }
+            }
+        }
+        let cap = cap as usize;
+        let mut usable = vec![0; cap + 1];
+        for (c, u) in usable.iter_mut().enumerate() {
+            *u = order
+                .iter()
+                .filter(|&&i| v.skills[i].req <= c as i64)
+                .count();
+        }
+        Game {
+            n,
+            cap,
+            delta: order.iter().map(|&i| v.skills[i].delta).collect(),
+            usable,
+            outcome,
+            keep,
+        }
+    }
+
+    /// "counts are capped at C after every round (excess is lost)": the
+    /// count after using skill i with c 集. Never negative, as req >= -delta.
+    fn next(&self, c: usize, i: usize) -> usize {
+        (c as i64)
+            .saturating_add(self.delta[i])
+            .clamp(0, self.cap as i64) as usize
+    }
+
+    fn width(&self) -> usize {
+        self.cap + 1
+    }
+
+    /// One round of value iteration: `new` = T(`old`) on every state a < b,
+    /// mirrored to b > a; V(a, a) = 0 (the stage game there is symmetric).
+    /// Returns the largest change, or `None` if the deadline passed.
+    fn sweep(
+        &self,
+        old: &[f64],
+        new: &mut [f64],
+        stage: &mut Stage,
+        deadline: Instant,
+    ) -> Option<f64> {
+        let w = self.width();
+        let mut change: f64 = 0.0;
+        for a in 0..w {
+            if a % 16 == 0 && Instant::now() > deadline {
+                return None;
+            }
+            new[a * w + a] = 0.0;
+            for b in a + 1..w {
+                let v = self.stage_value(a, b, old, stage);
+                change = change.max((v - old[a * w + b]).abs());
+                new[a * w + b] = v;
+                new[b * w + a] = -v;
+            }
+        }
+        Some(change)
+    }
+
+    /// The value of the stage game at (a, b) given the values `next` of the
+    /// states one round later.
+    fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
+        let (rows, cols) = (self.usable[a], self.usable[b]);
+        // Reading: a player with no usable skill cannot move and loses, as
+        // an illegal move loses in the referee; if neither can move, a draw.
+        match (rows, cols) {
+            (0, 0) => return 0.0,
+            (0, _) => return -1.0,
+            (_, 0) => return 1.0,
+            _ => {}
+        }
+        let w = self.width();
+        stage.m.clear();
+        for i in 0..rows {
+            let row = self.next(a, i) * w;
+            let out = &self.outcome[i * self.n..i * self.n + cols];
+            for (j, &o) in out.iter().enumerate() {
+                stage.m.push(if o != 0 {
+                    f64::from(o)
+                } else {
+                    self.keep * next[row + self.next(b, j)]
+                });
+            }
+        }
+        stage.value(rows, cols)
+    }
+}
+
+// ---------------------------------------------------------------- stage game
+
+/// Scratch space and statistics for solving stage (matrix) games.
+#[derive(Default)]
+struct Stage {
+    /// The matrix, row-major; the row player (A) maximises.
+    m: Vec<f64>,
+    red: Vec<f64>,
+    row_on: Vec<bool>,
+    col_on: Vec<bool>,
+    tab: Vec<f64>,
+    basis: Vec<usize>,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    /// Largest gap between the certified bounds of any stage game.
+    worst_gap: f64,
+}
+
+/// Gap below which a simplex answer is accepted without a second try.
+const GAP_OK: f64 = 1e-12;
+
+impl Stage {
+    /// The value of the matrix game in `self.m` (rows x cols).
+    fn value(&mut self, rows: usize, cols: usize) -> f64 {
+        // Pure saddle point: max of row minima = min of column maxima.
+        let mut lower = f64::NEG_INFINITY;
+        for i in 0..rows {
+            let row = &self.m[i * cols..(i + 1) * cols];
+            lower = lower.max(row.iter().copied().fold(f64::INFINITY, f64::min));
+        }
+        let mut upper = f64::INFINITY;
+        for j in 0..cols {
+            let mut hi = f64::NEG_INFINITY;
+            for i in 0..rows {
+                hi = hi.max(self.m[i * cols + j]);
+            }
+            upper = upper.min(hi);
+        }
+        if upper <= lower {
+            return lower;
+        }
+        let (r, c) = self.reduce(rows, cols);
+        if r == 1 {
+            return self.red.iter().copied().fold(f64::INFINITY, f64::min);
+        }
+        if c == 1 {
+            return self.red.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        }
+        if r == 2 && c == 2 {
+            // No dominated row or column is left, so no saddle either: both
+            // players mix and the classic formula applies.
+            let (p, q, s, t) = (self.red[0], self.red[1], self.red[2], self.red[3]);
+            let den = p + t - q - s;
+            if den.abs() > 1e-12 {
+                return ((p * t - q * s) / den).clamp(lower, upper);
+            }
+        }
+        self.mixed(r, c).clamp(lower, upper)
+    }
+
+    /// Removes weakly dominated rows and columns until none is left (this
+    /// keeps the value); leaves the r x c remainder in `self.red`.
+    fn reduce(&mut self, rows: usize, cols: usize) -> (usize, usize) {
+        let m = &self.m;
+        self.row_on.clear();
+        self.row_on.resize(rows, true);
+        self.col_on.clear();
+        self.col_on.resize(cols, true);
+        let (row_on, col_on) = (&mut self.row_on, &mut self.col_on);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..rows {
+                if !row_on[i] {
+                    continue;
+                }
+                let dominated = (0..rows).any(|k| {
+                    k != i
+                        && row_on[k]
+                        && (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j])
+                });
+                if dominated {
+                    row_on[i] = false;
+                    changed = true;
+                }
+            }
+            for j in 0..cols {
+                if !col_on[j] {
+                    continue;
+                }
+                let dominated = (0..cols).any(|l| {
+                    l != j
+                        && col_on[l]
+                        && (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l])
+                });
+                if dominated {
+                    col_on[j] = false;
+                    changed = true;
+                }
+            }
+        }
+        self.red.clear();
+        for i in (0..rows).filter(|&i| row_on[i]) {
+            for j in (0..cols).filter(|&j| col_on[j]) {
+                self.red.push(m[i * cols + j]);
+            }
+        }
+        let r = row_on.iter().filter(|&&b| b).count();
+        (r, self.red.len() / r)
+    }
+
+    /// A mixed stage game (r x c in `self.red`): simplex, then certified by
+    /// the strategies found. The row strategy x guarantees at least
+    /// min_j x.M_j and the column strategy y at most max_i M_i.y, so the
+    /// value lies between; a wide gap triggers the transposed problem and
+    /// Bland's rule, and the tightest bounds win.
+    fn mixed(&mut self, r: usize, c: usize) -> f64 {
+        let mut lo = f64::NEG_INFINITY;
+        let mut hi = f64::INFINITY;
+        for attempt in 0..4 {
+            let transposed = attempt % 2 == 1;
+            let bland = attempt >= 2;
+            let a: Vec<f64> = if transposed {
+                // The column player's game: -M^T, rows and roles swapped.
+                let mut t = vec![0.0; r * c];
+                for i in 0..r {
+                    for j in 0..c {
+                        t[j * r + i] = -self.red[i * c + j];
+                    }
+                }
+                t
+            } else {
+                std::mem::take(&mut self.red)
+            };
+            let (ar, ac) = if transposed { (c, r) } else { (r, c) };
+            let ok = simplex(
+                &a,
+                ar,
+                ac,
+                bland,
+                &mut self.tab,
+                &mut self.basis,
+                &mut self.x,
+                &mut self.y,
+            );
+            if !transposed {
+                self.red = a;
+            }
+            if ok {
+                // Row strategy of the original game and column strategy.
+                let (xs, ys) = if transposed {
+                    (&self.y, &self.x)
+                } else {
+                    (&self.x, &self.y)
+                };
+                let m = &self.red;
+                let mut low = f64::INFINITY;
+                for j in 0..c {
+                    low = low.min((0..r).map(|i| xs[i] * m[i * c + j]).sum::<f64>());
+                }
+                let mut high = f64::NEG_INFINITY;
+                for i in 0..r {
+                    high = high.max((0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>());
+                }
+                lo = lo.max(low);
+                hi = hi.min(high);
+            }
+            if hi - lo <= GAP_OK {
+                break;
+            }
+        }
+        let ordered = hi >= lo;
+        if !ordered {
+            // Crossed bounds are rounding noise; no bounds at all cannot
+            // happen for a shifted positive matrix, but stay finite.
+            if lo.is_finite() && hi.is_finite() {
+                return 0.5 * (lo + hi);
+            }
+            self.worst_gap = f64::INFINITY;
+            return 0.0;
+        }
+        self.worst_gap = self.worst_gap.max(hi - lo);
+        0.5 * (lo + hi)
+    }
+}
+
+/// Simplex for the matrix game `a` (r x c, the row player maximises):
+/// with B = a + shift > 0, maximise sum(y) subject to B y <= 1, y >= 0.
+/// On success `y` holds the optimal column strategy and `x` (from the
+/// reduced costs of the slacks, the dual) the optimal row strategy, both
+/// normalised. Pivots below a tolerance are refused (a tiny pivot can be
+/// off by far more than rounding); `bland` picks the smallest index (no
+/// cycling) instead of the steepest reduced cost.
+#[allow(clippy::too_many_arguments)]
+fn simplex(
+    a: &[f64],
+    r: usize,
+    c: usize,
+    bland: bool,
+    tab: &mut Vec<f64>,
+    basis: &mut Vec<usize>,
+    x: &mut Vec<f64>,
+    y: &mut Vec<f64>,
+) -> bool {
+    const COST_EPS: f64 = 1e-11;
+    const PIVOT_EPS: f64 = 1e-9;
+    let lowest = a.iter().copied().fold(f64::INFINITY, f64::min);
+    let shift = 1.0 - lowest;
+    let w = c + r + 1;
+    tab.clear();
+    tab.resize((r + 1) * w, 0.0);
+    for i in 0..r {
+        for j in 0..c {
+            tab[i * w + j] = a[i * c + j] + shift;
+        }
+        tab[i * w + c + i] = 1.0;
+        tab[i * w + w - 1] = 1.0;
+    }
+    for j in 0..c {
+        tab[r * w + j] = -1.0;
+    }
+    basis.clear();
+    basis.extend(c..c + r);
+    let limit = 50 * (r + c) + 100;
+    let mut optimal = false;
+    for _ in 0..limit {
+        let obj = &tab[r * w..r * w + w - 1];
+        let mut enter = usize::MAX;
+        let mut best = -COST_EPS;
+        for (j, &d) in obj.iter().enumerate() {
+            if d < best {
+                enter = j;
+                if bland {
+                    break;
+                }
+                best = d;
+            }
+        }
+        if enter == usize::MAX {
+            optimal = true;
+            break;
+        }
+        let mut leave = usize::MAX;
+        let mut ratio = f64::INFINITY;
+        for i in 0..r {
+            let t = tab[i * w + enter];
+            if t > PIVOT_EPS {
+                let q = tab[i * w + w - 1] / t;
+                let tie = leave != usize::MAX && (q - ratio).abs() <= 1e-12 * ratio.max(1.0);
+                let better = if leave == usize::MAX {
+                    true
+                } else if tie {
+                    if bland {
+                        basis[i] < basis[leave]
+                    } else {
+                        t > tab[leave * w + enter]
+                    }
+                } else {
+                    q < ratio
+                };
+                if better {
+                    leave = i;
+                    ratio = q.min(ratio);
+                }
+            }
+        }
+        if leave == usize::MAX {
+            return false;
+        }
+        let p = tab[leave * w + enter];
+        for v in &mut tab[leave * w..(leave + 1) * w] {
+            *v /= p;
+        }
+        tab[leave * w + enter] = 1.0;
+        for k in 0..=r {
+            if k == leave {
+                continue;
+            }
+            let f = tab[k * w + enter];
+            if f != 0.0 {
+                for j in 0..w {
+                    let v = tab[leave * w + j];
+                    tab[k * w + j] -= f * v;
+                }
+                tab[k * w + enter] = 0.0;
+            }
+        }
+        basis[leave] = enter;
+    }
+    if !optimal {
+        return false;
+    }
+    y.clear();
+    y.resize(c, 0.0);
+    for i in 0..r {
+        if basis[i] < c {
+            y[basis[i]] = tab[i * w + w - 1].max(0.0);
+        }
+    }
+    x.clear();
+    x.extend((0..r).map(|i| tab[r * w + c + i].max(0.0)));
+    let (sx, sy): (f64, f64) = (x.iter().sum(), y.iter().sum());
+    if !(sx > 0.0 && sy > 0.0) {
+        return false;
+    }
+    x.iter_mut().for_each(|v| *v /= sx);
+    y.iter_mut().for_each(|v| *v /= sy);
+    true
+}
+
+// ---------------------------------------------------------------- iteration
+
+/// Changes below this count as converged for the unlimited game.
+const STILL: f64 = 1e-13;
+
+/// Computes the table of values; returns it with a warning if it is not
+/// certified.
+fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<String>) {
+    let w = game.width();
+    let deadline = start + BUDGET;
+    let mut stage = Stage::default();
+    let mut old = vec![0.0; w * w];
+    let mut new = vec![0.0; w * w];
+    let keep = game.keep;
+    // Bound on what rounds after the current one can still add, per unit
+    // of the last change: keep + keep^2 + ... (infinite when keep = 1).
+    let tail = if keep < 1.0 {
+        keep / (1.0 - keep)
+    } else {
+        f64::INFINITY
+    };
+    let mut done: u64 = 0;
+    let mut last = f64::INFINITY;
+    let warning = loop {
+        if rounds > 0 && done == rounds {
+            break None;
+        }
+        let change = match game.sweep(&old, &mut new, &mut stage, deadline) {
+            Some(c) => c,
+            None => {
+                let what = if rounds > 0 {
+                    format!("stopped after {} of {} rounds", done, rounds)
+                } else {
+                    format!("not converged after {} rounds", done)
+                };
+                break Some(format!(
+                    "{} (time budget); the values still moved by {:.1e} in the last round",
+                    what, last
+                ));
+            }
+        };
+        std::mem::swap(&mut old, &mut new);
+        done += 1;
+        last = change;
+        // A fixed point stays fixed: every later round gives the same table.
+        // Otherwise T is a (keep-)contraction in the largest change, so the
+        // rounds still to come can add at most change * min(left, tail).
+        let left = if rounds > 0 {
+            (rounds - done) as f64
+        } else {
+            f64::INFINITY
+        };
+        if change == 0.0 || change * left.min(tail) < 1e-12 {
+            break None;
+        }
+        if rounds == 0 && keep == 1.0 && change < STILL {
+            break None;
+        }
+    };
+    if std::env::var_os("JI_DEBUG").is_some() {
+        eprintln!(
+            "debug: {} sweeps, last change {:e}, worst gap {:e}",
+            done, last, stage.worst_gap
+        );
+    }
+    let warning = warning.or_else(|| {
+        (stage.worst_gap > 1e-9).then(|| {
+            format!(
+                "a stage game was solved only to within {:.1e}",
+                stage.worst_gap
+            )
+        })
+    });
+    (old, warning)
+}
+
+// ---------------------------------------------------------------- output
+
+/// Reads the problem, solves it and prints one value per query. `Ok(Some)`
+/// carries the warning of an uncertified answer (exit code 3).
+pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<Option<String>, Failure> {
+    let start = Instant::now();
+    let prob = parse_problem(input)?;
+    let n = prob.variant.skills.len();
+    let (table, warning) = if prob.cap > MAX_CAP || n > MAX_SKILLS {
+        let why = format!(
+            "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
+            n, prob.cap, MAX_SKILLS, MAX_CAP
+        );
+        return Ok(Some(why));
+    } else {
+        let game = Game::new(&prob.variant, prob.cap, prob.keep);
+        solve_table(&game, prob.rounds, start)
+    };
+    let w = prob.cap as usize + 1;
+    let mut text = String::new();
+    for &(x, y) in &prob.queries {
+        text.push_str(&format_value(table[x * w + y]));
+        text.push('\n');
+    }
+    out.write_all(text.as_bytes()).map_err(|e| Failure {
+        line: 0,
+        msg: format!("cannot write the values: {}", e),
+    })?;
+    Ok(warning)
+}
+
+/// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
+fn format_value(v: f64) -> String {
+    let s = format!("{:.9}", v.clamp(-1.0, 1.0));
+    if s == "-0.000000000" {
+        "0.000000000".to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COMMON: &str = "8
+集 1 0 0
+小防 0 0 0
+中防 0 0 0
+大防 -1 1 0
+小波 -1 1 2 集 中防
+中波 -2 2 3 集 小波 小防
+大波 -3 3 5 集 小波 小防 中波 中防
+黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
+";
+
+    fn run(input: &str) -> Result<(String, Option<String>), Failure> {
+        let mut out = Vec::new();
+        let warning = solve(input.as_bytes(), &mut out)?;
+        Ok((String::from_utf8(out).unwrap(), warning))
+    }
+
+    fn values(input: &str) -> Vec<f64> {
+        let (out, warning) = run(input).unwrap();
+        assert_eq!(warning, None);
+        out.lines().map(|l| l.parse().unwrap()).collect()
+    }
+
+    fn err(input: &str) -> String {
+        run(input).unwrap_err().to_string()
+    }
+
+    fn all_states(c: usize) -> String {
+        let mut s = format!("{}\n", (c + 1) * (c + 1));
+        for a in 0..=c {
+            for b in 0..=c {
+                s.push_str(&format!("{} {}\n", a, b));
+            }
+        }
+        s
+    }
+
+    fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
+        let mut st = Stage {
+            m: m.to_vec(),
+            ..Stage::default()
+        };
+        st.value(rows, cols)
+    }
+
+    #[test]
+    fn rock_paper_scissors_is_fair() {
+        let rps = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
+        assert!(game_value(&rps, 3, 3).abs() < 1e-12);
+        // Skew-symmetric with unequal stakes: still value 0.
+        let weighted = [0.0, -1.0, 2.0, 1.0, 0.0, -1.0, -2.0, 1.0, 0.0];
+        assert!(game_value(&weighted, 3, 3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn diagonal_games_have_harmonic_values() {
+        // diag(d_1..d_k) with d_i > 0 has value 1 / sum(1/d_i).
+        let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
+        assert!((game_value(&d3, 3, 3) - 6.0 / 11.0).abs() < 1e-12);
+        let mut d4 = vec![0.0; 16];
+        for (i, d) in [1.0, 2.0, 4.0, 8.0].iter().enumerate() {
+            d4[i * 4 + i] = *d;
+        }
+        assert!((game_value(&d4, 4, 4) - 8.0 / 15.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn simplex_returns_optimal_strategies() {
+        let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
+        let (mut tab, mut basis, mut x, mut y) = (vec![], vec![], vec![], vec![]);
+        for bland in [false, true] {
+            assert!(simplex(
+                &d3, 3, 3, bland, &mut tab, &mut basis, &mut x, &mut y
+            ));
+            // Both players play i with probability proportional to 1/d_i.
+            for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
+                assert!((x[i] - want).abs() < 1e-12 && (y[i] - want).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn small_games_saddle_dominance_and_2x2() {
+        // Pure saddle at (row 1, col 0): value 2.
+        assert_eq!(game_value(&[1.0, 5.0, 2.0, 3.0], 2, 2), 2.0);
+        // 2x2 mixed: (3*1 - (-1)(-2)) / (3 + 1 + 1 + 2) = 1/7.
+        assert!((game_value(&[3.0, -1.0, -2.0, 1.0], 2, 2) - 1.0 / 7.0).abs() < 1e-15);
+        // Matching pennies plus a dominated third row.
+        let m = [1.0, -1.0, -1.0, 1.0, -2.0, -2.0];
+        assert!(game_value(&m, 3, 2).abs() < 1e-15);
+        // Degenerate: all equal.
+        assert_eq!(game_value(&[0.5; 9], 3, 3), 0.5);
+    }
+
+    #[test]
+    fn common_variant_two_rounds() {
+        let v = values(&format!("{}2 0\n4\n1 0\n2 0\n2 1\n4 3\n", COMMON));
+        let want = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 7.0, 1.0 / 5.0];
+        for (a, b) in v.iter().zip(want) {
+            assert!((a - b).abs() < 1e-9, "{} vs {}", a, b);
+        }
+    }
+
+    #[test]
+    fn common_variant_unlimited_value() {
+        let v = values(&format!("{}0 0\n2\n1 0\n0 1\n", COMMON));
+        assert!((v[0] - 0.633334348).abs() < 1e-9);
+        assert_eq!(v[0], -v[1]);
+    }
+
+    #[test]
+    fn full_tables_are_antisymmetric_without_mirroring() {
+        // Solve every state (not only x < y) and check V(a, a) = 0 and
+        // V(b, a) = -V(a, b): the mirroring in `sweep` is then sound.
+        for (text, keep) in [(COMMON, 1.0), (COMMON, 0.99), (TOY, 1.0), (TOY, 0.5)] {
+            let mut lx = Lexer::new(text.as_bytes());
+            let v = parse_variant(&mut lx).unwrap();
+            let cap = v.skills.iter().map(|s| s.req).max().unwrap();
+            let game = Game::new(&v, cap, keep);
+            let w = game.width();
+            let mut old = vec![0.0; w * w];
+            let mut stage = Stage::default();
+            for _ in 0..30 {
+                let mut new = vec![0.0; w * w];
+                for a in 0..w {
+                    for b in 0..w {
+                        new[a * w + b] = game.stage_value(a, b, &old, &mut stage);
+                    }
+                }
+                old = new;
+                for a in 0..w {
+                    assert!(old[a * w + a].abs() < 1e-12);
+                    for b in 0..w {
+                        assert!((old[a * w + b] + old[b * w + a]).abs() < 1e-12);
+                    }
+                }
+            }
+        }
+    }
+
+    const TOY: &str = "4
+集 1 0 0
+小防 0 0 0
+无限波 0 1 1 集
+黑洞 -3 3 3 集 小防 无限波
+";
+
+    #[test]
+    fn p100_equals_one_round() {
+        let q = all_states(5);
+        let a = values(&format!("{}1 0\n{}", COMMON, q));
+        let b = values(&format!("{}0 100\n{}", COMMON, q));
+        let c = values(&format!("{}7 100.000\n{}", COMMON, q));
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+    }
+
+    #[test]
+    fn cap_loses_excess() {
+        let v = "3\n大集 3 0 0\n防 -1 1 0\n波 -2 2 1 大集\n5 0\n2\n2 0\n0 2\n";
+        assert_eq!(values(v), vec![1.0, -1.0]);
+    }
+
+    #[test]
+    fn no_usable_skill_loses() {
+        // Only skill needs 1: at (1, 0) B cannot move; at (0, 0) neither.
+        let v = "2\nx -1 1 0\ny 0 1 0\n3 0\n3\n1 0\n0 0\n0 1\n";
+        assert_eq!(values(v), vec![1.0, 0.0, -1.0]);
+    }
+
+    #[test]
+    fn output_has_nine_digits_and_no_negative_zero() {
+        assert_eq!(format_value(-1e-12), "0.000000000");
+        assert_eq!(format_value(-0.0), "0.000000000");
+        assert_eq!(format_value(2.0 / 3.0), "0.666666667");
+        assert_eq!(format_value(-1.0), "-1.000000000");
+    }
+
+    #[test]
+    fn slow_unlimited_game_reports_exit_3() {
+        let (out, warning) = run(&format!("{}0 0\n1\n1 0\n", TOY)).unwrap();
+        let v: f64 = out.trim().parse().unwrap();
+        assert!(v > 0.99 && v <= 1.0);
+        assert!(warning.is_some());
+    }
+
+    #[test]
+    fn parses_percent_forms() {
+        assert_eq!(parse_percent(b"0.0"), Some(0.0));
+        assert_eq!(parse_percent(b"2.50"), Some(2.5));
+        assert_eq!(parse_percent(b"100.000"), Some(100.0));
+        assert_eq!(parse_percent(b"1e2"), None);
+        assert_eq!(parse_percent(b"-1"), None);
+        assert_eq!(parse_percent(b"1.2.3"), None);
+        assert_eq!(parse_percent(b"."), None);
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        let q = "1\n0 0\n";
+        assert_eq!(
+            err(""),
+            "line 1: unexpected end of input: expected the number of skills n"
+        );
+        assert_eq!(
+            err(&format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q)),
+            "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)"
+        );
+        assert_eq!(
+            err(&format!("1\na -3 2 0\n1 0\n{}", q)),
+            "line 2: skill `a`: req 2 is below its cost (req must be at least max(0, -delta) = 3)"
+        );
+        assert_eq!(
+            err(&format!("1\na 0 0 1 a\n1 0\n{}", q)),
+            "line 2: skill `a`: beats 1 skills but only 0 others exist"
+        );
+        assert_eq!(
+            err(&format!("{}1 100.5\n{}", COMMON, q)),
+            "line 10: draw probability p = 100.5 is out of range (0..=100)"
+        );
+        assert_eq!(
+            err(&format!("{}1 -1\n{}", COMMON, q)),
+            "line 10: draw probability p `-1` is not a decimal number of percent"
+        );
+        assert_eq!(
+            err(&format!("{}-1 0\n{}", COMMON, q)),
+            "line 10: expected the round limit R (an integer >= 0), found `-1`"
+        );
+        assert_eq!(
+            err(&format!("{}1 0\n1\n6 0\n", COMMON)),
+            "line 12: query 1: x = 6 is out of range (0..=5)"
+        );
+        assert_eq!(
+            err(&format!("{}1 0\n2\n1 1\n", COMMON)),
+            "line 12: unexpected end of input: expected x of query 2 of 2"
+        );
+        assert_eq!(
+            err(&format!("{}1 0\n1\n1 1 1\n", COMMON)),
+            "line 12: unexpected token `1` after the last of 1 queries"
+        );
+    }
+}
