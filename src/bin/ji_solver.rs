@@ -45,9 +45,9 @@ const BIN: &str = "ji_solver";
 /// Longest skill name in bytes (the format's limit).
 const MAX_NAME_BYTES: usize = 32;
 /// Largest C tabulated: (C+1)^2 values per table.
-const MAX_CAP: i64 = 2000;
+const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
-const MAX_SKILLS: usize = 512;
+const MAX_SKILLS: usize = 64;
 /// Wall-clock budget for the iteration; past it the best values are printed
 /// with exit code 3 (the fuzz limit is 5 s).
 const BUDGET: Duration = Duration::from_millis(2500);
@@ -693,12 +693,17 @@ impl Game {
     ) -> Option<f64> {
         let w = self.width();
         let mut change: f64 = 0.0;
+        // Look at the clock every few stage games (every one when they are
+        // large): a sweep of a big table can outlast the budget.
+        let every = if self.n > 16 { 1 } else { 64 };
+        let mut count = 0usize;
         for a in 0..w {
-            if a % 16 == 0 && Instant::now() > deadline {
-                return None;
-            }
             new[a * w + a] = 0.0;
             for b in a + 1..w {
+                count += 1;
+                if count % every == 0 && Instant::now() > deadline {
+                    return None;
+                }
                 let v = self.stage_value(a, b, old, stage);
                 change = change.max((v - old[a * w + b]).abs());
                 new[a * w + b] = v;
@@ -1070,27 +1075,32 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
     };
     let mut done: u64 = 0;
     let mut last = f64::INFINITY;
+    // Unlimited play: tables at rounds 2^j, for extrapolation if the
+    // iteration runs out of time.
+    let mut snaps: Vec<(u64, Vec<f64>)> = Vec::new();
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
         let change = match game.sweep(&old, &mut new, &mut stage, deadline) {
             Some(c) => c,
-            None => {
-                let what = if rounds > 0 {
-                    format!("stopped after {} of {} rounds", done, rounds)
-                } else {
-                    format!("not converged after {} rounds", done)
-                };
+            None if rounds > 0 => {
                 break Some(format!(
-                    "{} (time budget); the values still moved by {:.1e} in the last round",
-                    what, last
+                    "stopped after {} of {} rounds (time budget); the values still moved by {:.1e} in the last round",
+                    done, rounds, last
                 ));
             }
+            None => break Some(extrapolate(&mut old, &snaps, done, last)),
         };
         std::mem::swap(&mut old, &mut new);
         done += 1;
         last = change;
+        if rounds == 0 && done >= 64 && done.is_power_of_two() {
+            if snaps.len() == 4 {
+                snaps.remove(0);
+            }
+            snaps.push((done, old.clone()));
+        }
         // A fixed point stays fixed: every later round gives the same table.
         // Otherwise T is a (keep-)contraction in the largest change, so the
         // rounds still to come can add at most change * min(left, tail).
@@ -1121,6 +1131,65 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
         })
     });
     (old, warning)
+}
+
+/// The unlimited game did not converge in time (some 无限集 variants
+/// approach their limit only like 1/k: a player wins with probability
+/// 1 - eps by mixing in a rare move, eps -> 0, and the k-round game leaves
+/// too few rounds for small eps). Replaces `table` by the limit
+/// extrapolated from the tables at rounds k, 2k, 4k (a power law
+/// V_k = v + c k^-a makes the differences over doubled horizons geometric,
+/// and their sum is added), and returns the warning: how far the values
+/// still moved, and the spread of two successive extrapolations as an
+/// estimate of the error. Not a certificate: hence exit code 3.
+fn extrapolate(table: &mut [f64], snaps: &[(u64, Vec<f64>)], done: u64, last: f64) -> String {
+    let head = format!(
+        "not converged after {} rounds (time budget): the values still moved by {:.1e} per round",
+        done, last
+    );
+    let limit = |s: &[(u64, Vec<f64>)]| -> Vec<f64> {
+        let (a, b, c) = (&s[0].1, &s[1].1, &s[2].1);
+        (0..c.len())
+            .map(|i| {
+                let (d1, d2) = (b[i] - a[i], c[i] - b[i]);
+                if d1 == 0.0 || d2 == 0.0 || d1 * d2 < 0.0 || d2.abs() >= d1.abs() {
+                    return c[i];
+                }
+                let r = d2 / d1;
+                (c[i] + d2 * r / (1.0 - r)).clamp(-1.0, 1.0)
+            })
+            .collect()
+    };
+    if snaps.len() < 3 {
+        return format!("{}; printed the last values", head);
+    }
+    let k = snaps.len();
+    let best = limit(&snaps[k - 3..]);
+    let spread = if k >= 4 {
+        let prev = limit(&snaps[k - 4..k - 1]);
+        best.iter()
+            .zip(&prev)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max)
+    } else {
+        f64::INFINITY
+    };
+    let moved = best
+        .iter()
+        .zip(table.iter())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    table.copy_from_slice(&best);
+    format!(
+        "{}; printed the limit extrapolated from rounds {}, {}, {} (it differs from round {} by up to {:.1e}; estimated error {:.1e})",
+        head,
+        snaps[k - 3].0,
+        snaps[k - 2].0,
+        snaps[k - 1].0,
+        done,
+        moved,
+        spread
+    )
 }
 
 // ---------------------------------------------------------------- output

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Benchmark of ji_solver, best wall time of 15 runs (process start included):
+# - the common variant, unlimited game (R = 0, p = 0), all 36 states
+#   (tests/data/ji_solver/examples/common_unlimited_all.in), against the
+#   issue's published figure for a Python prototype, 0.8 s (target: 10 ms);
+# - n = 8, C = 10, R = 1000, p = 0, all 121 states (the public max-profile
+#   case tests/data/ji_solver/random/0021.in), against the 1 s budget;
+# - the same with p = 0.5 (random/0033.in).
+# Run from the repo root after `cargo build --release`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${BIN:-target/release/ji_solver}
+[ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 1; }
+
+# best wall time in microseconds of $bin < $1 over 15 runs
+best() {
+  local b=999999999 t0 t1 d
+  for _ in $(seq 15); do
+    t0=$(date +%s%N)
+    "$bin" <"$1" >/dev/null
+    t1=$(date +%s%N)
+    d=$(((t1 - t0) / 1000))
+    [ "$d" -lt "$b" ] && b=$d
+  done
+  echo "$b"
+}
+
+row() { # workload file reference_ms reference_label
+  local us
+  us=$(best "$2")
+  awk -v w="$1" -v us="$us" -v ref="$3" -v lab="$4" 'BEGIN {
+    printf "| ji_solver | %s | %.2f ms | %s | %.4fx |\n", w, us / 1000, lab, us / 1000 / ref }'
+}
+
+row "common variant, unlimited, all 36 states" \
+  tests/data/ji_solver/examples/common_unlimited_all.in 800 "Python prototype 800 ms (published)"
+row "common variant, unlimited, vs the 10 ms target" \
+  tests/data/ji_solver/examples/common_unlimited_all.in 10 "target 10 ms"
+row "n = 8, C = 10, R = 1000, p = 0, 121 states" \
+  tests/data/ji_solver/random/0021.in 1000 "budget 1000 ms"
+row "n = 8, C = 10, R = 1000, p = 0.5, 121 states" \
+  tests/data/ji_solver/random/0033.in 1000 "budget 1000 ms"
