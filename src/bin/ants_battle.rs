@@ -1,0 +1,1089 @@
+//! Ants battle: one attack phase of the Google AI Challenge 2011 "Ants"
+//! engine (蚂蚁之战 / アリの戦い).
+//!
+//! Given the map after the moves, decide which ants die in battle and print
+//! the map afterwards.
+//!
+//! # Input
+//! Text lines; blank lines and lines starting with `#` are ignored, every
+//! other line is `key value` split at the first space (surrounding blanks and
+//! a CR are trimmed):
+//! `rows R`, `cols C` (both required, `cols` before the first `m` line),
+//! `players P` (2..10, optional), `attackradius2 N` (0..100, default 5),
+//! `attack MODE` (`focus` default, `closest`, `support`, `damage`), and R
+//! lines `m ROW` of exactly C cells over `.` land, `%` water, `*` food,
+//! `a`..`j` ant of player 0..9, `A`..`J` ant on its own hill, `0`..`9` empty
+//! hill. Other keys (`score`, `hive`, ...) are ignored. Header lines may come
+//! in any order. Ant letters and hill digits must be below `players`.
+//!
+//! # Output
+//! `rows`, `cols`, then `players`, `attackradius2`, `attack` each only if the
+//! input had it, then the R `m` lines after the battle: a dead ant becomes
+//! `.`, a dead ant on its hill becomes the hill digit.
+//!
+//! # Rules (the engine `ants.py` wins over prose)
+//! The map is a torus. The attack disk D holds the offsets (dr, dc) with
+//! 0 < dr^2 + dc^2 <= N; an ant's enemy list has one entry per offset whose
+//! wrapped cell holds an ant of another owner, so on small maps one enemy can
+//! be listed several times, and an offset wrapping onto the ant itself never
+//! counts. The weakness w(a) is the length of the list. Modes: see
+//! [`AttackMode`].
+//!
+//! # Method and complexity
+//! The owners live in one byte per cell. Every rule is a sweep "for each
+//! offset of D, for each cell" done row by row: for a fixed offset the
+//! source cells of a row are two contiguous slices (the part that wraps and
+//! the part that does not), so the inner loops are plain zipped slice loops
+//! that the compiler vectorises. Time O(R * C * |D|) with |D| <= 316, memory
+//! a few bytes per cell (chars, owners, weakness or damage share). A tall map
+//! (R > C) is transposed first so rows stay long; every rule is symmetric in
+//! rows and columns.
+//!
+//! Damage is exact without floating point: each cell adds floor(K / w) per
+//! attacker with K = lcm(1..18) in 32 bits, a lower bound of K times the
+//! damage that is exact when every w divides K; the few cells whose bound
+//! cannot decide are recomputed with exact rationals (512-bit integers hold
+//! lcm(1..316) * 316).
+//!
+//! # Limits and exit codes
+//! R * C <= 25,000,000 cells, N <= 100, players 2..10. Exit 0 on success,
+//! 2 on bad input or a bad argument (one line `ants_battle: line L: what` on
+//! stderr), 1 if the output cannot be written. Exit 3 never happens: every
+//! battle has an exact result.
+
+use std::fmt;
+use std::io::{self, Read, Write};
+
+const BIN: &str = "ants_battle";
+/// Largest map accepted, in cells.
+const MAX_CELLS: usize = 25_000_000;
+/// Largest squared attack radius accepted (|D| = 316 there).
+const MAX_RADIUS2: u64 = 100;
+/// Owner byte of a cell without a living ant.
+const NO_ANT: u8 = 0xFF;
+/// Fixed-point unit of the damage bound: lcm(1..18); 316 * K < 2^32.
+const DAMAGE_UNIT: u32 = 12_252_240;
+
+const HELP: &str = "\
+ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
+Input (stdin): lines `rows R`, `cols C`, optional `players P` (2..10),
+  `attackradius2 N` (0..100, default 5), `attack focus|closest|support|damage`,
+  then R lines `m ROW` over . % * a-j (ants) A-J (ant on own hill) 0-9 (hill).
+  Blank lines and `#` comments are ignored; header lines in any order.
+Output (stdout): the normalised header and the map after the battle.
+Exit codes: 0 ok, 2 bad input (one stderr line `ants_battle: line L: what`).
+";
+
+// ---------------------------------------------------------------- input ----
+
+/// Bad input: a 1-based line number and what is wrong there.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Failure {
+    line: usize,
+    what: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.what)
+    }
+}
+
+fn fail<T>(line: usize, what: impl Into<String>) -> Result<T, Failure> {
+    Err(Failure {
+        line,
+        what: what.into(),
+    })
+}
+
+/// The attack rule (`attack` key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttackMode {
+    /// Contest rule: an ant with w(a) > 0 dies if an enemy e in its list has
+    /// w(e) <= w(a).
+    Focus,
+    /// For d = 1..N-1 the ants still alive with an enemy at squared toroidal
+    /// distance exactly d die together.
+    Closest,
+    /// Engine code: an ant dies if its enemy list is not empty.
+    Support,
+    /// Every ant x deals 1/w(x) per list entry; an ant dies at damage >= 1.
+    Damage,
+}
+
+impl AttackMode {
+    fn name(self) -> &'static str {
+        match self {
+            AttackMode::Focus => "focus",
+            AttackMode::Closest => "closest",
+            AttackMode::Support => "support",
+            AttackMode::Damage => "damage",
+        }
+    }
+}
+
+/// The parsed map, kept as the input's characters (row-major, R * C bytes).
+#[derive(Debug)]
+pub struct Map {
+    rows: usize,
+    cols: usize,
+    players: Option<u64>,
+    radius2: Option<u64>,
+    mode: Option<AttackMode>,
+    cells: Vec<u8>,
+}
+
+/// Printable, shortened form of an input token for error messages.
+fn show(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes.iter().take(24) {
+        if (0x20..0x7f).contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    if bytes.len() > 24 {
+        s.push_str("...");
+    }
+    s
+}
+
+/// A non-negative decimal integer; huge values saturate (and then fail the
+/// range checks), anything else is `None`.
+fn parse_count(value: &[u8]) -> Option<u64> {
+    if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(value.iter().fold(0u64, |n, &d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    }))
+}
+
+/// Cell check for one byte: 0 if not a map character, else 1 + the owner
+/// of an ant or hill (so 1..=10), or 11 for land, water, food.
+fn cell_class(b: u8) -> u8 {
+    let (bad, top) = row_check(&[b]);
+    if bad {
+        0
+    } else if top == 0 {
+        11
+    } else {
+        top
+    }
+}
+
+/// Checks a map row in one branch-free pass (it vectorises): whether some
+/// byte is not a map character, and the largest 1 + owner of an ant or hill
+/// (0 if none).
+#[inline]
+fn row_check(row: &[u8]) -> (bool, u8) {
+    let mut bad = 0u8;
+    let mut top = 0u8;
+    for &b in row {
+        // `| 0x20` folds A-J onto a-j and leaves digits alone; the plain
+        // cells are tested on the byte itself.
+        let letter = (b | 0x20).wrapping_sub(b'a');
+        let digit = b.wrapping_sub(b'0');
+        let (is_letter, is_digit) = (letter < 10, digit < 10);
+        let plain = (b == b'.') | (b == b'%') | (b == b'*');
+        bad |= (!(is_letter | is_digit | plain)) as u8;
+        let owner_letter = if is_letter { letter + 1 } else { 0 };
+        let owner_digit = if is_digit { digit + 1 } else { 0 };
+        top = top.max(owner_letter | owner_digit);
+    }
+    (bad != 0, top)
+}
+
+/// Owner of a living ant in this cell character, or [`NO_ANT`].
+#[inline(always)]
+fn ant_owner(b: u8) -> u8 {
+    // `| 0x20` folds A-J onto a-j; no other map character lands there.
+    let letter = (b | 0x20).wrapping_sub(b'a');
+    if letter < 10 {
+        letter
+    } else {
+        NO_ANT
+    }
+}
+
+/// The character left behind by a dead ant: land, or its hill's digit.
+#[inline(always)]
+fn dead_char(b: u8) -> u8 {
+    let upper = b.wrapping_sub(b'A');
+    if upper < 10 {
+        upper + b'0'
+    } else {
+        b'.'
+    }
+}
+
+/// Parses the whole input. Header lines may come in any order except that
+/// `cols` must precede the map rows (the engine needs the width first).
+pub fn parse(input: &[u8]) -> Result<Map, Failure> {
+    let mut rows: Option<(usize, usize)> = None; // (value, line)
+    let mut cols: Option<usize> = None;
+    let mut players: Option<(u64, usize)> = None;
+    let mut radius2 = None;
+    let mut mode = None;
+    let mut cells: Vec<u8> = Vec::new();
+    let mut map_rows = 0usize;
+    // first_at_least[k]: first (line, map row) holding an owner >= k - 1.
+    let mut first_at_least: [Option<(usize, usize)>; 12] = [None; 12];
+    let mut line_no = 0usize;
+    let mut pos = 0usize;
+    while pos < input.len() {
+        line_no += 1;
+        let end = match line_end(input, pos, cols) {
+            Some(e) => e,
+            None => match input[pos..].iter().position(|&b| b == b'\n') {
+                Some(k) => pos + k,
+                None => input.len(),
+            },
+        };
+        let line = input[pos..end].trim_ascii_compat();
+        pos = end + 1;
+        if line.is_empty() || line[0] == b'#' {
+            continue;
+        }
+        let (key, value) = match line.iter().position(|&b| b == b' ') {
+            Some(k) => (&line[..k], line[k + 1..].trim_ascii_compat()),
+            None => {
+                return fail(
+                    line_no,
+                    format!("expected `key value`, found `{}`", show(line)),
+                )
+            }
+        };
+        match key {
+            b"m" => {
+                let c = match cols {
+                    Some(c) => c,
+                    None => return fail(line_no, "map row before the cols line"),
+                };
+                if let Some((r, _)) = rows {
+                    if map_rows == r {
+                        return fail(line_no, format!("more than {r} map rows"));
+                    }
+                }
+                if value.len() != c {
+                    return fail(
+                        line_no,
+                        format!("map row has {} cells, expected {c}", value.len()),
+                    );
+                }
+                if cells.len() + c > MAX_CELLS {
+                    return fail(line_no, format!("map over the limit of {MAX_CELLS} cells"));
+                }
+                let (bad, top) = row_check(value);
+                if bad {
+                    let i = value.iter().position(|&b| cell_class(b) == 0).unwrap_or(0);
+                    return fail(
+                        line_no,
+                        format!(
+                            "unknown cell character `{}` in column {}",
+                            show(&value[i..i + 1]),
+                            i + 1
+                        ),
+                    );
+                }
+                for slot in first_at_least.iter_mut().take(top as usize + 1) {
+                    if slot.is_none() {
+                        *slot = Some((line_no, map_rows));
+                    }
+                }
+                cells.extend_from_slice(value);
+                map_rows += 1;
+            }
+            b"rows" | b"cols" => {
+                let name = show(key);
+                let n = match parse_count(value) {
+                    Some(n) if n >= 1 => n,
+                    _ => {
+                        return fail(
+                            line_no,
+                            format!("{name} must be a positive integer, found `{}`", show(value)),
+                        )
+                    }
+                };
+                if n > MAX_CELLS as u64 {
+                    return fail(
+                        line_no,
+                        format!("{name} {n} over the limit of {MAX_CELLS} cells"),
+                    );
+                }
+                let n = n as usize;
+                if key == b"rows" {
+                    if rows.is_some() {
+                        return fail(line_no, "duplicate rows line");
+                    }
+                    if map_rows > n {
+                        return fail(line_no, format!("rows {n} but {map_rows} map rows given"));
+                    }
+                    rows = Some((n, line_no));
+                } else {
+                    if cols.is_some() {
+                        return fail(line_no, "duplicate cols line");
+                    }
+                    cols = Some(n);
+                }
+                if let (Some((r, _)), Some(c)) = (rows, cols) {
+                    if r.saturating_mul(c) > MAX_CELLS {
+                        return fail(
+                            line_no,
+                            format!("map of {r} x {c} cells over the limit of {MAX_CELLS}"),
+                        );
+                    }
+                }
+            }
+            b"players" => {
+                if players.is_some() {
+                    return fail(line_no, "duplicate players line");
+                }
+                match parse_count(value) {
+                    Some(p) if (2..=10).contains(&p) => players = Some((p, line_no)),
+                    _ => {
+                        return fail(
+                            line_no,
+                            format!("players must be 2..10, found `{}`", show(value)),
+                        )
+                    }
+                }
+            }
+            b"attackradius2" => {
+                if radius2.is_some() {
+                    return fail(line_no, "duplicate attackradius2 line");
+                }
+                match parse_count(value) {
+                    Some(n) if n <= MAX_RADIUS2 => radius2 = Some(n),
+                    Some(_) => {
+                        return fail(
+                            line_no,
+                            format!("attackradius2 {} over the limit {MAX_RADIUS2}", show(value)),
+                        )
+                    }
+                    None => {
+                        return fail(
+                            line_no,
+                            format!(
+                                "attackradius2 must be an integer 0..{MAX_RADIUS2}, found `{}`",
+                                show(value)
+                            ),
+                        )
+                    }
+                }
+            }
+            b"attack" => {
+                if mode.is_some() {
+                    return fail(line_no, "duplicate attack line");
+                }
+                mode = Some(match value {
+                    b"focus" => AttackMode::Focus,
+                    b"closest" => AttackMode::Closest,
+                    b"support" => AttackMode::Support,
+                    b"damage" => AttackMode::Damage,
+                    _ => {
+                        return fail(
+                            line_no,
+                            format!(
+                                "unknown attack mode `{}` (focus, closest, support, damage)",
+                                show(value)
+                            ),
+                        )
+                    }
+                });
+            }
+            _ => {} // `score`, `hive` and other engine keys play no part here.
+        }
+    }
+    let last = line_no.max(1);
+    if input.is_empty() {
+        return fail(1, "empty input");
+    }
+    let (rows, rows_line) = match rows {
+        Some(r) => r,
+        None => return fail(last, "missing rows line"),
+    };
+    let cols = match cols {
+        Some(c) => c,
+        None => return fail(last, "missing cols line"),
+    };
+    if map_rows != rows {
+        return fail(last, format!("{map_rows} map rows, expected {rows}"));
+    }
+    if let Some((p, p_line)) = players {
+        // Owners of ants and hills must be below `players`.
+        if let Some((line, row)) = first_at_least[p as usize + 1] {
+            let cells_of_row = &cells[row * cols..(row + 1) * cols];
+            let b = cells_of_row
+                .iter()
+                .copied()
+                .find(|&b| cell_class(b) != 11 && u64::from(cell_class(b)) > p)
+                .unwrap_or(b'?');
+            let what = if b.is_ascii_digit() { "hill" } else { "ant" };
+            return fail(
+                line,
+                format!(
+                    "{what} `{}` of player {} not below players {p} (line {p_line})",
+                    b as char,
+                    cell_class(b) - 1
+                ),
+            );
+        }
+    }
+    let _ = rows_line;
+    Ok(Map {
+        rows,
+        cols,
+        players: players.map(|p| p.0),
+        radius2,
+        mode,
+        cells,
+    })
+}
+
+/// Fast path for the bulk of the input: when the line at `pos` looks like a
+/// map row of the known width (`m `, C bytes, then LF, CRLF or the end), its
+/// end without scanning for the newline. A row holding a stray newline fails
+/// the cell check there, and the caller then reports it on its true line.
+#[inline]
+fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
+    let c = cols?;
+    let end = pos + 2 + c;
+    if !input[pos..].starts_with(b"m ") || end > input.len() {
+        return None;
+    }
+    // The line's end: the LF (a CR before it is trimmed later) or the input's.
+    let line_end = match input.get(end) {
+        None | Some(b'\n') => end,
+        Some(b'\r') if matches!(input.get(end + 1), None | Some(b'\n')) => end + 1,
+        _ => return None,
+    };
+    if row_check(&input[pos + 2..end]).0 {
+        None
+    } else {
+        Some(line_end.min(input.len()))
+    }
+}
+
+/// `trim_ascii` is newer than Rust 1.70; this is the same for our blanks.
+trait TrimAscii {
+    fn trim_ascii_compat(&self) -> &Self;
+}
+
+impl TrimAscii for [u8] {
+    fn trim_ascii_compat(&self) -> &[u8] {
+        let blank = |b: &u8| matches!(*b, b' ' | b'\t' | b'\r');
+        let start = self.iter().position(|b| !blank(b)).unwrap_or(self.len());
+        let end = self
+            .iter()
+            .rposition(|b| !blank(b))
+            .map_or(start, |k| k + 1);
+        &self[start..end.max(start)]
+    }
+}
+
+// ---------------------------------------------------------------- model ----
+
+/// The battlefield as the rules see it: one owner byte per cell ([`NO_ANT`]
+/// where no living ant stands), possibly transposed so that rows are long.
+struct Field {
+    rows: usize,
+    cols: usize,
+    owner: Vec<u8>,
+    transposed: bool,
+}
+
+impl Field {
+    fn new(map: &Map) -> Field {
+        let (r, c) = (map.rows, map.cols);
+        if r <= c {
+            let owner = map.cells.iter().map(|&b| ant_owner(b)).collect();
+            return Field {
+                rows: r,
+                cols: c,
+                owner,
+                transposed: false,
+            };
+        }
+        // Tall map: work on the transpose, tile by tile for the cache.
+        let mut owner = vec![NO_ANT; r * c];
+        const TILE: usize = 64;
+        for r0 in (0..r).step_by(TILE) {
+            for c0 in (0..c).step_by(TILE) {
+                for y in r0..(r0 + TILE).min(r) {
+                    for x in c0..(c0 + TILE).min(c) {
+                        owner[x * r + y] = ant_owner(map.cells[y * c + x]);
+                    }
+                }
+            }
+        }
+        Field {
+            rows: c,
+            cols: r,
+            owner,
+            transposed: true,
+        }
+    }
+
+    /// Index into the map's characters of a working cell.
+    fn map_index(&self, cell: usize) -> usize {
+        if self.transposed {
+            let (y, x) = (cell / self.cols, cell % self.cols);
+            x * self.rows + y
+        } else {
+            cell
+        }
+    }
+
+    fn row(&self, r: usize) -> &[u8] {
+        &self.owner[r * self.cols..(r + 1) * self.cols]
+    }
+}
+
+/// Where a rule's verdict for one row goes: `flag[c] != 0` marks a death
+/// wherever an ant stands.
+trait Verdict {
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]);
+}
+
+/// Applies deaths straight to the map's characters (the rules read only the
+/// [`Field`], so this keeps "applied together").
+struct Deaths<'a> {
+    cells: &'a mut [u8],
+    rows: usize,
+    cols: usize,
+    transposed: bool,
+}
+
+impl Verdict for Deaths<'_> {
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
+        let c = self.cols;
+        if !self.transposed {
+            let chars = &mut self.cells[r * c..(r + 1) * c];
+            for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
+                let dies = (f != 0) & (me != NO_ANT);
+                *ch = if dies { dead_char(*ch) } else { *ch };
+            }
+        } else if any_death(flag, own) {
+            for (x, (&f, &me)) in flag.iter().zip(own).enumerate() {
+                if f != 0 && me != NO_ANT {
+                    let i = x * self.rows + r;
+                    self.cells[i] = dead_char(self.cells[i]);
+                }
+            }
+        }
+    }
+}
+
+/// Collects the working indices of the deaths (closest, whose steps must
+/// also update the owners between distances).
+struct Collect<'a> {
+    cells: &'a mut Vec<u32>,
+    cols: usize,
+}
+
+impl Verdict for Collect<'_> {
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
+        if !any_death(flag, own) {
+            return;
+        }
+        for (c, (&f, &me)) in flag.iter().zip(own).enumerate() {
+            if f != 0 && me != NO_ANT {
+                self.cells.push((r * self.cols + c) as u32);
+            }
+        }
+    }
+}
+
+/// Whether a row holds a death at all (branch-free, vectorises).
+#[inline]
+fn any_death(flag: &[u8], own: &[u8]) -> bool {
+    flag.iter()
+        .zip(own)
+        .fold(0u8, |m, (&f, &me)| m | (f & (me != NO_ANT) as u8))
+        != 0
+}
+
+/// One offset of the attack disk, wrapped for this map: the source row shift
+/// and the column shift reduced into 0..cols.
+#[derive(Clone, Copy, Debug)]
+struct Offset {
+    dr: isize,
+    dc: isize,
+}
+
+/// The attack disk D: (dr, dc) with 0 < dr^2 + dc^2 <= n.
+fn attack_disk(n: u64) -> Vec<Offset> {
+    let mut h = 0isize;
+    while ((h + 1) * (h + 1)) as u64 <= n {
+        h += 1;
+    }
+    let mut out = Vec::new();
+    for dr in -h..=h {
+        for dc in -h..=h {
+            let d = (dr * dr + dc * dc) as u64;
+            if d > 0 && d <= n {
+                out.push(Offset { dr, dc });
+            }
+        }
+    }
+    out
+}
+
+/// For one offset and one row: the source row index and the two contiguous
+/// pieces (cell start, cell end, source start) of the row.
+#[inline(always)]
+fn pieces(field: &Field, r: usize, o: Offset) -> (usize, [(usize, usize, usize); 2]) {
+    let src = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
+    let k = o.dc.rem_euclid(field.cols as isize) as usize;
+    let c = field.cols;
+    (src, [(0, c - k, k), (c - k, c, 0)])
+}
+
+/// Weakness counter: u8 while |D| < 255, else u16 (|D| <= 316).
+trait Weakness: Copy + Ord + Default + Send + Sync {
+    /// Stored for cells without an ant: above every real weakness.
+    const SENTINEL: Self;
+    fn from_bool(b: bool) -> Self;
+    fn plus(self, o: Self) -> Self;
+    fn index(self) -> usize;
+}
+
+impl Weakness for u8 {
+    const SENTINEL: u8 = u8::MAX;
+    #[inline(always)]
+    fn from_bool(b: bool) -> u8 {
+        b as u8
+    }
+    #[inline(always)]
+    fn plus(self, o: u8) -> u8 {
+        self.wrapping_add(o)
+    }
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Weakness for u16 {
+    const SENTINEL: u16 = u16::MAX;
+    #[inline(always)]
+    fn from_bool(b: bool) -> u16 {
+        b as u16
+    }
+    #[inline(always)]
+    fn plus(self, o: u16) -> u16 {
+        self.wrapping_add(o)
+    }
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+// ---------------------------------------------------------------- rules ----
+
+/// Weakness of every cell's ant (length of its enemy list, multiplicity
+/// included); `emit(row, weakness row, owner row)` receives each row.
+fn weakness_rows<W: Weakness>(
+    field: &Field,
+    disk: &[Offset],
+    mut emit: impl FnMut(usize, &[W], &[u8]),
+) {
+    let mut acc = vec![W::default(); field.cols];
+    for r in 0..field.rows {
+        acc.iter_mut().for_each(|a| *a = W::default());
+        let own = field.row(r);
+        for &o in disk {
+            let (s, parts) = pieces(field, r, o);
+            let src = field.row(s);
+            for (lo, hi, s0) in parts {
+                let n = hi - lo;
+                for ((a, &me), &them) in acc[lo..hi]
+                    .iter_mut()
+                    .zip(&own[lo..hi])
+                    .zip(&src[s0..s0 + n])
+                {
+                    // "Ants of the same owner never count, in any mode."
+                    *a = a.plus(W::from_bool((them != me) & (them != NO_ANT)));
+                }
+            }
+        }
+        emit(r, &acc, own);
+    }
+}
+
+/// Living ants with at least one enemy among the given offsets, as working
+/// cell indices (support with all of D; closest with one distance class).
+fn ants_with_enemy(field: &Field, offsets: &[Offset], verdict: &mut impl Verdict) {
+    let mut flag = vec![0u8; field.cols];
+    for r in 0..field.rows {
+        flag.iter_mut().for_each(|f| *f = 0);
+        let own = field.row(r);
+        for &o in offsets {
+            let (s, parts) = pieces(field, r, o);
+            let src = field.row(s);
+            for (lo, hi, s0) in parts {
+                let n = hi - lo;
+                for ((f, &me), &them) in flag[lo..hi]
+                    .iter_mut()
+                    .zip(&own[lo..hi])
+                    .zip(&src[s0..s0 + n])
+                {
+                    *f |= ((them != me) & (them != NO_ANT)) as u8;
+                }
+            }
+        }
+        verdict.row(r, &flag, own);
+    }
+}
+
+/// `focus`: "an ant with w(a) = 0 survives; otherwise it dies if some enemy e
+/// in its list has w(e) <= w(a)".
+fn focus<W: Weakness>(field: &Field, disk: &[Offset], verdict: &mut impl Verdict) {
+    let cols = field.cols;
+    let mut weak = vec![W::SENTINEL; field.rows * cols];
+    weakness_rows::<W>(field, disk, |r, acc, own| {
+        for ((w, &a), &me) in weak[r * cols..(r + 1) * cols].iter_mut().zip(acc).zip(own) {
+            *w = if me == NO_ANT { W::SENTINEL } else { a };
+        }
+    });
+    let mut flag = vec![0u8; cols];
+    for r in 0..field.rows {
+        flag.iter_mut().for_each(|f| *f = 0);
+        let own = field.row(r);
+        let own_w = &weak[r * cols..(r + 1) * cols];
+        for &o in disk {
+            let (s, parts) = pieces(field, r, o);
+            let src = field.row(s);
+            let src_w = &weak[s * cols..(s + 1) * cols];
+            for (lo, hi, s0) in parts {
+                let n = hi - lo;
+                let them = src[s0..s0 + n].iter().zip(&src_w[s0..s0 + n]);
+                let mine = own[lo..hi].iter().zip(&own_w[lo..hi]);
+                for ((f, (&me, &mw)), (&t, &tw)) in flag[lo..hi].iter_mut().zip(mine).zip(them) {
+                    // Empty cells carry SENTINEL weakness, so `tw <= mw`
+                    // already excludes them; the owner test excludes friends.
+                    *f |= ((t != me) & (tw <= mw)) as u8;
+                }
+            }
+        }
+        verdict.row(r, &flag, own);
+    }
+}
+
+/// `closest`: "for d = 1, 2, ..., N - 1 in order ..., take the ants still
+/// alive and join every two enemies whose squared toroidal distance is
+/// exactly d. Every connected group of two or more ants dies at once."
+///
+/// Reading: an ant belongs to a group of two or more exactly when it has at
+/// least one edge, and the whole group dies; so the dead of step d are the
+/// living ants with a living enemy at distance d, and no union-find is
+/// needed. The distance is the toroidal one of the landing cell, which on a
+/// small map can be less than the offset's length; offsets landing at
+/// distance 0 (on the ant itself) or >= N take no part.
+fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
+    let axis = |d: isize, size: usize| {
+        let t = d.rem_euclid(size as isize) as usize;
+        t.min(size - t) as u64
+    };
+    let mut by_distance: Vec<(u64, Offset)> = disk
+        .iter()
+        .map(|&o| {
+            let (a, b) = (axis(o.dr, field.rows), axis(o.dc, field.cols));
+            (a * a + b * b, o)
+        })
+        .filter(|&(d, _)| d >= 1 && d < n)
+        .collect();
+    by_distance.sort_by_key(|&(d, o)| (d, o.dr, o.dc));
+    let mut step = Vec::new();
+    let mut i = 0;
+    while i < by_distance.len() {
+        let d = by_distance[i].0;
+        let j = i + by_distance[i..].iter().take_while(|x| x.0 == d).count();
+        let offsets: Vec<Offset> = by_distance[i..j].iter().map(|x| x.1).collect();
+        step.clear();
+        let mut verdict = Collect {
+            cells: &mut step,
+            cols: field.cols,
+        };
+        ants_with_enemy(field, &offsets, &mut verdict);
+        for &cell in &step {
+            field.owner[cell as usize] = NO_ANT;
+            let i = field.map_index(cell as usize);
+            cells[i] = dead_char(cells[i]);
+        }
+        i = j;
+    }
+}
+
+/// floor(DAMAGE_UNIT / w) for w = 0..=316 (0 for w = 0: deals nothing).
+fn damage_shares() -> Vec<u32> {
+    (0..=316u32)
+        .map(|w| DAMAGE_UNIT.checked_div(w).unwrap_or(0))
+        .collect()
+}
+
+/// `damage`: "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
+/// enemy list ... An ant dies if the damage it receives is >= 1, computed
+/// exactly". The disk is symmetric, so the damage of a is the sum of
+/// 1/w(e) over a's own list (one term per offset).
+fn damage<W: Weakness>(field: &Field, disk: &[Offset], verdict: &mut impl Verdict) {
+    let cols = field.cols;
+    let shares = damage_shares();
+    // share[cell] = floor(K / w) of the ant there (0: no ant or w = 0).
+    let mut share = vec![0u32; field.rows * cols];
+    weakness_rows::<W>(field, disk, |r, acc, own| {
+        for ((s, &a), &me) in share[r * cols..(r + 1) * cols].iter_mut().zip(acc).zip(own) {
+            *s = if me == NO_ANT { 0 } else { shares[a.index()] };
+        }
+    });
+    let mut acc = vec![0u32; cols];
+    let mut flag = vec![0u8; cols];
+    for r in 0..field.rows {
+        acc.iter_mut().for_each(|a| *a = 0);
+        let own = field.row(r);
+        for &o in disk {
+            let (s, parts) = pieces(field, r, o);
+            let src = field.row(s);
+            let src_share = &share[s * cols..(s + 1) * cols];
+            for (lo, hi, s0) in parts {
+                let n = hi - lo;
+                let them = src[s0..s0 + n].iter().zip(&src_share[s0..s0 + n]);
+                for ((a, &me), (&t, &ts)) in acc[lo..hi].iter_mut().zip(&own[lo..hi]).zip(them) {
+                    *a += if t != me { ts } else { 0 };
+                }
+            }
+        }
+        // The sum of floors is a lower bound of K times the damage; each
+        // of at most 316 terms lost less than 1 unit, so a total below
+        // K - 316 is certainly under 1. Only the narrow band between needs
+        // the exact sum.
+        let mut unsure = false;
+        for (f, &total) in flag.iter_mut().zip(&acc) {
+            *f = (total >= DAMAGE_UNIT) as u8;
+            unsure |= (total < DAMAGE_UNIT) & (total + 316 >= DAMAGE_UNIT);
+        }
+        if unsure {
+            for (c, &total) in acc.iter().enumerate() {
+                if own[c] != NO_ANT && total < DAMAGE_UNIT && total + 316 >= DAMAGE_UNIT {
+                    let dies = exact_damage_reaches_one(field, disk, &share, &shares, r, c);
+                    flag[c] = dies as u8;
+                }
+            }
+        }
+        verdict.row(r, &flag, own);
+    }
+}
+
+/// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c),
+/// grouping the terms by denominator.
+fn exact_damage_reaches_one(
+    field: &Field,
+    disk: &[Offset],
+    share: &[u32],
+    shares: &[u32],
+    r: usize,
+    c: usize,
+) -> bool {
+    let me = field.owner[r * field.cols + c];
+    let mut count = [0u64; 317];
+    for &o in disk {
+        let s = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
+        let x = (c as isize + o.dc).rem_euclid(field.cols as isize) as usize;
+        let cell = s * field.cols + x;
+        let them = field.owner[cell];
+        if them != NO_ANT && them != me {
+            // The share is floor(K / w), strictly decreasing in w: invert it.
+            let w = shares[1..]
+                .binary_search_by(|p| share[cell].cmp(p))
+                .map_or(0, |k| k + 1);
+            count[w] += 1;
+        }
+    }
+    reaches_one(&count)
+}
+
+/// sum over w of count[w] / w >= 1, exactly. The common denominator is at
+/// most lcm(1..316) < 2^457, so 512-bit integers suffice.
+fn reaches_one(count: &[u64]) -> bool {
+    let mut lcm = Big::from(1);
+    for (w, &k) in count.iter().enumerate().skip(1) {
+        if k > 0 {
+            let (_, rem) = lcm.div_small(w as u64);
+            lcm.mul_small(w as u64 / gcd(rem, w as u64));
+        }
+    }
+    let mut sum = Big::from(0);
+    for (w, &k) in count.iter().enumerate().skip(1) {
+        if k > 0 {
+            let (mut part, _) = lcm.div_small(w as u64);
+            part.mul_small(k);
+            sum.add(&part);
+        }
+    }
+    sum >= lcm
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Unsigned 512-bit integer, little-endian limbs; callers keep values small
+/// enough that nothing overflows (see [`reaches_one`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Big([u64; 8]);
+
+impl Big {
+    fn from(v: u64) -> Big {
+        let mut l = [0u64; 8];
+        l[0] = v;
+        Big(l)
+    }
+
+    fn mul_small(&mut self, m: u64) {
+        let mut carry = 0u128;
+        for limb in self.0.iter_mut() {
+            let t = *limb as u128 * m as u128 + carry;
+            *limb = t as u64;
+            carry = t >> 64;
+        }
+        debug_assert_eq!(carry, 0);
+    }
+
+    fn div_small(&self, d: u64) -> (Big, u64) {
+        let mut q = [0u64; 8];
+        let mut rem = 0u128;
+        for i in (0..8).rev() {
+            let cur = (rem << 64) | self.0[i] as u128;
+            q[i] = (cur / d as u128) as u64;
+            rem = cur % d as u128;
+        }
+        (Big(q), rem as u64)
+    }
+
+    fn add(&mut self, o: &Big) {
+        let mut carry = 0u64;
+        for (a, &b) in self.0.iter_mut().zip(&o.0) {
+            let (s1, c1) = a.overflowing_add(b);
+            let (s2, c2) = s1.overflowing_add(carry);
+            *a = s2;
+            carry = (c1 | c2) as u64;
+        }
+        debug_assert_eq!(carry, 0);
+    }
+}
+
+impl PartialOrd for Big {
+    fn partial_cmp(&self, o: &Big) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Big {
+    fn cmp(&self, o: &Big) -> std::cmp::Ordering {
+        self.0.iter().rev().cmp(o.0.iter().rev())
+    }
+}
+
+/// Applies one attack phase to the map's characters.
+pub fn battle(map: &mut Map) {
+    let n = map.radius2.unwrap_or(5);
+    let mode = map.mode.unwrap_or(AttackMode::Focus);
+    let disk = attack_disk(n);
+    if disk.is_empty() || map.rows * map.cols == 1 {
+        return; // "N = 0, or a 1x1 map: nobody fights."
+    }
+    let mut field = Field::new(map);
+    let small = disk.len() < u8::MAX as usize;
+    let mut deaths = Deaths {
+        cells: &mut map.cells,
+        rows: field.rows,
+        cols: field.cols,
+        transposed: field.transposed,
+    };
+    // "All deaths are decided on the map before the battle and applied
+    // together": the rules read only `field`, deaths go to the characters.
+    match mode {
+        AttackMode::Focus if small => focus::<u8>(&field, &disk, &mut deaths),
+        AttackMode::Focus => focus::<u16>(&field, &disk, &mut deaths),
+        AttackMode::Damage if small => damage::<u8>(&field, &disk, &mut deaths),
+        AttackMode::Damage => damage::<u16>(&field, &disk, &mut deaths),
+        AttackMode::Support => ants_with_enemy(&field, &disk, &mut deaths),
+        AttackMode::Closest => closest(&mut field, &disk, n, deaths.cells),
+    }
+}
+
+// --------------------------------------------------------------- output ----
+
+/// Writes the normalised header and the map.
+pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "rows {}\ncols {}", map.rows, map.cols)?;
+    if let Some(p) = map.players {
+        writeln!(out, "players {p}")?;
+    }
+    if let Some(n) = map.radius2 {
+        writeln!(out, "attackradius2 {n}")?;
+    }
+    if let Some(m) = map.mode {
+        writeln!(out, "attack {}", m.name())?;
+    }
+    let mut line = Vec::with_capacity(map.cols + 3);
+    for row in map.cells.chunks(map.cols) {
+        line.clear();
+        line.extend_from_slice(b"m ");
+        line.extend_from_slice(row);
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    Ok(())
+}
+
+/// Everything that can go wrong in [`solve`].
+#[derive(Debug)]
+pub enum SolveError {
+    Input(Failure),
+    Output(io::Error),
+}
+
+/// Parses `input`, resolves the battle and writes the map to `out`.
+pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), SolveError> {
+    let mut map = parse(input).map_err(SolveError::Input)?;
+    battle(&mut map);
+    write_map(&map, out).map_err(SolveError::Output)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(a) = args.first() {
+        if a == "--help" || a == "-h" {
+            print!("{HELP}");
+            return;
+        }
+        eprintln!("{BIN}: unexpected argument `{a}` (only --help)");
+        std::process::exit(2);
+    }
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        eprintln!("{BIN}: line 1: cannot read input: {e}");
+        std::process::exit(2);
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let result = solve(&input, &mut out).and_then(|()| out.flush().map_err(SolveError::Output));
+    match result {
+        Ok(()) => {}
+        Err(SolveError::Input(f)) => {
+            eprintln!("{BIN}: {f}");
+            std::process::exit(2);
+        }
+        Err(SolveError::Output(e)) => {
+            eprintln!("{BIN}: cannot write output: {e}");
+            std::process::exit(1);
+        }
+    }
+}
