@@ -1,0 +1,1539 @@
+//! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
+//! genetic algorithm, that a person can play against, kept in an archive.
+//!
+//! Usage: `ji [--variant FILE] [--archive FILE] [--seed N]`. The variant
+//! format is the one of `ji_referee`/`ji_solver`: whitespace-separated
+//! tokens `n`, then n skills `name delta req k beaten_1 .. beaten_k`.
+//! Without `--variant` the common variant (集 小防 中防 大防 小波 中波 大波 黑洞)
+//! is built in. Commands are read line by line from stdin (a prompt is
+//! shown only when stdin is a terminal): `t [G]` trains, `p` plays a game,
+//! `s` shows the best AI's table, `e` evaluates it exactly, `h` helps,
+//! `q` quits. See docs/ji_trainer.md for the archive format and the method.
+//!
+//! The AI is a weight table over capped states (own 集, opponent 集), each
+//! count capped at C = the largest req. Its quality is measured exactly:
+//! the exploitability is the payoff (+1 win, -1 loss, 0 for play that
+//! never ends) a best response gets against it from (0, 0), minus the game
+//! value there (0: the game is symmetric). A best response to a fixed AI is
+//! a Markov decision process solved by value iteration; the equilibrium is
+//! value iteration with one small linear program (simplex) per state.
+//!
+//! Limits: at most 64 skills, C <= 30 (so at most 961 states), `t` at most
+//! 100000 generations. Exit codes: 0 after `q` or the end of input; 2 for a
+//! bad argument, a malformed variant or a corrupt archive, or an archive of
+//! another variant (one stderr line `ji: <file>: line L: <what>`, nothing
+//! written); 1 when stdout cannot be written.
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+const MAX_SKILLS: usize = 64;
+const MAX_NAME_BYTES: usize = 32;
+const MAX_CAP: i64 = 30;
+const DEFAULT_GENERATIONS: u64 = 3000;
+const MAX_GENERATIONS: u64 = 100_000;
+const POPULATION: usize = 40;
+const ELITES: usize = 4;
+const TOURNAMENT: usize = 3;
+const ARCHIVE_MAGIC: &str = "ji-archive 1";
+
+/// The common variant (the seed's table), used when `--variant` is absent.
+const COMMON_VARIANT: &str = "8
+集 1 0 0
+小防 0 0 0
+中防 0 0 0
+大防 -1 1 0
+小波 -1 1 2 集 中防
+中波 -2 2 3 集 小波 小防
+大波 -3 3 5 集 小波 小防 中波 中防
+黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
+";
+
+const HELP: &str = "usage: ji [--variant FILE] [--archive FILE] [--seed N]
+  --variant FILE  variant: n, then n skills `name delta req k beaten...`
+                  (default: the common variant 集 小防 中防 大防 小波 中波 大波 黑洞)
+  --archive FILE  population archive, read at start, written after `t`
+                  (default: ./archive)
+  --seed N        seed of the pseudo-random generator (default: the clock)
+commands, one per line on stdin:
+  t [G]  train G generations (default 3000), then save the archive
+  p      play one game against the best AI (type skill names; q gives up)
+  s      the best AI's table: playable skills and probabilities per state
+  e      exact evaluation of the best AI from (0, 0), and its exploitability
+  h      list the commands
+  q      quit (so does the end of input)
+";
+
+/// A fatal error: the text after `ji: `, printed as one stderr line, exit 2.
+#[derive(Debug)]
+struct Failure(String);
+
+// ---------------------------------------------------------------- PRNG
+
+/// splitmix64: small, fast, and deterministic for a given seed.
+#[derive(Clone)]
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+// ---------------------------------------------------------------- variant
+
+/// A skill (技能): changes its user's 集 by `delta`, needs `req` 集.
+#[derive(Clone, Debug, PartialEq)]
+struct Skill {
+    name: String,
+    delta: i64,
+    req: i64,
+}
+
+/// A variant (变体): the skills and the "beats" (强于) relation.
+#[derive(Clone, Debug, PartialEq)]
+struct Variant {
+    skills: Vec<Skill>,
+    /// `beats[x]` has bit y set when skill x beats skill y.
+    beats: Vec<u64>,
+}
+
+/// Whitespace-separated tokens of a byte slice, with 1-based line numbers.
+struct Tokens<'a> {
+    data: &'a [u8],
+    pos: usize,
+    line: usize,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        Tokens {
+            data,
+            pos: 0,
+            line: 1,
+        }
+    }
+    fn next_token(&mut self) -> Option<(&'a [u8], usize)> {
+        let d = self.data;
+        while self.pos < d.len() && d[self.pos].is_ascii_whitespace() {
+            if d[self.pos] == b'\n' {
+                self.line += 1;
+            }
+            self.pos += 1;
+        }
+        if self.pos == d.len() {
+            return None;
+        }
+        let start = self.pos;
+        while self.pos < d.len() && !d[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        Some((&d[start..self.pos], self.line))
+    }
+}
+
+fn parse_int(tok: &[u8]) -> Option<i64> {
+    let (neg, digits) = match tok.first() {
+        Some(b'-') => (true, &tok[1..]),
+        Some(b'+') => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        // Accumulate negatively so that i64::MIN parses.
+        v = v.checked_mul(10)?.checked_sub((c - b'0') as i64)?;
+    }
+    if neg {
+        Some(v)
+    } else {
+        v.checked_neg()
+    }
+}
+
+fn shown(tok: &[u8]) -> String {
+    let s = String::from_utf8_lossy(tok);
+    if s.chars().count() > 40 {
+        let cut: String = s.chars().take(40).collect();
+        format!("{}...", cut)
+    } else {
+        s.into_owned()
+    }
+}
+
+/// Parses a variant. `origin` names the file in errors; `line_base` is
+/// added to line numbers (the variant embedded in an archive).
+fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
+    let mut toks = Tokens::new(text);
+    let fail = |line: usize, what: String| {
+        Failure(format!("{}: line {}: {}", origin, line + line_base, what))
+    };
+    let (tok, line) = match toks.next_token() {
+        Some(t) => t,
+        None => {
+            return Err(fail(
+                toks.line,
+                "empty variant: expected the number of skills".into(),
+            ))
+        }
+    };
+    let n = match parse_int(tok) {
+        Some(n) if (1..=MAX_SKILLS as i64).contains(&n) => n as usize,
+        Some(n) => {
+            return Err(fail(
+                line,
+                format!("skill count {} out of range 1..={}", n, MAX_SKILLS),
+            ))
+        }
+        None => {
+            return Err(fail(
+                line,
+                format!("skill count '{}' is not an integer", shown(tok)),
+            ))
+        }
+    };
+    let mut skills: Vec<Skill> = Vec::with_capacity(n);
+    let mut beaten: Vec<Vec<(&[u8], usize)>> = Vec::with_capacity(n);
+    for i in 0..n {
+        let (tok, line) = match toks.next_token() {
+            Some(t) => t,
+            None => {
+                return Err(fail(
+                    toks.line,
+                    format!("skill #{}: missing (the variant ends early)", i + 1),
+                ))
+            }
+        };
+        let name = match std::str::from_utf8(tok) {
+            Ok(s) => s.to_string(),
+            Err(_) => return Err(fail(line, format!("skill #{}: name is not UTF-8", i + 1))),
+        };
+        if name.len() > MAX_NAME_BYTES {
+            return Err(fail(
+                line,
+                format!(
+                    "skill '{}': name longer than {} bytes",
+                    shown(tok),
+                    MAX_NAME_BYTES
+                ),
+            ));
+        }
+        if skills.iter().any(|s| s.name == name) {
+            return Err(fail(line, format!("skill '{}': name used twice", name)));
+        }
+        let mut number = |what: &str| -> Result<(i64, usize), Failure> {
+            match toks.next_token() {
+                None => Err(fail(
+                    toks.line,
+                    format!("skill '{}': missing {}", name, what),
+                )),
+                Some((t, l)) => match parse_int(t) {
+                    Some(v) => Ok((v, l)),
+                    None => Err(fail(
+                        l,
+                        format!(
+                            "skill '{}': {} '{}' is not a 64-bit integer",
+                            name,
+                            what,
+                            shown(t)
+                        ),
+                    )),
+                },
+            }
+        };
+        let (delta, _) = number("delta")?;
+        let (req, l) = number("req")?;
+        if req < 0 {
+            return Err(fail(
+                l,
+                format!("skill '{}': req {} is negative", name, req),
+            ));
+        }
+        if (req as i128) < -(delta as i128) {
+            return Err(fail(
+                l,
+                format!(
+                    "skill '{}': req {} is less than -delta {}",
+                    name,
+                    req,
+                    -(delta as i128)
+                ),
+            ));
+        }
+        let (k, l) = number("k")?;
+        if k < 0 || k >= n as i64 {
+            return Err(fail(
+                l,
+                format!("skill '{}': k = {} out of range 0..={}", name, k, n - 1),
+            ));
+        }
+        let mut list = Vec::with_capacity(k as usize);
+        for _ in 0..k {
+            match toks.next_token() {
+                Some(t) => list.push(t),
+                None => {
+                    return Err(fail(
+                        toks.line,
+                        format!("skill '{}': missing beaten skill names", name),
+                    ))
+                }
+            }
+        }
+        skills.push(Skill { name, delta, req });
+        beaten.push(list);
+    }
+    if let Some((t, l)) = toks.next_token() {
+        return Err(fail(
+            l,
+            format!("extra token '{}' after the last skill", shown(t)),
+        ));
+    }
+    let mut beats = vec![0u64; n];
+    for (x, list) in beaten.iter().enumerate() {
+        for &(tok, l) in list {
+            let y = match skills.iter().position(|s| s.name.as_bytes() == tok) {
+                Some(y) => y,
+                None => {
+                    return Err(fail(
+                        l,
+                        format!(
+                            "skill '{}': beats unknown skill '{}'",
+                            skills[x].name,
+                            shown(tok)
+                        ),
+                    ))
+                }
+            };
+            if y == x {
+                return Err(fail(l, format!("skill '{}': beats itself", skills[x].name)));
+            }
+            if beats[y] >> x & 1 == 1 {
+                let (a, b) = (&skills[y].name, &skills[x].name);
+                return Err(fail(
+                    l,
+                    format!("skill '{}': '{}' and '{}' beat each other", b, a, b),
+                ));
+            }
+            beats[x] |= 1 << y;
+        }
+    }
+    let cap = skills.iter().map(|s| s.req).max().unwrap_or(0);
+    if cap > MAX_CAP {
+        return Err(fail(
+            line,
+            format!(
+                "largest req {} exceeds the trainer's limit {}",
+                cap, MAX_CAP
+            ),
+        ));
+    }
+    if !skills.iter().any(|s| s.req == 0) {
+        return Err(fail(
+            line,
+            "no skill has req 0: nothing can be played at 0 集".into(),
+        ));
+    }
+    Ok(Variant { skills, beats })
+}
+
+/// The variant as text in the input format (one skill per line).
+fn variant_text(v: &Variant) -> String {
+    let mut s = format!("{}\n", v.skills.len());
+    for (x, sk) in v.skills.iter().enumerate() {
+        let list: Vec<&str> = (0..v.skills.len())
+            .filter(|&y| v.beats[x] >> y & 1 == 1)
+            .map(|y| v.skills[y].name.as_str())
+            .collect();
+        s += &format!("{} {} {} {}", sk.name, sk.delta, sk.req, list.len());
+        for name in list {
+            s += " ";
+            s += name;
+        }
+        s += "\n";
+    }
+    s
+}
+
+// ---------------------------------------------------------------- model
+
+/// The capped model: counts 0..=C, state index `own * side + opp`.
+struct Model {
+    v: Variant,
+    n: usize,
+    cap: usize,
+    side: usize,
+    states: usize,
+    /// Skills affordable with a count (bit mask), per capped count.
+    afford: Vec<u64>,
+    /// Capped count after playing a skill: `next[count * n + skill]`.
+    next: Vec<usize>,
+    /// Playable skills (affordable, not dominated) per state.
+    playable: Vec<u64>,
+    /// Offsets of each state's weights in a weight table (genes).
+    offset: Vec<usize>,
+}
+
+fn bits(mask: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |&i| mask >> i & 1 == 1)
+}
+
+impl Model {
+    fn new(v: Variant) -> Model {
+        let n = v.skills.len();
+        let cap = v.skills.iter().map(|s| s.req).max().unwrap_or(0) as usize;
+        let side = cap + 1;
+        let mut afford = vec![0u64; side];
+        let mut next = vec![0usize; side * n];
+        for c in 0..side {
+            for (x, s) in v.skills.iter().enumerate() {
+                if s.req <= c as i64 {
+                    afford[c] |= 1 << x;
+                }
+                // "enough for any skill counts as C": the excess is lost.
+                let after = (c as i128 + s.delta as i128).clamp(0, cap as i128);
+                next[c * n + x] = after as usize;
+            }
+        }
+        let mut m = Model {
+            v,
+            n,
+            cap,
+            side,
+            states: side * side,
+            afford,
+            next,
+            playable: vec![],
+            offset: vec![0],
+        };
+        for s in 0..m.states {
+            let p = m.undominated(s / side, s % side);
+            m.playable.push(p);
+            let last = m.offset[s];
+            m.offset.push(last + p.count_ones() as usize);
+        }
+        m
+    }
+
+    fn beats(&self, x: usize, y: usize) -> bool {
+        self.v.beats[x] >> y & 1 == 1
+    }
+
+    /// Affordable skills not dominated by another affordable skill. "A skill
+    /// is dropped when another affordable skill is at least as good against
+    /// every reply and better against one": replies are the opponent's
+    /// affordable skills; outcomes rank win, then continue (more own 集
+    /// better), then lose. More own 集 is never worse (whatever a smaller count allows,
+    /// a larger one allows too), so dropping keeps the game's value.
+    fn undominated(&self, own: usize, opp: usize) -> u64 {
+        let rank = |x: usize, z: usize| -> i64 {
+            if self.beats(x, z) {
+                self.cap as i64 + 2
+            } else if self.beats(z, x) {
+                -1
+            } else {
+                self.next[own * self.n + x] as i64
+            }
+        };
+        let mine = self.afford[own];
+        let mut keep = mine;
+        for x in bits(mine) {
+            for y in bits(mine) {
+                if y == x {
+                    continue;
+                }
+                let (mut ge, mut gt) = (true, false);
+                for z in bits(self.afford[opp]) {
+                    let (a, b) = (rank(y, z), rank(x, z));
+                    ge &= a >= b;
+                    gt |= a > b;
+                }
+                if ge && gt {
+                    keep &= !(1 << x);
+                    break;
+                }
+            }
+        }
+        keep
+    }
+
+    fn genes(&self) -> usize {
+        self.offset[self.states]
+    }
+
+    /// Probabilities (states x n) from a weight table: weights normalised
+    /// over the playable skills; all-zero weights mean uniform.
+    fn policy(&self, genes: &[f64]) -> Vec<f64> {
+        let mut p = vec![0.0; self.states * self.n];
+        for s in 0..self.states {
+            let w = &genes[self.offset[s]..self.offset[s + 1]];
+            let sum: f64 = w.iter().sum();
+            for (i, x) in bits(self.playable[s]).enumerate() {
+                p[s * self.n + x] = if sum > 0.0 {
+                    w[i] / sum
+                } else {
+                    1.0 / w.len() as f64
+                };
+            }
+        }
+        p
+    }
+}
+
+// ---------------------------------------------------------------- exact analysis
+
+/// Best response to a fixed AI policy: value iteration on the MDP it leaves.
+/// Returns, per state (AI count, responder count), the responder's value:
+/// P(responder wins) - P(AI wins), 0 for play that never ends. Value
+/// iteration from 0 gives the k-round values, which increase towards the
+/// unlimited game's value; it stops when a sweep changes nothing by more
+/// than `tol`.
+fn best_response(m: &Model, ai: &[f64], tol: f64, max_sweeps: usize) -> Vec<f64> {
+    // Flatten: per state and reply y, a constant (terminal payoffs) and the
+    // continuing (probability, next state) pairs.
+    let mut heads: Vec<(usize, usize, f64)> = Vec::new(); // (state, end of edges, const)
+    let mut edges: Vec<(f64, usize)> = Vec::new();
+    for s in 0..m.states {
+        let (a, b) = (s / m.side, s % m.side);
+        for y in bits(m.afford[b]) {
+            let mut c = 0.0;
+            for x in bits(m.playable[s]) {
+                let p = ai[s * m.n + x];
+                if p == 0.0 {
+                    continue;
+                }
+                if m.beats(x, y) {
+                    c -= p;
+                } else if m.beats(y, x) {
+                    c += p;
+                } else {
+                    edges.push((p, m.next[a * m.n + x] * m.side + m.next[b * m.n + y]));
+                }
+            }
+            heads.push((s, edges.len(), c));
+        }
+    }
+    let mut v = vec![0.0; m.states];
+    for _ in 0..max_sweeps {
+        let mut change: f64 = 0.0;
+        let mut e = 0;
+        let mut h = 0;
+        while h < heads.len() {
+            let s = heads[h].0;
+            let mut best = f64::NEG_INFINITY;
+            while h < heads.len() && heads[h].0 == s {
+                let (_, end, c) = heads[h];
+                let mut q = c;
+                while e < end {
+                    q += edges[e].0 * v[edges[e].1];
+                    e += 1;
+                }
+                best = best.max(q);
+                h += 1;
+            }
+            change = change.max((best - v[s]).abs());
+            v[s] = best;
+        }
+        if change <= tol {
+            break;
+        }
+    }
+    v
+}
+
+/// Value of the matrix game `a` (rows x cols, row player maximises) and an
+/// optimal row strategy, by the simplex method on the shifted game.
+fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
+    let min = a.iter().cloned().fold(f64::INFINITY, f64::min);
+    let shift = 1.0 - min;
+    // maximise sum y subject to (A + shift) y <= 1, y >= 0.
+    let w = cols + rows + 1;
+    let mut t = vec![0.0; (rows + 1) * w];
+    for i in 0..rows {
+        for j in 0..cols {
+            t[i * w + j] = a[i * cols + j] + shift;
+        }
+        t[i * w + cols + i] = 1.0;
+        t[i * w + w - 1] = 1.0;
+    }
+    for j in 0..cols {
+        t[rows * w + j] = -1.0;
+    }
+    let mut basis: Vec<usize> = (0..rows).map(|i| cols + i).collect();
+    const EPS: f64 = 1e-11;
+    for _ in 0..10_000 {
+        // Bland's rule: the first improving column, the lowest basis index on ties.
+        let enter = match (0..w - 1).find(|&j| t[rows * w + j] < -EPS) {
+            Some(j) => j,
+            None => break,
+        };
+        let mut leave: Option<usize> = None;
+        for i in 0..rows {
+            let d = t[i * w + enter];
+            if d > EPS {
+                let r = t[i * w + w - 1] / d;
+                let better = match leave {
+                    None => true,
+                    Some(l) => {
+                        let rl = t[l * w + w - 1] / t[l * w + enter];
+                        r < rl - 1e-13 || (r <= rl + 1e-13 && basis[i] < basis[l])
+                    }
+                };
+                if better {
+                    leave = Some(i);
+                }
+            }
+        }
+        let l = match leave {
+            Some(l) => l,
+            None => break, // unbounded cannot happen: all entries are >= 1
+        };
+        let piv = t[l * w + enter];
+        for j in 0..w {
+            t[l * w + j] /= piv;
+        }
+        for i in 0..=rows {
+            if i != l {
+                let f = t[i * w + enter];
+                if f != 0.0 {
+                    for j in 0..w {
+                        t[i * w + j] -= f * t[l * w + j];
+                    }
+                }
+            }
+        }
+        basis[l] = enter;
+    }
+    let total = t[rows * w + w - 1];
+    let mut x: Vec<f64> = (0..rows).map(|i| t[rows * w + cols + i].max(0.0)).collect();
+    let sum: f64 = x.iter().sum();
+    if sum > 0.0 {
+        x.iter_mut().for_each(|p| *p /= sum);
+    } else {
+        x.iter_mut().for_each(|p| *p = 1.0 / rows as f64);
+    }
+    let value = if total > 0.0 {
+        1.0 / total - shift
+    } else {
+        0.0
+    };
+    (value, x)
+}
+
+/// The equilibrium of the capped unlimited game: value iteration where each
+/// state's value is that of its stage matrix game (rows: the mover's
+/// playable skills, columns: the opponent's affordable ones). By symmetry
+/// one table serves both players. Returns the values (own, opp) and an
+/// equilibrium policy (states x n).
+fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
+    let mut v = vec![0.0; m.states];
+    let mut pol = vec![0.0; m.states * m.n];
+    let mut mat = Vec::new();
+    for sweep in 0..=20_000 {
+        let mut change: f64 = 0.0;
+        let last = sweep == 20_000;
+        for s in 0..m.states {
+            let (a, b) = (s / m.side, s % m.side);
+            let rows: Vec<usize> = bits(m.playable[s]).collect();
+            let cols: Vec<usize> = bits(m.afford[b]).collect();
+            mat.clear();
+            for &x in &rows {
+                for &y in &cols {
+                    mat.push(if m.beats(x, y) {
+                        1.0
+                    } else if m.beats(y, x) {
+                        -1.0
+                    } else {
+                        v[m.next[a * m.n + x] * m.side + m.next[b * m.n + y]]
+                    });
+                }
+            }
+            let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
+            change = change.max((val - v[s]).abs());
+            v[s] = val;
+            for (i, &x) in rows.iter().enumerate() {
+                pol[s * m.n + x] = strat[i];
+            }
+        }
+        if change <= 1e-13 || last {
+            break;
+        }
+    }
+    (v, pol)
+}
+
+/// Outcome of two fixed policies from (0, 0): (P(A wins), P(B wins),
+/// P(draw)), solving the absorbing Markov chain over capped states. States
+/// that cannot reach an end are draws.
+fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
+    let sn = m.states;
+    let mut trans: Vec<Vec<(usize, f64)>> = vec![Vec::new(); sn];
+    let mut win = vec![0.0; sn];
+    let mut lose = vec![0.0; sn];
+    for s in 0..sn {
+        let (a, b) = (s / m.side, s % m.side);
+        let sb = b * m.side + a;
+        for x in bits(m.playable[s]) {
+            for y in bits(m.playable[sb]) {
+                let p = pa[s * m.n + x] * pb[sb * m.n + y];
+                if p == 0.0 {
+                    continue;
+                }
+                if m.beats(x, y) {
+                    win[s] += p;
+                } else if m.beats(y, x) {
+                    lose[s] += p;
+                } else {
+                    trans[s].push((m.next[a * m.n + x] * m.side + m.next[b * m.n + y], p));
+                }
+            }
+        }
+    }
+    // States reachable from (0, 0), then those of them that can end.
+    let mut reach = vec![false; sn];
+    let mut stack = vec![0];
+    reach[0] = true;
+    while let Some(s) = stack.pop() {
+        for &(t, _) in &trans[s] {
+            if !reach[t] {
+                reach[t] = true;
+                stack.push(t);
+            }
+        }
+    }
+    let mut ends: Vec<bool> = (0..sn)
+        .map(|s| reach[s] && win[s] + lose[s] > 0.0)
+        .collect();
+    loop {
+        let mut grew = false;
+        for s in 0..sn {
+            if reach[s] && !ends[s] && trans[s].iter().any(|&(t, _)| ends[t]) {
+                ends[s] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    if !ends[0] {
+        return (0.0, 0.0, 1.0);
+    }
+    let live: Vec<usize> = (0..sn).filter(|&s| ends[s]).collect();
+    let mut index = vec![usize::MAX; sn];
+    for (i, &s) in live.iter().enumerate() {
+        index[s] = i;
+    }
+    // (I - Q) h = r for the two right-hand sides, Gaussian elimination.
+    let k = live.len();
+    let w = k + 2;
+    let mut g = vec![0.0; k * w];
+    for (i, &s) in live.iter().enumerate() {
+        g[i * w + i] += 1.0;
+        for &(t, p) in &trans[s] {
+            if index[t] != usize::MAX {
+                g[i * w + index[t]] -= p;
+            }
+        }
+        g[i * w + k] = win[s];
+        g[i * w + k + 1] = lose[s];
+    }
+    for c in 0..k {
+        let piv = (c..k)
+            .max_by(|&i, &j| g[i * w + c].abs().total_cmp(&g[j * w + c].abs()))
+            .unwrap_or(c);
+        if piv != c {
+            for j in 0..w {
+                g.swap(c * w + j, piv * w + j);
+            }
+        }
+        let d = g[c * w + c];
+        if d.abs() < 1e-300 {
+            continue;
+        }
+        for i in 0..k {
+            if i != c {
+                let f = g[i * w + c] / d;
+                if f != 0.0 {
+                    for j in c..w {
+                        g[i * w + j] -= f * g[c * w + j];
+                    }
+                }
+            }
+        }
+    }
+    let i0 = index[0];
+    let d = g[i0 * w + i0];
+    let pw = (g[i0 * w + k] / d).clamp(0.0, 1.0);
+    let pl = (g[i0 * w + k + 1] / d).clamp(0.0, 1.0);
+    (pw, pl, (1.0 - pw - pl).max(0.0))
+}
+
+// ---------------------------------------------------------------- training
+
+/// How an AI scores (higher fitness is better).
+#[derive(Clone)]
+struct Score {
+    fitness: f64,
+    /// Exploitability from (0, 0).
+    expl: f64,
+    /// Per state: what the best column gains against the AI's mix there,
+    /// with the equilibrium values as continuation ("local gap").
+    local: Vec<f64>,
+}
+
+/// The fitness: minus the exploitability at (0, 0), minus the mean over all
+/// states of (a) the best response's gain over the game value there and
+/// (b) the local gap. (a) gives credit for repairing states the current
+/// best response does not visit yet; (b) is separable by state, so it
+/// rewards a good mix at one state whatever the others do, which is what
+/// per-state crossover and mutation act on.
+struct Judge<'a> {
+    m: &'a Model,
+    /// Equilibrium values, (own, opp), from the mover's side.
+    value: &'a [f64],
+}
+
+impl Judge<'_> {
+    fn score(&self, genes: &[f64]) -> Score {
+        let m = self.m;
+        let ai = m.policy(genes);
+        let br = best_response(m, &ai, 1e-9, 5_000);
+        let mut local = vec![0.0; m.states];
+        let mut sum = 0.0;
+        for (s, gap) in local.iter_mut().enumerate() {
+            let (a, b) = (s / m.side, s % m.side);
+            let mut worst = f64::INFINITY;
+            for y in bits(m.afford[b]) {
+                let mut q = 0.0;
+                for x in bits(m.playable[s]) {
+                    q += ai[s * m.n + x]
+                        * if m.beats(x, y) {
+                            1.0
+                        } else if m.beats(y, x) {
+                            -1.0
+                        } else {
+                            self.value[m.next[a * m.n + x] * m.side + m.next[b * m.n + y]]
+                        };
+                }
+                worst = worst.min(q);
+            }
+            *gap = (self.value[s] - worst).max(0.0);
+            sum += (br[s] - self.value[b * m.side + a]).max(0.0) + *gap;
+        }
+        let expl = br[0] - self.value[0];
+        Score {
+            fitness: -(expl + sum / m.states as f64),
+            expl,
+            local,
+        }
+    }
+}
+
+/// A population of weight tables under a genetic algorithm, best first.
+struct Trainer {
+    pop: Vec<Vec<f64>>,
+    scores: Vec<Score>,
+    generation: u64,
+    rng: Rng,
+}
+
+impl Trainer {
+    /// A fresh population: the uniform AI and random weight tables.
+    fn fresh(m: &Model, seed: u64) -> Vec<Vec<f64>> {
+        let mut rng = Rng(seed ^ 0x6A69_5F74_7261_696E);
+        let mut pop = vec![vec![1.0; m.genes()]];
+        while pop.len() < POPULATION {
+            pop.push((0..m.genes()).map(|_| rng.unit()).collect());
+        }
+        pop
+    }
+
+    fn new(judge: &Judge, pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
+        let scores = pop.iter().map(|g| judge.score(g)).collect();
+        let mut t = Trainer {
+            pop,
+            scores,
+            generation,
+            rng,
+        };
+        t.sort();
+        t
+    }
+
+    /// Best first; the sort is stable so equal scores keep their order.
+    fn sort(&mut self) {
+        let mut both: Vec<(Vec<f64>, Score)> =
+            self.pop.drain(..).zip(self.scores.drain(..)).collect();
+        both.sort_by(|x, y| y.1.fitness.total_cmp(&x.1.fitness));
+        for (g, s) in both {
+            self.pop.push(g);
+            self.scores.push(s);
+        }
+    }
+
+    fn select(&mut self) -> usize {
+        let mut best = self.rng.below(self.pop.len());
+        for _ in 1..TOURNAMENT {
+            let c = self.rng.below(self.pop.len());
+            if self.scores[c].fitness > self.scores[best].fitness {
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// One generation: elitism, tournament selection, per-state crossover
+    /// (each state's weights from one parent, or a blend of both), and a
+    /// mutation of a few states.
+    fn step(&mut self, m: &Model, judge: &Judge) {
+        let elites = ELITES.min(self.pop.len());
+        let mut pop: Vec<Vec<f64>> = self.pop[..elites].to_vec();
+        let mut scores: Vec<Score> = self.scores[..elites].to_vec();
+        while pop.len() < self.pop.len() {
+            let (pa, pb) = (self.select(), self.select());
+            let mut child = self.pop[pa].clone();
+            for s in 0..m.states {
+                let r = self.rng.unit();
+                let (lo, hi) = (m.offset[s], m.offset[s + 1]);
+                if r < 0.4 {
+                    child[lo..hi].copy_from_slice(&self.pop[pb][lo..hi]);
+                } else if r < 0.5 {
+                    let t = self.rng.unit();
+                    for (c, &o) in child[lo..hi].iter_mut().zip(&self.pop[pb][lo..hi]) {
+                        *c = t * *c + (1.0 - t) * o;
+                    }
+                }
+            }
+            // Mutation: one scale per child, drawn from several so coarse
+            // and fine moves coexist; a geometric number of states, half of
+            // them chosen where the parent's local gap is large.
+            let sigma = [0.3, 0.1, 0.03, 0.01, 0.003][self.rng.below(5)];
+            loop {
+                let gaps = &self.scores[pa].local;
+                let total: f64 = gaps.iter().sum();
+                let s = if total > 0.0 && self.rng.unit() < 0.5 {
+                    let mut r = self.rng.unit() * total;
+                    let mut pick = m.states - 1;
+                    for (i, &g) in gaps.iter().enumerate() {
+                        r -= g;
+                        if r < 0.0 {
+                            pick = i;
+                            break;
+                        }
+                    }
+                    pick
+                } else {
+                    self.rng.below(m.states)
+                };
+                for g in &mut child[m.offset[s]..m.offset[s + 1]] {
+                    *g = if self.rng.unit() < 0.03 {
+                        0.0 // lets a skill drop out of the mix entirely
+                    } else {
+                        let noise = self.rng.unit() + self.rng.unit() + self.rng.unit() - 1.5;
+                        (*g + 2.0 * sigma * noise).clamp(0.0, 1.0)
+                    };
+                }
+                if self.rng.unit() >= 0.5 {
+                    break;
+                }
+            }
+            scores.push(judge.score(&child));
+            pop.push(child);
+        }
+        self.pop = pop;
+        self.scores = scores;
+        self.sort();
+        self.generation += 1;
+    }
+}
+
+// ---------------------------------------------------------------- archive
+
+fn rng_hex(r: &Rng) -> String {
+    format!("{:016x}", r.0)
+}
+
+/// The archive text: see docs/ji_trainer.md ("Archive format").
+fn archive_text(m: &Model, t: &Trainer) -> String {
+    let mut s = String::new();
+    s += ARCHIVE_MAGIC;
+    s += "\nvariant ";
+    s += &variant_text(&m.v);
+    s += &format!(
+        "generation {}\nrng {}\npopulation {} {}\n",
+        t.generation,
+        rng_hex(&t.rng),
+        t.pop.len(),
+        m.states
+    );
+    for (i, genes) in t.pop.iter().enumerate() {
+        s += &format!("individual {}\n", i);
+        for st in 0..m.states {
+            s += &format!("{} {}", st / m.side, st % m.side);
+            for g in &genes[m.offset[st]..m.offset[st + 1]] {
+                s += &format!(" {}", g);
+            }
+            s += "\n";
+        }
+    }
+    s += "end\n";
+    s
+}
+
+/// Reads an archive: (generation, rng, population). Refuses a corrupt one
+/// or one for another variant.
+fn parse_archive(
+    text: &[u8],
+    origin: &str,
+    m: &Model,
+) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
+    let text = match std::str::from_utf8(text) {
+        Ok(t) => t,
+        Err(e) => {
+            return Err(Failure(format!(
+                "{}: not UTF-8 text (byte {})",
+                origin,
+                e.valid_up_to()
+            )))
+        }
+    };
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let fail = |l: usize, what: String| Failure(format!("{}: line {}: {}", origin, l + 1, what));
+    let line = |l: usize| -> Result<&str, Failure> {
+        lines
+            .get(l)
+            .copied()
+            .ok_or_else(|| fail(l.min(lines.len()), "archive ends early (truncated?)".into()))
+    };
+    if line(0)? != ARCHIVE_MAGIC {
+        return Err(fail(
+            0,
+            format!("not a ji archive (expected '{}')", ARCHIVE_MAGIC),
+        ));
+    }
+    let head = line(1)?;
+    let n = match head
+        .strip_prefix("variant ")
+        .and_then(|r| r.trim().parse::<usize>().ok())
+    {
+        Some(n) if (1..=MAX_SKILLS).contains(&n) => n,
+        _ => return Err(fail(1, "expected 'variant N'".into())),
+    };
+    let mut vt = format!("{}\n", n);
+    for l in 2..2 + n {
+        vt += line(l)?;
+        vt += "\n";
+    }
+    let v = parse_variant(vt.as_bytes(), origin, 1)?;
+    if v != m.v {
+        let why = if v.skills.len() != m.n {
+            format!("{} skills, this variant has {}", v.skills.len(), m.n)
+        } else {
+            let i = (0..m.n)
+                .find(|&i| v.skills[i] != m.v.skills[i] || v.beats[i] != m.v.beats[i])
+                .unwrap_or(0);
+            format!(
+                "skill {} is '{}' there, '{}' here",
+                i + 1,
+                variant_line(&v, i),
+                variant_line(&m.v, i)
+            )
+        };
+        return Err(fail(1, format!("archive is for another variant ({})", why)));
+    }
+    let mut l = 2 + n;
+    let generation = match line(l)?
+        .strip_prefix("generation ")
+        .and_then(|r| r.parse::<u64>().ok())
+    {
+        Some(g) => g,
+        None => return Err(fail(l, "expected 'generation G'".into())),
+    };
+    l += 1;
+    let rng = match line(l)?
+        .strip_prefix("rng ")
+        .and_then(|r| u64::from_str_radix(r, 16).ok())
+    {
+        Some(r) => Rng(r),
+        None => return Err(fail(l, "expected 'rng HEX'".into())),
+    };
+    l += 1;
+    let dims: Vec<usize> = match line(l)?.strip_prefix("population ") {
+        Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
+        None => vec![],
+    };
+    if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != m.states {
+        return Err(fail(
+            l,
+            format!("expected 'population P {}' with 1 <= P <= 10000", m.states),
+        ));
+    }
+    l += 1;
+    let mut pop = Vec::with_capacity(dims[0]);
+    for i in 0..dims[0] {
+        if line(l)? != format!("individual {}", i) {
+            return Err(fail(l, format!("expected 'individual {}'", i)));
+        }
+        l += 1;
+        let mut genes = Vec::with_capacity(m.genes());
+        for st in 0..m.states {
+            let row = line(l)?;
+            let mut it = row.split(' ');
+            let (a, b) = (st / m.side, st % m.side);
+            if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
+                return Err(fail(
+                    l,
+                    format!("expected the weights of state {} {}", a, b),
+                ));
+            }
+            let mut count = 0;
+            for w in it {
+                match w.parse::<f64>() {
+                    Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
+                    _ => return Err(fail(l, format!("bad weight '{}'", shown(w.as_bytes())))),
+                }
+                count += 1;
+            }
+            let want = m.offset[st + 1] - m.offset[st];
+            if count != want {
+                return Err(fail(
+                    l,
+                    format!("state {} {} needs {} weights, found {}", a, b, want, count),
+                ));
+            }
+            l += 1;
+        }
+        pop.push(genes);
+    }
+    if line(l)? != "end" {
+        return Err(fail(l, "expected 'end'".into()));
+    }
+    if l + 1 < lines.len() {
+        return Err(fail(l + 1, "text after 'end'".into()));
+    }
+    Ok((generation, rng, pop))
+}
+
+fn variant_line(v: &Variant, i: usize) -> String {
+    variant_text(v).lines().nth(i + 1).unwrap_or("").to_string()
+}
+
+/// Writes the archive atomically: a temporary file in the same directory,
+/// flushed to disk, then renamed over the old one.
+fn save_archive(path: &Path, text: &str) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+// ---------------------------------------------------------------- session
+
+struct Config {
+    variant: Option<String>,
+    archive: String,
+    seed: Option<u64>,
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Config>, Failure> {
+    let mut cfg = Config {
+        variant: None,
+        archive: "archive".into(),
+        seed: None,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "-h" || a == "--help" {
+            return Ok(None);
+        }
+        let value = match args.get(i + 1) {
+            Some(v) if matches!(a, "--variant" | "--archive" | "--seed") => v.clone(),
+            None if matches!(a, "--variant" | "--archive" | "--seed") => {
+                return Err(Failure(format!("{} needs a value (see --help)", a)))
+            }
+            _ => {
+                return Err(Failure(format!(
+                    "unknown argument '{}' (see --help)",
+                    shown(a.as_bytes())
+                )))
+            }
+        };
+        match a {
+            "--variant" => cfg.variant = Some(value),
+            "--archive" => cfg.archive = value,
+            _ => match value.parse::<u64>() {
+                Ok(s) => cfg.seed = Some(s),
+                Err(_) => {
+                    return Err(Failure(format!(
+                        "--seed '{}' is not an integer 0..2^64",
+                        shown(value.as_bytes())
+                    )))
+                }
+            },
+        }
+        i += 2;
+    }
+    Ok(Some(cfg))
+}
+
+/// A running session: the model, the equilibrium, the trainer.
+struct Session {
+    m: Model,
+    value: Vec<f64>,
+    eq_policy: Vec<f64>,
+    trainer: Trainer,
+    archive: PathBuf,
+    play_rng: Rng,
+}
+
+fn io_fail(e: io::Error) -> Failure {
+    Failure(format!("cannot write the output: {}", e))
+}
+
+impl Session {
+    fn start(cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
+        let (text, origin) = match &cfg.variant {
+            Some(f) => match std::fs::read(f) {
+                Ok(t) => (t, f.clone()),
+                Err(e) => return Err(Failure(format!("{}: cannot read: {}", f, e))),
+            },
+            None => (
+                COMMON_VARIANT.as_bytes().to_vec(),
+                "built-in variant".into(),
+            ),
+        };
+        let m = Model::new(parse_variant(&text, &origin, 0)?);
+        let (value, eq_policy) = equilibrium(&m);
+        let seed = cfg.seed.unwrap_or_else(|| {
+            let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            t.map(|d| d.as_nanos() as u64).unwrap_or(0)
+        });
+        let path = PathBuf::from(&cfg.archive);
+        let (generation, rng, pop, note) = match std::fs::read(&path) {
+            Ok(bytes) => {
+                let (g, r, p) = parse_archive(&bytes, &cfg.archive, &m)?;
+                let note = format!(
+                    "archive '{}': generation {}, population {}",
+                    cfg.archive,
+                    g,
+                    p.len()
+                );
+                (g, r, p, note)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (
+                0,
+                Rng(seed),
+                Trainer::fresh(&m, seed),
+                format!(
+                    "no archive '{}': a fresh random population of {}",
+                    cfg.archive, POPULATION
+                ),
+            ),
+            Err(e) => return Err(Failure(format!("{}: cannot read: {}", cfg.archive, e))),
+        };
+        let judge = Judge {
+            m: &m,
+            value: &value,
+        };
+        let trainer = Trainer::new(&judge, pop, generation, rng);
+        writeln!(
+            out,
+            "variant: {} skills, C = {}, {} states; {}",
+            m.n, m.cap, m.states, note
+        )
+        .map_err(io_fail)?;
+        Ok(Session {
+            trainer,
+            m,
+            value,
+            eq_policy,
+            archive: path,
+            play_rng: Rng(seed.wrapping_add(0x7069_6179)),
+        })
+    }
+
+    fn best(&self) -> Vec<f64> {
+        self.m.policy(&self.trainer.pop[0])
+    }
+
+    fn train(&mut self, gens: u64, out: &mut impl Write) -> io::Result<()> {
+        let judge = Judge {
+            m: &self.m,
+            value: &self.value,
+        };
+        let every = (gens + 59) / 60;
+        for i in 1..=gens {
+            self.trainer.step(&self.m, &judge);
+            if i % every == 0 || i == gens {
+                let t = &self.trainer;
+                writeln!(
+                    out,
+                    "generation {}: best fitness {:.6}, exploitability {:.6}",
+                    t.generation,
+                    t.scores[0].fitness,
+                    t.scores[0].expl.max(0.0)
+                )?;
+                out.flush()?;
+            }
+        }
+        match save_archive(&self.archive, &archive_text(&self.m, &self.trainer)) {
+            Ok(()) => writeln!(out, "saved '{}'", self.archive.display()),
+            Err(e) => {
+                // Not fatal: the previous archive is intact, training may go on.
+                eprintln!(
+                    "ji: {}: cannot save the archive: {}",
+                    self.archive.display(),
+                    e
+                );
+                writeln!(out, "archive NOT saved: {}", e)
+            }
+        }
+    }
+
+    fn show(&self, out: &mut impl Write) -> io::Result<()> {
+        let m = &self.m;
+        let p = self.best();
+        writeln!(
+            out,
+            "best AI, generation {}: P(skill) per state (own 集, opponent 集)",
+            self.trainer.generation
+        )?;
+        for s in 0..m.states {
+            write!(out, "({}, {}):", s / m.side, s % m.side)?;
+            for x in bits(m.playable[s]) {
+                write!(out, " {} {:.4}", m.v.skills[x].name, p[s * m.n + x])?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    fn evaluate(&self, out: &mut impl Write) -> io::Result<()> {
+        let m = &self.m;
+        let ai = self.best();
+        let uniform = m.policy(&vec![1.0; m.genes()]);
+        writeln!(out, "game value at (0, 0): {:.6}", self.value[0].abs())?;
+        for (name, opp) in [("uniform AI", &uniform), ("equilibrium", &self.eq_policy)] {
+            let (w, l, d) = outcomes(m, &ai, opp);
+            writeln!(
+                out,
+                "vs {}: P(win) {:.6}, P(lose) {:.6}, P(draw) {:.6}",
+                name, w, l, d
+            )?;
+        }
+        let ub = best_response(m, &uniform, 1e-13, 200_000);
+        writeln!(
+            out,
+            "uniform AI's exploitability: {:.6}",
+            (ub[0] - self.value[0]).max(0.0)
+        )?;
+        let eb = best_response(m, &self.eq_policy, 1e-13, 200_000);
+        writeln!(
+            out,
+            "equilibrium's exploitability: {:.6}",
+            (eb[0] - self.value[0]).max(0.0)
+        )?;
+        let br = best_response(m, &ai, 1e-13, 200_000);
+        writeln!(
+            out,
+            "exploitability: {:.6}",
+            (br[0] - self.value[0]).max(0.0)
+        )
+    }
+
+    /// One game against the best AI with real (uncapped) counts.
+    fn play(
+        &mut self,
+        input: &mut impl BufRead,
+        out: &mut impl Write,
+        prompt: bool,
+    ) -> io::Result<bool> {
+        let m = &self.m;
+        let ai = m.policy(&self.trainer.pop[0]);
+        let (mut me, mut bot): (i64, i64) = (0, 0);
+        let mut line = String::new();
+        for round in 1u64.. {
+            let mine: Vec<&str> =
+                m.v.skills
+                    .iter()
+                    .filter(|s| s.req <= me)
+                    .map(|s| s.name.as_str())
+                    .collect();
+            writeln!(
+                out,
+                "round {}: you {} 集, AI {} 集; you may play: {}",
+                round,
+                me,
+                bot,
+                mine.join(" ")
+            )?;
+            let x = loop {
+                if prompt {
+                    write!(out, "your skill> ")?;
+                }
+                out.flush()?;
+                line.clear();
+                if input.read_line(&mut line)? == 0 {
+                    writeln!(out, "end of input: game abandoned")?;
+                    return Ok(false);
+                }
+                let word = line.trim();
+                if word.is_empty() {
+                    continue;
+                }
+                match m.v.skills.iter().position(|s| s.name == word) {
+                    Some(x) if m.v.skills[x].req <= me => break x,
+                    Some(x) => writeln!(
+                        out,
+                        "refused: {} needs {} 集, you have {}; try again",
+                        word, m.v.skills[x].req, me
+                    )?,
+                    None if word == "q" => {
+                        writeln!(out, "game abandoned")?;
+                        return Ok(true);
+                    }
+                    None => writeln!(
+                        out,
+                        "refused: no skill named '{}'; try again",
+                        shown(word.as_bytes())
+                    )?,
+                }
+            };
+            // The AI sees capped counts: "enough for any skill counts as C".
+            let s = (bot.min(m.cap as i64) as usize) * m.side + me.min(m.cap as i64) as usize;
+            let mut r = self.play_rng.unit();
+            let mut y = bits(m.playable[s]).last().unwrap_or(0);
+            for z in bits(m.playable[s]) {
+                r -= ai[s * m.n + z];
+                if r < 0.0 {
+                    y = z;
+                    break;
+                }
+            }
+            let (xs, ys) = (&m.v.skills[x], &m.v.skills[y]);
+            let verdict = if m.beats(x, y) {
+                "you win"
+            } else if m.beats(y, x) {
+                "the AI wins"
+            } else {
+                me = me.saturating_add(xs.delta);
+                bot = bot.saturating_add(ys.delta);
+                "go on"
+            };
+            writeln!(out, "you: {}, AI: {} -> {}", xs.name, ys.name, verdict)?;
+            if verdict != "go on" {
+                break;
+            }
+        }
+        Ok(true)
+    }
+}
+
+const COMMANDS: &str =
+    "commands: t [G] train (default 3000), p play, s table, e evaluate, h help, q quit";
+
+/// Runs a session: reads commands from `input` until `q` or its end.
+fn run(
+    cfg: &Config,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    prompt: bool,
+) -> Result<(), Failure> {
+    let mut session = Session::start(cfg, out)?;
+    let mut line = String::new();
+    loop {
+        if prompt {
+            write!(out, "ji> ").map_err(io_fail)?;
+        }
+        out.flush().map_err(io_fail)?;
+        line.clear();
+        if input.read_line(&mut line).map_err(io_fail)? == 0 {
+            return Ok(());
+        }
+        let mut words = line.split_whitespace();
+        let r = match (words.next(), words.next(), words.next()) {
+            (None, _, _) => Ok(()),
+            (Some("t"), g, None) => match g.map(|g| g.parse::<u64>()) {
+                None => session.train(DEFAULT_GENERATIONS, out),
+                Some(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out),
+                Some(_) => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS),
+            },
+            (Some("p"), None, _) => match session.play(input, out, prompt) {
+                Ok(true) => Ok(()),
+                Ok(false) => return Ok(()),
+                Err(e) => Err(e),
+            },
+            (Some("s"), None, _) => session.show(out),
+            (Some("e"), None, _) => session.evaluate(out),
+            (Some("h"), None, _) => writeln!(out, "{}", COMMANDS),
+            (Some("q"), None, _) => return Ok(()),
+            (Some(w), _, _) => writeln!(
+                out,
+                "unknown command '{}' ({})",
+                shown(w.as_bytes()),
+                COMMANDS
+            ),
+        };
+        r.map_err(io_fail)?;
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match parse_args(&args) {
+        Ok(None) => {
+            print!("{}", HELP);
+            0
+        }
+        Ok(Some(cfg)) => {
+            let stdin = io::stdin();
+            let prompt = stdin.is_terminal();
+            let mut input = stdin.lock();
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::new(stdout.lock());
+            match run(&cfg, &mut input, &mut out, prompt) {
+                Ok(()) => 0,
+                Err(Failure(msg)) => {
+                    let _ = out.flush();
+                    eprintln!("ji: {}", msg);
+                    if msg.starts_with("cannot write the output") {
+                        1
+                    } else {
+                        2
+                    }
+                }
+            }
+        }
+        Err(Failure(msg)) => {
+            eprintln!("ji: {}", msg);
+            2
+        }
+    };
+    std::process::exit(code);
+}
