@@ -696,6 +696,9 @@ impl Game {
         // Look at the clock every few stage games (every one when they are
         // large): a sweep of a big table can outlast the budget.
         let every = if self.n > 16 { 1 } else { 64 };
+        if Instant::now() > deadline {
+            return None;
+        }
         let mut count = 0usize;
         for a in 0..w {
             new[a * w + a] = 0.0;
@@ -1078,6 +1081,8 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
     // Unlimited play: tables at rounds 2^j, for extrapolation if the
     // iteration runs out of time.
     let mut snaps: Vec<(u64, Vec<f64>)> = Vec::new();
+    // The largest change of rounds 1, 2, 4, 8, ...
+    let mut changes: Vec<f64> = Vec::new();
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
@@ -1112,8 +1117,23 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
         if change == 0.0 || change * left.min(tail) < 1e-12 {
             break None;
         }
-        if rounds == 0 && keep == 1.0 && change < STILL {
-            break None;
+        // Without a usable bound: "iterate until the largest change is
+        // below 1e-13", but only where the changes shrink geometrically,
+        // so that what is left (about change * rho / (1 - rho)) is small
+        // too. Where they shrink like 1/k^2 (values like 1/k) a change of
+        // 1e-13 still leaves ~1e-7 to go: keep iterating, then extrapolate.
+        // The rate rho is measured over the second half of the rounds
+        // (a short window is swamped by rounding noise near 1e-13).
+        if done.is_power_of_two() {
+            changes.push(change);
+        }
+        if change < STILL && done >= 8 {
+            // Round m = 2^j <= done / 2, whose change is changes[j].
+            let j = 63 - (done / 2).leading_zeros();
+            let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
+            if rho < 1.0 && change * rho / (1.0 - rho) < 1e-9 {
+                break None;
+            }
         }
     };
     if std::env::var_os("JI_DEBUG").is_some() {
