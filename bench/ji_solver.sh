@@ -4,7 +4,10 @@
 #   (tests/data/ji_solver/examples/common_unlimited_all.in), against the
 #   issue's published figure for a Python prototype, 0.8 s (target: 10 ms);
 # - n = 8, C = 10, R = 1000, p = 0, all 121 states (the public max-profile
-#   case tests/data/ji_solver/random/0021.in), against the 1 s budget;
+#   case tests/data/ji_solver/random/0021.in, exact fixed point after 226
+#   rounds), against the 1 s budget; the same size with a 无限集 variant
+#   whose values still move at round 1000 (edge/max_infinite_ji_R1000.in),
+#   so that all 1000 rounds are played;
 # - the same with p = 0.5 (random/0033.in).
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
@@ -38,5 +41,7 @@ row "common variant, unlimited, vs the 10 ms target" \
   tests/data/ji_solver/examples/common_unlimited_all.in 10 "target 10 ms"
 row "n = 8, C = 10, R = 1000, p = 0, 121 states" \
   tests/data/ji_solver/random/0021.in 1000 "budget 1000 ms"
+row "n = 8, C = 10, R = 1000, p = 0, 无限集, all 1000 rounds played" \
+  tests/data/ji_solver/edge/max_infinite_ji_R1000.in 1000 "budget 1000 ms"
 row "n = 8, C = 10, R = 1000, p = 0.5, 121 states" \
   tests/data/ji_solver/random/0033.in 1000 "budget 1000 ms"

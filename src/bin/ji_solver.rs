@@ -21,10 +21,17 @@
 //! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
 //! pair of moves that ends the game pays +1 or -1 and any other pair pays
 //! (1 - p/100) * V_{k-1}(next state). With R > 0 the answer is V_R
-//! (backward induction); with R = 0 it is the limit of V_k (a contraction if
-//! p > 0; for p = 0 the unlimited game, see `unlimited`). Each stage game is
-//! solved by pure-saddle and dominance shortcuts, a 2x2 formula, or a dense
-//! simplex whose answer is certified by the strategies it returns.
+//! (backward induction, stopped early only where the rounds left provably
+//! cannot move a value by 1e-12); with R = 0 it is the limit of V_k: a
+//! contraction if p > 0; for p = 0 (the unlimited game) iteration until the
+//! largest change is below 1e-13 while the changes shrink geometrically
+//! (`solve_table`), else, at the time budget, a power-law extrapolation and
+//! exit code 3 (`extrapolate`). Each stage game is solved by pure-saddle and
+//! dominance shortcuts, a 2x2 formula, or a dense simplex whose answer is
+//! certified by the strategies it returns (`Stage::mixed`).
+//!
+//! Reading: a player with no usable skill (possible only without a req-0
+//! skill) cannot move and loses; if neither can move, a draw.
 //!
 //! Exit codes: 0 values printed; 2 bad input or argument (one stderr line
 //! `ji_solver: line L: what is wrong`, no output); 3 the input is valid but
@@ -32,9 +39,10 @@
 //! unlimited game, a huge R) or the tables are too large: the best values
 //! found are printed anyway and one stderr line says how far off they may be.
 //!
-//! Complexity: per round (sweep) one stage game for each of the
-//! (C+1)(C+2)/2 states with x < y (V(y, x) = -V(x, y), V(x, x) = 0), each
-//! O(n^2) to build and, when mixed, a simplex on at most n x n.
+//! Complexity: per round (sweep) one stage game for each of the C(C+1)/2
+//! states with x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to
+//! build and, when mixed, a simplex on at most n x n. Limits: n <= 64 and
+//! C <= 1000 are tabulated (larger: exit 3, no values); a 2.5 s budget.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -1127,7 +1135,9 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
         if done.is_power_of_two() {
             changes.push(change);
         }
-        if change < STILL && done >= 8 {
+        // (Not for a modest R: there V_R itself is asked for, and playing
+        // every round is cheap.)
+        if change < STILL && done >= 8 && left > 1e6 {
             // Round m = 2^j <= done / 2, whose change is changes[j].
             let j = 63 - (done / 2).leading_zeros();
             let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
@@ -1136,12 +1146,6 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
             }
         }
     };
-    if std::env::var_os("JI_DEBUG").is_some() {
-        eprintln!(
-            "debug: {} sweeps, last change {:e}, worst gap {:e}",
-            done, last, stage.worst_gap
-        );
-    }
     let warning = warning.or_else(|| {
         (stage.worst_gap > 1e-9).then(|| {
             format!(
