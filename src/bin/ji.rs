@@ -71,7 +71,7 @@ struct Failure(String);
 // ---------------------------------------------------------------- PRNG
 
 /// splitmix64: small, fast, and deterministic for a given seed.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct Rng(u64);
 
 impl Rng {
@@ -295,6 +295,15 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
                 }
             }
         }
+        if req > MAX_CAP {
+            return Err(fail(
+                l,
+                format!(
+                    "skill '{}': req {} exceeds the trainer's limit {}",
+                    name, req, MAX_CAP
+                ),
+            ));
+        }
         skills.push(Skill { name, delta, req });
         beaten.push(list);
     }
@@ -332,16 +341,6 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
             }
             beats[x] |= 1 << y;
         }
-    }
-    let cap = skills.iter().map(|s| s.req).max().unwrap_or(0);
-    if cap > MAX_CAP {
-        return Err(fail(
-            line,
-            format!(
-                "largest req {} exceeds the trainer's limit {}",
-                cap, MAX_CAP
-            ),
-        ));
     }
     if !skills.iter().any(|s| s.req == 0) {
         return Err(fail(
@@ -1479,7 +1478,8 @@ fn run(
         let mut words = line.split_whitespace();
         let r = match (words.next(), words.next(), words.next()) {
             (None, _, _) => Ok(()),
-            (Some("t"), g, None) => match g.map(|g| g.parse::<u64>()) {
+            (Some("t"), g, rest) => match g.map(|g| g.parse::<u64>()) {
+                _ if rest.is_some() => writeln!(out, "t takes at most one number: t [G]"),
                 None => session.train(DEFAULT_GENERATIONS, out),
                 Some(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out),
                 Some(_) => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS),
@@ -1493,11 +1493,13 @@ fn run(
             (Some("e"), None, _) => session.evaluate(out),
             (Some("h"), None, _) => writeln!(out, "{}", COMMANDS),
             (Some("q"), None, _) => return Ok(()),
+            (Some(w @ ("p" | "s" | "e" | "h" | "q")), Some(_), _) => {
+                writeln!(out, "'{}' takes no argument; h lists the commands", w)
+            }
             (Some(w), _, _) => writeln!(
                 out,
-                "unknown command '{}' ({})",
-                shown(w.as_bytes()),
-                COMMANDS
+                "unknown command '{}'; h lists the commands",
+                shown(w.as_bytes())
             ),
         };
         r.map_err(io_fail)?;
@@ -1536,4 +1538,170 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn common() -> Model {
+        Model::new(parse_variant(COMMON_VARIANT.as_bytes(), "v", 0).unwrap())
+    }
+
+    fn err(text: &str) -> String {
+        parse_variant(text.as_bytes(), "v", 0).unwrap_err().0
+    }
+
+    fn skill(m: &Model, name: &str) -> usize {
+        m.v.skills.iter().position(|s| s.name == name).unwrap()
+    }
+
+    #[test]
+    fn common_variant_rules() {
+        let m = common();
+        assert_eq!((m.n, m.cap, m.states), (8, 5, 36));
+        let (ji, small_def, mid_def, small_wave) = (
+            skill(&m, "集"),
+            skill(&m, "小防"),
+            skill(&m, "中防"),
+            skill(&m, "小波"),
+        );
+        assert!(m.beats(small_wave, ji) && m.beats(small_wave, mid_def));
+        assert!(!m.beats(small_wave, small_def) && !m.beats(small_def, small_wave));
+        // No 集: no defence is worth playing, only 集.
+        assert_eq!(m.playable[0], 1 << ji);
+        // 5 集 against 1: 黑洞 beats every affordable reply.
+        assert_eq!(m.playable[5 * 6 + 1], 1 << skill(&m, "黑洞"));
+        // Capped model: no playable skill raises a count past C.
+        for s in 0..m.states {
+            for x in bits(m.playable[s]) {
+                assert!(s / 6 + m.v.skills[x].delta.max(0) as usize <= 5);
+            }
+        }
+    }
+
+    #[test]
+    fn variant_errors_name_the_skill() {
+        assert_eq!(
+            err(""),
+            "v: line 1: empty variant: expected the number of skills"
+        );
+        assert_eq!(err("0"), "v: line 1: skill count 0 out of range 1..=64");
+        assert_eq!(
+            err("1\nA x 0 0"),
+            "v: line 2: skill 'A': delta 'x' is not a 64-bit integer"
+        );
+        assert_eq!(
+            err("1\nA -2 1 0"),
+            "v: line 2: skill 'A': req 1 is less than -delta 2"
+        );
+        assert_eq!(
+            err("1\nA 0 0 1 A"),
+            "v: line 2: skill 'A': k = 1 out of range 0..=0"
+        );
+        assert_eq!(
+            err("2\nA 0 0 1 A\nB 0 0 0"),
+            "v: line 2: skill 'A': beats itself"
+        );
+        assert_eq!(
+            err("2\nA 0 0 1 B\nB 0 0 1 A"),
+            "v: line 3: skill 'B': 'A' and 'B' beat each other"
+        );
+        assert_eq!(
+            err("2\nA 0 0 1 C\nB 0 0 0"),
+            "v: line 2: skill 'A': beats unknown skill 'C'"
+        );
+        assert_eq!(
+            err("2\nA 0 0 0\nA 0 0 0"),
+            "v: line 3: skill 'A': name used twice"
+        );
+        assert_eq!(
+            err("1\nA 0 0 0 x"),
+            "v: line 2: extra token 'x' after the last skill"
+        );
+        assert_eq!(
+            err("1\nA 0 1 0"),
+            "v: line 1: no skill has req 0: nothing can be played at 0 集"
+        );
+        assert_eq!(
+            err("2\nA 0 0 0\n"),
+            "v: line 3: skill #2: missing (the variant ends early)"
+        );
+        // Names are parsed by position: numbers are fine as names.
+        assert!(parse_variant(b"2\n1 1 0 1 -1\n-1 0 0 0", "v", 0).is_ok());
+    }
+
+    #[test]
+    fn rock_paper_scissors_stage_game() {
+        let a = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
+        let (v, p) = matrix_game(&a, 3, 3);
+        assert!(v.abs() < 1e-12);
+        assert!(p.iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-12));
+    }
+
+    #[test]
+    fn exploitability_of_reference_strategies() {
+        let m = common();
+        let (value, eq) = equilibrium(&m);
+        assert!(value[0].abs() < 1e-12, "symmetric game: value 0");
+        let uniform = m.policy(&vec![1.0; m.genes()]);
+        let br = best_response(&m, &uniform, 1e-13, 200_000);
+        assert!((br[0] - 0.5).abs() < 1e-9, "uniform AI: {}", br[0]);
+        assert!(best_response(&m, &eq, 1e-13, 200_000)[0].abs() < 1e-9);
+        let (w, l, d) = outcomes(&m, &uniform, &uniform);
+        assert!((w - l).abs() < 1e-12 && (w + l + d - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn archive_round_trip_and_corruption() {
+        let m = common();
+        let (value, _) = equilibrium(&m);
+        let judge = Judge {
+            m: &m,
+            value: &value,
+        };
+        let mut t = Trainer::new(&judge, Trainer::fresh(&m, 9), 0, Rng(9));
+        t.step(&m, &judge);
+        let text = archive_text(&m, &t);
+        let (g, r, pop) = parse_archive(text.as_bytes(), "a", &m).unwrap();
+        assert_eq!((g, r.0), (1, t.rng.0));
+        assert_eq!(pop, t.pop);
+        let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
+        assert!(parse_archive(cut.as_bytes(), "a", &m)
+            .unwrap_err()
+            .0
+            .contains("ends early"));
+        let bad = text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1);
+        assert!(parse_archive(bad.as_bytes(), "a", &m)
+            .unwrap_err()
+            .0
+            .contains("bad weight"));
+        let other = text.replacen("集 1 0 0", "集 2 0 0", 1);
+        let e = parse_archive(other.as_bytes(), "a", &m).unwrap_err().0;
+        assert!(
+            e.starts_with("a: line 2: archive is for another variant"),
+            "{}",
+            e
+        );
+    }
+
+    #[test]
+    fn training_improves_and_is_deterministic() {
+        let m = common();
+        let (value, _) = equilibrium(&m);
+        let judge = Judge {
+            m: &m,
+            value: &value,
+        };
+        let run = || {
+            let mut t = Trainer::new(&judge, Trainer::fresh(&m, 1), 0, Rng(1));
+            let before = t.scores[0].fitness;
+            for _ in 0..20 {
+                t.step(&m, &judge);
+            }
+            assert!(t.scores[0].fitness > before);
+            t.pop[0].clone()
+        };
+        assert_eq!(run(), run());
+    }
 }

@@ -1,0 +1,207 @@
+//! Integration tests of the 集 trainer `ji`: the archive (round trip,
+//! atomic save, refusal of a corrupt archive or one of another variant) and
+//! `p` with bad moves on a custom variant. Each test runs in its own
+//! temporary directory. The exploitability target of a default `t` is
+//! checked by bench/ji.sh, not here (it takes about ten seconds).
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::PathBuf;
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ji-test-{}-{}", name, std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `ji` in `dir` with `args` and the command script `input`:
+/// (exit code, stdout, stderr).
+fn ji(dir: &PathBuf, args: &[&str], input: &str) -> (i32, String, String) {
+    let out = Command::cargo_bin("ji")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `s` table in a transcript (the lines after its header).
+fn table(stdout: &str) -> Vec<String> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("best AI"))
+        .expect("an `s` table");
+    lines[at + 1..]
+        .iter()
+        .take(36)
+        .map(|l| l.to_string())
+        .collect()
+}
+
+const ROCK_PAPER: &str = "4\n1 1 0 1 -1\n-1 0 0 0\n+ -1 1 2 1 -1\n🌊 -2 2 1 +\n";
+
+#[test]
+fn archive_round_trip_and_resumed_training() {
+    let dir = scratch("roundtrip");
+    let args = ["--seed", "4", "--archive", "a.txt"];
+    let (code, first, _) = ji(&dir, &args, "t 2\ns\n");
+    assert_eq!(code, 0);
+    assert!(first.contains("saved 'a.txt'"));
+    let saved = fs::read(dir.join("a.txt")).unwrap();
+    assert!(saved.starts_with(b"ji-archive 1\nvariant 8\n"));
+    // Restart: the same table, and the file is not rewritten without `t`.
+    let (code, again, _) = ji(&dir, &args, "s\nq\n");
+    assert_eq!(code, 0);
+    assert!(again.contains("archive 'a.txt': generation 2, population 40"));
+    assert_eq!(table(&first), table(&again));
+    assert_eq!(fs::read(dir.join("a.txt")).unwrap(), saved);
+    // Training resumed from the archive equals training in one session.
+    let (_, resumed, _) = ji(&dir, &args, "t 1\ns\n");
+    let other = scratch("roundtrip-one-session");
+    let (_, straight, _) = ji(&other, &args, "t 3\ns\n");
+    assert_eq!(table(&resumed), table(&straight));
+    assert_eq!(
+        fs::read(dir.join("a.txt")).unwrap(),
+        fs::read(other.join("a.txt")).unwrap()
+    );
+}
+
+#[test]
+fn save_is_atomic() {
+    let dir = scratch("atomic");
+    let args = ["--seed", "1", "--archive", "a.txt"];
+    ji(&dir, &args, "t 1\n");
+    let names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["a.txt"], "no temporary file is left behind");
+    // A save that cannot complete (the temporary file cannot be created)
+    // leaves the previous archive intact and the session goes on.
+    let before = fs::read(dir.join("a.txt")).unwrap();
+    fs::create_dir(dir.join("a.txt.tmp")).unwrap();
+    let (code, out, err) = ji(&dir, &args, "t 1\nh\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("archive NOT saved") && out.contains("commands:"));
+    assert!(
+        err.starts_with("ji: a.txt: cannot save the archive"),
+        "{err}"
+    );
+    assert_eq!(fs::read(dir.join("a.txt")).unwrap(), before);
+}
+
+#[test]
+fn corrupt_archive_is_refused_and_left_alone() {
+    let dir = scratch("corrupt");
+    let args = ["--seed", "1", "--archive", "a.txt"];
+    ji(&dir, &args, "t 1\n");
+    let good = fs::read_to_string(dir.join("a.txt")).unwrap();
+    let cases = [
+        (
+            "garbage",
+            "hello\n".to_string(),
+            "ji: a.txt: line 1: not a ji archive",
+        ),
+        (
+            "truncated",
+            good[..good.len() - 200].to_string(),
+            "ji: a.txt: line ",
+        ),
+        (
+            "bad weight",
+            good.replacen("\n0 1 ", "\n0 1 x", 1),
+            "bad weight 'x",
+        ),
+        ("no end", good.replace("end\n", ""), "archive ends early"),
+    ];
+    for (what, text, expected) in cases {
+        fs::write(dir.join("a.txt"), &text).unwrap();
+        let (code, out, err) = ji(&dir, &args, "t 1\nq\n");
+        assert_eq!(code, 2, "{what}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(expected), "{what}: {err}");
+        assert!(out.is_empty(), "{what}: nothing runs: {out}");
+        assert_eq!(
+            fs::read_to_string(dir.join("a.txt")).unwrap(),
+            text,
+            "{what}: untouched"
+        );
+    }
+}
+
+#[test]
+fn archive_of_another_variant_is_refused() {
+    let dir = scratch("other-variant");
+    fs::write(dir.join("v.txt"), ROCK_PAPER).unwrap();
+    ji(&dir, &["--seed", "1"], "t 1\n");
+    let before = fs::read(dir.join("archive")).unwrap();
+    let (code, _, err) = ji(&dir, &["--variant", "v.txt"], "t 1\n");
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "ji: archive: line 2: archive is for another variant (8 skills, this variant has 4)\n"
+    );
+    assert_eq!(fs::read(dir.join("archive")).unwrap(), before);
+}
+
+#[test]
+fn malformed_variant_is_refused_with_the_skill_named() {
+    let dir = scratch("bad-variant");
+    fs::write(dir.join("v.txt"), "2\nA 0 0 1 B\nB -2 1 0\n").unwrap();
+    let (code, out, err) = ji(&dir, &["--variant", "v.txt"], "q\n");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(
+        err,
+        "ji: v.txt: line 3: skill 'B': req 1 is less than -delta 2\n"
+    );
+    assert!(!dir.join("archive").exists());
+}
+
+#[test]
+fn play_refuses_bad_moves_on_a_custom_variant() {
+    // Names that look like numbers or are emoji: matched by name only.
+    let dir = scratch("play");
+    fs::write(dir.join("v.txt"), ROCK_PAPER).unwrap();
+    let args = ["--variant", "v.txt", "--seed", "3"];
+    let (code, out, err) = ji(&dir, &args, "p\n🌊\n2\n-1\n");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "round 1: you 0 集, AI 0 集; you may play: 1 -1");
+    assert_eq!(lines[2], "refused: 🌊 needs 2 集, you have 0; try again");
+    assert_eq!(lines[3], "refused: no skill named '2'; try again");
+    assert!(lines[4].starts_with("you: -1, AI: "), "{}", lines[4]);
+    // The AI at (0, 0): 1 beats -1, so it plays 1 and wins.
+    assert_eq!(lines[4], "you: -1, AI: 1 -> the AI wins");
+}
+
+#[test]
+fn bad_train_arguments_are_hints_not_errors() {
+    // Kept out of the fixtures: a fuzzed `t 0` could become a long `t`.
+    let dir = scratch("t-args");
+    let (code, out, _) = ji(&dir, &["--seed", "1"], "t abc\nt 0\nt 100001\nt 1 2\nq\n");
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            "t: G must be an integer 1..=100000",
+            "t: G must be an integer 1..=100000",
+            "t: G must be an integer 1..=100000",
+            "t takes at most one number: t [G]",
+        ]
+    );
+    assert!(
+        !dir.join("archive").exists(),
+        "nothing trained, nothing saved"
+    );
+}
