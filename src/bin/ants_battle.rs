@@ -61,8 +61,6 @@ const MAX_CELLS: usize = 25_000_000;
 const MAX_RADIUS2: u64 = 100;
 /// Owner byte of a cell without a living ant.
 const NO_ANT: u8 = 0xFF;
-/// Fixed-point unit of the damage bound: lcm(1..18); 316 * K < 2^32.
-const DAMAGE_UNIT: u32 = 12_252_240;
 
 const HELP: &str = "\
 ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
@@ -541,72 +539,154 @@ impl Field {
     }
 }
 
-/// Where a rule's verdict for one row goes: `flag[c] != 0` marks a death
-/// wherever an ant stands.
-trait Verdict {
-    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]);
+/// Where the deaths of a band of rows go: straight into the map's
+/// characters (a row-major map split into bands), or into a list of working
+/// cell indices (a transposed map, and `closest`, whose steps must also
+/// update the owners). The rules read only the [`Field`], so either way
+/// "all deaths are decided on the map before the battle and applied
+/// together".
+enum Sink<'a> {
+    Chars {
+        cells: &'a mut [u8],
+        row0: usize,
+        cols: usize,
+    },
+    List {
+        cells: Vec<u32>,
+        cols: usize,
+    },
 }
 
-/// Applies deaths straight to the map's characters (the rules read only the
-/// [`Field`], so this keeps "applied together").
-struct Deaths<'a> {
-    cells: &'a mut [u8],
-    rows: usize,
-    cols: usize,
-    transposed: bool,
-}
-
-impl Verdict for Deaths<'_> {
-    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
-        let c = self.cols;
-        if !self.transposed {
-            let chars = &mut self.cells[r * c..(r + 1) * c];
-            for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
-                let dies = (f != 0) & (me != NO_ANT);
-                *ch = if dies { dead_char(*ch) } else { *ch };
-            }
-        } else if any_death(flag, own) {
-            for (x, (&f, &me)) in flag.iter().zip(own).enumerate() {
-                if f != 0 && me != NO_ANT {
-                    let i = x * self.rows + r;
-                    self.cells[i] = dead_char(self.cells[i]);
+impl Sink<'_> {
+    /// `flag[c] != 0` marks a death wherever an ant stands; `flag` may be
+    /// overwritten.
+    fn row(&mut self, r: usize, flag: &mut [u8], own: &[u8]) {
+        match self {
+            Sink::Chars { cells, row0, cols } => {
+                let c = *cols;
+                let chars = &mut cells[(r - *row0) * c..(r - *row0 + 1) * c];
+                for ((ch, &f), &me) in chars.iter_mut().zip(flag.iter()).zip(own) {
+                    let dies = (f != 0) & (me != NO_ANT);
+                    *ch = if dies { dead_char(*ch) } else { *ch };
                 }
             }
-        }
-    }
-}
-
-/// Collects the working indices of the deaths (closest, whose steps must
-/// also update the owners between distances).
-struct Collect<'a> {
-    cells: &'a mut Vec<u32>,
-    cols: usize,
-}
-
-impl Verdict for Collect<'_> {
-    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
-        if !any_death(flag, own) {
-            return;
-        }
-        for (c, (&f, &me)) in flag.iter().zip(own).enumerate() {
-            if f != 0 && me != NO_ANT {
-                self.cells.push((r * self.cols + c) as u32);
+            Sink::List { cells, cols } => {
+                let base = r * *cols;
+                for_each_death(flag, own, |c| cells.push((base + c) as u32));
             }
         }
     }
 }
 
-/// Whether a row holds a death at all (branch-free, vectorises).
-#[inline]
-fn any_death(flag: &[u8], own: &[u8]) -> bool {
-    flag.iter()
-        .zip(own)
-        .fold(0u8, |m, (&f, &me)| m | (f & (me != NO_ANT) as u8))
-        != 0
+/// Row bands for the worker threads: one band on small maps.
+fn bands(rows: usize, cols: usize) -> Vec<std::ops::Range<usize>> {
+    let threads = if rows * cols < 1 << 16 {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+    };
+    let k = threads.min(rows).max(1);
+    (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
 }
 
-/// One offset of the attack disk, wrapped for this map: the source row shift
-/// and the column shift reduced into 0..cols.
+/// Runs `work(band, plane_a, plane_b)` on each band in its own thread, with
+/// the band's rows of two per-cell output planes (`b` may be empty).
+#[inline(always)]
+fn par_planes<T: Send, U: Send>(
+    bands: &[std::ops::Range<usize>],
+    cols: usize,
+    mut a: &mut [T],
+    mut b: &mut [U],
+    work: impl Fn(std::ops::Range<usize>, &mut [T], &mut [U]) + Sync,
+) {
+    let has_b = !b.is_empty();
+    std::thread::scope(|scope| {
+        let work = &work;
+        for band in bands.iter().cloned() {
+            let n = band.len() * cols;
+            let (pa, rest) = std::mem::take(&mut a).split_at_mut(n);
+            a = rest;
+            let (pb, rest) = std::mem::take(&mut b).split_at_mut(if has_b { n } else { 0 });
+            b = rest;
+            if bands.len() == 1 {
+                work(band, pa, pb);
+            } else {
+                scope.spawn(move || work(band, pa, pb));
+            }
+        }
+    });
+}
+
+/// Runs `work(band, sink)` on each band in its own thread and returns the
+/// deaths of list sinks (all of them if `cells` is `None`), working indices.
+#[inline(always)]
+fn par_deaths(
+    field: &Field,
+    cells: Option<&mut [u8]>,
+    work: impl Fn(std::ops::Range<usize>, &mut Sink) + Sync,
+) -> Vec<u32> {
+    let bands = bands(field.rows, field.cols);
+    let cols = field.cols;
+    let mut sinks: Vec<Sink> = Vec::new();
+    match cells {
+        Some(mut chars) if !field.transposed => {
+            for band in &bands {
+                let (part, rest) = std::mem::take(&mut chars).split_at_mut(band.len() * cols);
+                chars = rest;
+                sinks.push(Sink::Chars {
+                    cells: part,
+                    row0: band.start,
+                    cols,
+                });
+            }
+        }
+        _ => {
+            for _ in &bands {
+                sinks.push(Sink::List {
+                    cells: Vec::new(),
+                    cols,
+                });
+            }
+        }
+    }
+    std::thread::scope(|scope| {
+        let work = &work;
+        for (band, sink) in bands.iter().cloned().zip(sinks.iter_mut()) {
+            if bands.len() == 1 {
+                work(band, sink);
+            } else {
+                scope.spawn(move || work(band, sink));
+            }
+        }
+    });
+    let mut all = Vec::new();
+    for sink in sinks {
+        if let Sink::List { cells, .. } = sink {
+            all.extend_from_slice(&cells);
+        }
+    }
+    all
+}
+
+/// Calls `f(c)` for each column with a flag and an ant, scanning eight
+/// cells per step (deaths are sparse in most rows and steps).
+#[inline]
+fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
+    for (x, &me) in flag.iter_mut().zip(own) {
+        *x = ((*x != 0) & (me != NO_ANT)) as u8;
+    }
+    for (k, chunk) in flag.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        bytes[..chunk.len()].copy_from_slice(chunk);
+        let mut word = u64::from_le_bytes(bytes);
+        while word != 0 {
+            f(k * 8 + word.trailing_zeros() as usize / 8);
+            word &= word - 1;
+        }
+    }
+}
+
+/// One offset of the attack disk.
 #[derive(Clone, Copy, Debug)]
 struct Offset {
     dr: isize,
@@ -631,18 +711,8 @@ fn attack_disk(n: u64) -> Vec<Offset> {
     out
 }
 
-/// For one offset and one row: the source row index and the two contiguous
-/// pieces (cell start, cell end, source start) of the row.
-#[inline(always)]
-fn pieces(field: &Field, r: usize, o: Offset) -> (usize, [(usize, usize, usize); 2]) {
-    let src = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
-    let k = o.dc.rem_euclid(field.cols as isize) as usize;
-    let c = field.cols;
-    (src, [(0, c - k, k), (c - k, c, 0)])
-}
-
 /// Weakness counter: u8 while |D| < 255, else u16 (|D| <= 316).
-trait Weakness: Copy + Ord + Default + Send + Sync {
+trait Weakness: Copy + Ord + Default {
     /// Stored for cells without an ant: above every real weakness.
     const SENTINEL: Self;
     fn from_bool(b: bool) -> Self;
@@ -684,105 +754,236 @@ impl Weakness for u16 {
 
 // ---------------------------------------------------------------- rules ----
 
-/// Weakness of every cell's ant (length of its enemy list, multiplicity
-/// included); `emit(row, weakness row, owner row)` receives each row.
-fn weakness_rows<W: Weakness>(
-    field: &Field,
-    disk: &[Offset],
-    mut emit: impl FnMut(usize, &[W], &[u8]),
-) {
-    let mut acc = vec![W::default(); field.cols];
-    for r in 0..field.rows {
-        acc.iter_mut().for_each(|a| *a = W::default());
+/// Scratch of a sweep: the offsets, how far they reach sideways, and per
+/// offset the start of its source row shifted by its column offset.
+struct Sweep<'a> {
+    offsets: &'a [Offset],
+    reach: usize,
+    starts: Vec<isize>,
+}
+
+impl<'a> Sweep<'a> {
+    fn new(offsets: &'a [Offset]) -> Sweep<'a> {
+        let reach = offsets
+            .iter()
+            .map(|o| o.dc.unsigned_abs())
+            .max()
+            .unwrap_or(0);
+        Sweep {
+            offsets,
+            reach,
+            starts: Vec::with_capacity(offsets.len()),
+        }
+    }
+
+    /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
+    /// offset into `acc[c]` for each cell c of row `r` (acc starts at the
+    /// default). `aux` is a per-cell plane beside the owners (weakness,
+    /// damage share; the owners again when unused).
+    ///
+    /// Inner columns, whose offsets never wrap sideways, go in blocks of B
+    /// cells with the block's accumulators in registers across all offsets;
+    /// the `reach` columns at each side (or a whole narrow row) go offset by
+    /// offset over the two contiguous pieces of the wrapped source row.
+    #[inline(always)]
+    fn row<T: Copy, A: Copy + Default, const B: usize>(
+        &mut self,
+        field: &Field,
+        aux: &[T],
+        r: usize,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A + Copy,
+    ) {
+        let cols = field.cols;
         let own = field.row(r);
-        for &o in disk {
-            let (s, parts) = pieces(field, r, o);
-            let src = field.row(s);
-            for (lo, hi, s0) in parts {
-                let n = hi - lo;
-                for ((a, &me), &them) in acc[lo..hi]
-                    .iter_mut()
-                    .zip(&own[lo..hi])
-                    .zip(&src[s0..s0 + n])
-                {
-                    // "Ants of the same owner never count, in any mode."
-                    *a = a.plus(W::from_bool((them != me) & (them != NO_ANT)));
+        let own_aux = &aux[r * cols..(r + 1) * cols];
+        acc.iter_mut().for_each(|a| *a = A::default());
+        let reach = self.reach;
+        if cols < 2 * reach + B {
+            self.range(field, aux, r, 0, cols, acc, op);
+            return;
+        }
+        self.starts.clear();
+        for o in self.offsets {
+            let s = (r as isize + o.dr).rem_euclid(field.rows as isize);
+            self.starts.push(s * cols as isize + o.dc);
+        }
+        let end = cols - reach;
+        let mut x = reach;
+        while x < end {
+            let x0 = x.min(end - B);
+            let mut block = [A::default(); B];
+            let me = &own[x0..x0 + B];
+            let me_aux = &own_aux[x0..x0 + B];
+            for &st in &self.starts {
+                let base = (st + x0 as isize) as usize;
+                let them = &field.owner[base..base + B];
+                let them_aux = &aux[base..base + B];
+                let cells = block.iter_mut().zip(me.iter().zip(me_aux));
+                for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
+                    *a = op(*a, mo, ma, to, ta);
+                }
+            }
+            acc[x0..x0 + B].copy_from_slice(&block);
+            x = x0 + B;
+        }
+        self.range(field, aux, r, 0, reach, acc, op);
+        self.range(field, aux, r, end, cols, acc, op);
+    }
+
+    /// The general path of [`Sweep::row`] for columns lo..hi.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn range<T: Copy, A: Copy>(
+        &self,
+        field: &Field,
+        aux: &[T],
+        r: usize,
+        lo: usize,
+        hi: usize,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A,
+    ) {
+        let cols = field.cols;
+        let own = field.row(r);
+        let own_aux = &aux[r * cols..(r + 1) * cols];
+        for o in self.offsets {
+            let s = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
+            // Column x reads column (x + k) mod cols: x + k before `split`,
+            // x + k - cols from there on (wrap-around, maybe several times
+            // over on a narrow map, which is the engine's multiplicity).
+            let k = o.dc.rem_euclid(cols as isize) as usize;
+            let split = cols - k;
+            let parts = [
+                (lo, hi.min(split), lo + k),
+                (lo.max(split), hi, lo.max(split) + k - cols),
+            ];
+            for (a, b, from) in parts {
+                if a >= b {
+                    continue;
+                }
+                let n = b - a;
+                let from = s * cols + from;
+                let them = field.owner[from..from + n].iter().zip(&aux[from..from + n]);
+                let mine = own[a..b].iter().zip(&own_aux[a..b]);
+                for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
+                    *x = op(*x, mo, ma, to, ta);
                 }
             }
         }
-        emit(r, &acc, own);
     }
 }
 
-/// Living ants with at least one enemy among the given offsets, as working
-/// cell indices (support with all of D; closest with one distance class).
-fn ants_with_enemy(field: &Field, offsets: &[Offset], verdict: &mut impl Verdict) {
-    let mut flag = vec![0u8; field.cols];
-    for r in 0..field.rows {
-        flag.iter_mut().for_each(|f| *f = 0);
-        let own = field.row(r);
-        for &o in offsets {
-            let (s, parts) = pieces(field, r, o);
-            let src = field.row(s);
-            for (lo, hi, s0) in parts {
-                let n = hi - lo;
-                for ((f, &me), &them) in flag[lo..hi]
-                    .iter_mut()
-                    .zip(&own[lo..hi])
-                    .zip(&src[s0..s0 + n])
-                {
-                    *f |= ((them != me) & (them != NO_ANT)) as u8;
+/// "Ants of the same owner never count, in any mode": an enemy is an ant
+/// of another owner.
+#[inline(always)]
+fn is_enemy(me: u8, them: u8) -> bool {
+    (them != me) & (them != NO_ANT)
+}
+
+/// Weakness of every ant (length of its enemy list, multiplicity included)
+/// into `weak` ([`Weakness::SENTINEL`] where no ant stands) and, if `share`
+/// is not empty, `shares[w]` of each ant into it (0 where no ant stands).
+#[inline(always)]
+fn weakness_plane<W: Weakness + Send + Sync>(
+    field: &Field,
+    disk: &[Offset],
+    weak: &mut [W],
+    share: &mut [u16],
+    shares: &[u16],
+) {
+    let cols = field.cols;
+    let bands = bands(field.rows, cols);
+    par_planes(&bands, cols, weak, share, |band, weak, share| {
+        let mut sweep = Sweep::new(disk);
+        let mut acc = vec![W::default(); cols];
+        let row0 = band.start;
+        for r in band {
+            sweep.row::<u8, W, 64>(field, &field.owner, r, &mut acc, |a, me, _, them, _| {
+                a.plus(W::from_bool(is_enemy(me, them)))
+            });
+            let own = field.row(r);
+            let out = (r - row0) * cols..(r - row0 + 1) * cols;
+            for ((w, &a), &me) in weak[out.clone()].iter_mut().zip(&acc).zip(own) {
+                *w = if me == NO_ANT { W::SENTINEL } else { a };
+            }
+            if !share.is_empty() {
+                for ((s, &a), &me) in share[out].iter_mut().zip(&acc).zip(own) {
+                    *s = if me == NO_ANT { 0 } else { shares[a.index()] };
                 }
             }
         }
-        verdict.row(r, &flag, own);
+    });
+}
+
+/// Applies deaths given as working cell indices to the map's characters.
+fn apply_list(field: &Field, cells: &mut [u8], list: &[u32]) {
+    for &cell in list {
+        let k = field.map_index(cell as usize);
+        cells[k] = dead_char(cells[k]);
     }
+}
+
+/// Living ants with at least one enemy among the given offsets (support
+/// with all of D; closest with one distance class).
+#[inline(always)]
+fn ants_with_enemy(field: &Field, offsets: &[Offset], cells: Option<&mut [u8]>) -> Vec<u32> {
+    par_deaths(field, cells, |band, sink| {
+        let mut sweep = Sweep::new(offsets);
+        let mut flag = vec![0u8; field.cols];
+        for r in band {
+            sweep.row::<u8, u8, 64>(field, &field.owner, r, &mut flag, |f, me, _, them, _| {
+                f | is_enemy(me, them) as u8
+            });
+            sink.row(r, &mut flag, field.row(r));
+        }
+    })
+}
+
+/// `support` "(what the engine really does): an ant dies if its enemy list
+/// is not empty. (The engine's docstring speaks of friends; its code counts
+/// none.)"
+#[inline(always)]
+fn support(field: &Field, disk: &[Offset], cells: &mut [u8]) {
+    let list = ants_with_enemy(field, disk, Some(&mut *cells));
+    apply_list(field, cells, &list);
 }
 
 /// `focus`: "an ant with w(a) = 0 survives; otherwise it dies if some enemy e
 /// in its list has w(e) <= w(a)".
-fn focus<W: Weakness>(field: &Field, disk: &[Offset], verdict: &mut impl Verdict) {
+#[inline(always)]
+fn focus<W: Weakness + Send + Sync>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     let cols = field.cols;
     let mut weak = vec![W::SENTINEL; field.rows * cols];
-    weakness_rows::<W>(field, disk, |r, acc, own| {
-        for ((w, &a), &me) in weak[r * cols..(r + 1) * cols].iter_mut().zip(acc).zip(own) {
-            *w = if me == NO_ANT { W::SENTINEL } else { a };
+    weakness_plane::<W>(field, disk, &mut weak, &mut [], &[]);
+    let weak = &weak;
+    let list = par_deaths(field, Some(&mut *cells), |band, sink| {
+        let mut sweep = Sweep::new(disk);
+        let mut flag = vec![0u8; cols];
+        for r in band {
+            sweep.row::<W, u8, 64>(field, weak, r, &mut flag, |f, me, my_w, them, its_w| {
+                // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
+                // already excludes them; the owner test excludes friends.
+                f | ((them != me) & (its_w <= my_w)) as u8
+            });
+            sink.row(r, &mut flag, field.row(r));
         }
     });
-    let mut flag = vec![0u8; cols];
-    for r in 0..field.rows {
-        flag.iter_mut().for_each(|f| *f = 0);
-        let own = field.row(r);
-        let own_w = &weak[r * cols..(r + 1) * cols];
-        for &o in disk {
-            let (s, parts) = pieces(field, r, o);
-            let src = field.row(s);
-            let src_w = &weak[s * cols..(s + 1) * cols];
-            for (lo, hi, s0) in parts {
-                let n = hi - lo;
-                let them = src[s0..s0 + n].iter().zip(&src_w[s0..s0 + n]);
-                let mine = own[lo..hi].iter().zip(&own_w[lo..hi]);
-                for ((f, (&me, &mw)), (&t, &tw)) in flag[lo..hi].iter_mut().zip(mine).zip(them) {
-                    // Empty cells carry SENTINEL weakness, so `tw <= mw`
-                    // already excludes them; the owner test excludes friends.
-                    *f |= ((t != me) & (tw <= mw)) as u8;
-                }
-            }
-        }
-        verdict.row(r, &flag, own);
-    }
+    apply_list(field, cells, &list);
 }
 
 /// `closest`: "for d = 1, 2, ..., N - 1 in order ..., take the ants still
 /// alive and join every two enemies whose squared toroidal distance is
 /// exactly d. Every connected group of two or more ants dies at once."
 ///
-/// Reading: an ant belongs to a group of two or more exactly when it has at
-/// least one edge, and the whole group dies; so the dead of step d are the
-/// living ants with a living enemy at distance d, and no union-find is
-/// needed. The distance is the toroidal one of the landing cell, which on a
-/// small map can be less than the offset's length; offsets landing at
-/// distance 0 (on the ant itself) or >= N take no part.
+/// Reading: an ant is in a group of two or more exactly when it has at
+/// least one such edge, and the whole group dies; so the dead of step d are
+/// the living ants with a living enemy at distance exactly d, and no
+/// union-find is needed (a chain a-b-a'-b' dies whole either way). The
+/// distance is the toroidal one of the landing cell, which on a small map
+/// can be less than the offset's length; offsets landing at distance 0 (on
+/// the ant itself) or >= N take no part.
+#[inline(always)]
 fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
     let axis = |d: isize, size: usize| {
         let t = d.rem_euclid(size as isize) as usize;
@@ -797,93 +998,83 @@ fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
         .filter(|&(d, _)| d >= 1 && d < n)
         .collect();
     by_distance.sort_by_key(|&(d, o)| (d, o.dr, o.dc));
-    let mut step = Vec::new();
     let mut i = 0;
     while i < by_distance.len() {
         let d = by_distance[i].0;
         let j = i + by_distance[i..].iter().take_while(|x| x.0 == d).count();
         let offsets: Vec<Offset> = by_distance[i..j].iter().map(|x| x.1).collect();
-        step.clear();
-        let mut verdict = Collect {
-            cells: &mut step,
-            cols: field.cols,
-        };
-        ants_with_enemy(field, &offsets, &mut verdict);
+        let step = ants_with_enemy(field, &offsets, None);
         for &cell in &step {
             field.owner[cell as usize] = NO_ANT;
-            let i = field.map_index(cell as usize);
-            cells[i] = dead_char(cells[i]);
         }
+        apply_list(field, cells, &step);
         i = j;
     }
 }
 
-/// floor(DAMAGE_UNIT / w) for w = 0..=316 (0 for w = 0: deals nothing).
-fn damage_shares() -> Vec<u32> {
-    (0..=316u32)
-        .map(|w| DAMAGE_UNIT.checked_div(w).unwrap_or(0))
-        .collect()
-}
+/// Fixed-point unit of the damage filter: 2 * lcm(1..12), below 2^16.
+const DAMAGE_UNIT: u16 = 55_440;
 
 /// `damage`: "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
 /// enemy list ... An ant dies if the damage it receives is >= 1, computed
 /// exactly". The disk is symmetric, so the damage of a is the sum of
-/// 1/w(e) over a's own list (one term per offset).
-fn damage<W: Weakness>(field: &Field, disk: &[Offset], verdict: &mut impl Verdict) {
+/// 1/w(e) over a's own list, one term per offset, and there are w(a) terms.
+///
+/// Filter: with K = [`DAMAGE_UNIT`], T = sum of floor(K / w(e)) (saturating)
+/// satisfies T <= K * damage < T + w(a); T >= K means death, T + w(a) <= K
+/// means survival, exact in both directions. Only the rare ants between are
+/// summed exactly.
+#[inline(always)]
+fn damage<W: Weakness + Send + Sync>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     let cols = field.cols;
-    let shares = damage_shares();
-    // share[cell] = floor(K / w) of the ant there (0: no ant or w = 0).
-    let mut share = vec![0u32; field.rows * cols];
-    weakness_rows::<W>(field, disk, |r, acc, own| {
-        for ((s, &a), &me) in share[r * cols..(r + 1) * cols].iter_mut().zip(acc).zip(own) {
-            *s = if me == NO_ANT { 0 } else { shares[a.index()] };
+    let shares: Vec<u16> = (0..=316u16)
+        .map(|w| DAMAGE_UNIT.checked_div(w).unwrap_or(0))
+        .collect();
+    // Per cell: the weakness, and floor(K / w) of the ant (0: none, w = 0).
+    let mut weak = vec![W::SENTINEL; field.rows * cols];
+    let mut share = vec![0u16; field.rows * cols];
+    weakness_plane::<W>(field, disk, &mut weak, &mut share, &shares);
+    let (weak, share) = (&weak, &share);
+    let list = par_deaths(field, Some(&mut *cells), |band, sink| {
+        let mut sweep = Sweep::new(disk);
+        let mut acc = vec![0u16; cols];
+        let mut flag = vec![0u8; cols];
+        for r in band {
+            sweep.row::<u16, u16, 32>(field, share, r, &mut acc, |t, me, _, them, its| {
+                t.saturating_add(if them != me { its } else { 0 })
+            });
+            let mine = &weak[r * cols..(r + 1) * cols];
+            let own = field.row(r);
+            let unit = u32::from(DAMAGE_UNIT);
+            // Ants between the bounds: T < K < T + w(a).
+            let between = |total: u16, w: W, me: u8| {
+                let high = u32::from(total) + w.index() as u32 > unit;
+                (me != NO_ANT) & (total < DAMAGE_UNIT) & high
+            };
+            let mut unsure = false;
+            for ((f, &total), (&w, &me)) in flag.iter_mut().zip(&acc).zip(mine.iter().zip(own)) {
+                *f = (total >= DAMAGE_UNIT) as u8;
+                unsure |= between(total, w, me);
+            }
+            if unsure {
+                for c in 0..cols {
+                    if between(acc[c], mine[c], own[c]) {
+                        flag[c] = exact_damage_reaches_one(field, disk, weak, r, c) as u8;
+                    }
+                }
+            }
+            sink.row(r, &mut flag, own);
         }
     });
-    let mut acc = vec![0u32; cols];
-    let mut flag = vec![0u8; cols];
-    for r in 0..field.rows {
-        acc.iter_mut().for_each(|a| *a = 0);
-        let own = field.row(r);
-        for &o in disk {
-            let (s, parts) = pieces(field, r, o);
-            let src = field.row(s);
-            let src_share = &share[s * cols..(s + 1) * cols];
-            for (lo, hi, s0) in parts {
-                let n = hi - lo;
-                let them = src[s0..s0 + n].iter().zip(&src_share[s0..s0 + n]);
-                for ((a, &me), (&t, &ts)) in acc[lo..hi].iter_mut().zip(&own[lo..hi]).zip(them) {
-                    *a += if t != me { ts } else { 0 };
-                }
-            }
-        }
-        // The sum of floors is a lower bound of K times the damage; each
-        // of at most 316 terms lost less than 1 unit, so a total below
-        // K - 316 is certainly under 1. Only the narrow band between needs
-        // the exact sum.
-        let mut unsure = false;
-        for (f, &total) in flag.iter_mut().zip(&acc) {
-            *f = (total >= DAMAGE_UNIT) as u8;
-            unsure |= (total < DAMAGE_UNIT) & (total + 316 >= DAMAGE_UNIT);
-        }
-        if unsure {
-            for (c, &total) in acc.iter().enumerate() {
-                if own[c] != NO_ANT && total < DAMAGE_UNIT && total + 316 >= DAMAGE_UNIT {
-                    let dies = exact_damage_reaches_one(field, disk, &share, &shares, r, c);
-                    flag[c] = dies as u8;
-                }
-            }
-        }
-        verdict.row(r, &flag, own);
-    }
+    apply_list(field, cells, &list);
 }
 
 /// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c),
 /// grouping the terms by denominator.
-fn exact_damage_reaches_one(
+fn exact_damage_reaches_one<W: Weakness>(
     field: &Field,
     disk: &[Offset],
-    share: &[u32],
-    shares: &[u32],
+    weak: &[W],
     r: usize,
     c: usize,
 ) -> bool {
@@ -893,37 +1084,55 @@ fn exact_damage_reaches_one(
         let s = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
         let x = (c as isize + o.dc).rem_euclid(field.cols as isize) as usize;
         let cell = s * field.cols + x;
-        let them = field.owner[cell];
-        if them != NO_ANT && them != me {
-            // The share is floor(K / w), strictly decreasing in w: invert it.
-            let w = shares[1..]
-                .binary_search_by(|p| share[cell].cmp(p))
-                .map_or(0, |k| k + 1);
-            count[w] += 1;
+        if is_enemy(me, field.owner[cell]) {
+            count[weak[cell].index()] += 1;
         }
     }
     reaches_one(&count)
 }
 
-/// sum over w of count[w] / w >= 1, exactly. The common denominator is at
-/// most lcm(1..316) < 2^457, so 512-bit integers suffice.
+/// sum over w of count[w] / w >= 1, exactly (count[0] is ignored). Most
+/// lists have few distinct denominators whose lcm fits in 128 bits; the
+/// general case uses 512-bit integers, as lcm(1..316) * 316 < 2^465.
 fn reaches_one(count: &[u64]) -> bool {
-    let mut lcm = Big::from(1);
-    for (w, &k) in count.iter().enumerate().skip(1) {
-        if k > 0 {
-            let (_, rem) = lcm.div_small(w as u64);
-            lcm.mul_small(w as u64 / gcd(rem, w as u64));
+    let present = || count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
+    let mut lcm = 1u128;
+    let mut small = true;
+    for (w, _) in present() {
+        let w = w as u128;
+        let next = lcm / gcd128(lcm, w) * w;
+        if next >= 1 << 100 {
+            small = false;
+            break;
         }
+        lcm = next;
+    }
+    if small {
+        // Each part is below 2^100 and there are at most 316 terms.
+        let sum: u128 = present()
+            .map(|(w, &k)| lcm / w as u128 * u128::from(k))
+            .sum();
+        return sum >= lcm;
+    }
+    let mut lcm = Big::from(1);
+    for (w, _) in present() {
+        let (_, rem) = lcm.div_small(w as u64);
+        lcm.mul_small(w as u64 / gcd(rem, w as u64));
     }
     let mut sum = Big::from(0);
-    for (w, &k) in count.iter().enumerate().skip(1) {
-        if k > 0 {
-            let (mut part, _) = lcm.div_small(w as u64);
-            part.mul_small(k);
-            sum.add(&part);
-        }
+    for (w, &k) in present() {
+        let (mut part, _) = lcm.div_small(w as u64);
+        part.mul_small(k);
+        sum.add(&part);
     }
     sum >= lcm
+}
+
+fn gcd128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -999,22 +1208,43 @@ pub fn battle(map: &mut Map) {
         return; // "N = 0, or a 1x1 map: nobody fights."
     }
     let mut field = Field::new(map);
-    let small = disk.len() < u8::MAX as usize;
-    let mut deaths = Deaths {
-        cells: &mut map.cells,
-        rows: field.rows,
-        cols: field.cols,
-        transposed: field.transposed,
-    };
     // "All deaths are decided on the map before the battle and applied
     // together": the rules read only `field`, deaths go to the characters.
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { rules_avx2(mode, n, &disk, &mut field, &mut map.cells) };
+            return;
+        }
+    }
+    rules(mode, n, &disk, &mut field, &mut map.cells);
+}
+
+/// The same rules compiled for AVX2: the sweeps are inlined down to their
+/// inner loops, which then use 32-byte vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn rules_avx2(
+    mode: AttackMode,
+    n: u64,
+    disk: &[Offset],
+    field: &mut Field,
+    cells: &mut [u8],
+) {
+    rules(mode, n, disk, field, cells)
+}
+
+#[inline(always)]
+fn rules(mode: AttackMode, n: u64, disk: &[Offset], field: &mut Field, cells: &mut [u8]) {
+    let small = disk.len() < u8::MAX as usize;
     match mode {
-        AttackMode::Focus if small => focus::<u8>(&field, &disk, &mut deaths),
-        AttackMode::Focus => focus::<u16>(&field, &disk, &mut deaths),
-        AttackMode::Damage if small => damage::<u8>(&field, &disk, &mut deaths),
-        AttackMode::Damage => damage::<u16>(&field, &disk, &mut deaths),
-        AttackMode::Support => ants_with_enemy(&field, &disk, &mut deaths),
-        AttackMode::Closest => closest(&mut field, &disk, n, deaths.cells),
+        AttackMode::Focus if small => focus::<u8>(field, disk, cells),
+        AttackMode::Focus => focus::<u16>(field, disk, cells),
+        AttackMode::Damage if small => damage::<u8>(field, disk, cells),
+        AttackMode::Damage => damage::<u16>(field, disk, cells),
+        AttackMode::Support => support(field, disk, cells),
+        AttackMode::Closest => closest(field, disk, n, cells),
     }
 }
 
