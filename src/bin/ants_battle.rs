@@ -261,7 +261,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 };
                 if let Some((r, _)) = rows {
                     if map_rows == r {
-                        return fail(line_no, format!("more than {r} map rows"));
+                        return fail(line_no, format!("more map rows than rows {r}"));
                     }
                 }
                 if value.len() != c {
@@ -307,7 +307,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 if n > MAX_CELLS as u64 {
                     return fail(
                         line_no,
-                        format!("{name} {n} over the limit of {MAX_CELLS} cells"),
+                        format!("{name} {} over the limit of {MAX_CELLS} cells", show(value)),
                     );
                 }
                 let n = n as usize;
@@ -1114,6 +1114,12 @@ fn reaches_one(count: &[u64]) -> bool {
             .sum();
         return sum >= lcm;
     }
+    reaches_one_big(count)
+}
+
+/// [`reaches_one`] with 512-bit integers only.
+fn reaches_one_big(count: &[u64]) -> bool {
+    let present = || count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
     let mut lcm = Big::from(1);
     for (w, _) in present() {
         let (_, rem) = lcm.div_small(w as u64);
@@ -1315,5 +1321,364 @@ fn main() {
             eprintln!("{BIN}: cannot write output: {e}");
             std::process::exit(1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &str) -> Result<String, Failure> {
+        let mut out = Vec::new();
+        match solve(input.as_bytes(), &mut out) {
+            Ok(()) => Ok(String::from_utf8(out).unwrap()),
+            Err(SolveError::Input(f)) => Err(f),
+            Err(SolveError::Output(e)) => panic!("output error {e}"),
+        }
+    }
+
+    /// The map rows of the output, without the `m ` prefix.
+    fn rows_after(input: &str) -> Vec<String> {
+        run(input)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("m ").map(str::to_string))
+            .collect()
+    }
+
+    fn battle_of(mode: &str, r2: u32, rows: &[&str]) -> Vec<String> {
+        let mut text = format!(
+            "rows {}\ncols {}\nattackradius2 {r2}\nattack {mode}\n",
+            rows.len(),
+            rows[0].len()
+        );
+        for r in rows {
+            text.push_str(&format!("m {r}\n"));
+        }
+        rows_after(&text)
+    }
+
+    fn err(input: &str) -> String {
+        run(input).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn one_on_one_both_die_in_focus() {
+        let got = battle_of("focus", 5, &[".....", ".ab..", "....."]);
+        assert_eq!(got, [".....", ".....", "....."]);
+    }
+
+    #[test]
+    fn sandwich_kills_only_the_middle() {
+        let got = battle_of("focus", 5, &[".......", ".a.b.a.", "......."]);
+        assert_eq!(got[1], ".a...a.");
+    }
+
+    #[test]
+    fn three_players_all_die_when_all_in_range() {
+        let got = battle_of("focus", 5, &["......", ".a.b..", "..c...", "......"]);
+        assert!(got.iter().all(|r| r.chars().all(|c| c == '.')), "{got:?}");
+    }
+
+    #[test]
+    fn a_dead_ant_on_its_hill_leaves_the_hill_digit() {
+        let got = battle_of("focus", 5, &["......", ".Ab...", "......", "......"]);
+        assert_eq!(got[1], ".0....");
+    }
+
+    #[test]
+    fn water_food_and_hills_never_change() {
+        let got = battle_of("support", 5, &["%*0.", "a1b.", "....", "...."]);
+        assert_eq!(got, ["%*0.", ".1..", "....", "...."]);
+    }
+
+    #[test]
+    fn radius_zero_and_one_cell_maps_have_no_battle() {
+        assert_eq!(battle_of("focus", 0, &["ab", "ba"]), ["ab", "ba"]);
+        assert_eq!(battle_of("support", 100, &["a"]), ["a"]);
+        assert_eq!(battle_of("damage", 100, &["A"]), ["A"]);
+    }
+
+    #[test]
+    fn multiplicity_counts_an_enemy_twice_on_a_narrow_map() {
+        // 1 x 2 map, r2 = 1: offsets (0,-1) and (0,1) both land on the
+        // other cell, so each ant's list holds its enemy twice; (+-1, 0)
+        // land on the ant itself and never count.
+        let map = Map {
+            rows: 1,
+            cols: 2,
+            players: None,
+            radius2: Some(1),
+            mode: None,
+            cells: b"ab".to_vec(),
+        };
+        let field = Field::new(&map);
+        let disk = attack_disk(1);
+        let mut weak = vec![0u8; 2];
+        weakness_plane::<u8>(&field, &disk, &mut weak, &mut [], &[]);
+        assert_eq!(weak, [2, 2]);
+    }
+
+    #[test]
+    fn torus_multiplicity_example() {
+        // The fixture `torus_multiplicity`: on a 2 x 4 map the lone `b`
+        // of the first row is listed twice by each `a` and dies.
+        let got = battle_of("focus", 5, &["..ba", ".b.a"]);
+        assert_eq!(got, ["....", "...a"]);
+    }
+
+    #[test]
+    fn support_kills_every_ant_with_an_enemy() {
+        let got = battle_of("support", 1, &["......", ".ab.a.", "......"]);
+        assert_eq!(got[1], "....a.");
+    }
+
+    #[test]
+    fn damage_of_exactly_one_kills() {
+        // r2 = 1, 2 x 2 block: each ant has two enemies of weakness 2:
+        // 1/2 + 1/2 = 1.
+        let got = battle_of("damage", 1, &["....", ".ab.", ".ba.", "...."]);
+        assert_eq!(got[1], "....");
+        assert_eq!(got[2], "....");
+    }
+
+    #[test]
+    fn damage_below_one_spares() {
+        // `b` has one enemy whose weakness is 2: damage 1/2.
+        let got = battle_of("damage", 1, &[".....", ".bab.", "....."]);
+        assert_eq!(got[1], ".b.b.");
+    }
+
+    #[test]
+    fn closest_fights_below_r2_but_not_at_r2() {
+        // r2 = 5: `a`..`b` at distance 4 fight, `c`..`d` at 5 do not.
+        let got = battle_of(
+            "closest",
+            5,
+            &[
+                "..........",
+                ".a.b......",
+                "..........",
+                "......c...",
+                "........d.",
+            ],
+        );
+        assert_eq!(got[1], "..........");
+        assert_eq!(got[3], "......c...");
+        assert_eq!(got[4], "........d.");
+    }
+
+    #[test]
+    fn closest_chain_links_friends_through_enemies() {
+        // a-b-a at distance 1 form one group: all three die at d = 1, and
+        // the far `b` (distance 4 from the right `a`) survives because its
+        // enemy is gone before d = 4.
+        let got = battle_of("closest", 5, &["..........", ".aba.b....", ".........."]);
+        assert_eq!(got[1], ".....b....");
+    }
+
+    #[test]
+    fn closest_nearer_pairs_fight_first() {
+        // b is at 1 from a and at 4 from c: a and b die at d = 1, c lives.
+        let got = battle_of("closest", 5, &[".........", ".ab.c....", "........."]);
+        assert_eq!(got[1], "....c....");
+    }
+
+    #[test]
+    fn transposed_maps_give_the_same_battle() {
+        let rows = ["a.b.", "bba.", ".ab.", "a..b", "b.a.", ".bb.", "aa.b"];
+        let cols: Vec<String> = (0..4)
+            .map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect())
+            .collect();
+        let col_refs: Vec<&str> = cols.iter().map(String::as_str).collect();
+        for mode in ["focus", "support", "damage", "closest"] {
+            for r2 in [1, 2, 5, 10, 25] {
+                let tall = battle_of(mode, r2, &rows);
+                let wide = battle_of(mode, r2, &col_refs);
+                for (c, col) in wide.iter().enumerate() {
+                    let from_tall: String = tall.iter().map(|r| r.as_bytes()[c] as char).collect();
+                    assert_eq!(&from_tall, col, "{mode} r2={r2}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn header_is_normalised_and_optional_keys_stay_out() {
+        let out = run("# c\n\nattack damage\ncols 2\nm ..\nrows 1\nscore 3\n").unwrap();
+        assert_eq!(out, "rows 1\ncols 2\nattack damage\nm ..\n");
+        let out = run("rows 1\ncols 2\nattackradius2 007\nplayers 10\nm ab\n").unwrap();
+        assert_eq!(out, "rows 1\ncols 2\nplayers 10\nattackradius2 7\nm ..\n");
+    }
+
+    #[test]
+    fn crlf_input_gives_the_same_output() {
+        let lf = "rows 2\ncols 3\nplayers 2\nm ab.\nm ...\n";
+        assert_eq!(run(&lf.replace('\n', "\r\n")).unwrap(), run(lf).unwrap());
+        let bad = "rows 1\r\ncols 2\r\nm a\r\n";
+        assert_eq!(err(bad), "line 3: map row has 1 cells, expected 2");
+    }
+
+    #[test]
+    fn bad_inputs_name_their_line() {
+        assert_eq!(err(""), "line 1: empty input");
+        assert_eq!(
+            err("rows 2\ncols 2\nm ..\nm .\n"),
+            "line 4: map row has 1 cells, expected 2"
+        );
+        assert_eq!(
+            err("rows 2\ncols 2\nm ..\n"),
+            "line 3: 1 map rows, expected 2"
+        );
+        assert_eq!(
+            err("rows 1\ncols 2\nm ..\nm ..\n"),
+            "line 4: more map rows than rows 1"
+        );
+        assert_eq!(
+            err("rows 1\ncols 2\nm .x\n"),
+            "line 3: unknown cell character `x` in column 2"
+        );
+        assert!(err("players 2\nrows 1\ncols 2\nm .c\n").starts_with("line 4: ant `c`"));
+        assert!(err("rows 1\ncols 2\nm .5\nplayers 4\n").starts_with("line 3: hill `5`"));
+        assert!(err("rows 1\ncols 2\nplayers 1\n").starts_with("line 3: players"));
+        assert!(err("rows 1\ncols 2\nplayers 11\n").starts_with("line 3: players"));
+        assert!(err("attackradius2 -1\n").starts_with("line 1: attackradius2"));
+        assert!(err("attackradius2 x\n").starts_with("line 1: attackradius2"));
+        assert!(err("attackradius2 101\n").contains("over the limit"));
+        assert!(err("attack nearest\n").starts_with("line 1: unknown attack mode"));
+        assert_eq!(
+            err("rows 1\nm ..\ncols 2\n"),
+            "line 2: map row before the cols line"
+        );
+        assert_eq!(err("cols 2\nm ..\n"), "line 2: missing rows line");
+        assert_eq!(err("rows 2\n"), "line 1: missing cols line");
+        assert!(err("rows 5001\ncols 5000\n").contains("over the limit"));
+        assert!(err("rows 99999999999999999999999\n").contains("over the limit"));
+        assert!(err("rows 0\n").contains("positive"));
+        assert!(err("rows\n").contains("key value"));
+        assert!(err("rows 1\nrows 1\n").contains("duplicate"));
+    }
+
+    #[test]
+    fn players_may_exceed_the_owners_present() {
+        let out = run("rows 1\ncols 3\nplayers 10\nm a.b\n").unwrap();
+        assert!(out.ends_with("m ...\n"), "{out}");
+    }
+
+    #[test]
+    fn big_numbers_divide_and_multiply_back() {
+        let mut x = Big::from(1);
+        for w in 2..=316u64 {
+            x.mul_small(w);
+            if x.0[7] != 0 {
+                break;
+            }
+        }
+        let (q, r) = x.div_small(97);
+        let mut back = q;
+        back.mul_small(97);
+        back.add(&Big::from(r));
+        assert_eq!(back, x);
+        assert!(Big::from(3) < Big::from(4));
+    }
+
+    #[test]
+    fn exact_sums_decide_ties() {
+        let mut count = [0u64; 317];
+        count[3] = 3;
+        assert!(reaches_one(&count) && reaches_one_big(&count));
+        count[3] = 2;
+        count[4] = 1;
+        assert!(!reaches_one(&count) && !reaches_one_big(&count));
+        count[12] = 1; // 2/3 + 1/4 + 1/12 = 1
+        assert!(reaches_one(&count) && reaches_one_big(&count));
+        let mut count = [0u64; 317];
+        count[313] = 313; // a prime: 313/313
+        assert!(reaches_one(&count));
+        count[313] = 312;
+        assert!(!reaches_one(&count));
+    }
+
+    #[test]
+    fn the_wide_path_agrees_with_the_narrow_one() {
+        // Many distinct prime denominators push the lcm past 2^100; compare
+        // with floating point only where the margin is wide, and the 512-bit
+        // path with the 128-bit one where both apply.
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for _ in 0..2000 {
+            let mut count = [0u64; 317];
+            let terms = 1 + next() % 60;
+            for _ in 0..terms {
+                count[1 + (next() % 316) as usize] += 1;
+            }
+            let f: f64 = count
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(w, &k)| k as f64 / w as f64)
+                .sum();
+            let exact = reaches_one(&count);
+            assert_eq!(exact, reaches_one_big(&count));
+            if (f - 1.0).abs() > 1e-9 {
+                assert_eq!(exact, f >= 1.0, "{count:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_damage_filter_matches_exact_sums_at_radius_100() {
+        // Dense 3-player map at r2 = 100: every ant's received damage,
+        // computed exactly term by term, decides its fate.
+        let (rows, cols) = (23usize, 29usize);
+        let mut seed = 11u64;
+        let mut cells = Vec::new();
+        for _ in 0..rows * cols {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let x = (seed >> 40) % 10;
+            cells.push(if x < 3 { b'a' + x as u8 } else { b'.' });
+        }
+        let mut map = Map {
+            rows,
+            cols,
+            players: None,
+            radius2: Some(100),
+            mode: Some(AttackMode::Damage),
+            cells: cells.clone(),
+        };
+        let field = Field::new(&map);
+        let disk = attack_disk(100);
+        assert_eq!(disk.len(), 316);
+        let mut weak = vec![0u16; rows * cols];
+        weakness_plane::<u16>(&field, &disk, &mut weak, &mut [], &[]);
+        battle(&mut map);
+        for r in 0..rows {
+            for c in 0..cols {
+                let me = field.owner[r * cols + c];
+                if me == NO_ANT {
+                    continue;
+                }
+                let dies = exact_damage_reaches_one(&field, &disk, &weak, r, c);
+                let dead = map.cells[r * cols + c] == b'.';
+                assert_eq!(dies, dead, "cell {r},{c}");
+            }
+        }
+    }
+
+    #[test]
+    fn row_check_finds_bad_bytes_and_owners() {
+        assert_eq!(row_check(b".%*"), (false, 0));
+        assert_eq!(row_check(b"aJ9"), (false, 10));
+        assert_eq!(row_check(b"k"), (true, 0));
+        assert!(row_check(b"\x0e").0); // `| 0x20` would make it '.'
+        assert!(row_check(b"K").0);
+        assert_eq!(cell_class(b'c'), 3);
     }
 }
