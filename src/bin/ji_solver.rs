@@ -25,19 +25,21 @@
 //! cannot move a value by 1e-12); with R = 0 it is the limit of V_k: a
 //! contraction if p > 0; for p = 0 (the unlimited game) iteration until the
 //! largest change is below 1e-13 while the changes shrink geometrically
-//! (`solve_table`), else, at the time budget, a power-law extrapolation and
-//! exit code 3 (`extrapolate`). Each stage game is solved by pure-saddle and
-//! dominance shortcuts, a 2x2 formula, or a dense simplex whose answer is
-//! certified by the strategies it returns (`Stage::mixed`).
+//! (`solve_table`). Where they shrink too slowly (values like 1/k), the
+//! limit is extrapolated (`extrapolate`) and bracketed by certified bounds
+//! (`certify`); exit code 3 if they are wider than 1e-6. Each stage game is
+//! solved by pure-saddle and dominance shortcuts, a 2x2 formula, or a dense
+//! simplex, certified by the strategies found (`Stage::mixed`).
 //!
 //! Reading: a player with no usable skill (possible only without a req-0
 //! skill) cannot move and loses; if neither can move, a draw.
 //!
 //! Exit codes: 0 values printed; 2 bad input or argument (one stderr line
 //! `ji_solver: line L: what is wrong`, no output); 3 the input is valid but
-//! the values could not be certified to 1e-9 within the time budget (a slow
-//! unlimited game, a huge R) or the tables are too large: the best values
-//! found are printed anyway and one stderr line says how far off they may be.
+//! the values could not be certified to within 1e-6 in the time budget (a
+//! slow unlimited game, a huge R) or the tables are too large: the best
+//! values found are printed anyway and one stderr line says how far off they
+//! may be.
 //!
 //! Complexity: per round (sweep) one stage game for each of the C(C+1)/2
 //! states with x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to
