@@ -53,6 +53,7 @@
 
 use std::fmt;
 use std::io::{self, Read, Write};
+use std::ops::Range;
 
 const BIN: &str = "ants_battle";
 /// Largest map accepted, in cells.
@@ -496,7 +497,27 @@ impl Field {
     fn new(map: &Map) -> Field {
         let (r, c) = (map.rows, map.cols);
         if r <= c {
-            let owner = map.cells.iter().map(|&b| ant_owner(b)).collect();
+            // Filled by row bands in parallel (zeroed pages come lazily).
+            let mut owner = vec![0u8; r * c];
+            let bands = bands(r, c);
+            std::thread::scope(|scope| {
+                let mut rest = &mut owner[..];
+                for band in &bands {
+                    let (part, tail) = std::mem::take(&mut rest).split_at_mut(band.len() * c);
+                    rest = tail;
+                    let chars = &map.cells[band.start * c..band.end * c];
+                    let mut fill = move || {
+                        for (o, &b) in part.iter_mut().zip(chars) {
+                            *o = ant_owner(b);
+                        }
+                    };
+                    if bands.len() == 1 {
+                        fill();
+                    } else {
+                        scope.spawn(fill);
+                    }
+                }
+            });
             return Field {
                 rows: r,
                 cols: c,
@@ -560,6 +581,7 @@ enum Sink<'a> {
 impl Sink<'_> {
     /// `flag[c] != 0` marks a death wherever an ant stands; `flag` may be
     /// overwritten.
+    #[inline(always)]
     fn row(&mut self, r: usize, flag: &mut [u8], own: &[u8]) {
         match self {
             Sink::Chars { cells, row0, cols } => {
@@ -579,7 +601,7 @@ impl Sink<'_> {
 }
 
 /// Row bands for the worker threads: one band on small maps.
-fn bands(rows: usize, cols: usize) -> Vec<std::ops::Range<usize>> {
+fn bands(rows: usize, cols: usize) -> Vec<Range<usize>> {
     let threads = if rows * cols < 1 << 16 {
         1
     } else {
@@ -593,15 +615,14 @@ fn bands(rows: usize, cols: usize) -> Vec<std::ops::Range<usize>> {
 /// the band's rows of two per-cell output planes (`b` may be empty).
 #[inline(always)]
 fn par_planes<T: Send, U: Send>(
-    bands: &[std::ops::Range<usize>],
+    bands: &[Range<usize>],
     cols: usize,
     mut a: &mut [T],
     mut b: &mut [U],
-    work: impl Fn(std::ops::Range<usize>, &mut [T], &mut [U]) + Sync,
+    work: &impl PlaneWork<T, U>,
 ) {
     let has_b = !b.is_empty();
     std::thread::scope(|scope| {
-        let work = &work;
         for band in bands.iter().cloned() {
             let n = band.len() * cols;
             let (pa, rest) = std::mem::take(&mut a).split_at_mut(n);
@@ -609,22 +630,19 @@ fn par_planes<T: Send, U: Send>(
             let (pb, rest) = std::mem::take(&mut b).split_at_mut(if has_b { n } else { 0 });
             b = rest;
             if bands.len() == 1 {
-                work(band, pa, pb);
+                plane_fast(work, band, pa, pb);
             } else {
-                scope.spawn(move || work(band, pa, pb));
+                scope.spawn(move || plane_fast(work, band, pa, pb));
             }
         }
     });
 }
 
 /// Runs `work(band, sink)` on each band in its own thread and returns the
-/// deaths of list sinks (all of them if `cells` is `None`), working indices.
+/// deaths of list sinks (all of them if `cells` is `None`) as working
+/// indices, one list per band.
 #[inline(always)]
-fn par_deaths(
-    field: &Field,
-    cells: Option<&mut [u8]>,
-    work: impl Fn(std::ops::Range<usize>, &mut Sink) + Sync,
-) -> Vec<u32> {
+fn par_deaths(field: &Field, cells: Option<&mut [u8]>, work: &impl DeathWork) -> Vec<Vec<u32>> {
     let bands = bands(field.rows, field.cols);
     let cols = field.cols;
     let mut sinks: Vec<Sink> = Vec::new();
@@ -650,27 +668,26 @@ fn par_deaths(
         }
     }
     std::thread::scope(|scope| {
-        let work = &work;
         for (band, sink) in bands.iter().cloned().zip(sinks.iter_mut()) {
             if bands.len() == 1 {
-                work(band, sink);
+                death_fast(work, band, sink);
             } else {
-                scope.spawn(move || work(band, sink));
+                scope.spawn(move || death_fast(work, band, sink));
             }
         }
     });
-    let mut all = Vec::new();
+    let mut lists = Vec::new();
     for sink in sinks {
         if let Sink::List { cells, .. } = sink {
-            all.extend_from_slice(&cells);
+            lists.push(cells);
         }
     }
-    all
+    lists
 }
 
 /// Calls `f(c)` for each column with a flag and an ant, scanning eight
 /// cells per step (deaths are sparse in most rows and steps).
-#[inline]
+#[inline(always)]
 fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
     for (x, &me) in flag.iter_mut().zip(own) {
         *x = ((*x != 0) & (me != NO_ANT)) as u8;
@@ -884,18 +901,33 @@ fn is_enemy(me: u8, them: u8) -> bool {
 /// Weakness of every ant (length of its enemy list, multiplicity included)
 /// into `weak` ([`Weakness::SENTINEL`] where no ant stands) and, if `share`
 /// is not empty, `shares[w]` of each ant into it (0 where no ant stands).
-#[inline(always)]
 fn weakness_plane<W: Weakness + Send + Sync>(
     field: &Field,
     disk: &[Offset],
     weak: &mut [W],
     share: &mut [u16],
-    shares: &[u16],
+    shares: &[u16; 317],
 ) {
-    let cols = field.cols;
-    let bands = bands(field.rows, cols);
-    par_planes(&bands, cols, weak, share, |band, weak, share| {
-        let mut sweep = Sweep::new(disk);
+    let bands = bands(field.rows, field.cols);
+    let work = WeakBand {
+        field,
+        disk,
+        shares,
+    };
+    par_planes(&bands, field.cols, weak, share, &work);
+}
+
+struct WeakBand<'a> {
+    field: &'a Field,
+    disk: &'a [Offset],
+    shares: &'a [u16; 317],
+}
+
+impl<W: Weakness + Send + Sync> PlaneWork<W, u16> for WeakBand<'_> {
+    #[inline(always)]
+    fn run(&self, band: Range<usize>, weak: &mut [W], share: &mut [u16]) {
+        let (field, cols) = (self.field, self.field.cols);
+        let mut sweep = Sweep::new(self.disk);
         let mut acc = vec![W::default(); cols];
         let row0 = band.start;
         for r in band {
@@ -909,16 +941,18 @@ fn weakness_plane<W: Weakness + Send + Sync>(
             }
             if !share.is_empty() {
                 for ((s, &a), &me) in share[out].iter_mut().zip(&acc).zip(own) {
-                    *s = if me == NO_ANT { 0 } else { shares[a.index()] };
+                    // The clamp lets the compiler drop the bounds check.
+                    let v = self.shares[a.index().min(316)];
+                    *s = if me == NO_ANT { 0 } else { v };
                 }
             }
         }
-    });
+    }
 }
 
 /// Applies deaths given as working cell indices to the map's characters.
-fn apply_list(field: &Field, cells: &mut [u8], list: &[u32]) {
-    for &cell in list {
+fn apply_list(field: &Field, cells: &mut [u8], lists: &[Vec<u32>]) {
+    for &cell in lists.iter().flatten() {
         let k = field.map_index(cell as usize);
         cells[k] = dead_char(cells[k]);
     }
@@ -926,10 +960,20 @@ fn apply_list(field: &Field, cells: &mut [u8], list: &[u32]) {
 
 /// Living ants with at least one enemy among the given offsets (support
 /// with all of D; closest with one distance class).
-#[inline(always)]
-fn ants_with_enemy(field: &Field, offsets: &[Offset], cells: Option<&mut [u8]>) -> Vec<u32> {
-    par_deaths(field, cells, |band, sink| {
-        let mut sweep = Sweep::new(offsets);
+fn ants_with_enemy(field: &Field, offsets: &[Offset], cells: Option<&mut [u8]>) -> Vec<Vec<u32>> {
+    par_deaths(field, cells, &EnemyBand { field, offsets })
+}
+
+struct EnemyBand<'a> {
+    field: &'a Field,
+    offsets: &'a [Offset],
+}
+
+impl DeathWork for EnemyBand<'_> {
+    #[inline(always)]
+    fn run(&self, band: Range<usize>, sink: &mut Sink) {
+        let field = self.field;
+        let mut sweep = Sweep::new(self.offsets);
         let mut flag = vec![0u8; field.cols];
         for r in band {
             sweep.row::<u8, u8, 64>(field, &field.owner, r, &mut flag, |f, me, _, them, _| {
@@ -937,7 +981,7 @@ fn ants_with_enemy(field: &Field, offsets: &[Offset], cells: Option<&mut [u8]>) 
             });
             sink.row(r, &mut flag, field.row(r));
         }
-    })
+    }
 }
 
 /// `support` "(what the engine really does): an ant dies if its enemy list
@@ -951,25 +995,46 @@ fn support(field: &Field, disk: &[Offset], cells: &mut [u8]) {
 
 /// `focus`: "an ant with w(a) = 0 survives; otherwise it dies if some enemy e
 /// in its list has w(e) <= w(a)".
-#[inline(always)]
 fn focus<W: Weakness + Send + Sync>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    let cols = field.cols;
-    let mut weak = vec![W::SENTINEL; field.rows * cols];
-    weakness_plane::<W>(field, disk, &mut weak, &mut [], &[]);
-    let weak = &weak;
-    let list = par_deaths(field, Some(&mut *cells), |band, sink| {
-        let mut sweep = Sweep::new(disk);
-        let mut flag = vec![0u8; cols];
+    // Zeroed memory comes lazily from the OS; every cell is written below.
+    let mut weak = vec![W::default(); field.rows * field.cols];
+    weakness_plane::<W>(field, disk, &mut weak, &mut [], &[0; 317]);
+    let work = FocusBand {
+        field,
+        disk,
+        weak: &weak,
+    };
+    let list = par_deaths(field, Some(&mut *cells), &work);
+    apply_list(field, cells, &list);
+}
+
+struct FocusBand<'a, W> {
+    field: &'a Field,
+    disk: &'a [Offset],
+    weak: &'a [W],
+}
+
+impl<W: Weakness + Send + Sync> DeathWork for FocusBand<'_, W> {
+    #[inline(always)]
+    fn run(&self, band: Range<usize>, sink: &mut Sink) {
+        let field = self.field;
+        let mut sweep = Sweep::new(self.disk);
+        let mut flag = vec![0u8; field.cols];
         for r in band {
-            sweep.row::<W, u8, 64>(field, weak, r, &mut flag, |f, me, my_w, them, its_w| {
-                // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
-                // already excludes them; the owner test excludes friends.
-                f | ((them != me) & (its_w <= my_w)) as u8
-            });
+            sweep.row::<W, u8, 64>(
+                field,
+                self.weak,
+                r,
+                &mut flag,
+                |f, me, my_w, them, its_w| {
+                    // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
+                    // already excludes them; the owner test excludes friends.
+                    f | ((them != me) & (its_w <= my_w)) as u8
+                },
+            );
             sink.row(r, &mut flag, field.row(r));
         }
-    });
-    apply_list(field, cells, &list);
+    }
 }
 
 /// `closest`: "for d = 1, 2, ..., N - 1 in order ..., take the ants still
@@ -1004,7 +1069,7 @@ fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
         let j = i + by_distance[i..].iter().take_while(|x| x.0 == d).count();
         let offsets: Vec<Offset> = by_distance[i..j].iter().map(|x| x.1).collect();
         let step = ants_with_enemy(field, &offsets, None);
-        for &cell in &step {
+        for &cell in step.iter().flatten() {
             field.owner[cell as usize] = NO_ANT;
         }
         apply_list(field, cells, &step);
@@ -1027,21 +1092,43 @@ const DAMAGE_UNIT: u16 = 55_440;
 #[inline(always)]
 fn damage<W: Weakness + Send + Sync>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     let cols = field.cols;
-    let shares: Vec<u16> = (0..=316u16)
-        .map(|w| DAMAGE_UNIT.checked_div(w).unwrap_or(0))
-        .collect();
+    let mut shares = [0u16; 317];
+    for (w, s) in shares.iter_mut().enumerate().skip(1) {
+        *s = DAMAGE_UNIT / w as u16;
+    }
     // Per cell: the weakness, and floor(K / w) of the ant (0: none, w = 0).
-    let mut weak = vec![W::SENTINEL; field.rows * cols];
+    let mut weak = vec![W::default(); field.rows * cols];
     let mut share = vec![0u16; field.rows * cols];
     weakness_plane::<W>(field, disk, &mut weak, &mut share, &shares);
-    let (weak, share) = (&weak, &share);
-    let list = par_deaths(field, Some(&mut *cells), |band, sink| {
-        let mut sweep = Sweep::new(disk);
+    let work = DamageBand {
+        field,
+        disk,
+        weak: &weak,
+        share: &share,
+    };
+    let list = par_deaths(field, Some(&mut *cells), &work);
+    apply_list(field, cells, &list);
+}
+
+struct DamageBand<'a, W> {
+    field: &'a Field,
+    disk: &'a [Offset],
+    weak: &'a [W],
+    share: &'a [u16],
+}
+
+impl<W: Weakness + Send + Sync> DeathWork for DamageBand<'_, W> {
+    #[inline(always)]
+    fn run(&self, band: Range<usize>, sink: &mut Sink) {
+        let (field, cols, weak) = (self.field, self.field.cols, self.weak);
+        let mut sweep = Sweep::new(self.disk);
         let mut acc = vec![0u16; cols];
         let mut flag = vec![0u8; cols];
+        let mut maybe = vec![0u8; cols];
         for r in band {
-            sweep.row::<u16, u16, 32>(field, share, r, &mut acc, |t, me, _, them, its| {
-                t.saturating_add(if them != me { its } else { 0 })
+            sweep.row::<u16, u16, 32>(field, self.share, r, &mut acc, |t, me, _, them, its| {
+                // An all-ones mask for enemies (empty cells carry share 0).
+                t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
             });
             let mine = &weak[r * cols..(r + 1) * cols];
             let own = field.row(r);
@@ -1051,22 +1138,21 @@ fn damage<W: Weakness + Send + Sync>(field: &Field, disk: &[Offset], cells: &mut
                 let high = u32::from(total) + w.index() as u32 > unit;
                 (me != NO_ANT) & (total < DAMAGE_UNIT) & high
             };
-            let mut unsure = false;
-            for ((f, &total), (&w, &me)) in flag.iter_mut().zip(&acc).zip(mine.iter().zip(own)) {
+            let mut unsure = 0u8;
+            let cells = flag.iter_mut().zip(maybe.iter_mut());
+            for ((f, m), (&total, (&w, &me))) in cells.zip(acc.iter().zip(mine.iter().zip(own))) {
                 *f = (total >= DAMAGE_UNIT) as u8;
-                unsure |= between(total, w, me);
+                *m = between(total, w, me) as u8;
+                unsure |= *m;
             }
-            if unsure {
-                for c in 0..cols {
-                    if between(acc[c], mine[c], own[c]) {
-                        flag[c] = exact_damage_reaches_one(field, disk, weak, r, c) as u8;
-                    }
-                }
+            if unsure != 0 {
+                for_each_death(&mut maybe, own, |c| {
+                    flag[c] = exact_damage_reaches_one(field, self.disk, weak, r, c) as u8;
+                });
             }
             sink.row(r, &mut flag, own);
         }
-    });
-    apply_list(field, cells, &list);
+    }
 }
 
 /// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c),
@@ -1216,29 +1302,63 @@ pub fn battle(map: &mut Map) {
     let mut field = Field::new(map);
     // "All deaths are decided on the map before the battle and applied
     // together": the rules read only `field`, deaths go to the characters.
+    rules(mode, n, &disk, &mut field, &mut map.cells);
+}
+
+/// A band's share of a pass that fills per-cell planes.
+trait PlaneWork<T, U>: Sync {
+    fn run(&self, band: Range<usize>, a: &mut [T], b: &mut [U]);
+}
+
+/// A band's share of a pass that decides deaths.
+trait DeathWork: Sync {
+    fn run(&self, band: Range<usize>, sink: &mut Sink);
+}
+
+// Band work runs compiled for AVX2 where the CPU has it: `run` is inlined
+// down to the inner loops, which then use 32-byte vectors.
+
+#[inline(always)]
+fn plane_fast<T, U, K: PlaneWork<T, U>>(work: &K, band: Range<usize>, a: &mut [T], b: &mut [U]) {
     #[cfg(target_arch = "x86_64")]
     {
         if is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just been found to support AVX2.
-            unsafe { rules_avx2(mode, n, &disk, &mut field, &mut map.cells) };
+            unsafe { plane_avx2(work, band, a, b) };
             return;
         }
     }
-    rules(mode, n, &disk, &mut field, &mut map.cells);
+    work.run(band, a, b)
 }
 
-/// The same rules compiled for AVX2: the sweeps are inlined down to their
-/// inner loops, which then use 32-byte vectors.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn rules_avx2(
-    mode: AttackMode,
-    n: u64,
-    disk: &[Offset],
-    field: &mut Field,
-    cells: &mut [u8],
+unsafe fn plane_avx2<T, U, K: PlaneWork<T, U>>(
+    work: &K,
+    band: Range<usize>,
+    a: &mut [T],
+    b: &mut [U],
 ) {
-    rules(mode, n, disk, field, cells)
+    work.run(band, a, b)
+}
+
+#[inline(always)]
+fn death_fast<K: DeathWork>(work: &K, band: Range<usize>, sink: &mut Sink) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { death_avx2(work, band, sink) };
+            return;
+        }
+    }
+    work.run(band, sink)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn death_avx2<K: DeathWork>(work: &K, band: Range<usize>, sink: &mut Sink) {
+    work.run(band, sink)
 }
 
 #[inline(always)]
@@ -1415,7 +1535,7 @@ mod tests {
         let field = Field::new(&map);
         let disk = attack_disk(1);
         let mut weak = vec![0u8; 2];
-        weakness_plane::<u8>(&field, &disk, &mut weak, &mut [], &[]);
+        weakness_plane::<u8>(&field, &disk, &mut weak, &mut [], &[0; 317]);
         assert_eq!(weak, [2, 2]);
     }
 
@@ -1657,7 +1777,7 @@ mod tests {
         let disk = attack_disk(100);
         assert_eq!(disk.len(), 316);
         let mut weak = vec![0u16; rows * cols];
-        weakness_plane::<u16>(&field, &disk, &mut weak, &mut [], &[]);
+        weakness_plane::<u16>(&field, &disk, &mut weak, &mut [], &[0; 317]);
         battle(&mut map);
         for r in 0..rows {
             for c in 0..cols {
