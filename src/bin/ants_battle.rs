@@ -494,11 +494,18 @@ struct Field {
 }
 
 impl Field {
-    fn new(map: &Map) -> Field {
+    /// `scratch` is reused for the owners when it is large enough (the
+    /// input buffer: its pages are already mapped, fresh ones cost faults).
+    fn new(map: &Map, mut scratch: Vec<u8>) -> Field {
         let (r, c) = (map.rows, map.cols);
         if r <= c {
             // Filled by row bands in parallel (zeroed pages come lazily).
-            let mut owner = vec![0u8; r * c];
+            let mut owner = if scratch.len() >= r * c {
+                scratch.truncate(r * c);
+                scratch
+            } else {
+                vec![0u8; r * c]
+            };
             let bands = bands(r, c);
             std::thread::scope(|scope| {
                 let mut rest = &mut owner[..];
@@ -692,13 +699,23 @@ fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
     for (x, &me) in flag.iter_mut().zip(own) {
         *x = ((*x != 0) & (me != NO_ANT)) as u8;
     }
-    for (k, chunk) in flag.chunks(8).enumerate() {
-        let mut bytes = [0u8; 8];
-        bytes[..chunk.len()].copy_from_slice(chunk);
-        let mut word = u64::from_le_bytes(bytes);
-        while word != 0 {
-            f(k * 8 + word.trailing_zeros() as usize / 8);
-            word &= word - 1;
+    // Skip 64-cell stretches without a death with one vectorised test.
+    for (j, block) in flag.chunks(64).enumerate() {
+        if block.iter().fold(0u8, |m, &x| m | x) == 0 {
+            continue;
+        }
+        for (k, chunk) in block.chunks(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            if chunk.len() == 8 {
+                bytes.copy_from_slice(chunk); // a plain load, no memcpy call
+            } else {
+                bytes[..chunk.len()].copy_from_slice(chunk);
+            }
+            let mut word = u64::from_le_bytes(bytes);
+            while word != 0 {
+                f(j * 64 + k * 8 + word.trailing_zeros() as usize / 8);
+                word &= word - 1;
+            }
         }
     }
 }
@@ -931,7 +948,7 @@ impl<W: Weakness + Send + Sync> PlaneWork<W, u16> for WeakBand<'_> {
         let mut acc = vec![W::default(); cols];
         let row0 = band.start;
         for r in band {
-            sweep.row::<u8, W, 64>(field, &field.owner, r, &mut acc, |a, me, _, them, _| {
+            sweep.row::<u8, W, 128>(field, &field.owner, r, &mut acc, |a, me, _, them, _| {
                 a.plus(W::from_bool(is_enemy(me, them)))
             });
             let own = field.row(r);
@@ -976,7 +993,7 @@ impl DeathWork for EnemyBand<'_> {
         let mut sweep = Sweep::new(self.offsets);
         let mut flag = vec![0u8; field.cols];
         for r in band {
-            sweep.row::<u8, u8, 64>(field, &field.owner, r, &mut flag, |f, me, _, them, _| {
+            sweep.row::<u8, u8, 128>(field, &field.owner, r, &mut flag, |f, me, _, them, _| {
                 f | is_enemy(me, them) as u8
             });
             sink.row(r, &mut flag, field.row(r));
@@ -1292,14 +1309,14 @@ impl Ord for Big {
 }
 
 /// Applies one attack phase to the map's characters.
-pub fn battle(map: &mut Map) {
+pub fn battle(map: &mut Map, scratch: Vec<u8>) {
     let n = map.radius2.unwrap_or(5);
     let mode = map.mode.unwrap_or(AttackMode::Focus);
     let disk = attack_disk(n);
     if disk.is_empty() || map.rows * map.cols == 1 {
         return; // "N = 0, or a 1x1 map: nobody fights."
     }
-    let mut field = Field::new(map);
+    let mut field = Field::new(map, scratch);
     // "All deaths are decided on the map before the battle and applied
     // together": the rules read only `field`, deaths go to the characters.
     rules(mode, n, &disk, &mut field, &mut map.cells);
@@ -1408,8 +1425,13 @@ pub enum SolveError {
 
 /// Parses `input`, resolves the battle and writes the map to `out`.
 pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), SolveError> {
-    let mut map = parse(input).map_err(SolveError::Input)?;
-    battle(&mut map);
+    solve_owned(input.to_vec(), out)
+}
+
+/// [`solve`] that reuses the input buffer as scratch memory.
+pub fn solve_owned<W: Write>(input: Vec<u8>, out: &mut W) -> Result<(), SolveError> {
+    let mut map = parse(&input).map_err(SolveError::Input)?;
+    battle(&mut map, input);
     write_map(&map, out).map_err(SolveError::Output)
 }
 
@@ -1430,7 +1452,8 @@ fn main() {
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let result = solve(&input, &mut out).and_then(|()| out.flush().map_err(SolveError::Output));
+    let result =
+        solve_owned(input, &mut out).and_then(|()| out.flush().map_err(SolveError::Output));
     match result {
         Ok(()) => {}
         Err(SolveError::Input(f)) => {
@@ -1532,7 +1555,7 @@ mod tests {
             mode: None,
             cells: b"ab".to_vec(),
         };
-        let field = Field::new(&map);
+        let field = Field::new(&map, Vec::new());
         let disk = attack_disk(1);
         let mut weak = vec![0u8; 2];
         weakness_plane::<u8>(&field, &disk, &mut weak, &mut [], &[0; 317]);
@@ -1773,12 +1796,12 @@ mod tests {
             mode: Some(AttackMode::Damage),
             cells: cells.clone(),
         };
-        let field = Field::new(&map);
+        let field = Field::new(&map, Vec::new());
         let disk = attack_disk(100);
         assert_eq!(disk.len(), 316);
         let mut weak = vec![0u16; rows * cols];
         weakness_plane::<u16>(&field, &disk, &mut weak, &mut [], &[0; 317]);
-        battle(&mut map);
+        battle(&mut map, Vec::new());
         for r in 0..rows {
             for c in 0..cols {
                 let me = field.owner[r * cols + c];
