@@ -30,20 +30,18 @@
 //! [`AttackMode`].
 //!
 //! # Method and complexity
-//! The owners live in one byte per cell. Every rule is a sweep "for each
-//! offset of D, for each cell" done row by row: for a fixed offset the
-//! source cells of a row are two contiguous slices (the part that wraps and
-//! the part that does not), so the inner loops are plain zipped slice loops
-//! that the compiler vectorises. Time O(R * C * |D|) with |D| <= 316, memory
-//! a few bytes per cell (chars, owners, weakness or damage share). A tall map
-//! (R > C) is transposed first so rows stay long; every rule is symmetric in
-//! rows and columns.
+//! Owners live in one byte per cell. Every rule is a sweep "for each offset
+//! of D, for each cell", row by row: inner columns go in blocks whose
+//! accumulators stay in registers across all offsets, the wrapping edge
+//! columns as two contiguous slices per offset; all loops vectorise (AVX2
+//! when the CPU has it, checked at run time) and row bands run on worker
+//! threads. A tall map is transposed first (the rules are symmetric). Time
+//! O(R * C * |D|), |D| <= 316; memory a few bytes per cell.
 //!
-//! Damage is exact without floating point: each cell adds floor(K / w) per
-//! attacker with K = lcm(1..18) in 32 bits, a lower bound of K times the
-//! damage that is exact when every w divides K; the few cells whose bound
-//! cannot decide are recomputed with exact rationals (512-bit integers hold
-//! lcm(1..316) * 316).
+//! Damage is exact without floating point: a u16 sum T of floor(K / w) over
+//! the attackers (K = 55440) bounds K times the damage from below, and it
+//! is within w(a) of it; only ants with T < K < T + w(a) are summed exactly
+//! (u128, or 512-bit integers: lcm(1..316) * 316 < 2^465).
 //!
 //! # Limits and exit codes
 //! R * C <= 25,000,000 cells, N <= 100, players 2..10. Exit 0 on success,
