@@ -1083,11 +1083,20 @@ fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
         let d = by_distance[i].0;
         let j = i + by_distance[i..].iter().take_while(|x| x.0 == d).count();
         let offsets: Vec<Offset> = by_distance[i..j].iter().map(|x| x.1).collect();
-        let step = ants_with_enemy(field, &offsets, None);
-        for &cell in step.iter().flatten() {
-            field.owner[cell as usize] = NO_ANT;
+        if field.transposed {
+            let step = ants_with_enemy(field, &offsets, None);
+            for &cell in step.iter().flatten() {
+                field.owner[cell as usize] = NO_ANT;
+            }
+            apply_list(field, cells, &step);
+        } else {
+            // Deaths go straight to the characters; the owners follow them
+            // after the step (no living ant where no ant letter remains).
+            ants_with_enemy(field, &offsets, Some(&mut *cells));
+            for (o, &ch) in field.owner.iter_mut().zip(cells.iter()) {
+                *o = if ant_owner(ch) == NO_ANT { NO_ANT } else { *o };
+            }
         }
-        apply_list(field, cells, &step);
         i = j;
     }
 }
