@@ -5,7 +5,7 @@
 # attackradius2 0, where nobody fights: reading and writing the map (the I/O
 # floor). Targets: focus r2=5 <= 2x, damage and closest r2=25 <= 6x.
 # Each figure is the best of RUNS wall-clock runs (default 9), process start
-# included (as for the floor).
+# included (as for the floor); the rounds interleave the workloads.
 set -euo pipefail
 bin=${CARGO_TARGET_DIR:-target}/release/ants_battle
 gen=../shared/tools/ants_bench_map.py
@@ -15,20 +15,22 @@ runs=${RUNS:-9}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Best wall time in microseconds of `$bin < $1 > /dev/null` over $runs runs,
-# timed in-process by Python (no `date` forks inside the measured span).
+# Best wall time in microseconds of `$bin < FILE > /dev/null` for each FILE,
+# over $runs rounds that take every file in turn (so that all figures see
+# the same machine load), timed in-process by Python (no `date` forks).
 best_us() {
-  python3 - "$bin" "$1" "$runs" <<'PY'
+  python3 - "$bin" "$runs" "$@" <<'PY'
 import subprocess, sys, time
-binary, path, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-best = None
+binary, runs, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+best = [None] * len(paths)
 for _ in range(runs):
-    with open(path, "rb") as inp, open("/dev/null", "wb") as out:
-        t0 = time.perf_counter()
-        subprocess.run([binary], stdin=inp, stdout=out, check=True)
-        t = time.perf_counter() - t0
-    best = t if best is None else min(best, t)
-print(int(best * 1e6))
+    for i, path in enumerate(paths):
+        with open(path, "rb") as inp, open("/dev/null", "wb") as out:
+            t0 = time.perf_counter()
+            subprocess.run([binary], stdin=inp, stdout=out, check=True)
+            t = time.perf_counter() - t0
+        best[i] = t if best[i] is None else min(best[i], t)
+print(" ".join(str(int(t * 1e6)) for t in best))
 PY
 }
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
@@ -43,17 +45,22 @@ python3 "$gen" $big 25 support >"$tmp/support25.in"
 python3 "$gen" $big 100 damage >"$tmp/damage100.in"
 python3 "$gen" 200 200 0.5 4 5 focus >"$tmp/small_focus.in" # 20,000 ants
 
-floor=$(best_us "$tmp/floor.in")
+files=()
+for n in floor focus5 damage25 closest25 support25 damage100 small_focus; do
+  files+=("$tmp/$n.in")
+done
+read -r -a us <<<"$(best_us "${files[@]}")"
+floor=${us[0]}
 echo "| ants_battle | 2000x2000, 40% ants, 4 players, r2=0 (I/O floor) | $(ms "$floor") | - | 1.00x |"
-row() { # name file target
-  local t
-  t=$(best_us "$2")
-  echo "| ants_battle | 2000x2000 $1 (target <= $3x floor) | $(ms "$t") | floor $(ms "$floor") | $(ratio "$t" "$floor") |"
+row() { # name micros [target]
+  local what="2000x2000 $1"
+  [ -n "${3:-}" ] && what="$what (target <= $3x floor)"
+  echo "| ants_battle | $what | $(ms "$2") | floor $(ms "$floor") | $(ratio "$2" "$floor") |"
 }
-row "focus r2=5" "$tmp/focus5.in" 2
-row "damage r2=25" "$tmp/damage25.in" 6
-row "closest r2=25" "$tmp/closest25.in" 6
-row "support r2=25" "$tmp/support25.in" 6
-row "damage r2=100" "$tmp/damage100.in" "-"
-small=$(best_us "$tmp/small_focus.in")
+row "focus r2=5" "${us[1]}" 2
+row "damage r2=25" "${us[2]}" 6
+row "closest r2=25" "${us[3]}" 6
+row "support r2=25" "${us[4]}"
+row "damage r2=100" "${us[5]}"
+small=${us[6]}
 echo "| ants_battle | 200x200 focus r2=5, 20,000 ants (vs official Python engine) | $(ms "$small") | 540.0 ms | $(ratio 540000 "$small") faster |"
