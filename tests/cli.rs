@@ -12,6 +12,17 @@ fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
+/// Exit code 2 and one stderr line `<bin>: ...`.
+fn assert_bad_input(bin: &str, run: &common::Run) {
+    assert_eq!(run.code, Some(2), "{bin}: exit code");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(err.lines().count(), 1, "{bin}: stderr {err:?}");
+    assert!(
+        err.starts_with(&format!("{bin}: ")),
+        "{bin}: stderr {err:?}"
+    );
+}
+
 #[test]
 fn help_prints_the_format_and_exits_0() {
     for bin in common::binaries() {
@@ -31,10 +42,7 @@ fn help_prints_the_format_and_exits_0() {
 fn an_unknown_argument_is_refused_with_one_line() {
     for bin in common::binaries() {
         let run = common::run(&bin, &args(&["--no-such-flag"]), b"", LIMIT);
-        assert_eq!(run.code, Some(2), "{bin}: exit code");
-        let err = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(err.lines().count(), 1, "{bin}: stderr {err:?}");
-        assert!(err.starts_with(&format!("{bin}: ")), "{bin}: stderr {err:?}");
+        assert_bad_input(&bin, &run);
     }
 }
 
@@ -43,10 +51,7 @@ fn empty_input_is_bad_input() {
     // `ji` is interactive: no commands simply means quit.
     for bin in common::binaries().into_iter().filter(|b| b != "ji") {
         let run = common::run(&bin, &[], b"", LIMIT);
-        assert_eq!(run.code, Some(2), "{bin}: exit code");
-        let err = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(err.lines().count(), 1, "{bin}: stderr {err:?}");
-        assert!(err.starts_with(&format!("{bin}: ")), "{bin}: stderr {err:?}");
+        assert_bad_input(&bin, &run);
     }
 }
 

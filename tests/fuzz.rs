@@ -139,7 +139,10 @@ fn replace_token(input: &[u8], with: &[u8], rng: &mut Rng) -> Vec<u8> {
 fn fuzz(bin: &str) {
     let (cases, _) = common::cases(bin);
     assert!(!cases.is_empty(), "{bin} has no fixtures to mutate");
-    let mut rng = Rng(SEED ^ bin.bytes().fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)));
+    let mut rng = Rng(SEED
+        ^ bin
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)));
     let keep = std::env::temp_dir().join("judge-sims-fuzz");
     let mut failures = Vec::new();
     for k in 0..RUNS {
