@@ -4,15 +4,15 @@
 //! holds a public count of 集 starting at 0. A skill changes its user's count
 //! by `delta` and needs at least `req` 集. If one side's skill beats the
 //! other's, that side wins and the game ends; otherwise both deltas apply and
-//! play goes on. A variant is a set of skills. In this problem counts are
-//! capped at C = max req after every round (excess is lost).
+//! play goes on. A variant is a set of skills. Counts are capped at
+//! C = max req after every round (excess is lost).
 //!
-//! Input (whitespace-separated tokens; newlines are whitespace):
+//! Input (whitespace-separated tokens; CRLF reads as LF):
 //! - the variant: `n`, then n skills `name delta req k beaten_1 .. beaten_k`
-//!   (names: UTF-8 tokens of at most 32 bytes, distinct, read by position;
+//!   (names: distinct UTF-8 tokens of at most 32 bytes, read by position;
 //!   `req >= max(0, -delta)`; "beats" irreflexive and antisymmetric);
-//! - `R p`: R >= 0 an integer round limit (0 = none), p a decimal draw
-//!   probability in percent (0..=100, e.g. `0`, `2.50`, `100.000`);
+//! - `R p`: R >= 0 the round limit (0 = none), p the draw probability in
+//!   percent, digits with at most one point (`0`, `2.50`, `100.000`);
 //! - `q`, then q queries `x y` with 0 <= x, y <= C.
 //!
 //! Output: per query one line, P(A wins) - P(B wins) under optimal play from
@@ -20,31 +20,28 @@
 //!
 //! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
 //! pair of moves that ends the game pays +1 or -1 and any other pair pays
-//! (1 - p/100) * V_{k-1}(next state). With R > 0 the answer is V_R
-//! (backward induction, stopped early only where the rounds left provably
-//! cannot move a value by 1e-12); with R = 0 it is the limit of V_k: a
-//! contraction if p > 0; for p = 0 (the unlimited game) iteration until the
-//! largest change is below 1e-13 while the changes shrink geometrically
-//! (`solve_table`). Where they shrink too slowly (values like 1/k), the
-//! limit is extrapolated (`extrapolate`) and bracketed by certified bounds
-//! (`certify`); exit code 3 if they are wider than 1e-6. Each stage game is
-//! solved by pure-saddle and dominance shortcuts, a 2x2 formula, or a dense
-//! simplex, certified by the strategies found (`Stage::mixed`).
-//!
-//! Reading: a player with no usable skill (possible only without a req-0
-//! skill) cannot move and loses; if neither can move, a draw.
+//! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R (backward
+//! induction, stopped early only where the rounds left provably cannot move
+//! a value by 1e-12); R = 0 for lim V_k: a contraction if p > 0; for p = 0
+//! (the unlimited game) iterated until the largest change is below 1e-13
+//! while the changes shrink geometrically. Where they shrink too slowly
+//! (values like 1/k) the limit is extrapolated (`extrapolate`) and
+//! bracketed by certified bounds (`certify`). Each stage game is solved by
+//! pure-saddle and dominance shortcuts, a 2x2 formula, or a dense simplex,
+//! certified by the strategies found (`Stage::mixed`).
 //!
 //! Exit codes: 0 values printed; 2 bad input or argument (one stderr line
 //! `ji_solver: line L: what is wrong`, no output); 3 the input is valid but
-//! the values could not be certified to within 1e-6 in the time budget (a
-//! slow unlimited game, a huge R) or the tables are too large: the best
-//! values found are printed anyway and one stderr line says how far off they
-//! may be.
+//! the values are not certified to within 1e-6: a slow unlimited game whose
+//! bounds stay wider, a huge R cut by the time budget, a stage game solved
+//! only to within 1e-9 (the best values are printed and one stderr line
+//! says how far off they may be), or a variant too large to tabulate (no
+//! values).
 //!
-//! Complexity: per round (sweep) one stage game for each of the C(C+1)/2
-//! states with x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to
-//! build and, when mixed, a simplex on at most n x n. Limits: n <= 64 and
-//! C <= 1000 are tabulated (larger: exit 3, no values); a 2.5 s budget.
+//! Complexity: per round one stage game for each of the C(C+1)/2 states
+//! x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to build plus a
+//! simplex on at most n x n when mixed. Limits: n <= 64 and C <= 1000; a
+//! 2.5 s budget.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -130,6 +127,13 @@ fn fail<T>(line: usize, msg: String) -> Result<T, Failure> {
 struct Token<'a> {
     text: &'a [u8],
     line: usize,
+}
+
+impl Token<'_> {
+    /// Rejects the input at this token's line.
+    fn fail<T>(&self, msg: String) -> Result<T, Failure> {
+        fail(self.line, msg)
+    }
 }
 
 /// Splits the input on ASCII whitespace (CR is whitespace, so CRLF reads as
@@ -292,25 +296,18 @@ impl<'a> Variant<'a> {
 /// Checks a skill name token: length, UTF-8, no Unicode whitespace.
 fn check_name(t: &Token<'_>) -> Result<(), Failure> {
     if t.text.len() > MAX_NAME_BYTES {
-        return fail(
-            t.line,
-            format!(
-                "skill name `{}` is {} bytes long (at most {})",
-                show(t.text),
-                t.text.len(),
-                MAX_NAME_BYTES
-            ),
-        );
+        return t.fail(format!(
+            "skill name `{}` is {} bytes long (at most {})",
+            show(t.text),
+            t.text.len(),
+            MAX_NAME_BYTES
+        ));
     }
     match std::str::from_utf8(t.text) {
-        Err(_) => fail(
-            t.line,
-            format!("skill name `{}` is not valid UTF-8", show(t.text)),
-        ),
-        Ok(s) if s.chars().any(char::is_whitespace) => fail(
-            t.line,
-            format!("skill name `{}` contains whitespace", show(t.text)),
-        ),
+        Err(_) => t.fail(format!("skill name `{}` is not valid UTF-8", show(t.text))),
+        Ok(s) if s.chars().any(char::is_whitespace) => {
+            t.fail(format!("skill name `{}` contains whitespace", show(t.text)))
+        }
         Ok(_) => Ok(()),
     }
 }
@@ -320,12 +317,12 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
     let t = lx.expect(|| "the number of skills n".to_string())?;
     let n = match parse_u64(t.text) {
         Some(n) if n >= 1 => n,
-        Some(_) => return fail(t.line, "n must be at least 1".to_string()),
+        Some(_) => return t.fail("n must be at least 1".to_string()),
         None => {
-            return fail(
-                t.line,
-                format!("expected the number of skills n, found `{}`", show(t.text)),
-            )
+            return t.fail(format!(
+                "expected the number of skills n, found `{}`",
+                show(t.text)
+            ))
         }
     };
     let mut skills: Vec<Skill<'a>> = Vec::new();
@@ -347,66 +344,51 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
                 } else {
                     ""
                 };
-                return fail(
-                    dt.line,
-                    format!(
-                        "skill `{}`: delta `{}` is not a 64-bit integer{}",
-                        show(name.text),
-                        show(dt.text),
-                        hint
-                    ),
-                );
+                return dt.fail(format!(
+                    "skill `{}`: delta `{}` is not a 64-bit integer{}",
+                    show(name.text),
+                    show(dt.text),
+                    hint
+                ));
             }
         };
         let rt = lx.expect(|| format!("the req of {}", what()))?;
         let req = match parse_i64(rt.text) {
             Some(r) => r,
             None => {
-                return fail(
-                    rt.line,
-                    format!(
-                        "skill `{}`: req `{}` is not a 64-bit integer",
-                        show(name.text),
-                        show(rt.text)
-                    ),
-                )
+                return rt.fail(format!(
+                    "skill `{}`: req `{}` is not a 64-bit integer",
+                    show(name.text),
+                    show(rt.text)
+                ))
             }
         };
         let least = (-i128::from(delta)).max(0);
         if i128::from(req) < least {
-            return fail(
-                rt.line,
-                format!(
-                    "skill `{}`: req {} is below its cost (req must be at least max(0, -delta) = {})",
-                    show(name.text),
-                    req,
-                    least
-                ),
-            );
+            return rt.fail(format!(
+                "skill `{}`: req {} is below its cost (req must be at least max(0, -delta) = {})",
+                show(name.text),
+                req,
+                least
+            ));
         }
         let kt = lx.expect(|| format!("the beaten count k of {}", what()))?;
         let k = match parse_u64(kt.text) {
             Some(k) if k < n => k,
             Some(k) => {
-                return fail(
-                    kt.line,
-                    format!(
-                        "skill `{}`: beats {} skills but only {} others exist",
-                        show(name.text),
-                        k,
-                        n - 1
-                    ),
-                )
+                return kt.fail(format!(
+                    "skill `{}`: beats {} skills but only {} others exist",
+                    show(name.text),
+                    k,
+                    n - 1
+                ))
             }
             None => {
-                return fail(
-                    kt.line,
-                    format!(
-                        "skill `{}`: beaten count k `{}` is not a non-negative integer",
-                        show(name.text),
-                        show(kt.text)
-                    ),
-                )
+                return kt.fail(format!(
+                    "skill `{}`: beaten count k `{}` is not a non-negative integer",
+                    show(name.text),
+                    show(kt.text)
+                ))
             }
         };
         let id = s as u32;
@@ -415,14 +397,11 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
             lists.push((id, b));
         }
         if let Some(&first) = index.get(name.text) {
-            return fail(
-                name.line,
-                format!(
-                    "skill `{}` is defined twice (first on line {})",
-                    show(name.text),
-                    lines[first as usize]
-                ),
-            );
+            return name.fail(format!(
+                "skill `{}` is defined twice (first on line {})",
+                show(name.text),
+                lines[first as usize]
+            ));
         }
         index.insert(name.text, id);
         lines.push(name.line);
@@ -434,34 +413,34 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
     }
     let mut beats: HashSet<u64, FxBuild> = HashSet::default();
     for &(w, t) in &lists {
-        let wname = show(skills[w as usize].name);
+        // Shown only on failure: no allocation per beaten name.
+        let wname = || show(skills[w as usize].name);
         let l = match index.get(t.text) {
             Some(&l) => l,
             None => {
-                return fail(
-                    t.line,
-                    format!("skill `{}` beats unknown skill `{}`", wname, show(t.text)),
-                )
+                return t.fail(format!(
+                    "skill `{}` beats unknown skill `{}`",
+                    wname(),
+                    show(t.text)
+                ))
             }
         };
         if l == w {
-            return fail(t.line, format!("skill `{}` beats itself", wname));
+            return t.fail(format!("skill `{}` beats itself", wname()));
         }
         if !beats.insert(pair(w, l)) {
-            return fail(
-                t.line,
-                format!("skill `{}` lists `{}` twice", wname, show(t.text)),
-            );
+            return t.fail(format!(
+                "skill `{}` lists `{}` twice",
+                wname(),
+                show(t.text)
+            ));
         }
         if beats.contains(&pair(l, w)) {
-            return fail(
-                t.line,
-                format!(
-                    "skills `{}` and `{}` beat each other (the relation must be antisymmetric)",
-                    wname,
-                    show(t.text)
-                ),
-            );
+            return t.fail(format!(
+                "skills `{}` and `{}` beat each other (the relation must be antisymmetric)",
+                wname(),
+                show(t.text)
+            ));
         }
     }
     Ok(Variant { skills, beats })
@@ -500,14 +479,11 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
     let rounds = match parse_u64(rt.text) {
         Some(r) => r,
         None if rt.text.iter().all(u8::is_ascii_digit) => {
-            return fail(
-                rt.line,
-                format!(
-                    "round limit R = {} is out of range (0..={})",
-                    show(rt.text),
-                    u64::MAX
-                ),
-            )
+            return rt.fail(format!(
+                "round limit R = {} is out of range (0..={})",
+                show(rt.text),
+                u64::MAX
+            ))
         }
         None => {
             let hint = if matches!(rt.text.first(), Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+')
@@ -516,49 +492,37 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
             } else {
                 " (does every skill's count k match its list?)"
             };
-            return fail(
-                rt.line,
-                format!(
-                    "expected the round limit R (an integer >= 0), found `{}`{}",
-                    show(rt.text),
-                    hint
-                ),
-            );
+            return rt.fail(format!(
+                "expected the round limit R (an integer >= 0), found `{}`{}",
+                show(rt.text),
+                hint
+            ));
         }
     };
     let pt = lx.expect(|| "the draw probability p".to_string())?;
     let percent = match parse_percent(pt.text) {
         Some(p) if (0.0..=100.0).contains(&p) => p,
         Some(_) => {
-            return fail(
-                pt.line,
-                format!(
-                    "draw probability p = {} is out of range (0..=100)",
-                    show(pt.text)
-                ),
-            )
+            return pt.fail(format!(
+                "draw probability p = {} is out of range (0..=100)",
+                show(pt.text)
+            ))
         }
         None => {
-            return fail(
-                pt.line,
-                format!(
-                    "draw probability p `{}` is not a decimal number of percent",
-                    show(pt.text)
-                ),
-            )
+            return pt.fail(format!(
+                "draw probability p `{}` is not a decimal number of percent",
+                show(pt.text)
+            ))
         }
     };
     let qt = lx.expect(|| "the number of queries q".to_string())?;
     let q = match parse_u64(qt.text) {
         Some(q) => q,
         None => {
-            return fail(
-                qt.line,
-                format!(
-                    "expected the number of queries q, found `{}`",
-                    show(qt.text)
-                ),
-            )
+            return qt.fail(format!(
+                "expected the number of queries q, found `{}`",
+                show(qt.text)
+            ))
         }
     };
     let mut queries = Vec::new();
@@ -566,57 +530,26 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
         let mut pair = [0usize; 2];
         for (slot, who) in pair.iter_mut().zip(["x", "y"]) {
             let tok = lx.expect(|| format!("{} of query {} of {}", who, t, q))?;
-            *slot = match parse_u64(tok.text) {
-                Some(v) if v <= cap as u64 => v as usize,
-                Some(_) => {
-                    return fail(
-                        tok.line,
-                        format!(
-                            "query {}: {} = {} is out of range (0..={})",
-                            t,
-                            who,
-                            show(tok.text),
-                            cap
-                        ),
-                    )
+            match parse_u64(tok.text) {
+                Some(v) if v <= cap as u64 => *slot = v as usize,
+                _ => {
+                    let what = if tok.text.iter().all(u8::is_ascii_digit) {
+                        format!("= {} is out of range", show(tok.text))
+                    } else {
+                        format!("`{}` is not a count of 集", show(tok.text))
+                    };
+                    return tok.fail(format!("query {}: {} {} (0..={})", t, who, what, cap));
                 }
-                None if tok.text.iter().all(u8::is_ascii_digit) => {
-                    return fail(
-                        tok.line,
-                        format!(
-                            "query {}: {} = {} is out of range (0..={})",
-                            t,
-                            who,
-                            show(tok.text),
-                            cap
-                        ),
-                    )
-                }
-                None => {
-                    return fail(
-                        tok.line,
-                        format!(
-                            "query {}: {} `{}` is not a count of 集 (0..={})",
-                            t,
-                            who,
-                            show(tok.text),
-                            cap
-                        ),
-                    )
-                }
-            };
+            }
         }
         queries.push((pair[0], pair[1]));
     }
     if let Some(t) = lx.next() {
-        return fail(
-            t.line,
-            format!(
-                "unexpected token `{}` after the last of {} queries",
-                show(t.text),
-                q
-            ),
-        );
+        return t.fail(format!(
+            "unexpected token `{}` after the last of {} queries",
+            show(t.text),
+            q
+        ));
     }
     Ok(Problem {
         variant,
@@ -766,13 +699,12 @@ impl Game {
 struct Stage {
     /// The matrix, row-major; the row player (A) maximises.
     m: Vec<f64>,
+    /// What is left of `m` after dominance, and its negated transpose.
     red: Vec<f64>,
+    neg_t: Vec<f64>,
     row_on: Vec<bool>,
     col_on: Vec<bool>,
-    tab: Vec<f64>,
-    basis: Vec<usize>,
-    x: Vec<f64>,
-    y: Vec<f64>,
+    lp: Simplex,
     /// Largest gap between the certified bounds of any stage game.
     worst_gap: f64,
     /// Error bound of the last value: 0 when it is an entry of the matrix
@@ -828,13 +760,11 @@ impl Stage {
                 let lo = (x0 * p + (1.0 - x0) * s).min(x0 * q + (1.0 - x0) * t);
                 let hi = (p * y0 + q * (1.0 - y0)).max(s * y0 + t * (1.0 - y0));
                 if (0.0..=1.0).contains(&x0) && (0.0..=1.0).contains(&y0) && lo <= hi {
-                    self.worst_gap = self.worst_gap.max(hi - lo);
-                    self.last_error = ROUNDING + (hi - lo);
-                    return (0.5 * (lo + hi)).clamp(lower, upper);
+                    return self.certified(lo, hi).clamp(lower, upper);
                 }
             }
         }
-        self.mixed(r, c).clamp(lower, upper)
+        self.mixed(r, c, lower, upper).clamp(lower, upper)
     }
 
     /// Removes weakly dominated rows and columns until none is left (this
@@ -892,45 +822,30 @@ impl Stage {
     /// the strategies found. The row strategy x guarantees at least
     /// min_j x.M_j and the column strategy y at most max_i M_i.y, so the
     /// value lies between; a wide gap triggers the transposed problem and
-    /// Bland's rule, and the tightest bounds win.
-    fn mixed(&mut self, r: usize, c: usize) -> f64 {
+    /// Bland's rule, and the tightest bounds win. `lower` and `upper` (the
+    /// pure-strategy bounds) stand in for a bound no attempt found.
+    fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64) -> f64 {
         let mut lo = f64::NEG_INFINITY;
         let mut hi = f64::INFINITY;
         for attempt in 0..4 {
             let transposed = attempt % 2 == 1;
             let bland = attempt >= 2;
-            let a: Vec<f64> = if transposed {
+            let ok = if transposed {
                 // The column player's game: -M^T, rows and roles swapped.
-                let mut t = vec![0.0; r * c];
-                for i in 0..r {
-                    for j in 0..c {
-                        t[j * r + i] = -self.red[i * c + j];
-                    }
-                }
-                t
+                let red = &self.red;
+                self.neg_t.clear();
+                self.neg_t
+                    .extend((0..c).flat_map(|j| (0..r).map(move |i| -red[i * c + j])));
+                self.lp.solve(&self.neg_t, c, r, bland)
             } else {
-                std::mem::take(&mut self.red)
+                self.lp.solve(&self.red, r, c, bland)
             };
-            let (ar, ac) = if transposed { (c, r) } else { (r, c) };
-            let ok = simplex(
-                &a,
-                ar,
-                ac,
-                bland,
-                &mut self.tab,
-                &mut self.basis,
-                &mut self.x,
-                &mut self.y,
-            );
-            if !transposed {
-                self.red = a;
-            }
             if ok {
                 // Row strategy of the original game and column strategy.
                 let (xs, ys) = if transposed {
-                    (&self.y, &self.x)
+                    (&self.lp.y, &self.lp.x)
                 } else {
-                    (&self.x, &self.y)
+                    (&self.lp.x, &self.lp.y)
                 };
                 let m = &self.red;
                 let mut low = f64::INFINITY;
@@ -948,146 +863,154 @@ impl Stage {
                 break;
             }
         }
-        let ordered = hi >= lo;
-        if !ordered {
-            // Crossed bounds are rounding noise; no bounds at all cannot
-            // happen for a shifted positive matrix, but stay finite.
-            if lo.is_finite() && hi.is_finite() {
-                self.last_error = ROUNDING;
-                return 0.5 * (lo + hi);
-            }
-            self.worst_gap = f64::INFINITY;
-            self.last_error = f64::INFINITY;
-            return 0.0;
+        if !lo.is_finite() {
+            lo = lower;
         }
+        if !hi.is_finite() {
+            hi = upper;
+        }
+        if hi < lo {
+            // Crossed bounds are rounding noise.
+            self.last_error = ROUNDING;
+            return 0.5 * (lo + hi);
+        }
+        self.certified(lo, hi)
+    }
+
+    /// The midpoint of certified bounds [lo, hi] on the value, recorded
+    /// with its error bound.
+    fn certified(&mut self, lo: f64, hi: f64) -> f64 {
         self.worst_gap = self.worst_gap.max(hi - lo);
         self.last_error = ROUNDING + (hi - lo);
         0.5 * (lo + hi)
     }
 }
 
-/// Simplex for the matrix game `a` (r x c, the row player maximises):
-/// with B = a + shift > 0, maximise sum(y) subject to B y <= 1, y >= 0.
-/// On success `y` holds the optimal column strategy and `x` (from the
-/// reduced costs of the slacks, the dual) the optimal row strategy, both
-/// normalised. Pivots below a tolerance are refused (a tiny pivot can be
-/// off by far more than rounding); `bland` picks the smallest index (no
-/// cycling) instead of the steepest reduced cost.
-#[allow(clippy::too_many_arguments)]
-fn simplex(
-    a: &[f64],
-    r: usize,
-    c: usize,
-    bland: bool,
-    tab: &mut Vec<f64>,
-    basis: &mut Vec<usize>,
-    x: &mut Vec<f64>,
-    y: &mut Vec<f64>,
-) -> bool {
-    const COST_EPS: f64 = 1e-11;
-    const PIVOT_EPS: f64 = 1e-9;
-    let lowest = a.iter().copied().fold(f64::INFINITY, f64::min);
-    let shift = 1.0 - lowest;
-    let w = c + r + 1;
-    tab.clear();
-    tab.resize((r + 1) * w, 0.0);
-    for i in 0..r {
-        for j in 0..c {
-            tab[i * w + j] = a[i * c + j] + shift;
-        }
-        tab[i * w + c + i] = 1.0;
-        tab[i * w + w - 1] = 1.0;
-    }
-    for j in 0..c {
-        tab[r * w + j] = -1.0;
-    }
-    basis.clear();
-    basis.extend(c..c + r);
-    let limit = 50 * (r + c) + 100;
-    let mut optimal = false;
-    for _ in 0..limit {
-        let obj = &tab[r * w..r * w + w - 1];
-        let mut enter = usize::MAX;
-        let mut best = -COST_EPS;
-        for (j, &d) in obj.iter().enumerate() {
-            if d < best {
-                enter = j;
-                if bland {
-                    break;
-                }
-                best = d;
-            }
-        }
-        if enter == usize::MAX {
-            optimal = true;
-            break;
-        }
-        let mut leave = usize::MAX;
-        let mut ratio = f64::INFINITY;
+/// A dense simplex for matrix games, with its scratch space.
+#[derive(Default)]
+struct Simplex {
+    tab: Vec<f64>,
+    basis: Vec<usize>,
+    /// After `solve`: the row and the column player's optimal strategies.
+    x: Vec<f64>,
+    y: Vec<f64>,
+}
+
+impl Simplex {
+    /// Solves the matrix game `a` (r x c, the row player maximises): with
+    /// B = a + shift > 0, maximise sum(y) subject to B y <= 1, y >= 0. On
+    /// success `y` holds the column strategy and `x` (from the reduced
+    /// costs of the slacks, the dual) the row strategy, both normalised.
+    /// Pivots below a tolerance are refused (a tiny pivot can be off by far
+    /// more than rounding); `bland` picks the smallest index (no cycling)
+    /// instead of the steepest reduced cost.
+    fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool) -> bool {
+        const COST_EPS: f64 = 1e-11;
+        const PIVOT_EPS: f64 = 1e-9;
+        let Simplex { tab, basis, x, y } = self;
+        let lowest = a.iter().copied().fold(f64::INFINITY, f64::min);
+        let shift = 1.0 - lowest;
+        let w = c + r + 1;
+        tab.clear();
+        tab.resize((r + 1) * w, 0.0);
         for i in 0..r {
-            let t = tab[i * w + enter];
-            if t > PIVOT_EPS {
-                let q = tab[i * w + w - 1] / t;
-                let tie = leave != usize::MAX && (q - ratio).abs() <= 1e-12 * ratio.max(1.0);
-                let better = if leave == usize::MAX {
-                    true
-                } else if tie {
+            for j in 0..c {
+                tab[i * w + j] = a[i * c + j] + shift;
+            }
+            tab[i * w + c + i] = 1.0;
+            tab[i * w + w - 1] = 1.0;
+        }
+        for j in 0..c {
+            tab[r * w + j] = -1.0;
+        }
+        basis.clear();
+        basis.extend(c..c + r);
+        let limit = 50 * (r + c) + 100;
+        let mut optimal = false;
+        for _ in 0..limit {
+            let obj = &tab[r * w..r * w + w - 1];
+            let mut enter = usize::MAX;
+            let mut best = -COST_EPS;
+            for (j, &d) in obj.iter().enumerate() {
+                if d < best {
+                    enter = j;
                     if bland {
-                        basis[i] < basis[leave]
-                    } else {
-                        t > tab[leave * w + enter]
+                        break;
                     }
-                } else {
-                    q < ratio
-                };
-                if better {
-                    leave = i;
-                    ratio = q.min(ratio);
+                    best = d;
                 }
             }
+            if enter == usize::MAX {
+                optimal = true;
+                break;
+            }
+            let mut leave = usize::MAX;
+            let mut ratio = f64::INFINITY;
+            for i in 0..r {
+                let t = tab[i * w + enter];
+                if t > PIVOT_EPS {
+                    let q = tab[i * w + w - 1] / t;
+                    let tie = leave != usize::MAX && (q - ratio).abs() <= 1e-12 * ratio.max(1.0);
+                    let better = if leave == usize::MAX {
+                        true
+                    } else if tie {
+                        if bland {
+                            basis[i] < basis[leave]
+                        } else {
+                            t > tab[leave * w + enter]
+                        }
+                    } else {
+                        q < ratio
+                    };
+                    if better {
+                        leave = i;
+                        ratio = q.min(ratio);
+                    }
+                }
+            }
+            if leave == usize::MAX {
+                return false;
+            }
+            let p = tab[leave * w + enter];
+            for v in &mut tab[leave * w..(leave + 1) * w] {
+                *v /= p;
+            }
+            tab[leave * w + enter] = 1.0;
+            for k in 0..=r {
+                if k == leave {
+                    continue;
+                }
+                let f = tab[k * w + enter];
+                if f != 0.0 {
+                    for j in 0..w {
+                        let v = tab[leave * w + j];
+                        tab[k * w + j] -= f * v;
+                    }
+                    tab[k * w + enter] = 0.0;
+                }
+            }
+            basis[leave] = enter;
         }
-        if leave == usize::MAX {
+        if !optimal {
             return false;
         }
-        let p = tab[leave * w + enter];
-        for v in &mut tab[leave * w..(leave + 1) * w] {
-            *v /= p;
-        }
-        tab[leave * w + enter] = 1.0;
-        for k in 0..=r {
-            if k == leave {
-                continue;
-            }
-            let f = tab[k * w + enter];
-            if f != 0.0 {
-                for j in 0..w {
-                    let v = tab[leave * w + j];
-                    tab[k * w + j] -= f * v;
-                }
-                tab[k * w + enter] = 0.0;
+        y.clear();
+        y.resize(c, 0.0);
+        for i in 0..r {
+            if basis[i] < c {
+                y[basis[i]] = tab[i * w + w - 1].max(0.0);
             }
         }
-        basis[leave] = enter;
-    }
-    if !optimal {
-        return false;
-    }
-    y.clear();
-    y.resize(c, 0.0);
-    for i in 0..r {
-        if basis[i] < c {
-            y[basis[i]] = tab[i * w + w - 1].max(0.0);
+        x.clear();
+        x.extend((0..r).map(|i| tab[r * w + c + i].max(0.0)));
+        let (sx, sy): (f64, f64) = (x.iter().sum(), y.iter().sum());
+        if !(sx > 0.0 && sy > 0.0) {
+            return false;
         }
+        x.iter_mut().for_each(|v| *v /= sx);
+        y.iter_mut().for_each(|v| *v /= sy);
+        true
     }
-    x.clear();
-    x.extend((0..r).map(|i| tab[r * w + c + i].max(0.0)));
-    let (sx, sy): (f64, f64) = (x.iter().sum(), y.iter().sum());
-    if !(sx > 0.0 && sy > 0.0) {
-        return false;
-    }
-    x.iter_mut().for_each(|v| *v /= sx);
-    y.iter_mut().for_each(|v| *v /= sy);
-    true
 }
 
 // ---------------------------------------------------------------- iteration
@@ -1474,14 +1397,12 @@ mod tests {
     #[test]
     fn simplex_returns_optimal_strategies() {
         let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
-        let (mut tab, mut basis, mut x, mut y) = (vec![], vec![], vec![], vec![]);
+        let mut lp = Simplex::default();
         for bland in [false, true] {
-            assert!(simplex(
-                &d3, 3, 3, bland, &mut tab, &mut basis, &mut x, &mut y
-            ));
+            assert!(lp.solve(&d3, 3, 3, bland));
             // Both players play i with probability proportional to 1/d_i.
             for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
-                assert!((x[i] - want).abs() < 1e-12 && (y[i] - want).abs() < 1e-12);
+                assert!((lp.x[i] - want).abs() < 1e-12 && (lp.y[i] - want).abs() < 1e-12);
             }
         }
     }
