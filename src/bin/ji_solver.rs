@@ -20,28 +20,22 @@
 //!
 //! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
 //! pair of moves that ends the game pays +1 or -1 and any other pair pays
-//! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R (backward
-//! induction, stopped early only where the rounds left provably cannot move
-//! a value by 1e-12); R = 0 for lim V_k: a contraction if p > 0; for p = 0
-//! (the unlimited game) iterated until the largest change is below 1e-13
-//! while the changes shrink geometrically. Where they shrink too slowly
-//! (values like 1/k) the limit is extrapolated (`extrapolate`) and
-//! bracketed by certified bounds (`certify`). Each stage game is solved by
-//! pure-saddle and dominance shortcuts, a 2x2 formula, or a dense simplex,
-//! certified by the strategies found (`Stage::mixed`).
+//! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 for
+//! lim V_k (`solve_table`); slow unlimited games are extrapolated and
+//! bracketed by certified bounds (`certify`). Stage games: saddle points,
+//! dominance, a 2x2 formula or a simplex, certified by the strategies
+//! found (`Stage::mixed`).
 //!
 //! Exit codes: 0 values printed; 2 bad input or argument (one stderr line
-//! `ji_solver: line L: what is wrong`, no output); 3 the input is valid but
-//! the values are not certified to within 1e-6: a slow unlimited game whose
-//! bounds stay wider, a huge R cut by the time budget, a stage game solved
-//! only to within 1e-9 (the best values are printed and one stderr line
-//! says how far off they may be), or a variant too large to tabulate (no
-//! values).
+//! `ji_solver: line L: what is wrong`, no output); 3 valid input but values
+//! not certified to within 1e-6 (a slow unlimited game, a huge R cut by the
+//! time budget, a stage game solved only to within 1e-9): the best values
+//! are printed and one stderr line says how far off they may be; or a
+//! variant too large to tabulate (no values).
 //!
 //! Complexity: per round one stage game for each of the C(C+1)/2 states
 //! x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to build plus a
-//! simplex on at most n x n when mixed. Limits: n <= 64 and C <= 1000; a
-//! 2.5 s budget.
+//! simplex on at most n x n when mixed. Limits: n <= 64, C <= 1000, 2.5 s.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -60,38 +54,37 @@ const MAX_SKILLS: usize = 64;
 const BUDGET: Duration = Duration::from_millis(2500);
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(arg) = args.first() {
+    if let Some(arg) = std::env::args_os().nth(1) {
         if arg == "--help" || arg == "-h" {
             print!("{}", HELP);
             return;
         }
-        eprintln!("{}: unknown argument `{}` (try --help)", BIN, arg);
-        std::process::exit(2);
+        die(
+            2,
+            format_args!("unknown argument `{}` (try --help)", arg.to_string_lossy()),
+        );
     }
     let mut input = Vec::new();
     if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        eprintln!("{}: cannot read stdin: {}", BIN, e);
-        std::process::exit(2);
+        die(2, format_args!("cannot read stdin: {}", e));
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = solve(&input, &mut out);
     if let Err(e) = out.flush() {
-        eprintln!("{}: cannot write stdout: {}", BIN, e);
-        std::process::exit(2);
+        die(2, format_args!("cannot write stdout: {}", e));
     }
     match result {
         Ok(None) => {}
-        Ok(Some(warning)) => {
-            eprintln!("{}: {}", BIN, warning);
-            std::process::exit(3);
-        }
-        Err(f) => {
-            eprintln!("{}: {}", BIN, f);
-            std::process::exit(2);
-        }
+        Ok(Some(warning)) => die(3, warning),
+        Err(f) => die(2, f),
     }
+}
+
+/// Ends the run with one stderr line and the exit code.
+fn die(code: i32, msg: impl std::fmt::Display) -> ! {
+    eprintln!("{}: {}", BIN, msg);
+    std::process::exit(code)
 }
 
 const HELP: &str = "\
@@ -335,34 +328,26 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
         let what = || format!("skill {} of {}", s + 1, n);
         let name = lx.expect(|| format!("the name of {}", what()))?;
         check_name(&name)?;
+        let int = |t: Token, field: &str, hint: &str| match parse_i64(t.text) {
+            Some(v) => Ok(v),
+            None => t.fail(format!(
+                "skill `{}`: {} `{}` is not a 64-bit integer{}",
+                show(name.text),
+                field,
+                show(t.text),
+                hint
+            )),
+        };
         let dt = lx.expect(|| format!("the delta of {}", what()))?;
-        let delta = match parse_i64(dt.text) {
-            Some(d) => d,
-            None => {
-                let hint = if s > 0 {
-                    " (does the previous skill's count k match its list?)"
-                } else {
-                    ""
-                };
-                return dt.fail(format!(
-                    "skill `{}`: delta `{}` is not a 64-bit integer{}",
-                    show(name.text),
-                    show(dt.text),
-                    hint
-                ));
-            }
+        // A name where delta should be: the previous list was longer.
+        let hint = if s > 0 {
+            " (does the previous skill's count k match its list?)"
+        } else {
+            ""
         };
+        let delta = int(dt, "delta", hint)?;
         let rt = lx.expect(|| format!("the req of {}", what()))?;
-        let req = match parse_i64(rt.text) {
-            Some(r) => r,
-            None => {
-                return rt.fail(format!(
-                    "skill `{}`: req `{}` is not a 64-bit integer",
-                    show(name.text),
-                    show(rt.text)
-                ))
-            }
-        };
+        let req = int(rt, "req", "")?;
         let least = (-i128::from(delta)).max(0);
         if i128::from(req) < least {
             return rt.fail(format!(
@@ -595,13 +580,9 @@ impl Game {
             }
         }
         let cap = cap as usize;
-        let mut usable = vec![0; cap + 1];
-        for (c, u) in usable.iter_mut().enumerate() {
-            *u = order
-                .iter()
-                .filter(|&&i| v.skills[i].req <= c as i64)
-                .count();
-        }
+        let usable = (0..=cap)
+            .map(|c| order.partition_point(|&i| v.skills[i].req <= c as i64))
+            .collect();
         Game {
             n,
             cap,
@@ -612,63 +593,31 @@ impl Game {
         }
     }
 
-    /// "counts are capped at C after every round (excess is lost)": the
-    /// count after using skill i with c 集. Never negative, as req >= -delta.
+    fn width(&self) -> usize {
+        self.cap + 1
+    }
+}
+
+// ---------------------------------------------------------------- rules
+
+impl Game {
+    /// "After every round each count becomes min(count + delta, C)": the
+    /// count after using skill i with c 集 (never negative: req >= -delta).
     fn next(&self, c: usize, i: usize) -> usize {
         (c as i64)
             .saturating_add(self.delta[i])
             .clamp(0, self.cap as i64) as usize
     }
 
-    fn width(&self) -> usize {
-        self.cap + 1
-    }
-
-    /// One round of value iteration: `new` = T(`old`) on every state a < b,
-    /// mirrored to b > a; V(a, a) = 0 (the stage game there is symmetric).
-    /// Returns the largest change and the largest error bound of a stage
-    /// value, or `None` if the deadline passed.
-    fn sweep(
-        &self,
-        old: &[f64],
-        new: &mut [f64],
-        stage: &mut Stage,
-        deadline: Instant,
-    ) -> Option<(f64, f64)> {
-        let w = self.width();
-        let mut change: f64 = 0.0;
-        // With keep < 1 every entry keep * V is rounded too.
-        let mut error: f64 = if self.keep < 1.0 { 2.3e-16 } else { 0.0 };
-        // Look at the clock every few stage games (every one when they are
-        // large): a sweep of a big table can outlast the budget.
-        let every = if self.n > 16 { 1 } else { 64 };
-        if Instant::now() > deadline {
-            return None;
-        }
-        let mut count = 0usize;
-        for a in 0..w {
-            new[a * w + a] = 0.0;
-            for b in a + 1..w {
-                count += 1;
-                if count % every == 0 && Instant::now() > deadline {
-                    return None;
-                }
-                let v = self.stage_value(a, b, old, stage);
-                change = change.max((v - old[a * w + b]).abs());
-                error = error.max(stage.last_error);
-                new[a * w + b] = v;
-                new[b * w + a] = -v;
-            }
-        }
-        Some((change, error))
-    }
-
-    /// The value of the stage game at (a, b) given the values `next` of the
-    /// states one round later.
+    /// The value of the stage game at counts (a, b) given the values `next`
+    /// of the states one round later: rows are A's skills, columns B's.
     fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
+        // "needs at least `req` 集": the usable skills, a prefix by req.
         let (rows, cols) = (self.usable[a], self.usable[b]);
-        // Reading: a player with no usable skill cannot move and loses, as
-        // an illegal move loses in the referee; if neither can move, a draw.
+        // Reading (the statement is silent; its referee says "an illegal
+        // move that would have won is still ILLEGAL" and "a variant with no
+        // req-0 skill gives ILLEGAL AB 1"): a player with no usable skill
+        // cannot move and loses; if neither can move, a draw.
         match (rows, cols) {
             (0, 0) => return 0.0,
             (0, _) => return -1.0,
@@ -680,6 +629,9 @@ impl Game {
         for i in 0..rows {
             let row = self.next(a, i) * w;
             let out = &self.outcome[i * self.n..i * self.n + cols];
+            // "If one side's skill beats the other's, that side wins and
+            // the game ends; otherwise both deltas apply", and the next
+            // round is played with probability 1 - p/100.
             for (j, &o) in out.iter().enumerate() {
                 stage.m.push(if o != 0 {
                     f64::from(o)
@@ -725,19 +677,22 @@ impl Stage {
     fn value(&mut self, rows: usize, cols: usize) -> f64 {
         self.last_error = 0.0;
         // Pure saddle point: max of row minima = min of column maxima.
-        let mut lower = f64::NEG_INFINITY;
-        for i in 0..rows {
-            let row = &self.m[i * cols..(i + 1) * cols];
-            lower = lower.max(row.iter().copied().fold(f64::INFINITY, f64::min));
-        }
-        let mut upper = f64::INFINITY;
-        for j in 0..cols {
-            let mut hi = f64::NEG_INFINITY;
-            for i in 0..rows {
-                hi = hi.max(self.m[i * cols + j]);
-            }
-            upper = upper.min(hi);
-        }
+        let m = &self.m;
+        let lower = (0..rows)
+            .map(|i| {
+                m[i * cols..(i + 1) * cols]
+                    .iter()
+                    .copied()
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        let upper = (0..cols)
+            .map(|j| {
+                (0..rows)
+                    .map(|i| m[i * cols + j])
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .fold(f64::INFINITY, f64::min);
         if upper <= lower {
             return lower;
         }
@@ -950,18 +905,17 @@ impl Simplex {
                 let t = tab[i * w + enter];
                 if t > PIVOT_EPS {
                     let q = tab[i * w + w - 1] / t;
-                    let tie = leave != usize::MAX && (q - ratio).abs() <= 1e-12 * ratio.max(1.0);
-                    let better = if leave == usize::MAX {
-                        true
-                    } else if tie {
-                        if bland {
-                            basis[i] < basis[leave]
+                    // Ties: Bland's smallest index, else the largest pivot.
+                    let better = leave == usize::MAX
+                        || if (q - ratio).abs() <= 1e-12 * ratio.max(1.0) {
+                            if bland {
+                                basis[i] < basis[leave]
+                            } else {
+                                t > tab[leave * w + enter]
+                            }
                         } else {
-                            t > tab[leave * w + enter]
-                        }
-                    } else {
-                        q < ratio
-                    };
+                            q < ratio
+                        };
                     if better {
                         leave = i;
                         ratio = q.min(ratio);
@@ -1015,6 +969,47 @@ impl Simplex {
 
 // ---------------------------------------------------------------- iteration
 
+impl Game {
+    /// One round of value iteration: `new` = T(`old`) on every state a < b,
+    /// mirrored to b > a; V(a, a) = 0 (the stage game there is symmetric).
+    /// Returns the largest change and the largest error bound of a stage
+    /// value, or `None` if the deadline passed.
+    fn sweep(
+        &self,
+        old: &[f64],
+        new: &mut [f64],
+        stage: &mut Stage,
+        deadline: Instant,
+    ) -> Option<(f64, f64)> {
+        let w = self.width();
+        let mut change: f64 = 0.0;
+        // With keep < 1 every entry keep * V is rounded too.
+        let mut error: f64 = if self.keep < 1.0 { 2.3e-16 } else { 0.0 };
+        // Look at the clock every few stage games (every one when they are
+        // large): a sweep of a big table can outlast the budget.
+        let every = if self.n > 16 { 1 } else { 64 };
+        if Instant::now() > deadline {
+            return None;
+        }
+        let mut count = 0usize;
+        for a in 0..w {
+            new[a * w + a] = 0.0;
+            for b in a + 1..w {
+                count += 1;
+                if count % every == 0 && Instant::now() > deadline {
+                    return None;
+                }
+                let v = self.stage_value(a, b, old, stage);
+                change = change.max((v - old[a * w + b]).abs());
+                error = error.max(stage.last_error);
+                new[a * w + b] = v;
+                new[b * w + a] = -v;
+            }
+        }
+        Some((change, error))
+    }
+}
+
 /// Changes below this count as converged for the unlimited game.
 const STILL: f64 = 1e-13;
 
@@ -1023,17 +1018,13 @@ const STILL: f64 = 1e-13;
 fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<String>) {
     let w = game.width();
     // Unlimited play keeps a fifth of the budget for `certify`.
-    let deadline = if rounds == 0 {
-        start + BUDGET * 4 / 5
-    } else {
-        start + BUDGET
-    };
+    let deadline = start + if rounds == 0 { BUDGET * 4 / 5 } else { BUDGET };
     let mut stage = Stage::default();
     let mut old = vec![0.0; w * w];
     let mut new = vec![0.0; w * w];
     let keep = game.keep;
-    // Bound on what rounds after the current one can still add, per unit
-    // of the last change: keep + keep^2 + ... (infinite when keep = 1).
+    // What all later rounds can add, per unit of the last change:
+    // keep + keep^2 + ... (T is a keep-contraction in the sup norm).
     let tail = if keep < 1.0 {
         keep / (1.0 - keep)
     } else {
@@ -1041,13 +1032,12 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
     };
     let mut done: u64 = 0;
     let mut last = f64::INFINITY;
-    // Unlimited play: tables at rounds 2^j, for extrapolation if the
-    // iteration runs out of time.
+    // Unlimited play: the last tables at rounds 2^j, to extrapolate from.
     let mut snaps: Vec<(u64, Vec<f64>)> = Vec::new();
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes: Vec<f64> = Vec::new();
-    // Bound on how far the computed table may be from the exact V_k: T is
-    // nonexpansive, so the stage games' errors add up at most.
+    // How far the table may be from the exact V_k: T is nonexpansive, so
+    // the stage games' error bounds add up at most.
     let mut drift = 0.0;
     let warning = loop {
         if rounds > 0 && done == rounds {
@@ -1084,8 +1074,8 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
                 snaps.remove(0);
             }
             snaps.push((done, old.clone()));
-            // Slow so far: try to certify the extrapolated limit now rather
-            // than at the budget (costs at most 64 sweeps per doubling).
+            // Slow so far: try to certify the extrapolated limit now (at
+            // most 64 sweeps' cost per doubling) rather than at the budget.
             if done >= 1 << 14 {
                 let mut est = old.clone();
                 extrapolate(&mut est, &snaps, done, last);
@@ -1097,9 +1087,8 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
                 }
             }
         }
-        // A fixed point stays fixed: every later round gives the same table.
-        // Otherwise T is a (keep-)contraction in the largest change, so the
-        // rounds still to come can add at most change * min(left, tail).
+        // A fixed point stays fixed; else the rounds left can add at most
+        // change * min(left, tail).
         let left = if rounds > 0 {
             (rounds - done) as f64
         } else {
@@ -1108,20 +1097,18 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
         if change == 0.0 || change * left.min(tail) < 1e-12 {
             break None;
         }
-        // Without a usable bound: "iterate until the largest change is
-        // below 1e-13", but only where the changes shrink geometrically,
-        // so that what is left (about change * rho / (1 - rho)) is small
-        // too. Where they shrink like 1/k^2 (values like 1/k) a change of
-        // 1e-13 still leaves ~1e-7 to go: keep iterating, then extrapolate.
-        // The rate rho is measured over the second half of the rounds
-        // (a short window is swamped by rounding noise near 1e-13).
+        // No such bound (p = 0 and R = 0 or huge; a modest R is played
+        // out): "iterate until the largest change is below 1e-13", and only
+        // if the changes shrink geometrically, at a rate rho measured over
+        // the second half of the rounds (a short window is swamped by
+        // rounding near 1e-13), so that the rest, change * rho / (1 - rho),
+        // is small too. Values like 1/k have changes like 1/k^2: a change
+        // of 1e-13 still leaves ~1e-7; they go on to `extrapolate`.
         if done.is_power_of_two() {
             changes.push(change);
         }
-        // (Not for a modest R: there V_R itself is asked for, and playing
-        // every round is cheap.)
         if change < STILL && done >= 8 && left > 1e6 {
-            // Round m = 2^j <= done / 2, whose change is changes[j].
+            // Round 2^j <= done / 2, whose change is changes[j].
             let j = 63 - (done / 2).leading_zeros();
             let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
             if rho < 1.0 && change * rho / (1.0 - rho) < 1e-9 {
@@ -1129,26 +1116,21 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
             }
         }
     };
+    let worst = stage.worst_gap;
     let warning = warning.or_else(|| {
-        (stage.worst_gap > 1e-9).then(|| {
-            format!(
-                "a stage game was solved only to within {:.1e}",
-                stage.worst_gap
-            )
-        })
+        (worst > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", worst))
     });
     (old, warning)
 }
 
 /// The unlimited game did not converge in time (some 无限集 variants
 /// approach their limit only like 1/k: a player wins with probability
-/// 1 - eps by mixing in a rare move, eps -> 0, and the k-round game leaves
-/// too few rounds for small eps). Replaces `table` by the limit
+/// 1 - eps by mixing in a rare move). Replaces `table` by the limit
 /// extrapolated from the tables at rounds k, 2k, 4k (a power law
-/// V_k = v + c k^-a makes the differences over doubled horizons geometric,
-/// and their sum is added), and returns the warning: how far the values
-/// still moved, and the spread of two successive extrapolations as an
-/// estimate of the error. Not a certificate: hence exit code 3.
+/// V_k = v + c k^-a makes the differences over doubled horizons geometric:
+/// their sum is added) and returns the warning: how far the values still
+/// moved, and the spread of two successive extrapolations as an estimate of
+/// the error. Not a certificate: `certify` may bound it.
 fn extrapolate(table: &mut [f64], snaps: &[(u64, Vec<f64>)], done: u64, last: f64) -> String {
     let head = format!(
         "not converged after {} rounds (time budget): the values still moved by {:.1e} per round",
@@ -1199,26 +1181,27 @@ fn extrapolate(table: &mut [f64], snaps: &[(u64, Vec<f64>)], done: u64, last: f6
     )
 }
 
-/// How far below the estimate the lower bound starts: the slack that lets
-/// T(u) >= u hold strictly where the stage value is only known to within
-/// a rounding margin.
+/// How far below the estimate `certify` starts, so that T(u) >= u can hold
+/// despite the stage values' rounding margins.
 const SLACK: f64 = 1e-8;
 
-/// First extra step when a state of `certify` must be lowered again.
+/// First extra step when `certify` lowers a state again.
 const STEP: f64 = 1e-10;
 
 /// Width of certified bounds accepted as an answer (the judge's tolerance).
 const CERTIFIED: f64 = 1e-6;
 
-/// Certified bounds on lim V_k, from the table `reached` of some round K
-/// (within `drift` of the exact V_K) and an estimate `est` of the limit. T is monotone, so a table u with
-/// u <= V_K and T(u) >= u gives V_k = T^(k-K)(V_K) >= T^(k-K)(u) >= u for
-/// every k >= K: u is a lower bound of the limit. As A and B are alike,
-/// w(a, b) = -u(b, a) is then an upper bound. u starts as
-/// min(V_K, est) - SLACK - drift and is lowered to min(u, T(u)) until T(u) >= u
-/// holds with a margin for the stage games' error. On success `est` is
-/// clamped into [u, w] and the largest width w - u is returned; `None` if
-/// no such u was found in time.
+/// Certified bounds on lim V_k from the table `reached` of some round K
+/// (within `drift` of the exact V_K) and an estimate `est` of the limit.
+/// T is monotone, so u <= V_K and T(u) >= u give, by induction,
+/// V_k = T^(k-K)(V_K) >= T^(k-K)(u) >= u for every k >= K; and as A and B
+/// are alike (V_k(b, a) = -V_k(a, b) exactly), w(a, b) = -u(b, a) >= V_k.
+/// So every V_k with k >= K lies in [u, w], and so does the limit (or, if
+/// it did not exist, every limit point). u starts at
+/// min(V_K, est) - SLACK - drift and is lowered to min(u, T(u)), with T(u)
+/// taken at its certified lower bound, until T(u) >= u. On success `est`
+/// is clamped into [u, w] and the largest width w - u is returned; `None`
+/// if no such u was found in time.
 fn certify(
     game: &Game,
     reached: &[f64],
@@ -1291,17 +1274,15 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<Option<String>, Fail
     let start = Instant::now();
     let prob = parse_problem(input)?;
     let n = prob.variant.skills.len();
-    let (table, warning) = if prob.cap > MAX_CAP || n > MAX_SKILLS {
-        let why = format!(
+    if prob.cap > MAX_CAP || n > MAX_SKILLS {
+        return Ok(Some(format!(
             "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
             n, prob.cap, MAX_SKILLS, MAX_CAP
-        );
-        return Ok(Some(why));
-    } else {
-        let game = Game::new(&prob.variant, prob.cap, prob.keep);
-        solve_table(&game, prob.rounds, start)
-    };
-    let w = prob.cap as usize + 1;
+        )));
+    }
+    let game = Game::new(&prob.variant, prob.cap, prob.keep);
+    let (table, warning) = solve_table(&game, prob.rounds, start);
+    let w = game.width();
     let mut text = String::new();
     for &(x, y) in &prob.queries {
         text.push_str(&format_value(table[x * w + y]));
@@ -1363,6 +1344,12 @@ mod tests {
             }
         }
         s
+    }
+
+    fn game_of(text: &str, keep: f64) -> Game {
+        let v = parse_variant(&mut Lexer::new(text.as_bytes())).unwrap();
+        let cap = v.skills.iter().map(|s| s.req).max().unwrap();
+        Game::new(&v, cap, keep)
     }
 
     fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
@@ -1441,10 +1428,7 @@ mod tests {
         // Solve every state (not only x < y) and check V(a, a) = 0 and
         // V(b, a) = -V(a, b): the mirroring in `sweep` is then sound.
         for (text, keep) in [(COMMON, 1.0), (COMMON, 0.99), (TOY, 1.0), (TOY, 0.5)] {
-            let mut lx = Lexer::new(text.as_bytes());
-            let v = parse_variant(&mut lx).unwrap();
-            let cap = v.skills.iter().map(|s| s.req).max().unwrap();
-            let game = Game::new(&v, cap, keep);
+            let game = game_of(text, keep);
             let w = game.width();
             let mut old = vec![0.0; w * w];
             let mut stage = Stage::default();
@@ -1534,9 +1518,7 @@ mod tests {
 
     #[test]
     fn certify_brackets_the_common_value() {
-        let mut lx = Lexer::new(COMMON.as_bytes());
-        let v = parse_variant(&mut lx).unwrap();
-        let game = Game::new(&v, 5, 1.0);
+        let game = game_of(COMMON, 1.0);
         let w = game.width();
         let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
         let mut stage = Stage::default();
@@ -1565,45 +1547,44 @@ mod tests {
     #[test]
     fn rejects_bad_input() {
         let q = "1\n0 0\n";
-        assert_eq!(
-            err(""),
-            "line 1: unexpected end of input: expected the number of skills n"
-        );
-        assert_eq!(
-            err(&format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q)),
-            "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)"
-        );
-        assert_eq!(
-            err(&format!("1\na -3 2 0\n1 0\n{}", q)),
-            "line 2: skill `a`: req 2 is below its cost (req must be at least max(0, -delta) = 3)"
-        );
-        assert_eq!(
-            err(&format!("1\na 0 0 1 a\n1 0\n{}", q)),
-            "line 2: skill `a`: beats 1 skills but only 0 others exist"
-        );
-        assert_eq!(
-            err(&format!("{}1 100.5\n{}", COMMON, q)),
-            "line 10: draw probability p = 100.5 is out of range (0..=100)"
-        );
-        assert_eq!(
-            err(&format!("{}1 -1\n{}", COMMON, q)),
-            "line 10: draw probability p `-1` is not a decimal number of percent"
-        );
-        assert_eq!(
-            err(&format!("{}-1 0\n{}", COMMON, q)),
-            "line 10: expected the round limit R (an integer >= 0), found `-1`"
-        );
-        assert_eq!(
-            err(&format!("{}1 0\n1\n6 0\n", COMMON)),
-            "line 12: query 1: x = 6 is out of range (0..=5)"
-        );
-        assert_eq!(
-            err(&format!("{}1 0\n2\n1 1\n", COMMON)),
-            "line 12: unexpected end of input: expected x of query 2 of 2"
-        );
-        assert_eq!(
-            err(&format!("{}1 0\n1\n1 1 1\n", COMMON)),
-            "line 12: unexpected token `1` after the last of 1 queries"
-        );
+        let c = COMMON;
+        for (input, want) in [
+            (String::new(), "line 1: unexpected end of input: expected the number of skills n"),
+            (
+                format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q),
+                "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)",
+            ),
+            (
+                format!("1\na -3 2 0\n1 0\n{}", q),
+                "line 2: skill `a`: req 2 is below its cost (req must be at least max(0, -delta) = 3)",
+            ),
+            (
+                format!("1\na 0 0 1 a\n1 0\n{}", q),
+                "line 2: skill `a`: beats 1 skills but only 0 others exist",
+            ),
+            (
+                format!("{}1 100.5\n{}", c, q),
+                "line 10: draw probability p = 100.5 is out of range (0..=100)",
+            ),
+            (
+                format!("{}1 -1\n{}", c, q),
+                "line 10: draw probability p `-1` is not a decimal number of percent",
+            ),
+            (
+                format!("{}-1 0\n{}", c, q),
+                "line 10: expected the round limit R (an integer >= 0), found `-1`",
+            ),
+            (format!("{}1 0\n1\n6 0\n", c), "line 12: query 1: x = 6 is out of range (0..=5)"),
+            (
+                format!("{}1 0\n2\n1 1\n", c),
+                "line 12: unexpected end of input: expected x of query 2 of 2",
+            ),
+            (
+                format!("{}1 0\n1\n1 1 1\n", c),
+                "line 12: unexpected token `1` after the last of 1 queries",
+            ),
+        ] {
+            assert_eq!(err(&input), want);
+        }
     }
 }
