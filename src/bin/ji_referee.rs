@@ -41,36 +41,34 @@ const MAX_NAME_BYTES: usize = 32;
 const MAX_ROUNDS: u64 = 200_000;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(arg) = args.first() {
+    if let Some(arg) = std::env::args_os().nth(1) {
         if arg == "--help" || arg == "-h" {
             print!("{}", HELP);
             return;
         }
-        eprintln!("{}: unknown argument `{}` (try --help)", BIN, arg);
-        std::process::exit(2);
+        die(format_args!(
+            "unknown argument `{}` (try --help)",
+            arg.to_string_lossy()
+        ));
     }
     let mut input = Vec::new();
     if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        eprintln!("{}: cannot read stdin: {}", BIN, e);
-        std::process::exit(2);
+        die(format_args!("cannot read stdin: {}", e));
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result = solve(&input, &mut out);
-    let flushed = out.flush();
-    match result {
-        Ok(()) => {
-            if let Err(e) = flushed {
-                eprintln!("{}: cannot write stdout: {}", BIN, e);
-                std::process::exit(2);
-            }
-        }
-        Err(f) => {
-            eprintln!("{}: {}", BIN, f);
-            std::process::exit(2);
-        }
+    if let Err(f) = solve(&input, &mut out) {
+        die(f);
     }
+    if let Err(e) = out.flush() {
+        die(format_args!("cannot write stdout: {}", e));
+    }
+}
+
+/// Ends the run with one stderr line and exit code 2.
+fn die(msg: impl std::fmt::Display) -> ! {
+    eprintln!("{}: {}", BIN, msg);
+    std::process::exit(2)
 }
 
 const HELP: &str = "\
@@ -106,6 +104,13 @@ fn fail<T>(line: usize, msg: String) -> Result<T, Failure> {
 struct Token<'a> {
     text: &'a [u8],
     line: usize,
+}
+
+impl Token<'_> {
+    /// Rejects the input at this token's line.
+    fn fail<T>(&self, msg: String) -> Result<T, Failure> {
+        fail(self.line, msg)
+    }
 }
 
 /// Splits the input on ASCII whitespace (CR is whitespace, so CRLF reads as
@@ -274,25 +279,18 @@ impl<'a> Variant<'a> {
 /// Checks a skill name token: length, UTF-8, no Unicode whitespace.
 fn check_name(t: &Token<'_>) -> Result<(), Failure> {
     if t.text.len() > MAX_NAME_BYTES {
-        return fail(
-            t.line,
-            format!(
-                "skill name `{}` is {} bytes long (at most {})",
-                show(t.text),
-                t.text.len(),
-                MAX_NAME_BYTES
-            ),
-        );
+        return t.fail(format!(
+            "skill name `{}` is {} bytes long (at most {})",
+            show(t.text),
+            t.text.len(),
+            MAX_NAME_BYTES
+        ));
     }
     match std::str::from_utf8(t.text) {
-        Err(_) => fail(
-            t.line,
-            format!("skill name `{}` is not valid UTF-8", show(t.text)),
-        ),
-        Ok(s) if s.chars().any(char::is_whitespace) => fail(
-            t.line,
-            format!("skill name `{}` contains whitespace", show(t.text)),
-        ),
+        Err(_) => t.fail(format!("skill name `{}` is not valid UTF-8", show(t.text))),
+        Ok(s) if s.chars().any(char::is_whitespace) => {
+            t.fail(format!("skill name `{}` contains whitespace", show(t.text)))
+        }
         Ok(_) => Ok(()),
     }
 }
@@ -302,12 +300,12 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
     let t = lx.expect(|| "the number of skills n".to_string())?;
     let n = match parse_u64(t.text) {
         Some(n) if n >= 1 => n,
-        Some(_) => return fail(t.line, "n must be at least 1".to_string()),
+        Some(_) => return t.fail("n must be at least 1".to_string()),
         None => {
-            return fail(
-                t.line,
-                format!("expected the number of skills n, found `{}`", show(t.text)),
-            )
+            return t.fail(format!(
+                "expected the number of skills n, found `{}`",
+                show(t.text)
+            ))
         }
     };
     let mut skills: Vec<Skill<'a>> = Vec::new();
@@ -320,75 +318,52 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
         let what = || format!("skill {} of {}", s + 1, n);
         let name = lx.expect(|| format!("the name of {}", what()))?;
         check_name(&name)?;
+        let int = |t: Token, field: &str, hint: &str| match parse_i64(t.text) {
+            Some(v) => Ok(v),
+            None => t.fail(format!(
+                "skill `{}`: {} `{}` is not a 64-bit integer{}",
+                show(name.text),
+                field,
+                show(t.text),
+                hint
+            )),
+        };
         let dt = lx.expect(|| format!("the delta of {}", what()))?;
-        let delta = match parse_i64(dt.text) {
-            Some(d) => d,
-            None => {
-                let hint = if s > 0 {
-                    " (does the previous skill's count k match its list?)"
-                } else {
-                    ""
-                };
-                return fail(
-                    dt.line,
-                    format!(
-                        "skill `{}`: delta `{}` is not a 64-bit integer{}",
-                        show(name.text),
-                        show(dt.text),
-                        hint
-                    ),
-                );
-            }
+        // A name where delta should be: the previous list was longer.
+        let hint = if s > 0 {
+            " (does the previous skill's count k match its list?)"
+        } else {
+            ""
         };
+        let delta = int(dt, "delta", hint)?;
         let rt = lx.expect(|| format!("the req of {}", what()))?;
-        let req = match parse_i64(rt.text) {
-            Some(r) => r,
-            None => {
-                return fail(
-                    rt.line,
-                    format!(
-                        "skill `{}`: req `{}` is not a 64-bit integer",
-                        show(name.text),
-                        show(rt.text)
-                    ),
-                )
-            }
-        };
+        let req = int(rt, "req", "")?;
         let least = (-i128::from(delta)).max(0);
         if i128::from(req) < least {
-            return fail(
-                rt.line,
-                format!(
-                    "skill `{}`: req {} is below its cost (req must be at least max(0, -delta) = {})",
-                    show(name.text),
-                    req,
-                    least
-                ),
-            );
+            return rt.fail(format!(
+                "skill `{}`: req {} is below its cost (req must be at least max(0, -delta) = {})",
+                show(name.text),
+                req,
+                least
+            ));
         }
         let kt = lx.expect(|| format!("the beaten count k of {}", what()))?;
         let k = match parse_u64(kt.text) {
             Some(k) if k < n => k,
             Some(k) => {
-                return fail(
-                    kt.line,
-                    format!(
-                        "skill `{}`: beats {} skills but only {} others exist",
-                        show(name.text),
-                        k,
-                        n - 1
-                    ),
-                )
+                return kt.fail(format!(
+                    "skill `{}`: beats {} skills but only {} others exist",
+                    show(name.text),
+                    k,
+                    n - 1
+                ))
             }
             None => {
-                return fail(
-                    kt.line,
-                    format!(
-                        "skill `{}`: beaten count k `{}` is not a non-negative integer",
-                        show(name.text),
-                        show(kt.text)
-                    ),
-                )
+                return kt.fail(format!(
+                    "skill `{}`: beaten count k `{}` is not a non-negative integer",
+                    show(name.text),
+                    show(kt.text)
+                ))
             }
         };
         let id = s as u32;
@@ -397,14 +372,11 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
             lists.push((id, b));
         }
         if let Some(&first) = index.get(name.text) {
-            return fail(
-                name.line,
-                format!(
-                    "skill `{}` is defined twice (first on line {})",
-                    show(name.text),
-                    lines[first as usize]
-                ),
-            );
+            return name.fail(format!(
+                "skill `{}` is defined twice (first on line {})",
+                show(name.text),
+                lines[first as usize]
+            ));
         }
         index.insert(name.text, id);
         lines.push(name.line);
@@ -416,34 +388,34 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
     }
     let mut beats: HashSet<u64, FxBuild> = HashSet::default();
     for &(w, t) in &lists {
-        let wname = show(skills[w as usize].name);
+        // Shown only on failure: no allocation per beaten name.
+        let wname = || show(skills[w as usize].name);
         let l = match index.get(t.text) {
             Some(&l) => l,
             None => {
-                return fail(
-                    t.line,
-                    format!("skill `{}` beats unknown skill `{}`", wname, show(t.text)),
-                )
+                return t.fail(format!(
+                    "skill `{}` beats unknown skill `{}`",
+                    wname(),
+                    show(t.text)
+                ))
             }
         };
         if l == w {
-            return fail(t.line, format!("skill `{}` beats itself", wname));
+            return t.fail(format!("skill `{}` beats itself", wname()));
         }
         if !beats.insert(pair(w, l)) {
-            return fail(
-                t.line,
-                format!("skill `{}` lists `{}` twice", wname, show(t.text)),
-            );
+            return t.fail(format!(
+                "skill `{}` lists `{}` twice",
+                wname(),
+                show(t.text)
+            ));
         }
         if beats.contains(&pair(l, w)) {
-            return fail(
-                t.line,
-                format!(
-                    "skills `{}` and `{}` beat each other (the relation must be antisymmetric)",
-                    wname,
-                    show(t.text)
-                ),
-            );
+            return t.fail(format!(
+                "skills `{}` and `{}` beat each other (the relation must be antisymmetric)",
+                wname(),
+                show(t.text)
+            ));
         }
     }
     Ok(Variant {
@@ -475,12 +447,7 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
     let rt = lx.expect(|| "the number of rounds r".to_string())?;
     let r = match parse_u64(rt.text) {
         Some(r) if (1..=MAX_ROUNDS).contains(&r) => r,
-        Some(r) => {
-            return fail(
-                rt.line,
-                format!("r = {} is out of range (1..={})", r, MAX_ROUNDS),
-            )
-        }
+        Some(r) => return rt.fail(format!("r = {} is out of range (1..={})", r, MAX_ROUNDS)),
         None => {
             // A name where r should be: usually some count k was too small.
             let hint = if matches!(rt.text.first(), Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+')
@@ -489,14 +456,11 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
             } else {
                 " (does every skill's count k match its list?)"
             };
-            return fail(
-                rt.line,
-                format!(
-                    "expected the number of rounds r, found `{}`{}",
-                    show(rt.text),
-                    hint
-                ),
-            );
+            return rt.fail(format!(
+                "expected the number of rounds r, found `{}`{}",
+                show(rt.text),
+                hint
+            ));
         }
     };
     let mut verdict: Option<Verdict> = None;
@@ -505,32 +469,27 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
     for t in 1..=r {
         let xt = lx.expect(|| format!("A's skill in round {} of {}", t, r))?;
         let yt = lx.expect(|| format!("B's skill in round {} of {}", t, r))?;
-        // "An unknown skill name is bad input, not an illegal move", also
-        // in rounds after the verdict.
-        let x = match v.lookup(&xt) {
-            Some(x) => x,
-            None => {
-                return fail(
-                    xt.line,
-                    format!("round {}: unknown skill `{}` for A", t, show(xt.text)),
-                )
-            }
-        };
-        let y = match v.lookup(&yt) {
-            Some(y) => y,
-            None => {
-                return fail(
-                    yt.line,
-                    format!("round {}: unknown skill `{}` for B", t, show(yt.text)),
-                )
-            }
-        };
+        // "The rounds after the verdict are still in the input (possibly
+        // illegal ones): read and ignore them." Reading: an unknown name,
+        // there too, is bad input (no such move exists), not ILLEGAL.
+        let mut ids = [0u32; 2];
+        for (id, (tok, who)) in ids.iter_mut().zip([(xt, "A"), (yt, "B")]) {
+            *id = match v.lookup(&tok) {
+                Some(i) => i,
+                None => {
+                    let name = show(tok.text);
+                    return tok.fail(format!("round {}: unknown skill `{}` for {}", t, name, who));
+                }
+            };
+        }
+        let [x, y] = ids;
         if verdict.is_some() {
             continue;
         }
         let (sx, sy) = (&v.skills[x as usize], &v.skills[y as usize]);
-        // Legality comes before "beats": an illegal move that would have
-        // won is still ILLEGAL. A count equal to req is legal.
+        // "Legality of both moves is checked before "beats": an illegal
+        // move that would have won is still ILLEGAL. A count equal to req is
+        // legal." (With no req-0 skill, round 1 is ILLEGAL AB.)
         let short_a = a < i128::from(sx.req);
         let short_b = b < i128::from(sy.req);
         if short_a || short_b {
@@ -540,20 +499,17 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
         } else if v.beats(y, x) {
             verdict = Some(Verdict::BWins(t));
         } else {
-            // Deltas apply only when the round continues.
+            // "Deltas apply only when the round continues."
             a += i128::from(sx.delta);
             b += i128::from(sy.delta);
         }
     }
     if let Some(t) = lx.next() {
-        return fail(
-            t.line,
-            format!(
-                "unexpected token `{}` after the last of {} rounds",
-                show(t.text),
-                r
-            ),
-        );
+        return t.fail(format!(
+            "unexpected token `{}` after the last of {} rounds",
+            show(t.text),
+            r
+        ));
     }
     let verdict = verdict.unwrap_or(Verdict::Continue(a, b));
     let written = match verdict {
@@ -738,26 +694,24 @@ mod tests {
 
     #[test]
     fn rejects_bad_rounds() {
-        assert_eq!(
-            err(&format!("{}0\n", COMMON)),
-            "line 10: r = 0 is out of range (1..=200000)"
-        );
-        assert_eq!(
-            err(&format!("{}200001\n", COMMON)),
-            "line 10: r = 200001 is out of range (1..=200000)"
-        );
-        assert_eq!(
-            err(&format!("{}2\n集 集\n", COMMON)),
-            "line 11: unexpected end of input: expected A's skill in round 2 of 2"
-        );
-        assert_eq!(
-            err(&format!("{}1\n集 集\n集\n", COMMON)),
-            "line 12: unexpected token `集` after the last of 1 rounds"
-        );
-        assert_eq!(
-            err(&format!("{}1\n集 波\n", COMMON)),
-            "line 11: round 1: unknown skill `波` for B"
-        );
+        for (rounds, want) in [
+            ("0\n", "line 10: r = 0 is out of range (1..=200000)"),
+            (
+                "200001\n",
+                "line 10: r = 200001 is out of range (1..=200000)",
+            ),
+            (
+                "2\n集 集\n",
+                "line 11: unexpected end of input: expected A's skill in round 2 of 2",
+            ),
+            (
+                "1\n集 集\n集\n",
+                "line 12: unexpected token `集` after the last of 1 rounds",
+            ),
+            ("1\n集 波\n", "line 11: round 1: unknown skill `波` for B"),
+        ] {
+            assert_eq!(err(&format!("{}{}", COMMON, rounds)), want);
+        }
     }
 
     #[test]
