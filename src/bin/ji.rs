@@ -1,28 +1,45 @@
 //! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
 //! genetic algorithm, that a person can play against, kept in an archive.
 //!
-//! Usage: `ji [--variant FILE] [--archive FILE] [--seed N]`. The variant
-//! format is the one of `ji_referee`/`ji_solver`: whitespace-separated
-//! tokens `n`, then n skills `name delta req k beaten_1 .. beaten_k`.
-//! Without `--variant` the common variant (集 小防 中防 大防 小波 中波 大波 黑洞)
-//! is built in. Commands are read line by line from stdin (a prompt is
-//! shown only when stdin is a terminal): `t [G]` trains, `p` plays a game,
-//! `s` shows the best AI's table, `e` evaluates it exactly, `h` helps,
-//! `q` quits. See docs/ji_trainer.md for the archive format and the method.
+//! Usage: `ji [--variant FILE] [--archive FILE] [--seed N]` (`--help`).
+//! The variant format is that of `ji_referee`/`ji_solver`: whitespace-
+//! separated tokens `n`, then n skills `name delta req k beaten_1 ..
+//! beaten_k`; without `--variant` the common variant (集 小防 中防 大防
+//! 小波 中波 大波 黑洞) is built in. The archive (default `./archive`) is
+//! read at start if it exists and written after each `t`.
+//!
+//! Commands, one per line on stdin (a prompt only when stdin is a
+//! terminal): `t [G]` trains G generations (default 3000) and saves, `p`
+//! plays a game against the best AI, `s` shows its table, `e` evaluates it
+//! exactly, `h` lists the commands, `q` quits (so does the end of input).
+//! A bad command is a hint line, not an error.
 //!
 //! The AI is a weight table over capped states (own 集, opponent 集), each
-//! count capped at C = the largest req. Its quality is measured exactly:
-//! the exploitability is the payoff (+1 win, -1 loss, 0 for play that
-//! never ends) a best response gets against it from (0, 0), minus the game
-//! value there (0: the game is symmetric). A best response to a fixed AI is
-//! a Markov decision process solved by value iteration; the equilibrium is
-//! value iteration with one small linear program (simplex) per state.
+//! count capped at C = the largest req; only playable (affordable, not
+//! dominated) skills carry a weight. Its quality is exact: the
+//! exploitability is what a best response (value iteration on the Markov
+//! decision process the AI leaves) gains from (0, 0) over the game value
+//! (0 by symmetry; the equilibrium is value iteration with one simplex per
+//! state). +1 win, -1 loss, 0 for play that never ends.
 //!
-//! Limits: at most 64 skills, C <= 30 (so at most 961 states), `t` at most
-//! 100000 generations. Exit codes: 0 after `q` or the end of input; 2 for a
-//! bad argument, a malformed variant or a corrupt archive, or an archive of
-//! another variant (one stderr line `ji: <file>: line L: <what>`, nothing
-//! written); 1 when stdout cannot be written.
+//! Archive: UTF-8 lines `ji-archive 1`, `variant n` and the n skill lines,
+//! `generation G`, `rng HEX`, `population P S`, then P blocks
+//! `individual i` + one line `own opp w..` per state, then `end`. It must
+//! be for the session's variant. Saving writes `<archive>.tmp` and renames
+//! it over the archive, so a failed save leaves the old one.
+//!
+//! Complexity and limits: at most 64 skills, C <= 30 (S = (C+1)^2 <= 961
+//! states), `t` at most 100000 generations. Scoring one individual costs
+//! O(sweeps · S · n^2); about 0.1 ms on the common variant (S = 36), so the
+//! default `t` takes about 11 s. `e` adds an O(S^3) linear solve. Start-up
+//! and `e` on the largest variants take minutes.
+//!
+//! Exit codes: 0 after `q` or the end of input; 2 for a bad argument, an
+//! unreadable or malformed variant, or an archive that is unreadable,
+//! corrupt or of another variant (one stderr line `ji: <file>: line L:
+//! <what>`, nothing written); 1 when stdout cannot be written. A failed
+//! save is reported (stderr and transcript) and the session goes on.
+//! Details: docs/ji_trainer.md.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -36,6 +53,10 @@ const POPULATION: usize = 40;
 const ELITES: usize = 4;
 const TOURNAMENT: usize = 3;
 const ARCHIVE_MAGIC: &str = "ji-archive 1";
+/// Value iteration while training: tolerance and sweep cap (speed first).
+const TRAIN_SWEEPS: (f64, usize) = (1e-9, 5_000);
+/// Value iteration for `e`: tolerance and sweep cap (precision first).
+const EXACT_SWEEPS: (f64, usize) = (1e-13, 200_000);
 
 /// The common variant (the seed's table), used when `--variant` is absent.
 const COMMON_VARIANT: &str = "8
@@ -64,31 +85,87 @@ commands, one per line on stdin:
   q      quit (so does the end of input)
 ";
 
-/// A fatal error: the text after `ji: `, printed as one stderr line, exit 2.
+const COMMANDS: &str =
+    "commands: t [G] train (default 3000), p play, s table, e evaluate, h help, q quit";
+
+/// A fatal error: one stderr line `ji: <text>`, then exit `code`.
 #[derive(Debug)]
-struct Failure(String);
+struct Failure {
+    code: i32,
+    text: String,
+}
 
-// ---------------------------------------------------------------- PRNG
+/// Bad input (argument, variant, archive): exit 2.
+fn bad(text: String) -> Failure {
+    Failure { code: 2, text }
+}
 
-/// splitmix64: small, fast, and deterministic for a given seed.
-#[derive(Clone, Debug)]
-struct Rng(u64);
+/// Stdout cannot be written: exit 1.
+fn io_fail(e: io::Error) -> Failure {
+    Failure {
+        code: 1,
+        text: format!("cannot write the output: {}", e),
+    }
+}
 
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// A user's token in a message: lossy UTF-8, at most 40 characters.
+fn shown(tok: &[u8]) -> String {
+    let s = String::from_utf8_lossy(tok);
+    if s.chars().count() > 40 {
+        let cut: String = s.chars().take(40).collect();
+        format!("{}...", cut)
+    } else {
+        s.into_owned()
     }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+// ---------------------------------------------------------------- command line
+
+struct Config {
+    variant: Option<String>,
+    archive: String,
+    seed: Option<u64>,
+}
+
+/// The options; `None` for `--help`.
+fn parse_args(args: &[String]) -> Result<Option<Config>, Failure> {
+    let mut cfg = Config {
+        variant: None,
+        archive: "archive".into(),
+        seed: None,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "-h" || a == "--help" {
+            return Ok(None);
+        }
+        if !matches!(a, "--variant" | "--archive" | "--seed") {
+            return Err(bad(format!(
+                "unknown argument '{}' (see --help)",
+                shown(a.as_bytes())
+            )));
+        }
+        let value = match args.get(i + 1) {
+            Some(v) => v.clone(),
+            None => return Err(bad(format!("{} needs a value (see --help)", a))),
+        };
+        match a {
+            "--variant" => cfg.variant = Some(value),
+            "--archive" => cfg.archive = value,
+            _ => match value.parse::<u64>() {
+                Ok(s) => cfg.seed = Some(s),
+                Err(_) => {
+                    return Err(bad(format!(
+                        "--seed '{}' is not an integer 0..2^64",
+                        shown(value.as_bytes())
+                    )))
+                }
+            },
+        }
+        i += 2;
     }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+    Ok(Some(cfg))
 }
 
 // ---------------------------------------------------------------- variant
@@ -109,21 +186,59 @@ struct Variant {
     beats: Vec<u64>,
 }
 
-/// Whitespace-separated tokens of a byte slice, with 1-based line numbers.
+fn bits(mask: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |&i| mask >> i & 1 == 1)
+}
+
+impl Variant {
+    /// Skill `x` as a line of the input format: `name delta req k beaten..`.
+    fn skill_line(&self, x: usize) -> String {
+        let s = &self.skills[x];
+        let mut line = format!(
+            "{} {} {} {}",
+            s.name,
+            s.delta,
+            s.req,
+            self.beats[x].count_ones()
+        );
+        for y in bits(self.beats[x]) {
+            line += " ";
+            line += &self.skills[y].name;
+        }
+        line
+    }
+
+    /// The variant in the input format, one skill per line.
+    fn text(&self) -> String {
+        let mut s = format!("{}\n", self.skills.len());
+        for x in 0..self.skills.len() {
+            s += &self.skill_line(x);
+            s += "\n";
+        }
+        s
+    }
+}
+
+/// Whitespace-separated tokens of a variant text, with 1-based line numbers
+/// for errors (`line_base` is added: a variant embedded in an archive).
 struct Tokens<'a> {
     data: &'a [u8],
     pos: usize,
     line: usize,
+    origin: &'a str,
+    line_base: usize,
 }
 
 impl<'a> Tokens<'a> {
-    fn new(data: &'a [u8]) -> Self {
-        Tokens {
-            data,
-            pos: 0,
-            line: 1,
-        }
+    fn fail(&self, line: usize, what: String) -> Failure {
+        bad(format!(
+            "{}: line {}: {}",
+            self.origin,
+            line + self.line_base,
+            what
+        ))
     }
+
     fn next_token(&mut self) -> Option<(&'a [u8], usize)> {
         let d = self.data;
         while self.pos < d.len() && d[self.pos].is_ascii_whitespace() {
@@ -140,6 +255,31 @@ impl<'a> Tokens<'a> {
             self.pos += 1;
         }
         Some((&d[start..self.pos], self.line))
+    }
+
+    /// The next token, or the error `missing()` at the end of the text.
+    fn need(&mut self, missing: impl FnOnce() -> String) -> Result<(&'a [u8], usize), Failure> {
+        match self.next_token() {
+            Some(t) => Ok(t),
+            None => Err(self.fail(self.line, missing())),
+        }
+    }
+
+    /// Field `what` of skill `name`: a 64-bit integer, and its line.
+    fn number(&mut self, name: &str, what: &str) -> Result<(i64, usize), Failure> {
+        let (t, l) = self.need(|| format!("skill '{}': missing {}", name, what))?;
+        match parse_int(t) {
+            Some(v) => Ok((v, l)),
+            None => Err(self.fail(
+                l,
+                format!(
+                    "skill '{}': {} '{}' is not a 64-bit integer",
+                    name,
+                    what,
+                    shown(t)
+                ),
+            )),
+        }
     }
 }
 
@@ -167,209 +307,118 @@ fn parse_int(tok: &[u8]) -> Option<i64> {
     }
 }
 
-fn shown(tok: &[u8]) -> String {
-    let s = String::from_utf8_lossy(tok);
-    if s.chars().count() > 40 {
-        let cut: String = s.chars().take(40).collect();
-        format!("{}...", cut)
-    } else {
-        s.into_owned()
-    }
-}
-
 /// Parses a variant. `origin` names the file in errors; `line_base` is
 /// added to line numbers (the variant embedded in an archive).
 fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
-    let mut toks = Tokens::new(text);
-    let fail = |line: usize, what: String| {
-        Failure(format!("{}: line {}: {}", origin, line + line_base, what))
+    let mut toks = Tokens {
+        data: text,
+        pos: 0,
+        line: 1,
+        origin,
+        line_base,
     };
-    let (tok, line) = match toks.next_token() {
-        Some(t) => t,
-        None => {
-            return Err(fail(
-                toks.line,
-                "empty variant: expected the number of skills".into(),
-            ))
-        }
-    };
+    let (tok, line) = toks.need(|| "empty variant: expected the number of skills".into())?;
     let n = match parse_int(tok) {
         Some(n) if (1..=MAX_SKILLS as i64).contains(&n) => n as usize,
         Some(n) => {
-            return Err(fail(
-                line,
-                format!("skill count {} out of range 1..={}", n, MAX_SKILLS),
-            ))
+            let what = format!("skill count {} out of range 1..={}", n, MAX_SKILLS);
+            return Err(toks.fail(line, what));
         }
         None => {
-            return Err(fail(
-                line,
-                format!("skill count '{}' is not an integer", shown(tok)),
-            ))
+            let what = format!("skill count '{}' is not an integer", shown(tok));
+            return Err(toks.fail(line, what));
         }
     };
     let mut skills: Vec<Skill> = Vec::with_capacity(n);
     let mut beaten: Vec<Vec<(&[u8], usize)>> = Vec::with_capacity(n);
     for i in 0..n {
-        let (tok, line) = match toks.next_token() {
-            Some(t) => t,
-            None => {
-                return Err(fail(
-                    toks.line,
-                    format!("skill #{}: missing (the variant ends early)", i + 1),
-                ))
-            }
-        };
+        let (tok, l) =
+            toks.need(|| format!("skill #{}: missing (the variant ends early)", i + 1))?;
         let name = match std::str::from_utf8(tok) {
             Ok(s) => s.to_string(),
-            Err(_) => return Err(fail(line, format!("skill #{}: name is not UTF-8", i + 1))),
+            Err(_) => return Err(toks.fail(l, format!("skill #{}: name is not UTF-8", i + 1))),
         };
-        if name.len() > MAX_NAME_BYTES {
-            return Err(fail(
-                line,
-                format!(
-                    "skill '{}': name longer than {} bytes",
-                    shown(tok),
-                    MAX_NAME_BYTES
-                ),
-            ));
-        }
-        if skills.iter().any(|s| s.name == name) {
-            return Err(fail(line, format!("skill '{}': name used twice", name)));
-        }
-        let mut number = |what: &str| -> Result<(i64, usize), Failure> {
-            match toks.next_token() {
-                None => Err(fail(
-                    toks.line,
-                    format!("skill '{}': missing {}", name, what),
-                )),
-                Some((t, l)) => match parse_int(t) {
-                    Some(v) => Ok((v, l)),
-                    None => Err(fail(
-                        l,
-                        format!(
-                            "skill '{}': {} '{}' is not a 64-bit integer",
-                            name,
-                            what,
-                            shown(t)
-                        ),
-                    )),
-                },
-            }
+        let why = if name.len() > MAX_NAME_BYTES {
+            format!("name longer than {} bytes", MAX_NAME_BYTES)
+        } else if skills.iter().any(|s| s.name == name) {
+            "name used twice".into()
+        } else {
+            String::new()
         };
-        let (delta, _) = number("delta")?;
-        let (req, l) = number("req")?;
+        if !why.is_empty() {
+            return Err(toks.fail(l, format!("skill '{}': {}", shown(tok), why)));
+        }
+        let (delta, _) = toks.number(&name, "delta")?;
+        let (req, l) = toks.number(&name, "req")?;
         if req < 0 {
-            return Err(fail(
-                l,
-                format!("skill '{}': req {} is negative", name, req),
-            ));
+            return Err(toks.fail(l, format!("skill '{}': req {} is negative", name, req)));
         }
         if (req as i128) < -(delta as i128) {
-            return Err(fail(
-                l,
-                format!(
-                    "skill '{}': req {} is less than -delta {}",
-                    name,
-                    req,
-                    -(delta as i128)
-                ),
-            ));
+            let what = format!(
+                "skill '{}': req {} is less than -delta {}",
+                name,
+                req,
+                -(delta as i128)
+            );
+            return Err(toks.fail(l, what));
         }
-        let (k, l) = number("k")?;
+        let (k, l) = toks.number(&name, "k")?;
         if k < 0 || k >= n as i64 {
-            return Err(fail(
-                l,
-                format!("skill '{}': k = {} out of range 0..={}", name, k, n - 1),
-            ));
+            let what = format!("skill '{}': k = {} out of range 0..={}", name, k, n - 1);
+            return Err(toks.fail(l, what));
         }
         let mut list = Vec::with_capacity(k as usize);
         for _ in 0..k {
-            match toks.next_token() {
-                Some(t) => list.push(t),
-                None => {
-                    return Err(fail(
-                        toks.line,
-                        format!("skill '{}': missing beaten skill names", name),
-                    ))
-                }
-            }
+            list.push(toks.need(|| format!("skill '{}': missing beaten skill names", name))?);
         }
         if req > MAX_CAP {
-            return Err(fail(
-                l,
-                format!(
-                    "skill '{}': req {} exceeds the trainer's limit {}",
-                    name, req, MAX_CAP
-                ),
-            ));
+            let what = format!(
+                "skill '{}': req {} exceeds the trainer's limit {}",
+                name, req, MAX_CAP
+            );
+            return Err(toks.fail(l, what));
         }
         skills.push(Skill { name, delta, req });
         beaten.push(list);
     }
     if let Some((t, l)) = toks.next_token() {
-        return Err(fail(
-            l,
-            format!("extra token '{}' after the last skill", shown(t)),
-        ));
+        let what = format!("extra token '{}' after the last skill", shown(t));
+        return Err(toks.fail(l, what));
     }
     let mut beats = vec![0u64; n];
     for (x, list) in beaten.iter().enumerate() {
+        let name = &skills[x].name;
         for &(tok, l) in list {
-            let y = match skills.iter().position(|s| s.name.as_bytes() == tok) {
-                Some(y) => y,
-                None => {
-                    return Err(fail(
-                        l,
-                        format!(
-                            "skill '{}': beats unknown skill '{}'",
-                            skills[x].name,
-                            shown(tok)
-                        ),
-                    ))
+            let what = match skills.iter().position(|s| s.name.as_bytes() == tok) {
+                None => format!("beats unknown skill '{}'", shown(tok)),
+                Some(y) if y == x => "beats itself".into(),
+                Some(y) if beats[y] >> x & 1 == 1 => {
+                    format!("'{}' and '{}' beat each other", skills[y].name, name)
+                }
+                Some(y) => {
+                    beats[x] |= 1 << y;
+                    continue;
                 }
             };
-            if y == x {
-                return Err(fail(l, format!("skill '{}': beats itself", skills[x].name)));
-            }
-            if beats[y] >> x & 1 == 1 {
-                let (a, b) = (&skills[y].name, &skills[x].name);
-                return Err(fail(
-                    l,
-                    format!("skill '{}': '{}' and '{}' beat each other", b, a, b),
-                ));
-            }
-            beats[x] |= 1 << y;
+            return Err(toks.fail(l, format!("skill '{}': {}", name, what)));
         }
     }
     if !skills.iter().any(|s| s.req == 0) {
-        return Err(fail(
-            line,
-            "no skill has req 0: nothing can be played at 0 集".into(),
-        ));
+        let what = "no skill has req 0: nothing can be played at 0 集".into();
+        return Err(toks.fail(line, what));
     }
     Ok(Variant { skills, beats })
 }
 
-/// The variant as text in the input format (one skill per line).
-fn variant_text(v: &Variant) -> String {
-    let mut s = format!("{}\n", v.skills.len());
-    for (x, sk) in v.skills.iter().enumerate() {
-        let list: Vec<&str> = (0..v.skills.len())
-            .filter(|&y| v.beats[x] >> y & 1 == 1)
-            .map(|y| v.skills[y].name.as_str())
-            .collect();
-        s += &format!("{} {} {} {}", sk.name, sk.delta, sk.req, list.len());
-        for name in list {
-            s += " ";
-            s += name;
-        }
-        s += "\n";
-    }
-    s
-}
-
 // ---------------------------------------------------------------- model
+
+/// What one round does, seen from the mover.
+enum Round {
+    Won,
+    Lost,
+    /// Neither skill beats the other: the game goes on in this state.
+    Next(usize),
+}
 
 /// The capped model: counts 0..=C, state index `own * side + opp`.
 struct Model {
@@ -386,10 +435,6 @@ struct Model {
     playable: Vec<u64>,
     /// Offsets of each state's weights in a weight table (genes).
     offset: Vec<usize>,
-}
-
-fn bits(mask: u64) -> impl Iterator<Item = usize> {
-    (0..64).filter(move |&i| mask >> i & 1 == 1)
 }
 
 impl Model {
@@ -423,8 +468,7 @@ impl Model {
         for s in 0..m.states {
             let p = m.undominated(s / side, s % side);
             m.playable.push(p);
-            let last = m.offset[s];
-            m.offset.push(last + p.count_ones() as usize);
+            m.offset.push(m.offset[s] + p.count_ones() as usize);
         }
         m
     }
@@ -433,12 +477,44 @@ impl Model {
         self.v.beats[x] >> y & 1 == 1
     }
 
+    /// (own, opp) counts of state `s`.
+    fn counts(&self, s: usize) -> (usize, usize) {
+        (s / self.side, s % self.side)
+    }
+
+    /// State `s` seen from the opponent.
+    fn swapped(&self, s: usize) -> usize {
+        let (a, b) = self.counts(s);
+        b * self.side + a
+    }
+
+    /// The round from state `s` where the mover plays `x`, the opponent `y`.
+    fn round(&self, s: usize, x: usize, y: usize) -> Round {
+        if self.beats(x, y) {
+            Round::Won
+        } else if self.beats(y, x) {
+            Round::Lost
+        } else {
+            let (a, b) = self.counts(s);
+            Round::Next(self.next[a * self.n + x] * self.side + self.next[b * self.n + y])
+        }
+    }
+
+    /// The mover's payoff of a round, `value` (mover's view) continuing.
+    fn payoff(&self, s: usize, x: usize, y: usize, value: &[f64]) -> f64 {
+        match self.round(s, x, y) {
+            Round::Won => 1.0,
+            Round::Lost => -1.0,
+            Round::Next(t) => value[t],
+        }
+    }
+
     /// Affordable skills not dominated by another affordable skill. "A skill
     /// is dropped when another affordable skill is at least as good against
     /// every reply and better against one": replies are the opponent's
     /// affordable skills; outcomes rank win, then continue (more own 集
-    /// better), then lose. More own 集 is never worse (whatever a smaller count allows,
-    /// a larger one allows too), so dropping keeps the game's value.
+    /// better), then lose. More own 集 is never worse (a larger count allows
+    /// whatever a smaller one does), so dropping keeps the game's value.
     fn undominated(&self, own: usize, opp: usize) -> u64 {
         let rank = |x: usize, z: usize| -> i64 {
             if self.beats(x, z) {
@@ -474,9 +550,48 @@ impl Model {
     fn genes(&self) -> usize {
         self.offset[self.states]
     }
+}
 
-    /// Probabilities (states x n) from a weight table: weights normalised
-    /// over the playable skills; all-zero weights mean uniform.
+// ---------------------------------------------------------------- AI
+
+/// splitmix64: small, fast, and deterministic for a given seed.
+#[derive(Clone, Debug)]
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Roulette-wheel pick: the first item whose weight takes `r` (drawn in
+/// [0, total weight)) below 0; the last item if rounding leaves r >= 0.
+fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
+    let mut last = 0;
+    for (i, w) in items {
+        r -= w;
+        if r < 0.0 {
+            return i;
+        }
+        last = i;
+    }
+    last
+}
+
+impl Model {
+    /// The AI's probabilities (states x n) from its weight table: weights
+    /// normalised over the playable skills; all-zero weights mean uniform.
     fn policy(&self, genes: &[f64]) -> Vec<f64> {
         let mut p = vec![0.0; self.states * self.n];
         for s in 0..self.states {
@@ -492,23 +607,32 @@ impl Model {
         }
         p
     }
+
+    /// The AI's move at (uncapped) counts: "enough for any skill counts as
+    /// C", so it looks its state up with both counts capped.
+    fn ai_move(&self, policy: &[f64], own: i64, opp: i64, rng: &mut Rng) -> usize {
+        let cap = |c: i64| c.min(self.cap as i64) as usize;
+        let s = cap(own) * self.side + cap(opp);
+        let row = &policy[s * self.n..];
+        roulette(rng.unit(), bits(self.playable[s]).map(|x| (x, row[x])))
+    }
 }
 
-// ---------------------------------------------------------------- exact analysis
+// ---------------------------------------------------------------- evaluation
 
 /// Best response to a fixed AI policy: value iteration on the MDP it leaves.
 /// Returns, per state (AI count, responder count), the responder's value:
 /// P(responder wins) - P(AI wins), 0 for play that never ends. Value
 /// iteration from 0 gives the k-round values, which increase towards the
 /// unlimited game's value; it stops when a sweep changes nothing by more
-/// than `tol`.
-fn best_response(m: &Model, ai: &[f64], tol: f64, max_sweeps: usize) -> Vec<f64> {
-    // Flatten: per state and reply y, a constant (terminal payoffs) and the
-    // continuing (probability, next state) pairs.
-    let mut heads: Vec<(usize, usize, f64)> = Vec::new(); // (state, end of edges, const)
+/// than `tol`. The responder may play every skill it can afford.
+fn best_response(m: &Model, ai: &[f64], (tol, max_sweeps): (f64, usize)) -> Vec<f64> {
+    // Flattened once: per state and reply, the terminal payoff and the
+    // (probability, next state) pairs of the rounds that go on.
+    let mut heads: Vec<(usize, usize, f64)> = Vec::new(); // (state, end of edges, payoff)
     let mut edges: Vec<(f64, usize)> = Vec::new();
     for s in 0..m.states {
-        let (a, b) = (s / m.side, s % m.side);
+        let (_, b) = m.counts(s);
         for y in bits(m.afford[b]) {
             let mut c = 0.0;
             for x in bits(m.playable[s]) {
@@ -516,12 +640,10 @@ fn best_response(m: &Model, ai: &[f64], tol: f64, max_sweeps: usize) -> Vec<f64>
                 if p == 0.0 {
                     continue;
                 }
-                if m.beats(x, y) {
-                    c -= p;
-                } else if m.beats(y, x) {
-                    c += p;
-                } else {
-                    edges.push((p, m.next[a * m.n + x] * m.side + m.next[b * m.n + y]));
+                match m.round(s, x, y) {
+                    Round::Won => c -= p,
+                    Round::Lost => c += p,
+                    Round::Next(t) => edges.push((p, t)),
                 }
             }
             heads.push((s, edges.len(), c));
@@ -640,26 +762,19 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
 /// one table serves both players. Returns the values (own, opp) and an
 /// equilibrium policy (states x n).
 fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
+    const MAX_SWEEPS: usize = 20_000;
     let mut v = vec![0.0; m.states];
     let mut pol = vec![0.0; m.states * m.n];
     let mut mat = Vec::new();
-    for sweep in 0..=20_000 {
+    for sweep in 0..=MAX_SWEEPS {
         let mut change: f64 = 0.0;
-        let last = sweep == 20_000;
         for s in 0..m.states {
-            let (a, b) = (s / m.side, s % m.side);
             let rows: Vec<usize> = bits(m.playable[s]).collect();
-            let cols: Vec<usize> = bits(m.afford[b]).collect();
+            let cols: Vec<usize> = bits(m.afford[m.counts(s).1]).collect();
             mat.clear();
             for &x in &rows {
                 for &y in &cols {
-                    mat.push(if m.beats(x, y) {
-                        1.0
-                    } else if m.beats(y, x) {
-                        -1.0
-                    } else {
-                        v[m.next[a * m.n + x] * m.side + m.next[b * m.n + y]]
-                    });
+                    mat.push(m.payoff(s, x, y, &v));
                 }
             }
             let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
@@ -669,7 +784,7 @@ fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
                 pol[s * m.n + x] = strat[i];
             }
         }
-        if change <= 1e-13 || last {
+        if change <= EXACT_SWEEPS.0 || sweep == MAX_SWEEPS {
             break;
         }
     }
@@ -685,20 +800,17 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
     let mut win = vec![0.0; sn];
     let mut lose = vec![0.0; sn];
     for s in 0..sn {
-        let (a, b) = (s / m.side, s % m.side);
-        let sb = b * m.side + a;
+        let sb = m.swapped(s);
         for x in bits(m.playable[s]) {
             for y in bits(m.playable[sb]) {
                 let p = pa[s * m.n + x] * pb[sb * m.n + y];
                 if p == 0.0 {
                     continue;
                 }
-                if m.beats(x, y) {
-                    win[s] += p;
-                } else if m.beats(y, x) {
-                    lose[s] += p;
-                } else {
-                    trans[s].push((m.next[a * m.n + x] * m.side + m.next[b * m.n + y], p));
+                match m.round(s, x, y) {
+                    Round::Won => win[s] += p,
+                    Round::Lost => lose[s] += p,
+                    Round::Next(t) => trans[s].push((t, p)),
                 }
             }
         }
@@ -812,28 +924,20 @@ impl Judge<'_> {
     fn score(&self, genes: &[f64]) -> Score {
         let m = self.m;
         let ai = m.policy(genes);
-        let br = best_response(m, &ai, 1e-9, 5_000);
+        let br = best_response(m, &ai, TRAIN_SWEEPS);
         let mut local = vec![0.0; m.states];
         let mut sum = 0.0;
         for (s, gap) in local.iter_mut().enumerate() {
-            let (a, b) = (s / m.side, s % m.side);
             let mut worst = f64::INFINITY;
-            for y in bits(m.afford[b]) {
+            for y in bits(m.afford[m.counts(s).1]) {
                 let mut q = 0.0;
                 for x in bits(m.playable[s]) {
-                    q += ai[s * m.n + x]
-                        * if m.beats(x, y) {
-                            1.0
-                        } else if m.beats(y, x) {
-                            -1.0
-                        } else {
-                            self.value[m.next[a * m.n + x] * m.side + m.next[b * m.n + y]]
-                        };
+                    q += ai[s * m.n + x] * m.payoff(s, x, y, self.value);
                 }
                 worst = worst.min(q);
             }
             *gap = (self.value[s] - worst).max(0.0);
-            sum += (br[s] - self.value[b * m.side + a]).max(0.0) + *gap;
+            sum += (br[s] - self.value[m.swapped(s)]).max(0.0) + *gap;
         }
         let expl = br[0] - self.value[0];
         Score {
@@ -886,6 +990,7 @@ impl Trainer {
         }
     }
 
+    /// Tournament selection: the fittest of a few random individuals.
     fn select(&mut self) -> usize {
         let mut best = self.rng.below(self.pop.len());
         for _ in 1..TOURNAMENT {
@@ -927,16 +1032,7 @@ impl Trainer {
                 let gaps = &self.scores[pa].local;
                 let total: f64 = gaps.iter().sum();
                 let s = if total > 0.0 && self.rng.unit() < 0.5 {
-                    let mut r = self.rng.unit() * total;
-                    let mut pick = m.states - 1;
-                    for (i, &g) in gaps.iter().enumerate() {
-                        r -= g;
-                        if r < 0.0 {
-                            pick = i;
-                            break;
-                        }
-                    }
-                    pick
+                    roulette(self.rng.unit() * total, gaps.iter().copied().enumerate())
                 } else {
                     self.rng.below(m.states)
                 };
@@ -964,27 +1060,21 @@ impl Trainer {
 
 // ---------------------------------------------------------------- archive
 
-fn rng_hex(r: &Rng) -> String {
-    format!("{:016x}", r.0)
-}
-
 /// The archive text: see docs/ji_trainer.md ("Archive format").
 fn archive_text(m: &Model, t: &Trainer) -> String {
-    let mut s = String::new();
-    s += ARCHIVE_MAGIC;
-    s += "\nvariant ";
-    s += &variant_text(&m.v);
+    let mut s = format!("{}\nvariant {}", ARCHIVE_MAGIC, m.v.text());
     s += &format!(
-        "generation {}\nrng {}\npopulation {} {}\n",
+        "generation {}\nrng {:016x}\npopulation {} {}\n",
         t.generation,
-        rng_hex(&t.rng),
+        t.rng.0,
         t.pop.len(),
         m.states
     );
     for (i, genes) in t.pop.iter().enumerate() {
         s += &format!("individual {}\n", i);
         for st in 0..m.states {
-            s += &format!("{} {}", st / m.side, st % m.side);
+            let (a, b) = m.counts(st);
+            s += &format!("{} {}", a, b);
             for g in &genes[m.offset[st]..m.offset[st + 1]] {
                 s += &format!(" {}", g);
             }
@@ -1002,18 +1092,15 @@ fn parse_archive(
     origin: &str,
     m: &Model,
 ) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
-    let text = match std::str::from_utf8(text) {
-        Ok(t) => t,
-        Err(e) => {
-            return Err(Failure(format!(
-                "{}: not UTF-8 text (byte {})",
-                origin,
-                e.valid_up_to()
-            )))
-        }
-    };
+    let text = std::str::from_utf8(text).map_err(|e| {
+        bad(format!(
+            "{}: not UTF-8 text (byte {})",
+            origin,
+            e.valid_up_to()
+        ))
+    })?;
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let fail = |l: usize, what: String| Failure(format!("{}: line {}: {}", origin, l + 1, what));
+    let fail = |l: usize, what: String| bad(format!("{}: line {}: {}", origin, l + 1, what));
     let line = |l: usize| -> Result<&str, Failure> {
         lines
             .get(l)
@@ -1021,19 +1108,14 @@ fn parse_archive(
             .ok_or_else(|| fail(l.min(lines.len()), "archive ends early (truncated?)".into()))
     };
     if line(0)? != ARCHIVE_MAGIC {
-        return Err(fail(
-            0,
-            format!("not a ji archive (expected '{}')", ARCHIVE_MAGIC),
-        ));
+        let what = format!("not a ji archive (expected '{}')", ARCHIVE_MAGIC);
+        return Err(fail(0, what));
     }
-    let head = line(1)?;
-    let n = match head
+    let n = line(1)?
         .strip_prefix("variant ")
         .and_then(|r| r.trim().parse::<usize>().ok())
-    {
-        Some(n) if (1..=MAX_SKILLS).contains(&n) => n,
-        _ => return Err(fail(1, "expected 'variant N'".into())),
-    };
+        .filter(|n| (1..=MAX_SKILLS).contains(n))
+        .ok_or_else(|| fail(1, "expected 'variant N'".into()))?;
     let mut vt = format!("{}\n", n);
     for l in 2..2 + n {
         vt += line(l)?;
@@ -1050,38 +1132,31 @@ fn parse_archive(
             format!(
                 "skill {} is '{}' there, '{}' here",
                 i + 1,
-                variant_line(&v, i),
-                variant_line(&m.v, i)
+                v.skill_line(i),
+                m.v.skill_line(i)
             )
         };
         return Err(fail(1, format!("archive is for another variant ({})", why)));
     }
     let mut l = 2 + n;
-    let generation = match line(l)?
+    let generation = line(l)?
         .strip_prefix("generation ")
         .and_then(|r| r.parse::<u64>().ok())
-    {
-        Some(g) => g,
-        None => return Err(fail(l, "expected 'generation G'".into())),
-    };
+        .ok_or_else(|| fail(l, "expected 'generation G'".into()))?;
     l += 1;
-    let rng = match line(l)?
+    let rng = line(l)?
         .strip_prefix("rng ")
         .and_then(|r| u64::from_str_radix(r, 16).ok())
-    {
-        Some(r) => Rng(r),
-        None => return Err(fail(l, "expected 'rng HEX'".into())),
-    };
+        .map(Rng)
+        .ok_or_else(|| fail(l, "expected 'rng HEX'".into()))?;
     l += 1;
     let dims: Vec<usize> = match line(l)?.strip_prefix("population ") {
         Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
         None => vec![],
     };
     if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != m.states {
-        return Err(fail(
-            l,
-            format!("expected 'population P {}' with 1 <= P <= 10000", m.states),
-        ));
+        let what = format!("expected 'population P {}' with 1 <= P <= 10000", m.states);
+        return Err(fail(l, what));
     }
     l += 1;
     let mut pop = Vec::with_capacity(dims[0]);
@@ -1092,14 +1167,11 @@ fn parse_archive(
         l += 1;
         let mut genes = Vec::with_capacity(m.genes());
         for st in 0..m.states {
-            let row = line(l)?;
-            let mut it = row.split(' ');
-            let (a, b) = (st / m.side, st % m.side);
+            let mut it = line(l)?.split(' ');
+            let (a, b) = m.counts(st);
             if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
-                return Err(fail(
-                    l,
-                    format!("expected the weights of state {} {}", a, b),
-                ));
+                let what = format!("expected the weights of state {} {}", a, b);
+                return Err(fail(l, what));
             }
             let mut count = 0;
             for w in it {
@@ -1111,10 +1183,8 @@ fn parse_archive(
             }
             let want = m.offset[st + 1] - m.offset[st];
             if count != want {
-                return Err(fail(
-                    l,
-                    format!("state {} {} needs {} weights, found {}", a, b, want, count),
-                ));
+                let what = format!("state {} {} needs {} weights, found {}", a, b, want, count);
+                return Err(fail(l, what));
             }
             l += 1;
         }
@@ -1129,12 +1199,9 @@ fn parse_archive(
     Ok((generation, rng, pop))
 }
 
-fn variant_line(v: &Variant, i: usize) -> String {
-    variant_text(v).lines().nth(i + 1).unwrap_or("").to_string()
-}
-
 /// Writes the archive atomically: a temporary file in the same directory,
-/// flushed to disk, then renamed over the old one.
+/// flushed to disk, then renamed over the old one, so that a failure at
+/// any point leaves the previous archive whole.
 fn save_archive(path: &Path, text: &str) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -1151,55 +1218,7 @@ fn save_archive(path: &Path, text: &str) -> io::Result<()> {
     result
 }
 
-// ---------------------------------------------------------------- session
-
-struct Config {
-    variant: Option<String>,
-    archive: String,
-    seed: Option<u64>,
-}
-
-fn parse_args(args: &[String]) -> Result<Option<Config>, Failure> {
-    let mut cfg = Config {
-        variant: None,
-        archive: "archive".into(),
-        seed: None,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        if a == "-h" || a == "--help" {
-            return Ok(None);
-        }
-        let value = match args.get(i + 1) {
-            Some(v) if matches!(a, "--variant" | "--archive" | "--seed") => v.clone(),
-            None if matches!(a, "--variant" | "--archive" | "--seed") => {
-                return Err(Failure(format!("{} needs a value (see --help)", a)))
-            }
-            _ => {
-                return Err(Failure(format!(
-                    "unknown argument '{}' (see --help)",
-                    shown(a.as_bytes())
-                )))
-            }
-        };
-        match a {
-            "--variant" => cfg.variant = Some(value),
-            "--archive" => cfg.archive = value,
-            _ => match value.parse::<u64>() {
-                Ok(s) => cfg.seed = Some(s),
-                Err(_) => {
-                    return Err(Failure(format!(
-                        "--seed '{}' is not an integer 0..2^64",
-                        shown(value.as_bytes())
-                    )))
-                }
-            },
-        }
-        i += 2;
-    }
-    Ok(Some(cfg))
-}
+// ---------------------------------------------------------------- commands
 
 /// A running session: the model, the equilibrium, the trainer.
 struct Session {
@@ -1211,50 +1230,43 @@ struct Session {
     play_rng: Rng,
 }
 
-fn io_fail(e: io::Error) -> Failure {
-    Failure(format!("cannot write the output: {}", e))
-}
-
 impl Session {
+    /// Reads the variant and the archive (or draws a fresh population) and
+    /// prints the session line.
     fn start(cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
         let (text, origin) = match &cfg.variant {
             Some(f) => match std::fs::read(f) {
-                Ok(t) => (t, f.clone()),
-                Err(e) => return Err(Failure(format!("{}: cannot read: {}", f, e))),
+                Ok(t) => (t, f.as_str()),
+                Err(e) => return Err(bad(format!("{}: cannot read: {}", f, e))),
             },
-            None => (
-                COMMON_VARIANT.as_bytes().to_vec(),
-                "built-in variant".into(),
-            ),
+            None => (COMMON_VARIANT.as_bytes().to_vec(), "built-in variant"),
         };
-        let m = Model::new(parse_variant(&text, &origin, 0)?);
+        let m = Model::new(parse_variant(&text, origin, 0)?);
         let (value, eq_policy) = equilibrium(&m);
         let seed = cfg.seed.unwrap_or_else(|| {
             let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
             t.map(|d| d.as_nanos() as u64).unwrap_or(0)
         });
-        let path = PathBuf::from(&cfg.archive);
-        let (generation, rng, pop, note) = match std::fs::read(&path) {
+        let name = &cfg.archive;
+        let (generation, rng, pop, note) = match std::fs::read(name) {
             Ok(bytes) => {
-                let (g, r, p) = parse_archive(&bytes, &cfg.archive, &m)?;
+                let (g, r, p) = parse_archive(&bytes, name, &m)?;
                 let note = format!(
                     "archive '{}': generation {}, population {}",
-                    cfg.archive,
+                    name,
                     g,
                     p.len()
                 );
                 (g, r, p, note)
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => (
-                0,
-                Rng(seed),
-                Trainer::fresh(&m, seed),
-                format!(
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let note = format!(
                     "no archive '{}': a fresh random population of {}",
-                    cfg.archive, POPULATION
-                ),
-            ),
-            Err(e) => return Err(Failure(format!("{}: cannot read: {}", cfg.archive, e))),
+                    name, POPULATION
+                );
+                (0, Rng(seed), Trainer::fresh(&m, seed), note)
+            }
+            Err(e) => return Err(bad(format!("{}: cannot read: {}", name, e))),
         };
         let judge = Judge {
             m: &m,
@@ -1272,7 +1284,7 @@ impl Session {
             m,
             value,
             eq_policy,
-            archive: path,
+            archive: PathBuf::from(name),
             play_rng: Rng(seed.wrapping_add(0x7069_6179)),
         })
     }
@@ -1281,6 +1293,7 @@ impl Session {
         self.m.policy(&self.trainer.pop[0])
     }
 
+    /// `t G`: trains, prints about 60 progress lines, saves the archive.
     fn train(&mut self, gens: u64, out: &mut impl Write) -> io::Result<()> {
         let judge = Judge {
             m: &self.m,
@@ -1305,16 +1318,14 @@ impl Session {
             Ok(()) => writeln!(out, "saved '{}'", self.archive.display()),
             Err(e) => {
                 // Not fatal: the previous archive is intact, training may go on.
-                eprintln!(
-                    "ji: {}: cannot save the archive: {}",
-                    self.archive.display(),
-                    e
-                );
+                let name = self.archive.display();
+                let _ = writeln!(io::stderr(), "ji: {}: cannot save the archive: {}", name, e);
                 writeln!(out, "archive NOT saved: {}", e)
             }
         }
     }
 
+    /// `s`: the best AI's probabilities per state.
     fn show(&self, out: &mut impl Write) -> io::Result<()> {
         let m = &self.m;
         let p = self.best();
@@ -1324,7 +1335,8 @@ impl Session {
             self.trainer.generation
         )?;
         for s in 0..m.states {
-            write!(out, "({}, {}):", s / m.side, s % m.side)?;
+            let (a, b) = m.counts(s);
+            write!(out, "({}, {}):", a, b)?;
             for x in bits(m.playable[s]) {
                 write!(out, " {} {:.4}", m.v.skills[x].name, p[s * m.n + x])?;
             }
@@ -1333,6 +1345,7 @@ impl Session {
         Ok(())
     }
 
+    /// `e`: outcomes against two references, and exploitabilities.
     fn evaluate(&self, out: &mut impl Write) -> io::Result<()> {
         let m = &self.m;
         let ai = self.best();
@@ -1346,27 +1359,19 @@ impl Session {
                 name, w, l, d
             )?;
         }
-        let ub = best_response(m, &uniform, 1e-13, 200_000);
-        writeln!(
-            out,
-            "uniform AI's exploitability: {:.6}",
-            (ub[0] - self.value[0]).max(0.0)
-        )?;
-        let eb = best_response(m, &self.eq_policy, 1e-13, 200_000);
-        writeln!(
-            out,
-            "equilibrium's exploitability: {:.6}",
-            (eb[0] - self.value[0]).max(0.0)
-        )?;
-        let br = best_response(m, &ai, 1e-13, 200_000);
-        writeln!(
-            out,
-            "exploitability: {:.6}",
-            (br[0] - self.value[0]).max(0.0)
-        )
+        for (name, policy) in [
+            ("uniform AI's exploitability", &uniform),
+            ("equilibrium's exploitability", &self.eq_policy),
+            ("exploitability", &ai),
+        ] {
+            let br = best_response(m, policy, EXACT_SWEEPS);
+            writeln!(out, "{}: {:.6}", name, (br[0] - self.value[0]).max(0.0))?;
+        }
+        Ok(())
     }
 
-    /// One game against the best AI with real (uncapped) counts.
+    /// `p`: one game against the best AI with real (uncapped) counts.
+    /// Returns false when the input ends during the game.
     fn play(
         &mut self,
         input: &mut impl BufRead,
@@ -1374,7 +1379,7 @@ impl Session {
         prompt: bool,
     ) -> io::Result<bool> {
         let m = &self.m;
-        let ai = m.policy(&self.trainer.pop[0]);
+        let ai = self.best();
         let (mut me, mut bot): (i64, i64) = (0, 0);
         let mut line = String::new();
         for round in 1u64.. {
@@ -1392,6 +1397,7 @@ impl Session {
                 bot,
                 mine.join(" ")
             )?;
+            // Every attempt reads a line, so a game ends with its input.
             let x = loop {
                 if prompt {
                     write!(out, "your skill> ")?;
@@ -1424,17 +1430,7 @@ impl Session {
                     )?,
                 }
             };
-            // The AI sees capped counts: "enough for any skill counts as C".
-            let s = (bot.min(m.cap as i64) as usize) * m.side + me.min(m.cap as i64) as usize;
-            let mut r = self.play_rng.unit();
-            let mut y = bits(m.playable[s]).last().unwrap_or(0);
-            for z in bits(m.playable[s]) {
-                r -= ai[s * m.n + z];
-                if r < 0.0 {
-                    y = z;
-                    break;
-                }
-            }
+            let y = m.ai_move(&ai, bot, me, &mut self.play_rng);
             let (xs, ys) = (&m.v.skills[x], &m.v.skills[y]);
             let verdict = if m.beats(x, y) {
                 "you win"
@@ -1453,9 +1449,6 @@ impl Session {
         Ok(true)
     }
 }
-
-const COMMANDS: &str =
-    "commands: t [G] train (default 3000), p play, s table, e evaluate, h help, q quit";
 
 /// Runs a session: reads commands from `input` until `q` or its end.
 fn run(
@@ -1485,9 +1478,8 @@ fn run(
                 Some(_) => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS),
             },
             (Some("p"), None, _) => match session.play(input, out, prompt) {
-                Ok(true) => Ok(()),
                 Ok(false) => return Ok(()),
-                Err(e) => Err(e),
+                r => r.map(|_| ()),
             },
             (Some("s"), None, _) => session.show(out),
             (Some("e"), None, _) => session.evaluate(out),
@@ -1508,36 +1500,24 @@ fn run(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = match parse_args(&args) {
-        Ok(None) => {
-            print!("{}", HELP);
-            0
-        }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = match parse_args(&args) {
+        Ok(None) => out.write_all(HELP.as_bytes()).map_err(io_fail),
         Ok(Some(cfg)) => {
             let stdin = io::stdin();
             let prompt = stdin.is_terminal();
-            let mut input = stdin.lock();
-            let stdout = io::stdout();
-            let mut out = io::BufWriter::new(stdout.lock());
-            match run(&cfg, &mut input, &mut out, prompt) {
-                Ok(()) => 0,
-                Err(Failure(msg)) => {
-                    let _ = out.flush();
-                    eprintln!("ji: {}", msg);
-                    if msg.starts_with("cannot write the output") {
-                        1
-                    } else {
-                        2
-                    }
-                }
-            }
+            run(&cfg, &mut stdin.lock(), &mut out, prompt)
         }
-        Err(Failure(msg)) => {
-            eprintln!("ji: {}", msg);
-            2
-        }
+        Err(f) => Err(f),
     };
-    std::process::exit(code);
+    let result = result.and_then(|()| out.flush().map_err(io_fail));
+    if let Err(f) = result {
+        let _ = out.flush();
+        // A failed stderr cannot be reported anywhere: ignore it, no panic.
+        let _ = writeln!(io::stderr(), "ji: {}", f.text);
+        std::process::exit(f.code);
+    }
 }
 
 #[cfg(test)]
@@ -1549,7 +1529,7 @@ mod tests {
     }
 
     fn err(text: &str) -> String {
-        parse_variant(text.as_bytes(), "v", 0).unwrap_err().0
+        parse_variant(text.as_bytes(), "v", 0).unwrap_err().text
     }
 
     fn skill(m: &Model, name: &str) -> usize {
@@ -1582,51 +1562,51 @@ mod tests {
 
     #[test]
     fn variant_errors_name_the_skill() {
-        assert_eq!(
-            err(""),
-            "v: line 1: empty variant: expected the number of skills"
-        );
-        assert_eq!(err("0"), "v: line 1: skill count 0 out of range 1..=64");
-        assert_eq!(
-            err("1\nA x 0 0"),
-            "v: line 2: skill 'A': delta 'x' is not a 64-bit integer"
-        );
-        assert_eq!(
-            err("1\nA -2 1 0"),
-            "v: line 2: skill 'A': req 1 is less than -delta 2"
-        );
-        assert_eq!(
-            err("1\nA 0 0 1 A"),
-            "v: line 2: skill 'A': k = 1 out of range 0..=0"
-        );
-        assert_eq!(
-            err("2\nA 0 0 1 A\nB 0 0 0"),
-            "v: line 2: skill 'A': beats itself"
-        );
-        assert_eq!(
-            err("2\nA 0 0 1 B\nB 0 0 1 A"),
-            "v: line 3: skill 'B': 'A' and 'B' beat each other"
-        );
-        assert_eq!(
-            err("2\nA 0 0 1 C\nB 0 0 0"),
-            "v: line 2: skill 'A': beats unknown skill 'C'"
-        );
-        assert_eq!(
-            err("2\nA 0 0 0\nA 0 0 0"),
-            "v: line 3: skill 'A': name used twice"
-        );
-        assert_eq!(
-            err("1\nA 0 0 0 x"),
-            "v: line 2: extra token 'x' after the last skill"
-        );
-        assert_eq!(
-            err("1\nA 0 1 0"),
-            "v: line 1: no skill has req 0: nothing can be played at 0 集"
-        );
-        assert_eq!(
-            err("2\nA 0 0 0\n"),
-            "v: line 3: skill #2: missing (the variant ends early)"
-        );
+        let cases = [
+            ("", "line 1: empty variant: expected the number of skills"),
+            ("0", "line 1: skill count 0 out of range 1..=64"),
+            (
+                "1\nA x 0 0",
+                "line 2: skill 'A': delta 'x' is not a 64-bit integer",
+            ),
+            (
+                "1\nA -2 1 0",
+                "line 2: skill 'A': req 1 is less than -delta 2",
+            ),
+            (
+                "1\nA 0 0 1 A",
+                "line 2: skill 'A': k = 1 out of range 0..=0",
+            ),
+            ("2\nA 0 0 1 A\nB 0 0 0", "line 2: skill 'A': beats itself"),
+            (
+                "2\nA 0 0 1 B\nB 0 0 1 A",
+                "line 3: skill 'B': 'A' and 'B' beat each other",
+            ),
+            (
+                "2\nA 0 0 1 C\nB 0 0 0",
+                "line 2: skill 'A': beats unknown skill 'C'",
+            ),
+            ("2\nA 0 0 0\nA 0 0 0", "line 3: skill 'A': name used twice"),
+            (
+                "1\nA 0 0 0 x",
+                "line 2: extra token 'x' after the last skill",
+            ),
+            (
+                "1\nA 0 1 0",
+                "line 1: no skill has req 0: nothing can be played at 0 集",
+            ),
+            (
+                "2\nA 0 0 0\n",
+                "line 3: skill #2: missing (the variant ends early)",
+            ),
+            (
+                "1\nA 0 31 0",
+                "line 2: skill 'A': req 31 exceeds the trainer's limit 30",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(err(text), format!("v: {}", want), "{:?}", text);
+        }
         // Names are parsed by position: numbers are fine as names.
         assert!(parse_variant(b"2\n1 1 0 1 -1\n-1 0 0 0", "v", 0).is_ok());
     }
@@ -1645,9 +1625,9 @@ mod tests {
         let (value, eq) = equilibrium(&m);
         assert!(value[0].abs() < 1e-12, "symmetric game: value 0");
         let uniform = m.policy(&vec![1.0; m.genes()]);
-        let br = best_response(&m, &uniform, 1e-13, 200_000);
+        let br = best_response(&m, &uniform, EXACT_SWEEPS);
         assert!((br[0] - 0.5).abs() < 1e-9, "uniform AI: {}", br[0]);
-        assert!(best_response(&m, &eq, 1e-13, 200_000)[0].abs() < 1e-9);
+        assert!(best_response(&m, &eq, EXACT_SWEEPS)[0].abs() < 1e-9);
         let (w, l, d) = outcomes(&m, &uniform, &uniform);
         assert!((w - l).abs() < 1e-12 && (w + l + d - 1.0).abs() < 1e-12);
     }
@@ -1669,15 +1649,15 @@ mod tests {
         let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
         assert!(parse_archive(cut.as_bytes(), "a", &m)
             .unwrap_err()
-            .0
+            .text
             .contains("ends early"));
         let bad = text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1);
         assert!(parse_archive(bad.as_bytes(), "a", &m)
             .unwrap_err()
-            .0
+            .text
             .contains("bad weight"));
         let other = text.replacen("集 1 0 0", "集 2 0 0", 1);
-        let e = parse_archive(other.as_bytes(), "a", &m).unwrap_err().0;
+        let e = parse_archive(other.as_bytes(), "a", &m).unwrap_err().text;
         assert!(
             e.starts_with("a: line 2: archive is for another variant"),
             "{}",
