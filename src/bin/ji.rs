@@ -1,45 +1,40 @@
 //! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
-//! genetic algorithm, that a person can play against, kept in an archive.
+//! genetic algorithm, kept in an archive, that a person can play against.
 //!
 //! Usage: `ji [--variant FILE] [--archive FILE] [--seed N]` (`--help`).
-//! The variant format is that of `ji_referee`/`ji_solver`: whitespace-
-//! separated tokens `n`, then n skills `name delta req k beaten_1 ..
-//! beaten_k`; without `--variant` the common variant (集 小防 中防 大防
-//! 小波 中波 大波 黑洞) is built in. The archive (default `./archive`) is
-//! read at start if it exists and written after each `t`.
-//!
-//! Commands, one per line on stdin (a prompt only when stdin is a
-//! terminal): `t [G]` trains G generations (default 3000) and saves, `p`
+//! A variant is `n`, then n skills `name delta req k beaten_1 .. beaten_k`
+//! (whitespace-separated, as for `ji_referee`); the common variant is built
+//! in. Commands, one per line on stdin (a prompt only on a terminal):
+//! `t [G]` trains G generations (default 3000) and saves the archive, `p`
 //! plays a game against the best AI, `s` shows its table, `e` evaluates it
-//! exactly, `h` lists the commands, `q` quits (so does the end of input).
-//! A bad command is a hint line, not an error.
+//! exactly, `h` lists the commands, `q` or the end of input quits. A bad
+//! command gets a hint line and the session goes on.
 //!
 //! The AI is a weight table over capped states (own 集, opponent 集), each
-//! count capped at C = the largest req; only playable (affordable, not
-//! dominated) skills carry a weight. Its quality is exact: the
-//! exploitability is what a best response (value iteration on the Markov
-//! decision process the AI leaves) gains from (0, 0) over the game value
-//! (0 by symmetry; the equilibrium is value iteration with one simplex per
-//! state). +1 win, -1 loss, 0 for play that never ends.
+//! count capped at C = the largest req, with weights only for playable
+//! (affordable, undominated) skills. Its exploitability is exact: what a
+//! best response (value iteration) gains from (0, 0) over the game value,
+//! 0 by symmetry; +1 win, -1 loss, 0 for play that never ends.
 //!
-//! Archive: UTF-8 lines `ji-archive 1`, `variant n` and the n skill lines,
-//! `generation G`, `rng HEX`, `population P S`, then P blocks
-//! `individual i` + one line `own opp w..` per state, then `end`. It must
-//! be for the session's variant. Saving writes `<archive>.tmp` and renames
-//! it over the archive, so a failed save leaves the old one.
+//! Archive (default `./archive`, read at start if it exists): UTF-8 lines
+//! `ji-archive 1`, `variant n` and the n skill lines, `generation G`,
+//! `rng HEX`, `population P S`, P blocks of `individual i` and one line
+//! `own opp weights..` per state, `end`. It must match the session's
+//! variant. A save writes `<archive>.tmp` and renames it over the archive.
 //!
-//! Complexity and limits: at most 64 skills, C <= 30 (S = (C+1)^2 <= 961
-//! states), `t` at most 100000 generations. Scoring one individual costs
-//! O(sweeps · S · n^2); about 0.1 ms on the common variant (S = 36), so the
-//! default `t` takes about 11 s. `e` adds an O(S^3) linear solve. Start-up
-//! and `e` on the largest variants take minutes.
+//! Limits: 64 skills, C <= 30 (S = (C+1)^2 <= 961 states), `t` <= 100000.
+//! Scoring an AI costs O(sweeps · S · n^2), 0.1 ms on the common variant
+//! (S = 36): the default `t` takes about 11 s; `e` adds an O(S^3) solve.
+//! Time grows fast with n and C and is not bounded: start-up and `e` take
+//! 0.1 to 3 s on random variants of 32 skills with C = 30 or 64 with
+//! C = 8, but minutes with 64 skills and C >= 15.
 //!
 //! Exit codes: 0 after `q` or the end of input; 2 for a bad argument, an
-//! unreadable or malformed variant, or an archive that is unreadable,
-//! corrupt or of another variant (one stderr line `ji: <file>: line L:
-//! <what>`, nothing written); 1 when stdout cannot be written. A failed
-//! save is reported (stderr and transcript) and the session goes on.
-//! Details: docs/ji_trainer.md.
+//! unreadable or malformed variant, an archive that is unreadable, corrupt
+//! or of another variant (nothing is written then), or unreadable stdin;
+//! 1 when stdout cannot be written. Each with one stderr line
+//! `ji: <file>: line L: <what>` or `ji: <what>`. A failed save is reported
+//! and the session goes on. More: docs/ji_trainer.md.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -100,11 +95,14 @@ fn bad(text: String) -> Failure {
     Failure { code: 2, text }
 }
 
-/// Stdout cannot be written: exit 1.
-fn io_fail(e: io::Error) -> Failure {
-    Failure {
-        code: 1,
-        text: format!("cannot write the output: {}", e),
+/// Stdout cannot be written: exit 1. (Stdin errors are caught by
+/// `read_command`, so an `io::Error` met by `?` is the output's.)
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure {
+            code: 1,
+            text: format!("cannot write the output: {}", e),
+        }
     }
 }
 
@@ -1277,8 +1275,7 @@ impl Session {
             out,
             "variant: {} skills, C = {}, {} states; {}",
             m.n, m.cap, m.states, note
-        )
-        .map_err(io_fail)?;
+        )?;
         Ok(Session {
             trainer,
             m,
@@ -1294,7 +1291,7 @@ impl Session {
     }
 
     /// `t G`: trains, prints about 60 progress lines, saves the archive.
-    fn train(&mut self, gens: u64, out: &mut impl Write) -> io::Result<()> {
+    fn train(&mut self, gens: u64, out: &mut impl Write) -> Result<(), Failure> {
         let judge = Judge {
             m: &self.m,
             value: &self.value,
@@ -1315,18 +1312,19 @@ impl Session {
             }
         }
         match save_archive(&self.archive, &archive_text(&self.m, &self.trainer)) {
-            Ok(()) => writeln!(out, "saved '{}'", self.archive.display()),
+            Ok(()) => writeln!(out, "saved '{}'", self.archive.display())?,
             Err(e) => {
                 // Not fatal: the previous archive is intact, training may go on.
                 let name = self.archive.display();
                 let _ = writeln!(io::stderr(), "ji: {}: cannot save the archive: {}", name, e);
-                writeln!(out, "archive NOT saved: {}", e)
+                writeln!(out, "archive NOT saved: {}", e)?
             }
         }
+        Ok(())
     }
 
     /// `s`: the best AI's probabilities per state.
-    fn show(&self, out: &mut impl Write) -> io::Result<()> {
+    fn show(&self, out: &mut impl Write) -> Result<(), Failure> {
         let m = &self.m;
         let p = self.best();
         writeln!(
@@ -1346,7 +1344,7 @@ impl Session {
     }
 
     /// `e`: outcomes against two references, and exploitabilities.
-    fn evaluate(&self, out: &mut impl Write) -> io::Result<()> {
+    fn evaluate(&self, out: &mut impl Write) -> Result<(), Failure> {
         let m = &self.m;
         let ai = self.best();
         let uniform = m.policy(&vec![1.0; m.genes()]);
@@ -1377,11 +1375,10 @@ impl Session {
         input: &mut impl BufRead,
         out: &mut impl Write,
         prompt: bool,
-    ) -> io::Result<bool> {
+    ) -> Result<bool, Failure> {
         let m = &self.m;
         let ai = self.best();
         let (mut me, mut bot): (i64, i64) = (0, 0);
-        let mut line = String::new();
         for round in 1u64.. {
             let mine: Vec<&str> =
                 m.v.skills
@@ -1403,11 +1400,13 @@ impl Session {
                     write!(out, "your skill> ")?;
                 }
                 out.flush()?;
-                line.clear();
-                if input.read_line(&mut line)? == 0 {
-                    writeln!(out, "end of input: game abandoned")?;
-                    return Ok(false);
-                }
+                let line = match read_command(input)? {
+                    Some(line) => line,
+                    None => {
+                        writeln!(out, "end of input: game abandoned")?;
+                        return Ok(false);
+                    }
+                };
                 let word = line.trim();
                 if word.is_empty() {
                     continue;
@@ -1450,6 +1449,17 @@ impl Session {
     }
 }
 
+/// The next line of input, `None` at its end. Invalid UTF-8 is replaced,
+/// so a stray byte makes an unknown word (a hint), not a fatal error.
+fn read_command(input: &mut impl BufRead) -> Result<Option<String>, Failure> {
+    let mut buf = Vec::new();
+    match input.read_until(b'\n', &mut buf) {
+        Ok(0) => Ok(None),
+        Ok(_) => Ok(Some(String::from_utf8_lossy(&buf).into_owned())),
+        Err(e) => Err(bad(format!("cannot read the commands: {}", e))),
+    }
+}
+
 /// Runs a session: reads commands from `input` until `q` or its end.
 fn run(
     cfg: &Config,
@@ -1458,43 +1468,42 @@ fn run(
     prompt: bool,
 ) -> Result<(), Failure> {
     let mut session = Session::start(cfg, out)?;
-    let mut line = String::new();
     loop {
         if prompt {
-            write!(out, "ji> ").map_err(io_fail)?;
+            write!(out, "ji> ")?;
         }
-        out.flush().map_err(io_fail)?;
-        line.clear();
-        if input.read_line(&mut line).map_err(io_fail)? == 0 {
-            return Ok(());
-        }
+        out.flush()?;
+        let line = match read_command(input)? {
+            Some(line) => line,
+            None => return Ok(()),
+        };
         let mut words = line.split_whitespace();
-        let r = match (words.next(), words.next(), words.next()) {
-            (None, _, _) => Ok(()),
+        match (words.next(), words.next(), words.next()) {
+            (None, _, _) => {}
             (Some("t"), g, rest) => match g.map(|g| g.parse::<u64>()) {
-                _ if rest.is_some() => writeln!(out, "t takes at most one number: t [G]"),
-                None => session.train(DEFAULT_GENERATIONS, out),
-                Some(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out),
-                Some(_) => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS),
+                _ if rest.is_some() => writeln!(out, "t takes at most one number: t [G]")?,
+                None => session.train(DEFAULT_GENERATIONS, out)?,
+                Some(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out)?,
+                Some(_) => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS)?,
             },
-            (Some("p"), None, _) => match session.play(input, out, prompt) {
-                Ok(false) => return Ok(()),
-                r => r.map(|_| ()),
-            },
-            (Some("s"), None, _) => session.show(out),
-            (Some("e"), None, _) => session.evaluate(out),
-            (Some("h"), None, _) => writeln!(out, "{}", COMMANDS),
+            (Some("p"), None, _) => {
+                if !session.play(input, out, prompt)? {
+                    return Ok(());
+                }
+            }
+            (Some("s"), None, _) => session.show(out)?,
+            (Some("e"), None, _) => session.evaluate(out)?,
+            (Some("h"), None, _) => writeln!(out, "{}", COMMANDS)?,
             (Some("q"), None, _) => return Ok(()),
             (Some(w @ ("p" | "s" | "e" | "h" | "q")), Some(_), _) => {
-                writeln!(out, "'{}' takes no argument; h lists the commands", w)
+                writeln!(out, "'{}' takes no argument; h lists the commands", w)?
             }
             (Some(w), _, _) => writeln!(
                 out,
                 "unknown command '{}'; h lists the commands",
                 shown(w.as_bytes())
-            ),
-        };
-        r.map_err(io_fail)?;
+            )?,
+        }
     }
 }
 
@@ -1503,7 +1512,7 @@ fn main() {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match parse_args(&args) {
-        Ok(None) => out.write_all(HELP.as_bytes()).map_err(io_fail),
+        Ok(None) => out.write_all(HELP.as_bytes()).map_err(Failure::from),
         Ok(Some(cfg)) => {
             let stdin = io::stdin();
             let prompt = stdin.is_terminal();
@@ -1511,7 +1520,7 @@ fn main() {
         }
         Err(f) => Err(f),
     };
-    let result = result.and_then(|()| out.flush().map_err(io_fail));
+    let result = result.and_then(|()| out.flush().map_err(Failure::from));
     if let Err(f) = result {
         let _ = out.flush();
         // A failed stderr cannot be reported anywhere: ignore it, no panic.
@@ -1632,56 +1641,63 @@ mod tests {
         assert!((w - l).abs() < 1e-12 && (w + l + d - 1.0).abs() < 1e-12);
     }
 
+    /// A fresh population of the common variant after `steps` generations.
+    fn trained(m: &Model, seed: u64, steps: usize) -> Trainer {
+        let (value, _) = equilibrium(m);
+        let judge = Judge { m, value: &value };
+        let mut t = Trainer::new(&judge, Trainer::fresh(m, seed), 0, Rng(seed));
+        for _ in 0..steps {
+            t.step(m, &judge);
+        }
+        t
+    }
+
     #[test]
     fn archive_round_trip_and_corruption() {
         let m = common();
-        let (value, _) = equilibrium(&m);
-        let judge = Judge {
-            m: &m,
-            value: &value,
-        };
-        let mut t = Trainer::new(&judge, Trainer::fresh(&m, 9), 0, Rng(9));
-        t.step(&m, &judge);
+        let t = trained(&m, 9, 1);
         let text = archive_text(&m, &t);
         let (g, r, pop) = parse_archive(text.as_bytes(), "a", &m).unwrap();
         assert_eq!((g, r.0), (1, t.rng.0));
         assert_eq!(pop, t.pop);
         let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
-        assert!(parse_archive(cut.as_bytes(), "a", &m)
-            .unwrap_err()
-            .text
-            .contains("ends early"));
-        let bad = text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1);
-        assert!(parse_archive(bad.as_bytes(), "a", &m)
-            .unwrap_err()
-            .text
-            .contains("bad weight"));
-        let other = text.replacen("集 1 0 0", "集 2 0 0", 1);
-        let e = parse_archive(other.as_bytes(), "a", &m).unwrap_err().text;
-        assert!(
-            e.starts_with("a: line 2: archive is for another variant"),
-            "{}",
-            e
-        );
+        let cases = [
+            (cut, "ends early"),
+            (
+                text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1),
+                "bad weight",
+            ),
+            (
+                text.replacen("集 1 0 0", "集 2 0 0", 1),
+                "a: line 2: archive is for another variant",
+            ),
+        ];
+        for (bad, want) in cases {
+            let e = parse_archive(bad.as_bytes(), "a", &m).unwrap_err().text;
+            assert!(e.contains(want), "{}", e);
+        }
     }
 
     #[test]
     fn training_improves_and_is_deterministic() {
         let m = common();
-        let (value, _) = equilibrium(&m);
-        let judge = Judge {
-            m: &m,
-            value: &value,
+        let before = trained(&m, 1, 0).scores[0].fitness;
+        let (a, b) = (trained(&m, 1, 20), trained(&m, 1, 20));
+        assert!(a.scores[0].fitness > before);
+        assert_eq!(a.pop[0], b.pop[0]);
+    }
+
+    #[test]
+    fn stray_bytes_in_a_command_are_a_hint() {
+        let cfg = Config {
+            variant: None,
+            archive: "/nonexistent/ji-archive".into(),
+            seed: Some(1),
         };
-        let run = || {
-            let mut t = Trainer::new(&judge, Trainer::fresh(&m, 1), 0, Rng(1));
-            let before = t.scores[0].fitness;
-            for _ in 0..20 {
-                t.step(&m, &judge);
-            }
-            assert!(t.scores[0].fitness > before);
-            t.pop[0].clone()
-        };
-        assert_eq!(run(), run());
+        let mut out = Vec::new();
+        run(&cfg, &mut &b"\xff\r\nq\n"[..], &mut out, false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let hint = "unknown command '\u{FFFD}'; h lists the commands";
+        assert_eq!(text.lines().nth(1), Some(hint));
     }
 }
