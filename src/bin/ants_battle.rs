@@ -95,12 +95,7 @@ pub enum AttackMode {
 
 impl AttackMode {
     fn name(self) -> &'static str {
-        match self {
-            AttackMode::Focus => "focus",
-            AttackMode::Closest => "closest",
-            AttackMode::Support => "support",
-            AttackMode::Damage => "damage",
-        }
+        ["focus", "closest", "support", "damage"][self as usize]
     }
 }
 
@@ -542,7 +537,7 @@ pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
     // "All deaths are decided on the map before the battle and applied
     // together": the rules read only `field`, deaths go to the characters.
     let (field, disk, cells) = (&mut field, &disk[..], &mut map.cells[..]);
-    let small = disk.len() < u8::MAX as usize; // weakness fits in a u8
+    let small = disk.len() < u8::MAX as usize; // w <= |D| stays below u8's SENTINEL
     match mode {
         AttackMode::Focus if small => focus::<u8>(field, disk, cells),
         AttackMode::Focus => focus::<u16>(field, disk, cells),
@@ -565,7 +560,7 @@ fn is_enemy(me: u8, them: u8) -> bool {
 fn focus<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     // Zeroed memory comes lazily from the OS; every cell is written below.
     let mut weak = vec![W::default(); field.rows * field.cols];
-    weakness_plane::<W>(field, disk, &mut weak, &mut [], &[0; 317]);
+    weakness_plane::<W>(field, disk, &mut weak, &mut []);
     let work = FocusBand {
         field,
         disk,
@@ -644,20 +639,15 @@ fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
         let t = d.rem_euclid(size as isize) as usize;
         t.min(size - t) as u64
     };
-    let mut by_distance: Vec<(u64, Offset)> = disk
-        .iter()
-        .map(|&o| {
-            let (a, b) = (axis(o.dr, field.rows), axis(o.dc, field.cols));
-            (a * a + b * b, o)
-        })
-        .filter(|&(d, _)| d >= 1 && d < n)
-        .collect();
-    by_distance.sort_by_key(|&(d, o)| (d, o.dr, o.dc));
-    let mut i = 0;
-    while i < by_distance.len() {
-        let d = by_distance[i].0;
-        let j = i + by_distance[i..].iter().take_while(|x| x.0 == d).count();
-        let offsets: Vec<Offset> = by_distance[i..j].iter().map(|x| x.1).collect();
+    let distance = |o: &Offset| {
+        let (a, b) = (axis(o.dr, field.rows), axis(o.dc, field.cols));
+        a * a + b * b
+    };
+    for d in 1..n {
+        let offsets: Vec<Offset> = disk.iter().filter(|o| distance(o) == d).copied().collect();
+        if offsets.is_empty() {
+            continue;
+        }
         let offsets = &offsets;
         let dead = decide(field, cells, &EnemyBand { field, offsets });
         // The next step sees only the ants still alive.
@@ -671,7 +661,6 @@ fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
                 *o = if ant_owner(ch) == NO_ANT { NO_ANT } else { *o };
             }
         }
-        i = j;
     }
 }
 
@@ -689,15 +678,10 @@ const DAMAGE_UNIT: u16 = 55_440;
 /// summed exactly.
 #[inline(always)]
 fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    let cols = field.cols;
-    let mut shares = [0u16; 317];
-    for (w, s) in shares.iter_mut().enumerate().skip(1) {
-        *s = DAMAGE_UNIT / w as u16;
-    }
     // Per cell: the weakness, and floor(K / w) of the ant (0: none, w = 0).
-    let mut weak = vec![W::default(); field.rows * cols];
-    let mut share = vec![0u16; field.rows * cols];
-    weakness_plane::<W>(field, disk, &mut weak, &mut share, &shares);
+    let mut weak = vec![W::default(); field.rows * field.cols];
+    let mut share = vec![0u16; field.rows * field.cols];
+    weakness_plane::<W>(field, disk, &mut weak, &mut share);
     let work = DamageBand {
         field,
         disk,
@@ -729,17 +713,13 @@ impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
             });
             let mine = &weak[r * cols..(r + 1) * cols];
             let own = field.row(r);
-            let unit = u32::from(DAMAGE_UNIT);
-            // Ants between the bounds: T < K < T + w(a).
-            let between = |total: u16, w: W, me: u8| {
-                let high = u32::from(total) + Into::<usize>::into(w) as u32 > unit;
-                (me != NO_ANT) & (total < DAMAGE_UNIT) & high
-            };
             let mut unsure = 0u8;
             let cells = flag.iter_mut().zip(maybe.iter_mut());
             for ((f, m), (&total, (&w, &me))) in cells.zip(acc.iter().zip(mine.iter().zip(own))) {
                 *f = (total >= DAMAGE_UNIT) as u8;
-                *m = between(total, w, me) as u8;
+                // The ants between the bounds, T < K < T + w(a).
+                let high = u32::from(total) + Into::<usize>::into(w) as u32 > DAMAGE_UNIT.into();
+                *m = ((me != NO_ANT) & (total < DAMAGE_UNIT) & high) as u8;
                 unsure |= *m;
             }
             if unsure != 0 {
@@ -869,16 +849,13 @@ impl Big {
     }
 }
 
-/// Weakness of every ant (length of its enemy list, multiplicity included)
-/// into `weak` ([`Weakness::SENTINEL`] where no ant stands) and, if `share`
-/// is not empty, `shares[w]` of each ant into it (0 where no ant stands).
-fn weakness_plane<W: Weakness>(
-    field: &Field,
-    disk: &[Offset],
-    weak: &mut [W],
-    share: &mut [u16],
-    shares: &[u16; 317],
-) {
+/// Weakness of every ant, the length of its enemy list (an enemy reached
+/// by two offsets "is then listed, and counted, more than once"), into
+/// `weak` ([`Weakness::SENTINEL`] where no ant stands); if `share` is not
+/// empty, floor(K / w) of each ant into it (0 where no ant stands or w = 0;
+/// K = [`DAMAGE_UNIT`]).
+fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W], share: &mut [u16]) {
+    let shares = std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0));
     let work = WeakBand {
         field,
         disk,
@@ -895,7 +872,7 @@ fn weakness_plane<W: Weakness>(
 struct WeakBand<'a> {
     field: &'a Field,
     disk: &'a [Offset],
-    shares: &'a [u16; 317],
+    shares: [u16; 317],
 }
 
 impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<'_> {
@@ -1130,13 +1107,12 @@ fn split_rows<'a, T>(
     cols: usize,
 ) -> Vec<&'a mut [T]> {
     let cols = if plane.is_empty() { 0 } else { cols };
-    let mut parts = Vec::with_capacity(bands.len());
-    for band in bands {
+    let mut cut = |band: &Range<usize>| {
         let (part, rest) = std::mem::take(&mut plane).split_at_mut(band.len() * cols);
-        parts.push(part);
         plane = rest;
-    }
-    parts
+        part
+    };
+    bands.iter().map(&mut cut).collect()
 }
 
 /// Runs `work` once on every job, on the calling thread and on up to
@@ -1277,13 +1253,15 @@ pub fn solve_owned<W: Write>(input: Vec<u8>, out: &mut W) -> Result<(), SolveErr
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(a) = args.first() {
-        if a == "--help" || a == "-h" {
-            print!("{HELP}");
+    if let Some(arg) = std::env::args_os().nth(1) {
+        if arg == "--help" || arg == "-h" {
+            let _ = io::stdout().write_all(HELP.as_bytes()); // no panic on a closed stdout
             return;
         }
-        eprintln!("{BIN}: unexpected argument `{a}` (only --help)");
+        eprintln!(
+            "{BIN}: unexpected argument `{}` (only --help)",
+            arg.to_string_lossy()
+        );
         std::process::exit(2);
     }
     let mut input = Vec::new();
@@ -1291,21 +1269,21 @@ fn main() {
         eprintln!("{BIN}: line 1: cannot read input: {e}");
         std::process::exit(2);
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let result =
         solve_owned(input, &mut out).and_then(|()| out.flush().map_err(SolveError::Output));
-    match result {
-        Ok(()) => {}
+    let code = match result {
+        Ok(()) => return,
         Err(SolveError::Input(f)) => {
             eprintln!("{BIN}: {f}");
-            std::process::exit(2);
+            2
         }
         Err(SolveError::Output(e)) => {
             eprintln!("{BIN}: cannot write output: {e}");
-            std::process::exit(1);
+            1
         }
-    }
+    };
+    std::process::exit(code);
 }
 
 #[cfg(test)]
@@ -1392,7 +1370,7 @@ mod tests {
         let field = Field::new(&map, Vec::new(), 1);
         let disk = attack_disk(1);
         let mut weak = vec![0u8; 2];
-        weakness_plane::<u8>(&field, &disk, &mut weak, &mut [], &[0; 317]);
+        weakness_plane::<u8>(&field, &disk, &mut weak, &mut []);
         assert_eq!(weak, [2, 2]);
     }
 
@@ -1613,7 +1591,7 @@ mod tests {
         let disk = attack_disk(100);
         assert_eq!(disk.len(), 316);
         let mut weak = vec![0u16; rows * cols];
-        weakness_plane::<u16>(&field, &disk, &mut weak, &mut [], &[0; 317]);
+        weakness_plane::<u16>(&field, &disk, &mut weak, &mut []);
         battle(&mut map, Vec::new(), 1);
         for r in 0..rows {
             for c in 0..cols {
