@@ -5,7 +5,10 @@
 # attackradius2 0, where nobody fights: reading and writing the map (the I/O
 # floor). Targets: focus r2=5 <= 2x, damage and closest r2=25 <= 6x.
 # Each figure is the best of RUNS wall-clock runs (default 9), process start
-# included (as for the floor); the rounds interleave the workloads.
+# included (as for the floor); the rounds interleave the workloads. The main
+# 2000x2000 workloads are also run pinned to one core (`taskset -c 0`, if
+# available; ratios against the floor pinned likewise): worker threads are
+# optional and only buy speed, so both figures matter.
 set -euo pipefail
 bin=${CARGO_TARGET_DIR:-target}/release/ants_battle
 gen=../shared/tools/ants_bench_map.py
@@ -15,19 +18,22 @@ runs=${RUNS:-9}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Best wall time in microseconds of `$bin < FILE > /dev/null` for each FILE,
-# over $runs rounds that take every file in turn (so that all figures see
-# the same machine load), timed in-process by Python (no `date` forks).
+# Best wall time in microseconds of `$bin < FILE > /dev/null` for each item
+# `CORES:FILE` (CORES 1: pinned to core 0), over $runs rounds that take every
+# item in turn (so that all figures see the same machine load), timed
+# in-process by Python (no `date` forks).
 best_us() {
   python3 - "$bin" "$runs" "$@" <<'PY'
 import subprocess, sys, time
-binary, runs, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-best = [None] * len(paths)
+binary, runs, items = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+best = [None] * len(items)
 for _ in range(runs):
-    for i, path in enumerate(paths):
+    for i, item in enumerate(items):
+        cores, path = item.split(":", 1)
+        cmd = (["taskset", "-c", "0"] if cores == "1" else []) + [binary]
         with open(path, "rb") as inp, open("/dev/null", "wb") as out:
             t0 = time.perf_counter()
-            subprocess.run([binary], stdin=inp, stdout=out, check=True)
+            subprocess.run(cmd, stdin=inp, stdout=out, check=True)
             t = time.perf_counter() - t0
         best[i] = t if best[i] is None else min(best[i], t)
 print(" ".join(str(int(t * 1e6)) for t in best))
@@ -47,8 +53,14 @@ python3 "$gen" 200 200 0.5 4 5 focus >"$tmp/small_focus.in" # 20,000 ants
 
 files=()
 for n in floor focus5 damage25 closest25 support25 damage100 small_focus; do
-  files+=("$tmp/$n.in")
+  files+=("all:$tmp/$n.in")
 done
+pinned=(floor focus5 damage25 closest25 support25)
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+  for n in "${pinned[@]}"; do files+=("1:$tmp/$n.in"); done
+else
+  pinned=()
+fi
 read -r -a us <<<"$(best_us "${files[@]}")"
 floor=${us[0]}
 echo "| ants_battle | 2000x2000, 40% ants, 4 players, r2=0 (I/O floor) | $(ms "$floor") | - | 1.00x |"
@@ -64,3 +76,12 @@ row "support r2=25" "${us[4]}"
 row "damage r2=100" "${us[5]}"
 small=${us[6]}
 echo "| ants_battle | 200x200 focus r2=5, 20,000 ants (vs official Python engine) | $(ms "$small") | 540.0 ms | $(ratio 540000 "$small") faster |"
+if [ ${#pinned[@]} -gt 0 ]; then
+  floor1=${us[7]}
+  echo "| ants_battle | 1 core: 2000x2000 r2=0 (I/O floor) | $(ms "$floor1") | - | 1.00x |"
+  i=8
+  for what in "focus r2=5" "damage r2=25" "closest r2=25" "support r2=25"; do
+    echo "| ants_battle | 1 core: 2000x2000 $what | $(ms "${us[$i]}") | floor $(ms "$floor1") | $(ratio "${us[$i]}" "$floor1") |"
+    i=$((i + 1))
+  done
+fi
