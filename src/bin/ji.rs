@@ -22,12 +22,12 @@
 //! `own opp weights..` per state, `end`. It must match the session's
 //! variant. A save writes `<archive>.tmp` and renames it over the archive.
 //!
-//! Limits: 64 skills, C <= 30 (S = (C+1)^2 <= 961 states), `t` <= 100000.
+//! Limits: 32 skills, C <= 30 (S = (C+1)^2 <= 961 states), `t` <= 100000.
 //! Scoring an AI costs O(sweeps · S · n^2), 0.1 ms on the common variant
 //! (S = 36): the default `t` takes about 11 s; `e` adds an O(S^3) solve.
-//! Time grows fast with n and C and is not bounded: start-up and `e` take
-//! 0.1 to 3 s on random variants of 32 skills with C = 30 or 64 with
-//! C = 8, but minutes with 64 skills and C >= 15.
+//! Time grows fast with n and C: start-up and `e` take 0.03 to 3 s on
+//! random variants of 32 skills with C <= 30, but 30 s and more with 64
+//! skills, hence the limit of 32 (larger variants are refused, exit 2).
 //!
 //! Exit codes: 0 after `q` or the end of input; 2 for a bad argument, an
 //! unreadable or malformed variant, an archive that is unreadable, corrupt
@@ -39,7 +39,7 @@
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-const MAX_SKILLS: usize = 64;
+const MAX_SKILLS: usize = 32;
 const MAX_NAME_BYTES: usize = 32;
 const MAX_CAP: i64 = 30;
 const DEFAULT_GENERATIONS: u64 = 3000;
@@ -1573,7 +1573,7 @@ mod tests {
     fn variant_errors_name_the_skill() {
         let cases = [
             ("", "line 1: empty variant: expected the number of skills"),
-            ("0", "line 1: skill count 0 out of range 1..=64"),
+            ("0", "line 1: skill count 0 out of range 1..=32"),
             (
                 "1\nA x 0 0",
                 "line 2: skill 'A': delta 'x' is not a 64-bit integer",
