@@ -23,7 +23,7 @@
 //!
 //! Exit codes: 0 verdict printed; 2 bad input or bad argument (one line on
 //! stderr: `ji_referee: line L: what is wrong`). Code 3 is never used: every
-//! well-formed record has a verdict.
+//! well-formed record has a verdict. 1: the output cannot be written.
 //!
 //! Complexity: O(input) time and memory; names are hashed once, each round
 //! costs two hash look-ups and one look-up in the "beats" set. Counts are
@@ -46,29 +46,31 @@ fn main() {
             print!("{}", HELP);
             return;
         }
-        die(format_args!(
-            "unknown argument `{}` (try --help)",
-            arg.to_string_lossy()
-        ));
+        die(
+            2,
+            format_args!("unknown argument `{}` (try --help)", arg.to_string_lossy()),
+        );
     }
     let mut input = Vec::new();
     if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        die(format_args!("cannot read stdin: {}", e));
+        die(2, format_args!("cannot read stdin: {}", e));
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if let Err(f) = solve(&input, &mut out) {
-        die(f);
+        // Line 0 is the output failing, not the input.
+        die(if f.line == 0 { 1 } else { 2 }, f);
     }
     if let Err(e) = out.flush() {
-        die(format_args!("cannot write stdout: {}", e));
+        die(1, format_args!("cannot write stdout: {}", e));
     }
 }
 
-/// Ends the run with one stderr line and exit code 2.
-fn die(msg: impl std::fmt::Display) -> ! {
+/// Ends the run with one stderr line and the exit code (2: bad input, 1:
+/// the output cannot be written).
+fn die(code: i32, msg: impl std::fmt::Display) -> ! {
     eprintln!("{}: {}", BIN, msg);
-    std::process::exit(2)
+    std::process::exit(code)
 }
 
 const HELP: &str = "\
@@ -77,7 +79,7 @@ input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
         then r (1..=200000) and r lines `x y` (the skills A and B play).
 output: `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
         `CONTINUE a b` (final counts of 集).
-exit:   0 ok, 2 bad input or argument (one line on stderr).
+exit:   0 ok, 2 bad input or argument (one line on stderr), 1 output failed.
 ";
 
 /// Why the input was rejected: the 1-based line and what is wrong.
@@ -89,7 +91,11 @@ pub struct Failure {
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.msg)
+        // Line 0: not about the input (the output could not be written).
+        match self.line {
+            0 => write!(f, "{}", self.msg),
+            line => write!(f, "line {}: {}", line, self.msg),
+        }
     }
 }
 

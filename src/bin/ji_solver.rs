@@ -31,7 +31,8 @@
 //! not certified to within 1e-6 (a slow unlimited game, a huge R cut by the
 //! time budget, a stage game solved only to within 1e-9): the best values
 //! are printed and one stderr line says how far off they may be; or a
-//! variant too large to tabulate (no values).
+//! variant too large to tabulate (no values). 1: the output cannot be
+//! written.
 //!
 //! Complexity: per round one stage game for each of the C(C+1)/2 states
 //! x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to build plus a
@@ -72,12 +73,13 @@ fn main() {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = solve(&input, &mut out);
     if let Err(e) = out.flush() {
-        die(2, format_args!("cannot write stdout: {}", e));
+        die(1, format_args!("cannot write stdout: {}", e));
     }
     match result {
         Ok(None) => {}
         Ok(Some(warning)) => die(3, warning),
-        Err(f) => die(2, f),
+        // Line 0 is the output failing, not the input.
+        Err(f) => die(if f.line == 0 { 1 } else { 2 }, f),
     }
 }
 
@@ -105,7 +107,11 @@ pub struct Failure {
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.msg)
+        // Line 0: not about the input (the output could not be written).
+        match self.line {
+            0 => write!(f, "{}", self.msg),
+            line => write!(f, "line {}: {}", line, self.msg),
+        }
     }
 }
 
