@@ -72,3 +72,32 @@ fn every_expected_error_names_its_binary() {
         }
     }
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn an_unwritable_output_is_exit_1_with_one_line() {
+    use std::process::{Command, Stdio};
+    for bin in common::binaries() {
+        let (cases, _) = common::cases(&bin);
+        let case = cases
+            .iter()
+            .find(|c| c.stdout.is_some() && c.code == 0)
+            .expect("a case with output");
+        let dir =
+            std::env::temp_dir().join(format!("judge-sims-full-{bin}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let out = Command::new(common::exe(&bin))
+            .args(&case.args)
+            .current_dir(&dir)
+            .stdin(std::fs::File::open(&case.input).expect("fixture"))
+            .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run");
+        let _ = std::fs::remove_dir_all(&dir);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{bin}: stderr {err:?}");
+        assert_eq!(err.lines().count(), 1, "{bin}: stderr {err:?}");
+        assert!(err.starts_with(&format!("{bin}: ")), "{bin}: {err:?}");
+    }
+}
