@@ -22,6 +22,5 @@ grep '^generation' "$dir/transcript" \
 { echo "generation exploitability"; cat "$curve"; } >&2
 gens=$(tail -1 "$curve" | cut -d' ' -f1)
 x=$(sed -n 's/^exploitability: //p' "$dir/transcript")
-secs=$(echo "$end - $start" | bc -l)
-printf '| ji | default t, --seed 1, common variant | exploitability %s after %s generations (%.1f s) | uniform AI 0.5 / target 0.1 | %.3f |\n' \
-  "$x" "$gens" "$secs" "$(echo "$x / 0.1" | bc -l)"
+awk -v x="$x" -v g="$gens" -v s="$start" -v e="$end" 'BEGIN {
+  printf "| ji | default t, --seed 1, common variant | exploitability %s after %s generations (%.1f s) | uniform AI 0.5 / target 0.1 | %.3f |\n", x, g, e - s, x / 0.1 }'

@@ -6,24 +6,10 @@
 # else). Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 bin=${BIN:-target/release/ji_referee}
 input=tests/data/ji_referee/random/0050.in
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 1; }
 
-# best wall time in microseconds of "$@" < input over 15 runs
-best() {
-  local b=999999999 t0 t1 d
-  for _ in $(seq 15); do
-    t0=$(date +%s%N)
-    "$@" <"$input" >/dev/null
-    t1=$(date +%s%N)
-    d=$(((t1 - t0) / 1000))
-    [ "$d" -lt "$b" ] && b=$d
-  done
-  echo "$b"
-}
-
-ours=$(best "$bin")
-floor=$(best wc -w)
-ratio=$(awk -v a="$ours" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')
-echo "| ji_referee | r = 200000 rounds, 1.3 MB (random/0050) | $(awk -v a="$ours" 'BEGIN { printf "%.1f ms", a / 1000 }') | wc -w same input: $(awk -v a="$floor" 'BEGIN { printf "%.1f ms", a / 1000 }') | ${ratio}x |"
+read -r ours floor < <(best_us 15 "$input::$bin" "$input::wc -w")
+echo "| ji_referee | r = 200000 rounds, 1.3 MB (random/0050) | $(ms "$ours") | wc -w same input: $(ms "$floor") | $(ratio "$ours" "$floor") |"

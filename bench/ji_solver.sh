@@ -12,25 +12,13 @@
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 bin=${BIN:-target/release/ji_solver}
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 1; }
 
-# best wall time in microseconds of $bin < $1 over 15 runs
-best() {
-  local b=999999999 t0 t1 d
-  for _ in $(seq 15); do
-    t0=$(date +%s%N)
-    "$bin" <"$1" >/dev/null
-    t1=$(date +%s%N)
-    d=$(((t1 - t0) / 1000))
-    [ "$d" -lt "$b" ] && b=$d
-  done
-  echo "$b"
-}
-
 row() { # workload file reference_ms reference_label
   local us
-  us=$(best "$2")
+  us=$(best_us 15 "$2::$bin")
   awk -v w="$1" -v us="$us" -v ref="$3" -v lab="$4" 'BEGIN {
     printf "| ji_solver | %s | %.2f ms | %s | %.4fx |\n", w, us / 1000, lab, us / 1000 / ref }'
 }
