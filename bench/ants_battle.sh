@@ -10,6 +10,8 @@
 # available; ratios against the floor pinned likewise): worker threads are
 # optional and only buy speed, so both figures matter.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
 bin=${CARGO_TARGET_DIR:-target}/release/ants_battle
 gen=../shared/tools/ants_bench_map.py
 runs=${RUNS:-9}
@@ -17,30 +19,6 @@ runs=${RUNS:-9}
 [ -f "$gen" ] || { echo "missing $gen" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-# Best wall time in microseconds of `$bin < FILE > /dev/null` for each item
-# `CORES:FILE` (CORES 1: pinned to core 0), over $runs rounds that take every
-# item in turn (so that all figures see the same machine load), timed
-# in-process by Python (no `date` forks).
-best_us() {
-  python3 - "$bin" "$runs" "$@" <<'PY'
-import subprocess, sys, time
-binary, runs, items = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-best = [None] * len(items)
-for _ in range(runs):
-    for i, item in enumerate(items):
-        cores, path = item.split(":", 1)
-        cmd = (["taskset", "-c", "0"] if cores == "1" else []) + [binary]
-        with open(path, "rb") as inp, open("/dev/null", "wb") as out:
-            t0 = time.perf_counter()
-            subprocess.run(cmd, stdin=inp, stdout=out, check=True)
-            t = time.perf_counter() - t0
-        best[i] = t if best[i] is None else min(best[i], t)
-print(" ".join(str(int(t * 1e6)) for t in best))
-PY
-}
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 big="2000 2000 0.4 4"
 python3 "$gen" $big 0 focus >"$tmp/floor.in"
@@ -53,15 +31,15 @@ python3 "$gen" 200 200 0.5 4 5 focus >"$tmp/small_focus.in" # 20,000 ants
 
 files=()
 for n in floor focus5 damage25 closest25 support25 damage100 small_focus; do
-  files+=("all:$tmp/$n.in")
+  files+=("$tmp/$n.in::$bin")
 done
 pinned=(floor focus5 damage25 closest25 support25)
 if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
-  for n in "${pinned[@]}"; do files+=("1:$tmp/$n.in"); done
+  for n in "${pinned[@]}"; do files+=("$tmp/$n.in::taskset -c 0 $bin"); done
 else
   pinned=()
 fi
-read -r -a us <<<"$(best_us "${files[@]}")"
+read -r -a us <<<"$(best_us "$runs" "${files[@]}")"
 floor=${us[0]}
 echo "| ants_battle | 2000x2000, 40% ants, 4 players, r2=0 (I/O floor) | $(ms "$floor") | - | 1.00x |"
 row() { # name micros [target]
