@@ -26,14 +26,13 @@
 //! [`support`], [`closest`], [`damage`].
 //!
 //! # Method and complexity
-//! Owners live in one byte per cell. Every rule is a sweep "for each offset
-//! of D, for each cell", row by row: inner columns in blocks whose
-//! accumulators stay in registers across all offsets, the wrapping edge
-//! columns as two slices per offset; the loops vectorise (AVX2 when the CPU
-//! has it). A tall map is transposed first (the rules are symmetric). Row
-//! bands run on worker threads when the OS grants them; they only buy speed
-//! (see [`run_jobs_with`]). Time O(R * C * |D|), |D| <= 316; memory a few
-//! bytes per cell. Damage is exact without floating point (see [`damage`]).
+//! Owners live in one byte per cell. A rule is a [`Sweep`] "for each offset
+//! of D, for each cell", row by row in register blocks, vectorised (AVX2
+//! when the CPU has it); `damage` at larger N sums disks by sliding windows
+//! ([`DiskRows`]). A tall map is transposed first (the rules are symmetric).
+//! Row bands run on threads when the OS grants them, only for speed (see
+//! [`run_jobs_with`]). Time O(R * C * |D|), |D| <= 316; memory a few bytes
+//! per cell. Damage is exact without floating point (see [`damage`]).
 //!
 //! # Limits and exit codes
 //! R * C <= 25,000,000 cells, N <= 100, players 2..10. Exit 0 on success,
@@ -136,9 +135,8 @@ fn parse_count(value: &[u8]) -> Option<u64> {
     }))
 }
 
-/// Checks a map row in one branch-free pass (it vectorises): whether some
-/// byte is not a map character, and the largest 1 + owner of an ant or hill
-/// (0 if none).
+/// Checks a map row in one branch-free (vectorised) pass: whether a byte is
+/// no map character, and the largest 1 + owner of an ant or hill (or 0).
 #[inline]
 fn row_check(row: &[u8]) -> (bool, u8) {
     let mut bad = 0u8;
@@ -366,10 +364,9 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     })
 }
 
-/// Fast path for the bulk of the input: when the line at `pos` looks like a
-/// map row of the known width (`m `, C bytes, then LF, CRLF or the end), its
-/// end without scanning for the newline. A row holding a stray newline fails
-/// the cell check there, and the caller then reports it on its true line.
+/// Fast path: if the line at `pos` looks like a map row of the known width
+/// (`m `, C bytes, LF, CRLF or the end), its end without a newline scan (a
+/// row holding a stray newline fails the cell check and takes the slow one).
 #[inline]
 fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
     let c = cols?;
@@ -435,14 +432,21 @@ trait Weakness:
 {
     /// Stored for cells without an ant: above every real weakness.
     const SENTINEL: Self;
+    fn sat(self, o: Self) -> Self;
 }
 
 impl Weakness for u8 {
     const SENTINEL: u8 = u8::MAX;
+    fn sat(self, o: u8) -> u8 {
+        self.saturating_add(o)
+    }
 }
 
 impl Weakness for u16 {
     const SENTINEL: u16 = u16::MAX;
+    fn sat(self, o: u16) -> u16 {
+        self.saturating_add(o)
+    }
 }
 
 /// The battlefield as the rules see it: one owner byte per cell ([`NO_ANT`]
@@ -524,8 +528,8 @@ impl Field {
 
 // ---------------------------------------------------------------- rules ----
 
-/// Applies one attack phase to the map's characters, with `threads` row
-/// bands (the result does not depend on it).
+/// Applies one attack phase to the map's characters with `threads` row
+/// bands (which do not change the result).
 pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
     let n = map.radius2.unwrap_or(5);
     let mode = map.mode.unwrap_or(AttackMode::Focus);
@@ -682,12 +686,13 @@ fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     // Per cell: the weakness, and floor(K / w) of the ant (0: none, w = 0).
     let mut weak = vec![W::default(); field.rows * field.cols];
     let mut share = vec![0u16; field.rows * field.cols];
-    weakness_plane::<W>(field, disk, &mut weak, &mut share);
+    let owners = weakness_plane::<W>(field, disk, &mut weak, &mut share);
     let work = DamageBand {
         field,
         disk,
         weak: &weak,
         share: &share,
+        owners,
     };
     decide(field, cells, &work);
 }
@@ -697,6 +702,7 @@ struct DamageBand<'a, W> {
     disk: &'a [Offset],
     weak: &'a [W],
     share: &'a [u16],
+    owners: u8,
 }
 
 impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
@@ -707,11 +713,18 @@ impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
         let mut acc = vec![0u16; cols];
         let mut flag = vec![0u8; cols];
         let mut maybe = vec![0u8; cols];
+        let mut sums = DiskRows::new(field, self.disk, self.owners, self.share, band.start);
         for r in band {
-            sweep.row::<u16, u16, 64>(self.share, r, &mut acc, |t, me, _, them, its| {
-                // An all-ones mask for enemies (empty cells carry share 0).
-                t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
-            });
+            if self.owners > 0 {
+                // Saturated at 2^16 - 1 >= K, like the sweep: the same
+                // answer to T >= K and, when T < K, the same T.
+                sums.next(&mut acc);
+            } else {
+                sweep.row::<u16, u16, 64>(self.share, r, &mut acc, |t, me, _, them, its| {
+                    // An all-ones mask for enemies (empty cells carry share 0).
+                    t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
+                });
+            }
             let mine = &weak[r * cols..(r + 1) * cols];
             let own = field.row(r);
             let mut unsure = 0u8;
@@ -733,8 +746,127 @@ impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
     }
 }
 
-/// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c),
-/// grouping the terms by denominator.
+/// Disk sums by sliding windows, row after row of a band: e[c] = sum of
+/// `value` (1 if empty) over D + (0, 0) around (r, c), cells of its owner
+/// excepted, saturated (min(sum, MAX): terms are >= 0). Disk row dr is
+/// |dc| <= half[|dr|]. Per owner, a source row's windows |dc| <= k grow by
+/// two columns per k into a ring of 2H + 1 rows; a target row adds its
+/// 2H + 1 windows: 4H + 1 vector adds per cell and owner, against |D|
+/// compare-adds for [`Sweep`]. Wraps count every offset, as the engine.
+struct DiskRows<'a, L> {
+    field: &'a Field,
+    value: &'a [L],
+    half: Vec<usize>,
+    ring: Vec<L>,
+    pad: Vec<L>,
+    from: Vec<usize>,
+    /// Owners, the next source row, the band's first row.
+    p: usize,
+    s: isize,
+    start: isize,
+}
+
+/// Cells per block of [`DiskRows`]; rows are padded to a multiple.
+const BLOCK: usize = 256;
+
+impl<'a, L: Weakness> DiskRows<'a, L> {
+    fn new(field: &'a Field, disk: &[Offset], p: u8, value: &'a [L], start: usize) -> Self {
+        let mut half = vec![0; disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize + 1];
+        for o in disk.iter().filter(|o| o.dr >= 0) {
+            half[o.dr as usize] = half[o.dr as usize].max(o.dc.unsigned_abs());
+        }
+        // Rows 4 KB apart would share L1 sets: one line more apart.
+        let (h, stride) = (
+            half.len() - 1,
+            (field.cols + BLOCK - 1) / BLOCK * BLOCK + 32,
+        );
+        DiskRows {
+            field,
+            value,
+            half,
+            ring: vec![L::default(); (2 * h + 1) * (h + 1) * p as usize * stride],
+            pad: vec![L::default(); stride + 2 * h],
+            from: Vec::new(),
+            p: p.into(),
+            s: start as isize - h as isize,
+            start: start as isize,
+        }
+    }
+
+    /// The sums of the band's next row into `e`.
+    #[inline(always)]
+    fn next(&mut self, e: &mut [L]) {
+        let (field, cols, p, h) = (self.field, self.field.cols, self.p, self.half.len() - 1);
+        let stride = self.pad.len() - 2 * h;
+        let start = self.start - h as isize;
+        let slot = |s: isize, o, k| (((s - start) as usize % (2 * h + 1)) * p + o) * (h + 1) + k;
+        loop {
+            let s = self.s;
+            self.s += 1;
+            let sr = s.rem_euclid(field.rows as isize) as usize;
+            let (row, pad) = (field.row(sr), &mut self.pad);
+            for o in 0..p {
+                let mid = pad[h..h + cols].iter_mut().zip(row);
+                if self.value.is_empty() {
+                    mid.for_each(|(x, &me)| *x = L::from((me == o as u8) as u8));
+                } else {
+                    let vals = self.value[sr * cols..].iter();
+                    for ((x, &me), &v) in mid.zip(vals) {
+                        *x = if me == o as u8 { v } else { L::default() };
+                    }
+                }
+                for i in 0..h {
+                    // Wrap, several times over on a narrow map.
+                    pad[i] = pad[h + (i + cols * h - h) % cols];
+                    pad[h + cols + i] = pad[h + i % cols];
+                }
+                // Window k is window k - 1 plus two columns.
+                let at = slot(s, o, 0) * stride;
+                let windows = &mut self.ring[at..at + (h + 1) * stride];
+                windows[..stride].copy_from_slice(&pad[h..h + stride]);
+                for k in 1..=h {
+                    let (done, next) = windows.split_at_mut(k * stride);
+                    let sides = pad[h - k..].iter().zip(&pad[h + k..]);
+                    let last = done[(k - 1) * stride..].iter().zip(sides);
+                    for (n, (&w, (&a, &b))) in next[..stride].iter_mut().zip(last) {
+                        *n = w.sat(a).sat(b);
+                    }
+                }
+            }
+            let t = s - h as isize;
+            if t < self.start {
+                continue;
+            }
+            self.from.clear();
+            for o in 0..p {
+                for d in -(h as isize)..=h as isize {
+                    let k = self.half[d.unsigned_abs()];
+                    self.from.push(slot(t + d, o, k) * stride);
+                }
+            }
+            let own = field.row(t as usize);
+            for x in (0..cols).step_by(BLOCK) {
+                let mut sum = [L::default(); BLOCK];
+                for (o, from) in self.from.chunks(2 * h + 1).enumerate() {
+                    let mut part = [L::default(); BLOCK];
+                    for &f in from {
+                        for (a, &b) in part.iter_mut().zip(&self.ring[f + x..f + x + BLOCK]) {
+                            *a = a.sat(b);
+                        }
+                    }
+                    for ((e, &a), &me) in sum.iter_mut().zip(&part).zip(&own[x..]) {
+                        *e = e.sat(if me == o as u8 { L::default() } else { a });
+                    }
+                }
+                let n = BLOCK.min(cols - x);
+                e[x..x + n].copy_from_slice(&sum[..n]);
+            }
+            return;
+        }
+    }
+}
+
+/// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c).
 fn exact_damage_reaches_one<W: Weakness>(
     field: &Field,
     disk: &[Offset],
@@ -755,9 +887,9 @@ fn exact_damage_reaches_one<W: Weakness>(
     reaches_one(&count)
 }
 
-/// sum over w of count[w] / w >= 1, exactly (count[0] is ignored). Most
-/// lists have few distinct denominators whose lcm fits in 128 bits; the
-/// general case uses 512-bit integers, as lcm(1..316) * 316 < 2^465.
+/// sum over w of count[w] / w >= 1, exactly (count[0] ignored): in 128 bits
+/// if the lcm of the denominators allows, else in 512 (lcm(1..316) * 316 <
+/// 2^465).
 fn reaches_one(count: &[u64]) -> bool {
     let present = || count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
     let mut lcm = 1u128;
@@ -855,12 +987,26 @@ impl Big {
 /// `weak` ([`Weakness::SENTINEL`] where no ant stands); if `share` is not
 /// empty, floor(K / w) of each ant into it (0 where no ant stands or w = 0;
 /// K = [`DAMAGE_UNIT`]).
-fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W], share: &mut [u16]) {
+/// Returns, for `damage`, the owners (1 + the largest) if [`DiskRows`] pays
+/// (at 4 players from N = 25 on, not at N = 1: its cost grows with the
+/// owners, the sweep's with |D|) and its ring stays small; else 0.
+fn weakness_plane<W: Weakness>(
+    field: &Field,
+    disk: &[Offset],
+    weak: &mut [W],
+    share: &mut [u16],
+) -> u8 {
     let shares = std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0));
+    let top = |m: u8, &o: &u8| m.max(o.wrapping_add(1));
+    let p = field.owner.iter().take(share.len()).fold(0, top) as usize;
+    let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
+    let room = (2 * h + 1) * (h + 1) * p * field.cols <= share.len().max(1 << 22);
+    let owners = (p * (disk.len() > 12 * p && room) as usize) as u8;
     let work = WeakBand {
         field,
         disk,
         shares,
+        owners,
     };
     let (bands, cols) = (&field.bands, field.cols);
     let planes = split_rows(weak, bands, cols)
@@ -868,12 +1014,14 @@ fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W], s
         .zip(split_rows(share, bands, cols));
     let jobs = bands.iter().cloned().zip(planes).collect();
     run_jobs(jobs, |job| run_fast(&work, job));
+    owners
 }
 
 struct WeakBand<'a> {
     field: &'a Field,
     disk: &'a [Offset],
     shares: [u16; 317],
+    owners: u8,
 }
 
 impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<'_> {
@@ -883,10 +1031,15 @@ impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<
         let mut sweep = Sweep::new(field, self.disk);
         let mut acc = vec![W::default(); cols];
         let row0 = band.start;
+        let mut sums = DiskRows::new(field, self.disk, self.owners, &[], row0);
         for r in band {
-            sweep.row::<u8, W, 128>(&field.owner, r, &mut acc, |a, me, _, them, _| {
-                a + W::from(is_enemy(me, them) as u8)
-            });
+            if self.owners > 0 {
+                sums.next(&mut acc);
+            } else {
+                sweep.row::<u8, W, 128>(&field.owner, r, &mut acc, |a, me, _, them, _| {
+                    a + W::from(is_enemy(me, them) as u8)
+                });
+            }
             let own = field.row(r);
             let out = (r - row0) * cols..(r - row0 + 1) * cols;
             for ((w, &a), &me) in weak[out.clone()].iter_mut().zip(&acc).zip(own) {
@@ -906,8 +1059,8 @@ impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<
 
 // ------------------------------------------------- sweeps, bands, threads ----
 
-/// Scratch of a sweep: the offsets, how far they reach sideways, and per
-/// offset the start of its source row shifted by its column offset.
+/// A sweep's offsets, their sideways reach, and per offset the start of its
+/// source row shifted by its column offset.
 struct Sweep<'a> {
     field: &'a Field,
     offsets: &'a [Offset],
@@ -1026,9 +1179,8 @@ impl<'a> Sweep<'a> {
     }
 }
 
-/// Where the deaths of a band of rows go: straight into the map's
-/// characters (a row-major map split into bands), or into a list of working
-/// cell indices (a transposed map). The rules read only the [`Field`].
+/// Where a band's deaths go: into the map's characters (row-major map), or
+/// a list of working cell indices (transposed). Rules read only the [`Field`].
 enum Sink<'a> {
     /// The band's characters, and its first row.
     Chars(&'a mut [u8], usize),
@@ -1098,8 +1250,7 @@ fn bands(rows: usize, threads: usize) -> Vec<Range<usize>> {
     (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
 }
 
-/// Cuts a per-cell plane into the rows of each band (empty parts if the
-/// plane is empty).
+/// Cuts a per-cell plane into each band's rows (empty parts if it is empty).
 fn split_rows<'a, T>(
     mut plane: &'a mut [T],
     bands: &[Range<usize>],
@@ -1121,10 +1272,9 @@ fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
     run_jobs_with(jobs, helpers, work);
 }
 
-/// Threads only buy speed: the calling thread drains the job queue too,
-/// so when the OS refuses a worker (seccomp, thread limits) the others do
-/// its share; results never depend on how many threads ran, and a refusal
-/// never panics (as `std::thread::scope`'s `spawn` would).
+/// Threads only buy speed: the calling thread drains the queue too, so a
+/// worker the OS refuses (seccomp, thread limits) changes no result and
+/// panics nothing (`std::thread::scope`'s `spawn` would panic).
 fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
     let queue = Mutex::new(jobs);
     let drain = || loop {
@@ -1174,9 +1324,9 @@ unsafe fn run_avx2<J, K: BandWork<J>>(work: &K, job: J) {
 /// A band's rows of a pass that decides deaths, and where they go.
 type DeathJob<'s, 'c> = (Range<usize>, &'s mut Sink<'c>);
 
-/// Runs a death pass over all bands and writes the deaths to the map's
-/// characters; returns them as working cell indices if they went through
-/// lists (a transposed map), else nothing.
+/// Runs a death pass over all bands, writes the deaths to the map's
+/// characters, returns them as working cell indices if they went through
+/// lists (transposed map), else nothing.
 fn decide<K>(field: &Field, cells: &mut [u8], work: &K) -> Vec<u32>
 where
     K: for<'s, 'c> BandWork<DeathJob<'s, 'c>>,
@@ -1373,14 +1523,6 @@ mod tests {
     }
 
     #[test]
-    fn torus_multiplicity_example() {
-        // The fixture `torus_multiplicity`: on a 2 x 4 map the lone `b`
-        // of the first row is listed twice by each `a` and dies.
-        let got = battle_of("focus", 5, &["..ba", ".b.a"]);
-        assert_eq!(got, ["....", "...a"]);
-    }
-
-    #[test]
     fn support_kills_every_ant_with_an_enemy() {
         let got = battle_of("support", 1, &["......", ".ab.a.", "......"]);
         assert_eq!(got[1], "....a.");
@@ -1405,20 +1547,12 @@ mod tests {
     #[test]
     fn closest_fights_below_r2_but_not_at_r2() {
         // r2 = 5: `a`..`b` at distance 4 fight, `c`..`d` at 5 do not.
-        let got = battle_of(
-            "closest",
-            5,
-            &[
-                "..........",
-                ".a.b......",
-                "..........",
-                "......c...",
-                "........d.",
-            ],
+        let map = ["........", ".a.b....", "........", "....c...", "......d."];
+        let got = battle_of("closest", 5, &map);
+        assert_eq!(
+            got,
+            ["........", "........", "........", "....c...", "......d."]
         );
-        assert_eq!(got[1], "..........");
-        assert_eq!(got[3], "......c...");
-        assert_eq!(got[4], "........d.");
     }
 
     #[test]
@@ -1474,41 +1608,14 @@ mod tests {
 
     #[test]
     fn bad_inputs_name_their_line() {
+        // Most messages are pinned by the fixtures in tests/data/ants_battle/bad.
         assert_eq!(err(""), "line 1: empty input");
-        assert_eq!(
-            err("rows 2\ncols 2\nm ..\nm .\n"),
-            "line 4: map row has 1 cells, expected 2"
-        );
-        assert_eq!(
-            err("rows 2\ncols 2\nm ..\n"),
-            "line 3: 1 map rows, expected 2"
-        );
-        assert_eq!(
-            err("rows 1\ncols 2\nm ..\nm ..\n"),
-            "line 4: more map rows than rows 1"
-        );
-        assert_eq!(
-            err("rows 1\ncols 2\nm .x\n"),
-            "line 3: unknown cell character `x` in column 2"
-        );
+        let short = "line 4: map row has 1 cells, expected 2";
+        assert_eq!(err("rows 2\ncols 2\nm ..\nm .\n"), short);
         assert!(err("players 2\nrows 1\ncols 2\nm .c\n").starts_with("line 4: ant `c`"));
-        assert!(err("rows 1\ncols 2\nm .5\nplayers 4\n").starts_with("line 3: hill `5`"));
-        assert!(err("rows 1\ncols 2\nplayers 1\n").starts_with("line 3: players"));
-        assert!(err("rows 1\ncols 2\nplayers 11\n").starts_with("line 3: players"));
-        assert!(err("attackradius2 -1\n").starts_with("line 1: attackradius2"));
         assert!(err("attackradius2 x\n").starts_with("line 1: attackradius2"));
-        assert!(err("attackradius2 101\n").contains("over the limit"));
-        assert!(err("attack nearest\n").starts_with("line 1: unknown attack mode"));
-        assert_eq!(
-            err("rows 1\nm ..\ncols 2\n"),
-            "line 2: map row before the cols line"
-        );
-        assert_eq!(err("cols 2\nm ..\n"), "line 2: missing rows line");
-        assert_eq!(err("rows 2\n"), "line 1: missing cols line");
         assert!(err("rows 5001\ncols 5000\n").contains("over the limit"));
-        assert!(err("rows 99999999999999999999999\n").contains("over the limit"));
         assert!(err("rows 0\n").contains("positive"));
-        assert!(err("rows\n").contains("key value"));
         assert!(err("rows 1\nrows 1\n").contains("duplicate"));
     }
 
@@ -1554,9 +1661,8 @@ mod tests {
 
     #[test]
     fn the_wide_path_agrees_with_the_narrow_one() {
-        // Many distinct prime denominators push the lcm past 2^100; compare
-        // with floating point only where the margin is wide, and the 512-bit
-        // path with the 128-bit one where both apply.
+        // Many prime denominators push the lcm past 2^100; floating point
+        // is trusted only where the margin is wide.
         let mut seed = 7u64;
         let mut next = || lcg(&mut seed) >> 33;
         for _ in 0..2000 {
@@ -1622,15 +1728,12 @@ mod tests {
             let bands = bands(10, 4);
             assert_eq!(bands.len(), 4);
             let jobs = bands.iter().cloned().zip(split_rows(&mut plane, &bands, 3));
-            run_jobs_with(
-                jobs.collect(),
-                helpers,
-                |(band, part): (Range<usize>, &mut [u32])| {
-                    for (k, x) in part.iter_mut().enumerate() {
-                        *x += (band.start * 3 + k) as u32 + 1;
-                    }
-                },
-            );
+            let work = |(band, part): (Range<usize>, &mut [u32])| {
+                for (k, x) in part.iter_mut().enumerate() {
+                    *x += (band.start * 3 + k) as u32 + 1;
+                }
+            };
+            run_jobs_with(jobs.collect(), helpers, work);
             assert_eq!(plane, (1..=30).collect::<Vec<u32>>(), "helpers {helpers}");
         }
         run_jobs(Vec::<u8>::new(), |_| panic!("no job"));
@@ -1680,11 +1783,7 @@ mod tests {
                     let mut one = random_map(rows, cols, r2, mode, seed, b"abcAB.%0....");
                     let before = one.cells.clone();
                     battle(&mut one, Vec::new(), 1);
-                    deaths += before
-                        .iter()
-                        .zip(&one.cells)
-                        .filter(|(a, b)| a != b)
-                        .count();
+                    deaths += before.iter().zip(&one.cells).filter(|x| x.0 != x.1).count();
                     for threads in [2, 3, 7] {
                         let mut many = random_map(rows, cols, r2, mode, seed, b"abcAB.%0....");
                         battle(&mut many, Vec::new(), threads);
