@@ -137,7 +137,17 @@ fn replace_token(input: &[u8], with: &[u8], rng: &mut Rng) -> Vec<u8> {
 }
 
 fn fuzz(bin: &str) {
-    let (cases, _) = common::cases(bin);
+    let (mut cases, _) = common::cases(bin);
+    if bin == "ji" {
+        // A `t` line asks the trainer for real work: with its count mutated
+        // away it trains the default 3000 generations (~10 s), which is
+        // what the user asked for, not a hang. Mutate the other sessions.
+        cases.retain(|c| {
+            !common::read_text(&c.input)
+                .lines()
+                .any(|l| l.starts_with('t'))
+        });
+    }
     assert!(!cases.is_empty(), "{bin} has no fixtures to mutate");
     let mut rng = Rng(SEED
         ^ bin
