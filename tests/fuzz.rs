@@ -185,15 +185,10 @@ fn fuzz(bin: &str) {
             std::fs::create_dir_all(&keep).expect("fuzz folder");
             let saved = keep.join(format!("{bin}-{k}.in"));
             std::fs::write(&saved, &input).expect("save failing input");
-            let args = if case.args.is_empty() {
-                String::new()
-            } else {
-                format!(" -- {}", case.args.join(" "))
-            };
             failures.push(format!(
-                "{fault}\n  mutated from {}\n  reproduce: cargo run -q --release --bin {bin}{args} < {}",
+                "{fault}\n  mutated from {}\n  reproduce: {}",
                 case.name(),
-                saved.display()
+                common::run_command(bin, &case.args, &saved.display().to_string())
             ));
         }
     }

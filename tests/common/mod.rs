@@ -327,14 +327,19 @@ fn clip(line: &str) -> String {
     }
 }
 
-/// The shell command that reproduces a case by hand.
-pub fn repro(bin: &str, case: &Case) -> String {
-    let args = if case.args.is_empty() {
+/// The shell command that runs `bin` with `args` on the file `input`.
+pub fn run_command(bin: &str, args: &[String], input: &str) -> String {
+    let args = if args.is_empty() {
         String::new()
     } else {
-        format!(" -- {}", case.args.join(" "))
+        format!(" -- {}", args.join(" "))
     };
-    let run = format!("cargo run -q --release --bin {bin}{args} < {}", case.name());
+    format!("cargo run -q --release --bin {bin}{args} < {input}")
+}
+
+/// The shell command that reproduces a case by hand.
+pub fn repro(bin: &str, case: &Case) -> String {
+    let run = run_command(bin, &case.args, &case.name());
     match (&case.stdout, &case.stderr) {
         (Some(out), _) => format!("{run} | diff - {}", rel(out)),
         (None, Some(err)) => format!("{run} 2>&1 >/dev/null | diff - {}", rel(err)),
