@@ -1,9 +1,14 @@
 //! The command line every solver shares: `--help` explains the format and
-//! exits 0, an unknown argument is refused with exit 2, empty input is bad
-//! input, and every error message has the form `<binary>: <where>: <what>`.
+//! exits 0, an unknown or non-UTF-8 argument is refused with exit 2, empty
+//! input is bad input, and every error message has the form
+//! `<binary>: <where>: <what>`. The exit codes mean the same everywhere: 2
+//! bad input, 3 a valid input without an exact answer, 1 an unwritable
+//! stdout.
 
 mod common;
 
+use assert_cmd::Command;
+use predicates::prelude::*;
 use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(10);
@@ -47,6 +52,47 @@ fn an_unknown_argument_is_refused_with_one_line() {
 }
 
 #[test]
+#[cfg(unix)]
+fn a_non_utf8_argument_is_refused_without_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"--\xff\xfe");
+    for bin in common::binaries() {
+        Command::new(common::exe(&bin))
+            .arg(arg)
+            .write_stdin("")
+            .timeout(LIMIT)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with(format!("{bin}: ")))
+            .stderr(predicate::str::contains("panicked").not())
+            .stderr(predicate::function(|e: &str| e.lines().count() == 1));
+    }
+}
+
+/// Exit code 3 is the same class in every solver that has one: a valid
+/// input without an exact answer, with one stderr line. Each such solver
+/// has at least one fixture that shows it.
+#[test]
+fn no_exact_answer_is_exit_3_where_a_solver_has_it() {
+    for bin in ["zhuguosha", "ji_solver"] {
+        let (cases, _) = common::cases(bin);
+        let case = cases
+            .iter()
+            .find(|c| c.code == 3)
+            .unwrap_or_else(|| panic!("{bin}: no fixture with exit code 3"));
+        Command::new(common::exe(bin))
+            .args(&case.args)
+            .pipe_stdin(&case.input)
+            .expect("fixture")
+            .timeout(LIMIT)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::starts_with(format!("{bin}: ")))
+            .stderr(predicate::function(|e: &str| e.lines().count() == 1));
+    }
+}
+
+#[test]
 fn empty_input_is_bad_input() {
     // `ji` is interactive: no commands simply means quit.
     for bin in common::binaries().into_iter().filter(|b| b != "ji") {
@@ -59,7 +105,8 @@ fn empty_input_is_bad_input() {
 fn every_expected_error_names_its_binary() {
     for bin in common::binaries() {
         let (cases, _) = common::cases(&bin);
-        for case in cases {
+        // A stderr file of a successful run (a trace) is not an error line.
+        for case in cases.into_iter().filter(|c| c.code != 0) {
             if let Some(err) = &case.stderr {
                 let text = common::read_text(err);
                 assert_eq!(text.trim_end().lines().count(), 1, "{}", common::rel(err));
