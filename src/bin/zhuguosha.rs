@@ -11,7 +11,7 @@
 //! Output (stdout): `MP` or `FP` (the winner), then for every pig its hand from
 //! left to right separated by single spaces, an empty line for a living pig
 //! without cards, or `DEAD`. `--trace` also writes every event of the game to
-//! stderr, one per line (the format is in `Game::trace`'s comment and in
+//! stderr, one per line (the format is in the comment on `trace!` and in
 //! docs/zhuguosha.md).
 //!
 //! Exit codes (`Failure::exit_code`): 0 the game was simulated; 2 bad input or
@@ -374,6 +374,16 @@ enum Role {
     Rebel,
 }
 
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Main => "MP",
+            Role::Loyal => "ZP",
+            Role::Rebel => "FP",
+        }
+    }
+}
+
 /// The parsed input.
 struct Setup {
     roles: Vec<Role>,
@@ -578,7 +588,10 @@ struct Pig {
 
 const MAX_HP: i32 = 4;
 
-struct Game {
+/// The game. With `TRACE` (`--trace`) every event is also written to `log`
+/// as one line (see `trace!`); without it the trace code is compiled out,
+/// so the judge path is the plain simulation.
+struct Game<const TRACE: bool> {
     pigs: Vec<Pig>,
     deck: Vec<Card>,
     /// Next deck card to draw; `>= deck.len()` once the deck is exhausted.
@@ -589,12 +602,43 @@ struct Game {
     /// except equipping a crossbow while already holding one. Drives the
     /// never-ending-game detector (see `run`).
     events: u64,
+    /// `--trace` lines not yet written out.
+    log: Vec<u8>,
+}
+
+/// `--trace`: one event line in `Game::log`, nothing at all without
+/// `TRACE`. The format is stable (docs/zhuguosha.md): a keyword, then pig
+/// numbers 1..n and card letters of the input format,
+///
+/// ```text
+/// turn T pig P ROLE hp H weapon yes|no hand C..   start of a turn
+/// draw P C C                                      the turn's 2 cards
+/// play P C [on T] [hp H]                          a card used (P: new hp)
+/// reveal P ZP|FP                                  跳忠 / 跳反
+/// mark P / unmark P                               MP's 类反猪 label set / cleared
+/// negate P counters C of Q protecting|against T   a 无懈可击
+/// answer P C                                      闪 or 杀 given up in answer
+/// damage P by S hp H                              1 damage, the new hp
+/// peach P hp H                                    a 桃 eaten on the brink
+/// death P ROLE by S [reward C C C | penalty]      a death
+/// end MP|FP                                       the winner
+/// ```
+macro_rules! trace {
+    ($game:expr, $($format:tt)*) => {
+        if TRACE {
+            let _ = writeln!($game.log, $($format)*);
+        }
+    };
+}
+
+fn letter(c: Card) -> char {
+    CARD_LETTERS[c as usize] as char
 }
 
 // ---------------------------------------------------------------- rules ----
 
-impl Game {
-    fn new(setup: &Setup) -> Game {
+impl<const TRACE: bool> Game<TRACE> {
+    fn new(setup: &Setup) -> Self {
         let pigs = setup
             .roles
             .iter()
@@ -616,7 +660,7 @@ impl Game {
             })
             .collect::<Vec<_>>();
         let rebels_alive = pigs.iter().filter(|p| p.role == Role::Rebel).count();
-        Game {
+        let mut game = Game {
             pigs,
             deck: setup.deck.clone(),
             top: 0,
@@ -630,7 +674,19 @@ impl Game {
                 None
             },
             events: 0,
+            log: Vec::new(),
+        };
+        if game.winner.is_some() {
+            trace!(game, "end MP");
         }
+        game
+    }
+
+    /// `--trace`: the last `count` cards of `p`'s hand, as letters.
+    fn newest(&self, p: usize, count: usize) -> String {
+        let slots = &self.pigs[p].hand.slots;
+        let cards = slots[slots.len() - count..].iter().map(|s| letter(s.card));
+        cards.map(String::from).collect::<Vec<_>>().join(" ")
     }
 
     /// The next living pig after `p` in turn order (逆时针).
@@ -671,6 +727,12 @@ impl Game {
     /// (loyal pigs never jump rebel and vice versa, so the role shown is
     /// always the true one), and MP forgets its 类反猪 suspicion.
     fn reveal(&mut self, p: usize) {
+        if TRACE && !self.pigs[p].revealed {
+            trace!(self, "reveal {} {}", p + 1, self.pigs[p].role.name());
+            if self.pigs[p].suspected {
+                trace!(self, "unmark {}", p + 1);
+            }
+        }
         self.pigs[p].revealed = true;
         self.pigs[p].suspected = false;
     }
@@ -737,11 +799,19 @@ impl Game {
     /// One point of damage to `victim`, caused by `source` (伤害来源).
     fn damage(&mut self, victim: usize, source: usize) {
         self.pigs[victim].hp -= 1;
+        trace!(
+            self,
+            "damage {} by {} hp {}",
+            victim + 1,
+            source + 1,
+            self.pigs[victim].hp
+        );
         // "如果该玩家的体力降到 0 或者更低，并且自己手中没有足够的桃使得自己的
         // 体力值回到 1，那么就死亡了": a dying pig eats peaches (in or out of
         // its turn) until it is back at 1.
         while self.pigs[victim].hp <= 0 && self.spend(victim, PEACH) {
             self.pigs[victim].hp += 1;
+            trace!(self, "peach {} hp {}", victim + 1, self.pigs[victim].hp);
         }
         if self.pigs[victim].hp <= 0 {
             self.die(victim, source);
@@ -753,17 +823,32 @@ impl Game {
         pig.alive = false;
         pig.hand.clear();
         pig.crossbow = false;
-        match pig.role {
-            Role::Main => self.winner = Some(Role::Rebel),
+        let role = pig.role;
+        let (who, by) = (victim + 1, source + 1);
+        match role {
+            Role::Main => {
+                trace!(self, "death {} MP by {}", who, by);
+                self.winner = Some(Role::Rebel);
+                trace!(self, "end FP");
+            }
             Role::Rebel => {
                 self.rebels_alive -= 1;
                 if self.rebels_alive == 0 {
                     // "一旦达成胜利条件，游戏立刻结束，因此即使会摸 3 张牌…也不用
                     // 执行了": no reward for the last rebel.
+                    trace!(self, "death {} FP by {}", who, by);
                     self.winner = Some(Role::Main);
+                    trace!(self, "end MP");
                 } else {
                     // "反猪死亡时，最后一个伤害来源处（即使是反猪）立即摸 3 张牌".
                     self.draw(source, 3);
+                    trace!(
+                        self,
+                        "death {} FP by {} reward {}",
+                        who,
+                        by,
+                        self.newest(source, 3)
+                    );
                 }
             }
             Role::Loyal => {
@@ -773,13 +858,17 @@ impl Game {
                 if self.pigs[source].role == Role::Main {
                     self.pigs[source].hand.clear();
                     self.pigs[source].crossbow = false;
+                    trace!(self, "death {} ZP by {} penalty", who, by);
+                } else {
+                    trace!(self, "death {} ZP by {}", who, by);
                 }
             }
         }
     }
 
     /// The 无懈可击 exchange over a trick about to take effect on `target`,
-    /// used by `user`. Returns true if the trick is cancelled.
+    /// used by `user` (`trick` is its kind, for the trace). Returns true if
+    /// the trick is cancelled.
     ///
     /// "每次有 1 张锦囊即将生效时，从使用这张锦囊的猪开始，按照逆时针顺序，依次
     /// 得到使用无懈可击的机会" — and 无懈可击 is itself a 锦囊. Reading: the
@@ -792,10 +881,11 @@ impl Game {
     /// number of 无懈可击 were played. (The chain's courtesy and hostility are
     /// towards `target`; the pig who played the card being countered is on
     /// the same side and revealed, so it makes no difference.)
-    fn negated(&mut self, user: usize, target: usize) -> bool {
+    fn negated(&mut self, user: usize, target: usize, trick: Card) -> bool {
         let mut from = user;
         let mut courtesy = true;
         let mut played = 0u32;
+        let mut countered = trick;
         'chain: loop {
             let mut p = from;
             loop {
@@ -805,6 +895,17 @@ impl Game {
                     self.hostile(p, target)
                 };
                 if willing && self.spend(p, NEGATE) {
+                    let side = if courtesy { "protecting" } else { "against" };
+                    trace!(
+                        self,
+                        "negate {} counters {} of {} {} {}",
+                        p + 1,
+                        letter(countered),
+                        from + 1,
+                        side,
+                        target + 1
+                    );
+                    countered = NEGATE;
                     self.reveal(p);
                     played += 1;
                     from = p;
@@ -823,7 +924,9 @@ impl Game {
     /// `user` plays 杀 on `target`: "受到杀时，有闪必然弃置".
     fn kill(&mut self, user: usize, target: usize) {
         self.reveal_if_hostile(user, target);
-        if !self.spend(target, DODGE) {
+        if self.spend(target, DODGE) {
+            trace!(self, "answer {} D", target + 1);
+        } else {
             self.damage(target, user);
         }
     }
@@ -839,7 +942,7 @@ impl Game {
     /// `user` plays 决斗 on `target`.
     fn duel(&mut self, user: usize, target: usize) {
         self.reveal_if_hostile(user, target);
-        if self.negated(user, target) {
+        if self.negated(user, target, DUEL) {
             return;
         }
         // "决斗时，如果对方是主猪，那么不会弃置杀": a loyal pig dueled by MP
@@ -852,6 +955,7 @@ impl Game {
         // 受到 1 点伤害，另一方视为此伤害的来源". Everybody else "不遗余力".
         let (mut turn, mut other) = (target, user);
         while self.spend(turn, KILL) {
+            trace!(self, "answer {} K", turn + 1);
             std::mem::swap(&mut turn, &mut other);
         }
         self.damage(turn, other);
@@ -860,14 +964,22 @@ impl Game {
     /// `user` plays 南猪入侵 (answered with 杀) or 万箭齐发 (answered with 闪):
     /// "按逆时针顺序从使用者下家开始依次结算".
     fn area_attack(&mut self, user: usize, answer: Card) {
+        let trick = if answer == KILL { INVASION } else { ARROWS };
         let mut t = self.next_alive(user);
         while t != user && self.winner.is_none() {
             // Each target is settled separately; a 无懈可击 protects only it.
-            if !self.negated(user, t) && !self.spend(t, answer) {
+            if self.negated(user, t, trick) {
+                // Cancelled for `t`: nothing to answer, no damage.
+            } else if self.spend(t, answer) {
+                trace!(self, "answer {} {}", t + 1, letter(answer));
+            } else {
                 // 类反猪: "没有跳身份，且用南猪入侵 / 万箭齐发对自己造成伤害的猪"
                 // (没伤害到不算). Reading: the label is set when MP takes the
                 // damage, only on a pig that has not revealed itself.
                 if self.pigs[t].role == Role::Main && !self.pigs[user].revealed {
+                    if !self.pigs[user].suspected {
+                        trace!(self, "mark {}", user + 1);
+                    }
                     self.pigs[user].suspected = true;
                 }
                 self.damage(t, user);
@@ -886,6 +998,7 @@ impl Game {
     /// the leftmost among the kinds usable now.
     fn take_turn(&mut self, me: usize) {
         self.draw(me, 2);
+        trace!(self, "draw {} {}", me + 1, self.newest(me, 2));
         // "如果没有猪哥连弩，每个出牌阶段只能使用 1 次「杀」".
         let mut killed = false;
         while self.winner.is_none() && self.pigs[me].alive {
@@ -918,27 +1031,33 @@ impl Game {
                 PEACH => {
                     self.spend(me, PEACH);
                     self.pigs[me].hp += 1;
+                    trace!(self, "play {} P hp {}", me + 1, self.pigs[me].hp);
                 }
                 KILL => {
                     let t = self.kill_target(me).unwrap_or(me);
                     self.spend(me, KILL);
                     killed = true;
+                    trace!(self, "play {} K on {}", me + 1, t + 1);
                     self.kill(me, t);
                 }
                 DUEL => {
                     let t = self.duel_target(me).unwrap_or(me);
                     self.spend(me, DUEL);
+                    trace!(self, "play {} F on {}", me + 1, t + 1);
                     self.duel(me, t);
                 }
                 INVASION => {
                     self.spend(me, INVASION);
+                    trace!(self, "play {} N", me + 1);
                     self.area_attack(me, KILL);
                 }
                 ARROWS => {
                     self.spend(me, ARROWS);
+                    trace!(self, "play {} W", me + 1);
                     self.area_attack(me, DODGE);
                 }
                 CROSSBOW => {
+                    trace!(self, "play {} Z", me + 1);
                     self.pigs[me].hand.take(CROSSBOW);
                     if !self.pigs[me].crossbow {
                         self.events += 1;
@@ -950,7 +1069,8 @@ impl Game {
         }
     }
 
-    /// Plays the game to its end.
+    /// Plays the game to its end; with `TRACE` the log is then written to
+    /// `sink` (also for a game that never ends, before the failure).
     ///
     /// Never-ending games. A random deck can describe a game that never ends
     /// (the judge's data never do). Criterion: the deck is already exhausted
@@ -991,7 +1111,23 @@ impl Game {
     ///
     /// Together: the detector fires exactly on the games that never end, at
     /// most one round after the last event.
-    fn run(&mut self) -> Result<(), Failure> {
+    fn run(&mut self, sink: &mut dyn Write) -> Result<(), Failure> {
+        let result = self.play();
+        self.write_log(sink)?;
+        result
+    }
+
+    fn write_log(&mut self, sink: &mut dyn Write) -> Result<(), Failure> {
+        if TRACE {
+            sink.write_all(&self.log)
+                .and_then(|()| sink.flush())
+                .map_err(|e| Failure::Io(format!("cannot write the trace: {}", e)))?;
+            self.log.clear();
+        }
+        Ok(())
+    }
+
+    fn play(&mut self) -> Result<(), Failure> {
         let mut me = 0;
         let mut quiet_turns = 0usize;
         let mut turn = 0u64;
@@ -999,6 +1135,23 @@ impl Game {
             turn += 1;
             let exhausted = self.top >= self.deck.len();
             let before = self.events;
+            if TRACE {
+                let pig = &self.pigs[me];
+                let weapon = if pig.crossbow { "yes" } else { "no" };
+                let mut line = format!(
+                    "turn {} pig {} {} hp {} weapon {} hand",
+                    turn,
+                    me + 1,
+                    pig.role.name(),
+                    pig.hp,
+                    weapon
+                );
+                for c in pig.hand.cards() {
+                    line.push(' ');
+                    line.push(letter(c));
+                }
+                trace!(self, "{}", line);
+            }
             self.take_turn(me);
             if self.winner.is_some() {
                 break;
@@ -1025,11 +1178,28 @@ impl Game {
 
 // --------------------------------------------------------------- output ----
 
-/// Parses `input`, plays the game and writes the result to `out`.
-fn solve<W: Write>(input: &[u8], options: &Options, out: &mut W) -> Result<(), Failure> {
+/// Parses `input`, plays the game and writes the result to `out` (and with
+/// `--trace` the events to `trace`).
+fn solve<W: Write>(
+    input: &[u8],
+    options: &Options,
+    out: &mut W,
+    trace: &mut dyn Write,
+) -> Result<(), Failure> {
     let setup = parse(input, options.strict)?;
-    let mut game = Game::new(&setup);
-    game.run()?;
+    let text = if options.trace {
+        simulate::<true>(&setup, trace)?
+    } else {
+        simulate::<false>(&setup, trace)?
+    };
+    out.write_all(&text)
+        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))
+}
+
+/// The statement's output: the winner, then each pig's hand or `DEAD`.
+fn simulate<const TRACE: bool>(setup: &Setup, trace: &mut dyn Write) -> Result<Vec<u8>, Failure> {
+    let mut game = Game::<TRACE>::new(setup);
+    game.run(trace)?;
     let mut text = Vec::with_capacity(64);
     text.extend_from_slice(match game.winner {
         Some(Role::Main) => b"MP\n",
@@ -1048,8 +1218,7 @@ fn solve<W: Write>(input: &[u8], options: &Options, out: &mut W) -> Result<(), F
         }
         text.push(b'\n');
     }
-    out.write_all(&text)
-        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))
+    Ok(text)
 }
 
 const HELP: &str = "\
@@ -1067,6 +1236,10 @@ output: MP or FP (the winner), then each pig's hand left to right, or DEAD.
         trailing whitespace, no blank line, no leading zero, nothing after the
         deck line, and the deck line ends with a newline. Lines may end in LF
         or CRLF. A valid input is then solved as usual.
+--trace   also write every event of the game to stderr, one line each, in a
+        stable format (docs/zhuguosha.md): turn, draw, play, reveal, mark,
+        unmark, negate, answer, damage, peach, death, end; pigs are numbered
+        1..n, cards are the input's letters. stdout is unchanged.
 exit:   0 ok, 1 input or output failed, 2 bad input or argument, 3 the game
         never ends.
 ";
@@ -1075,6 +1248,7 @@ exit:   0 ok, 1 input or output failed, 2 bad input or argument, 3 the game
 #[derive(Default)]
 struct Options {
     strict: bool,
+    trace: bool,
     help: bool,
 }
 
@@ -1085,6 +1259,7 @@ fn options(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Fa
     for arg in args {
         match arg.to_str() {
             Some("--strict") => options.strict = true,
+            Some("--trace") => options.trace = true,
             Some("--help") | Some("-h") => options.help = true,
             _ => {
                 return Err(Failure::BadArgument(format!(
@@ -1118,7 +1293,7 @@ fn run_main() -> Result<(), Failure> {
         .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    solve(&input, &options, &mut out)?;
+    solve(&input, &options, &mut out, &mut io::stderr())?;
     out.flush()
         .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))
 }

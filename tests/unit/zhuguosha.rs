@@ -8,7 +8,12 @@ use std::path::{Path, PathBuf};
 /// Runs the solver; Ok(stdout) or Err(the failure).
 fn run(input: &str) -> Result<String, Failure> {
     let mut out = Vec::new();
-    solve(input.as_bytes(), &Options::default(), &mut out)?;
+    solve(
+        input.as_bytes(),
+        &Options::default(),
+        &mut out,
+        &mut io::sink(),
+    )?;
     Ok(String::from_utf8(out).unwrap())
 }
 
@@ -23,7 +28,7 @@ fn bad_line(input: &str) -> (usize, String) {
     }
 }
 
-fn game(input: &str) -> Game {
+fn game(input: &str) -> Game<false> {
     Game::new(&parse(input.as_bytes(), false).unwrap())
 }
 
@@ -130,7 +135,7 @@ fn nobody_helps_an_unrevealed_pig_not_even_itself_but_mp_helps_itself() {
 fn wuxie_chain_alternates_and_cancels_on_an_odd_count() {
     // FP (2) duels MP: MP negates, FP counters, MP counters again.
     let mut g = game("2 1\nMP J J D D\nFP J D D D\nD\n");
-    assert!(g.negated(1, 0));
+    assert!(g.negated(1, 0, DUEL));
     assert!(!g.pigs[0].hand.has(NEGATE));
     assert!(!g.pigs[1].hand.has(NEGATE));
     assert!(
@@ -139,7 +144,7 @@ fn wuxie_chain_alternates_and_cancels_on_an_odd_count() {
     );
     // Even count: the trick takes effect.
     let mut g = game("2 1\nMP J D D D\nFP J D D D\nD\n");
-    assert!(!g.negated(1, 0));
+    assert!(!g.negated(1, 0, DUEL));
 }
 
 #[test]
@@ -147,7 +152,7 @@ fn wuxie_chain_asks_pigs_from_the_user_of_the_countered_card() {
     // ZP 2 and ZP 3 both could help MP against FP 4's trick; asked from
     // pig 4 the order is 4, 1, 2, 3: MP itself has no J, so ZP 2 plays.
     let mut g = game("4 1\nMP D D D D\nZP J D D D\nZP J D D D\nFP D D D D\nD\n");
-    assert!(g.negated(3, 0));
+    assert!(g.negated(3, 0, DUEL));
     assert!(!g.pigs[1].hand.has(NEGATE));
     assert!(g.pigs[2].hand.has(NEGATE));
     assert!(g.pigs[1].revealed && !g.pigs[2].revealed);
@@ -333,7 +338,7 @@ fn quiet_round_really_repeats_forever() {
     // Soundness spot check: after the detector would fire, run many more
     // turns by hand and see that nothing ever happens again.
     let mut g = game("3 2\nMP P K D D\nFP N D D D\nZP J D D D\nW P\n");
-    let err = g.run();
+    let err = g.run(&mut io::sink());
     assert!(matches!(err, Err(Failure::NeverEnds(_))), "{:?}", err);
     let events = g.events;
     let mut me = 0;
@@ -629,4 +634,119 @@ fn options_are_read_as_os_strings() {
             _ => panic!("a non-UTF-8 argument was accepted"),
         }
     }
+}
+
+/// Runs the solver with `--trace`: (stdout, trace).
+fn traced(input: &[u8]) -> (String, String) {
+    let options = Options {
+        trace: true,
+        ..Options::default()
+    };
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    solve(input, &options, &mut out, &mut log).unwrap();
+    (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(log).unwrap(),
+    )
+}
+
+/// Replays a trace's health bookkeeping and checks it against itself and
+/// against the answer: every hp the trace prints follows from the events
+/// before it, turns are numbered 1, 2, ... and taken by living pigs, the
+/// dead are exactly the `DEAD` lines, and `end` names the winner.
+fn check_trace(answer: &str, trace: &str) {
+    let n = answer.lines().count() - 1;
+    let mut hp = vec![4i64; n + 1];
+    let mut alive = vec![true; n + 1];
+    let mut turns = 0;
+    let mut ended = None;
+    for line in trace.lines() {
+        assert!(ended.is_none(), "a line after `end`: {}", line);
+        let w: Vec<&str> = line.split(' ').collect();
+        let num = |k: usize| -> i64 { w[k].parse().unwrap_or_else(|_| panic!("{}", line)) };
+        let pig = |k: usize| -> usize { num(k) as usize };
+        match w[0] {
+            "turn" => {
+                turns += 1;
+                assert_eq!(num(1), turns, "{}", line);
+                assert!(alive[pig(3)], "{}", line);
+                assert_eq!(num(6), hp[pig(3)], "{}", line);
+            }
+            "damage" => {
+                assert_eq!(num(5), hp[pig(1)] - 1, "{}", line);
+                hp[pig(1)] -= 1;
+            }
+            "peach" => {
+                assert!(hp[pig(1)] <= 0, "{}", line);
+                assert_eq!(num(3), hp[pig(1)] + 1, "{}", line);
+                hp[pig(1)] += 1;
+            }
+            "play" if w[2] == "P" => {
+                assert!(hp[pig(1)] < 4, "{}", line);
+                assert_eq!(num(4), hp[pig(1)] + 1, "{}", line);
+                hp[pig(1)] += 1;
+            }
+            "death" => {
+                assert!(hp[pig(1)] <= 0 && alive[pig(1)], "{}", line);
+                alive[pig(1)] = false;
+            }
+            "end" => ended = Some(w[1].to_string()),
+            "draw" | "play" | "reveal" | "mark" | "unmark" | "negate" | "answer" => {}
+            _ => panic!("unknown event: {}", line),
+        }
+    }
+    let mut lines = answer.lines();
+    assert_eq!(ended.as_deref(), lines.next(), "the winner");
+    for (p, line) in lines.enumerate() {
+        assert_eq!(line == "DEAD", !alive[p + 1], "pig {}", p + 1);
+    }
+}
+
+#[test]
+fn tracing_changes_no_answer_and_the_trace_adds_up() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zhuguosha");
+    let mut all = Vec::new();
+    for folder in ["random", "edge", "external", "format"] {
+        inputs(&root.join(folder), &mut all);
+    }
+    all.push(root.join("sample.in"));
+    for path in &all {
+        let input = std::fs::read(path).unwrap();
+        let plain = run(&String::from_utf8_lossy(&input)).unwrap();
+        let (answer, trace) = traced(&input);
+        assert_eq!(answer, plain, "{}", path.display());
+        check_trace(&answer, &trace);
+    }
+    assert!(all.len() > 180);
+}
+
+#[test]
+fn trace_of_a_never_ending_game_comes_before_the_failure() {
+    let options = Options {
+        trace: true,
+        ..Options::default()
+    };
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    let input = b"2 1\nMP D D D D\nFP D D D D\nD\n";
+    let result = solve(input, &options, &mut out, &mut log);
+    assert!(matches!(result, Err(Failure::NeverEnds(_))));
+    assert!(out.is_empty());
+    let log = String::from_utf8(log).unwrap();
+    assert_eq!(log.lines().filter(|l| l.starts_with("turn ")).count(), 3);
+    assert!(!log.contains("end "));
+}
+
+#[test]
+fn negate_lines_name_player_countered_card_and_side() {
+    // FP duels MP; MP, FP and MP again play 无懈可击: the duel is cancelled.
+    let (_, trace) = traced(b"2 6\nMP J J F F\nFP Z F K K\nF F K J D D\n");
+    let negates: Vec<&str> = trace.lines().filter(|l| l.starts_with("negate")).collect();
+    assert_eq!(
+        negates,
+        [
+            "negate 1 counters F of 2 protecting 1",
+            "negate 2 counters J of 1 against 1",
+            "negate 1 counters J of 2 protecting 1",
+        ]
+    );
 }
