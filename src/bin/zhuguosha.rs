@@ -211,6 +211,29 @@ impl<'a> Reader<'a> {
         Ok(&input[start..at])
     }
 
+    /// A whole number in `lo..=hi` ("正整数"); `--strict` also refuses a
+    /// leading zero.
+    fn number(&mut self, gap: Gap, want: Want, lo: usize, hi: usize) -> Result<usize, Failure> {
+        let t = self.token(gap, want)?;
+        let name = if let Want::PigCount = want { "n" } else { "m" };
+        match number(t, lo, hi) {
+            Some(_) if self.strict && t[0] == b'0' => {
+                self.bad_token(t, format!("{} has a leading zero: {}", name, shown(t)))
+            }
+            Some(v) => Ok(v),
+            None => self.bad_token(
+                t,
+                format!(
+                    "{} must be a whole number from {} to {}, found {}",
+                    name,
+                    lo,
+                    hi,
+                    shown(t)
+                ),
+            ),
+        }
+    }
+
     /// A bad-input failure about `token`, the one just read.
     fn bad_token<T>(&self, token: &[u8], what: String) -> Result<T, Failure> {
         self.bad_at(self.at - token.len(), what)
@@ -399,35 +422,8 @@ fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
         at: 0,
         strict,
     };
-    let mut header = [0; 2];
-    for (k, (want, lo, hi)) in [(Want::PigCount, 2, 10), (Want::DeckSize, 1, 2000)]
-        .into_iter()
-        .enumerate()
-    {
-        let gap = if k == 0 { Gap::Start } else { Gap::Space };
-        let t = r.token(gap, want)?;
-        let name = if k == 0 { "n" } else { "m" };
-        header[k] = match number(t, lo, hi) {
-            // 正整数: `--strict` wants it written plainly.
-            Some(_) if strict && t[0] == b'0' => {
-                return r.bad_token(t, format!("{} has a leading zero: {}", name, shown(t)))
-            }
-            Some(v) => v,
-            None => {
-                return r.bad_token(
-                    t,
-                    format!(
-                        "{} must be a whole number from {} to {}, found {}",
-                        name,
-                        lo,
-                        hi,
-                        shown(t)
-                    ),
-                )
-            }
-        };
-    }
-    let [n, m] = header;
+    let n = r.number(Gap::Start, Want::PigCount, 2, 10)?;
+    let m = r.number(Gap::Space, Want::DeckSize, 1, 2000)?;
 
     let mut roles = Vec::with_capacity(n);
     let mut hands = Vec::with_capacity(n);
@@ -1274,7 +1270,8 @@ fn options(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Fa
 
 fn main() {
     if let Err(failure) = run_main() {
-        eprintln!("zhuguosha: {}", failure);
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(io::stderr(), "zhuguosha: {}", failure);
         std::process::exit(failure.exit_code());
     }
 }
