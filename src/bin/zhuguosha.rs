@@ -1,20 +1,25 @@
 //! [SDOI2010] 猪国杀 (Luogu P2482, LOJ 2885): simulate a game of "Pig Kill".
 //!
-//! Input (stdin): a line `n m` (2 <= n <= 10 pigs, 1 <= m <= 2000 deck cards);
-//! then n lines `ROLE c1 c2 c3 c4` (role MP, ZP or FP; pig 1 is the only MP;
+//! Input (stdin): `n m` (2 <= n <= 10 pigs, 1 <= m <= 2000 deck cards); then
+//! for each pig `ROLE c1 c2 c3 c4` (role MP, ZP or FP; pig 1 is the only MP;
 //! each c is one of the cards P K D F N W J Z); then the m deck cards from top
-//! to bottom. Tokens may be separated by any run of spaces, tabs or `\r`
-//! (so CRLF input reads like LF), blank lines are skipped, and the deck may be
-//! wrapped over several lines. Anything after the m-th deck card is an error.
+//! to bottom. The input is read the way accepted C++ solutions read it with
+//! `cin >>`: any whitespace separates tokens, and whatever follows the m-th
+//! deck card is ignored. `--strict` also checks the statement's exact layout
+//! (see `HELP`).
 //!
 //! Output (stdout): `MP` or `FP` (the winner), then for every pig its hand from
 //! left to right separated by single spaces, an empty line for a living pig
-//! without cards, or `DEAD`.
+//! without cards, or `DEAD`. `--trace` also writes every event of the game to
+//! stderr, one per line (the format is in the comment on `trace!` and in
+//! docs/zhuguosha.md).
 //!
-//! Exit codes: 0 the game was simulated; 2 bad input or a bad argument (one
-//! line `zhuguosha: line L: <what>` on stderr); 3 the input is valid but the
-//! game never ends (possible with random decks, see `Game::run`): one line
-//! `zhuguosha: the game does not end: ...` on stderr and nothing on stdout.
+//! Exit codes (`Failure::exit_code`): 0 the game was simulated; 2 bad input or
+//! a bad argument (one line `zhuguosha: line L: <what>` on stderr, with
+//! `--strict` `zhuguosha: line L column C: <what>`); 3 the input is valid but
+//! the game never ends (possible with random decks, see `Game::run`): one line
+//! `zhuguosha: the game does not end: ...` on stderr and nothing on stdout;
+//! 1 the input could not be read or the output not written.
 //!
 //! Complexity: every card use costs O(n) (the hand keeps, per card kind, a
 //! linked list of its cards in hand order, so "the leftmost usable card" is a
@@ -31,20 +36,40 @@ use std::io::{self, Read, Write};
 /// Why a run produced no (complete) answer.
 #[derive(Debug, PartialEq, Eq)]
 enum Failure {
+    /// A command-line argument that is not an option (exit code 2).
+    BadArgument(String),
     /// Bad input: 1-based line number and what is wrong (exit code 2).
     BadInput(usize, String),
+    /// Input off the statement's layout under `--strict`: 1-based line, 1-based
+    /// byte column and what is wrong (exit code 2).
+    BadLayout(usize, usize, String),
     /// Valid input, but the game cannot end (exit code 3).
     NeverEnds(String),
-    /// Writing the answer failed.
+    /// Reading the input or writing the answer or the trace failed (exit code 1).
     Io(String),
+}
+
+impl Failure {
+    /// The process exit code: the one place that maps failures to codes.
+    fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadArgument(_) | Failure::BadInput(..) | Failure::BadLayout(..) => 2,
+            Failure::NeverEnds(_) => 3,
+            Failure::Io(_) => 1,
+        }
+    }
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Failure::BadArgument(what) => write!(f, "{}", what),
             Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout(line, column, what) => {
+                write!(f, "line {} column {}: {}", line, column, what)
+            }
             Failure::NeverEnds(why) => write!(f, "the game does not end: {}", why),
-            Failure::Io(e) => write!(f, "cannot write the output: {}", e),
+            Failure::Io(what) => write!(f, "{}", what),
         }
     }
 }
@@ -70,49 +95,248 @@ fn shown(token: &[u8]) -> String {
     format!("'{}'", s)
 }
 
-fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+/// C's `isspace`: the bytes `cin >>` skips between tokens.
+fn is_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
-/// Splits the input into numbered, non-blank lines and lines into tokens,
-/// without allocating.
-struct Lines<'a> {
-    rest: &'a [u8],
-    number: usize,
+/// The 1-based line and byte column of `input[at]` (or of the end of input).
+/// Only error messages need it, so it is computed only then.
+fn place(input: &[u8], at: usize) -> (usize, usize) {
+    let before = &input[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |k| k + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    (line, at - line_start + 1)
 }
 
-impl<'a> Lines<'a> {
-    /// The next line holding at least one token, with its 1-based number.
-    fn next_nonblank(&mut self) -> Option<(usize, Tokens<'a>)> {
-        while !self.rest.is_empty() {
-            let end = self
-                .rest
-                .iter()
-                .position(|&b| b == b'\n')
-                .unwrap_or(self.rest.len());
-            let line = &self.rest[..end];
-            self.rest = &self.rest[(end + 1).min(self.rest.len())..];
-            self.number += 1;
-            if !line.iter().all(|&b| is_blank(b)) {
-                return Some((self.number, Tokens { rest: line }));
-            }
+/// The token being read, for the messages.
+#[derive(Clone, Copy)]
+enum Want {
+    PigCount,
+    DeckSize,
+    /// Pig number (1-based).
+    Role(usize),
+    /// Pig number and card number (1-based).
+    Card(usize, usize),
+    /// Deck card number (1-based) and m.
+    Deck(usize, usize),
+    /// After the m-th deck card: nothing but a line end (`--strict` only).
+    End(usize),
+}
+
+impl fmt::Display for Want {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Want::PigCount => write!(f, "the pig count n"),
+            Want::DeckSize => write!(f, "the deck size m"),
+            Want::Role(pig) => write!(f, "pig {}'s role", pig),
+            Want::Card(pig, k) => write!(f, "pig {}'s card {}", pig, k),
+            Want::Deck(k, m) => write!(f, "deck card {} of {}", k, m),
+            Want::End(m) => write!(f, "the end of the input after the {} deck cards", m),
         }
-        None
     }
 }
 
-struct Tokens<'a> {
-    rest: &'a [u8],
+/// What the statement's layout puts before a token: "所有的相邻的两个字符串都
+/// 严格用 1 个空格隔开，行尾没有多余空格", one record (the header, a pig, the
+/// deck) per line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gap {
+    /// Nothing: the first token of the input.
+    Start,
+    /// Exactly one space.
+    Space,
+    /// Exactly one line end, `\n` or `\r\n`.
+    LineEnd,
 }
 
-impl<'a> Iterator for Tokens<'a> {
-    type Item = &'a [u8];
-    fn next(&mut self) -> Option<&'a [u8]> {
-        let start = self.rest.iter().position(|&b| !is_blank(b))?;
-        let rest = &self.rest[start..];
-        let end = rest.iter().position(|&b| is_blank(b)).unwrap_or(rest.len());
-        self.rest = &rest[end..];
-        Some(&rest[..end])
+/// What a whitespace run (or the token after it) is, for the messages.
+fn describe(rest: &[u8]) -> String {
+    match rest {
+        [] => "the end of the input".into(),
+        [b'\n', ..] | [b'\r', b'\n', ..] => "the end of the line".into(),
+        [b' ', ..] => "a space".into(),
+        [b'\t', ..] => "a tab".into(),
+        [b'\r', ..] => "a carriage return without a line feed".into(),
+        [b, ..] if is_space(*b) => format!("the control byte \\x{:02X}", b),
+        _ => {
+            let end = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
+            format!("the token {}", shown(&rest[..end]))
+        }
+    }
+}
+
+/// Reads tokens like `cin >> s`; with `strict` it also checks the whitespace
+/// before each token against the statement's layout.
+struct Reader<'a> {
+    input: &'a [u8],
+    at: usize,
+    strict: bool,
+}
+
+impl<'a> Reader<'a> {
+    /// A bad-input failure about the byte at `at`: `line L: ...`, or with
+    /// `--strict` `line L column C: ...`.
+    fn bad_at<T>(&self, at: usize, what: String) -> Result<T, Failure> {
+        let (line, column) = place(self.input, at);
+        if self.strict {
+            Err(Failure::BadLayout(line, column, what))
+        } else {
+            bad(line, what)
+        }
+    }
+
+    /// The next token; `gap` is what `--strict` demands before it. With
+    /// `Want::End` (strict only) the input must end there. The checks are
+    /// out of line: a judge run only skips and scans.
+    #[inline]
+    fn token(&mut self, gap: Gap, want: Want) -> Result<&'a [u8], Failure> {
+        let input = self.input;
+        let from = self.at;
+        let mut at = from;
+        while at < input.len() && is_space(input[at]) {
+            at += 1;
+        }
+        let start = at;
+        while at < input.len() && !is_space(input[at]) {
+            at += 1;
+        }
+        self.at = at;
+        if self.strict || start == input.len() {
+            self.check(from, start, gap, want)?;
+        }
+        Ok(&input[start..at])
+    }
+
+    /// A whole number in `lo..=hi` ("正整数"); `--strict` also refuses a
+    /// leading zero.
+    fn number(&mut self, gap: Gap, want: Want, lo: usize, hi: usize) -> Result<usize, Failure> {
+        let t = self.token(gap, want)?;
+        let name = if let Want::PigCount = want { "n" } else { "m" };
+        match number(t, lo, hi) {
+            Some(_) if self.strict && t[0] == b'0' => {
+                self.bad_token(t, format!("{} has a leading zero: {}", name, shown(t)))
+            }
+            Some(v) => Ok(v),
+            None => self.bad_token(
+                t,
+                format!(
+                    "{} must be a whole number from {} to {}, found {}",
+                    name,
+                    lo,
+                    hi,
+                    shown(t)
+                ),
+            ),
+        }
+    }
+
+    /// A bad-input failure about `token`, the one just read.
+    fn bad_token<T>(&self, token: &[u8], what: String) -> Result<T, Failure> {
+        self.bad_at(self.at - token.len(), what)
+    }
+
+    /// The end of the input where a token is needed, `--strict`'s layout,
+    /// and with `Want::End` the end of the input after the deck.
+    #[cold]
+    fn check(&self, from: usize, start: usize, gap: Gap, want: Want) -> Result<(), Failure> {
+        if self.strict {
+            self.check_gap(from, start, gap, want)?;
+        }
+        match want {
+            Want::End(_) if start == self.input.len() => Ok(()),
+            Want::End(_) => self.bad_at(
+                start,
+                format!(
+                    "expected {}, found {}",
+                    want,
+                    describe(&self.input[start..])
+                ),
+            ),
+            _ if start < self.input.len() => Ok(()),
+            Want::Deck(k, m) => self.bad_at(
+                start,
+                format!("the input ends after {} of the {} deck cards", k - 1, m),
+            ),
+            _ => self.bad_at(
+                start,
+                format!("expected {}, found the end of the input", want),
+            ),
+        }
+    }
+
+    /// `--strict`: the whitespace `input[from..start]` must be exactly
+    /// `gap`. A run cut short by the end of the input is left to `check`
+    /// (a missing token), except after the last card (no final newline).
+    fn check_gap(&self, from: usize, start: usize, gap: Gap, want: Want) -> Result<(), Failure> {
+        let run = &self.input[from..start];
+        let fits = match gap {
+            Gap::Start => Some(0),
+            Gap::Space => run.starts_with(b" ").then_some(1),
+            Gap::LineEnd if run.starts_with(b"\n") => Some(1),
+            Gap::LineEnd if run.starts_with(b"\r\n") => Some(2),
+            Gap::LineEnd => None,
+        };
+        if fits == Some(run.len()) {
+            return Ok(());
+        }
+        let bad = from + fits.unwrap_or(0);
+        let rest = &self.input[bad..];
+        let what = match (gap, fits) {
+            (Gap::LineEnd, None) if rest.is_empty() => match want {
+                Want::End(_) => "no newline at the end of the last line".into(),
+                _ => return Ok(()),
+            },
+            (Gap::Space, None) if rest.is_empty() => return Ok(()),
+            (Gap::Start, _) => format!(
+                "expected {} at the start of the input, found {}",
+                want,
+                describe(rest)
+            ),
+            (Gap::Space, None) => format!(
+                "expected a single space before {}, found {}",
+                want,
+                describe(rest)
+            ),
+            (Gap::Space, _) => format!(
+                "expected {} after a single space, found {}",
+                want,
+                describe(rest)
+            ),
+            (Gap::LineEnd, None) => {
+                let blanks = rest
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
+                if matches!(&rest[blanks..], [] | [b'\n', ..] | [b'\r', b'\n', ..]) {
+                    "trailing whitespace at the end of the line".into()
+                } else if let Want::End(m) = want {
+                    format!(
+                        "expected the end of the line after the {} deck cards, found {}",
+                        m,
+                        describe(rest)
+                    )
+                } else {
+                    format!(
+                        "expected the end of the line before {} (one record per line), found {}",
+                        want,
+                        describe(rest)
+                    )
+                }
+            }
+            (Gap::LineEnd, _) if matches!(rest, [b'\n', ..] | [b'\r', b'\n', ..]) => {
+                format!("expected {}, found a blank line", want)
+            }
+            (Gap::LineEnd, _) => format!(
+                "expected {} at the start of the line, found {}",
+                want,
+                describe(rest)
+            ),
+        };
+        self.bad_at(bad, what)
     }
 }
 
@@ -144,19 +368,22 @@ const NEGATE: Card = 6; // 无懈可击 J
 const CROSSBOW: Card = 7; // 猪哥连弩 Z
 const CARD_LETTERS: &[u8; 8] = b"PKDFNWJZ";
 
-fn card(token: &[u8], line: usize) -> Result<Card, Failure> {
-    if token.len() == 1 {
-        if let Some(k) = CARD_LETTERS.iter().position(|&c| c == token[0]) {
-            return Ok(k as Card);
-        }
+/// The card of each byte, `GONE` for a byte that is no card letter.
+const CARD_OF_BYTE: [Card; 256] = {
+    let mut table = [GONE; 256];
+    let mut k = 0;
+    while k < CARD_LETTERS.len() {
+        table[CARD_LETTERS[k] as usize] = k as Card;
+        k += 1;
     }
-    bad(
-        line,
-        format!(
-            "unknown card {} (expected one of P K D F N W J Z)",
-            shown(token)
-        ),
-    )
+    table
+};
+
+fn card(token: &[u8]) -> Option<Card> {
+    match token {
+        [b] if CARD_OF_BYTE[*b as usize] != GONE => Some(CARD_OF_BYTE[*b as usize]),
+        _ => None,
+    }
 }
 
 /// The three roles.
@@ -170,6 +397,16 @@ enum Role {
     Rebel,
 }
 
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Main => "MP",
+            Role::Loyal => "ZP",
+            Role::Rebel => "FP",
+        }
+    }
+}
+
 /// The parsed input.
 struct Setup {
     roles: Vec<Role>,
@@ -177,99 +414,28 @@ struct Setup {
     deck: Vec<Card>,
 }
 
-fn parse(input: &[u8]) -> Result<Setup, Failure> {
-    let mut lines = Lines {
-        rest: input,
-        number: 0,
+/// Reads the input: `n m`, n times a role and 4 cards, m deck cards; the
+/// rest is ignored, or with `strict` must be one line end.
+fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
+    let mut r = Reader {
+        input,
+        at: 0,
+        strict,
     };
-    let (line, mut tokens) = match lines.next_nonblank() {
-        Some(l) => l,
-        None => {
-            return bad(
-                lines.number + 1,
-                "expected the pig count n and the deck size m, found end of input".into(),
-            )
-        }
-    };
-    let (tn, tm) = match (tokens.next(), tokens.next(), tokens.next()) {
-        (Some(a), Some(b), None) => (a, b),
-        (_, _, Some(t)) => {
-            return bad(
-                line,
-                format!("expected two numbers 'n m', found extra token {}", shown(t)),
-            )
-        }
-        _ => return bad(line, "expected two numbers 'n m', found one token".into()),
-    };
-    let n = match number(tn, 2, 10) {
-        Some(n) => n,
-        None => {
-            return bad(
-                line,
-                format!("n must be a whole number from 2 to 10, found {}", shown(tn)),
-            )
-        }
-    };
-    let m = match number(tm, 1, 2000) {
-        Some(m) => m,
-        None => {
-            return bad(
-                line,
-                format!(
-                    "m must be a whole number from 1 to 2000, found {}",
-                    shown(tm)
-                ),
-            )
-        }
-    };
+    let n = r.number(Gap::Start, Want::PigCount, 2, 10)?;
+    let m = r.number(Gap::Space, Want::DeckSize, 1, 2000)?;
 
     let mut roles = Vec::with_capacity(n);
     let mut hands = Vec::with_capacity(n);
     for pig in 1..=n {
-        let (line, tokens) = match lines.next_nonblank() {
-            Some(l) => l,
-            None => {
-                return bad(
-                    lines.number + 1,
-                    format!(
-                        "expected pig {}'s line 'ROLE c1 c2 c3 c4', found end of input",
-                        pig
-                    ),
-                )
-            }
-        };
-        let mut got: [&[u8]; 5] = [&[]; 5];
-        let mut count = 0;
-        for t in tokens {
-            if count == 5 {
-                return bad(
-                    line,
-                    format!(
-                        "pig {}: expected a role and 4 cards, found extra token {}",
-                        pig,
-                        shown(t)
-                    ),
-                );
-            }
-            got[count] = t;
-            count += 1;
-        }
-        if count < 5 {
-            return bad(
-                line,
-                format!(
-                    "pig {}: expected a role and 4 cards, found only {} tokens",
-                    pig, count
-                ),
-            );
-        }
-        let role = match got[0] {
+        let t = r.token(Gap::LineEnd, Want::Role(pig))?;
+        let role = match t {
             b"MP" => Role::Main,
             b"ZP" => Role::Loyal,
             b"FP" => Role::Rebel,
-            t => {
-                return bad(
-                    line,
+            _ => {
+                return r.bad_token(
+                    t,
                     format!(
                         "pig {}: unknown role {} (expected MP, ZP or FP)",
                         pig,
@@ -280,53 +446,44 @@ fn parse(input: &[u8]) -> Result<Setup, Failure> {
         };
         // 编号为 1 的肯定是主猪; 主猪有且只有 1 只.
         if pig == 1 && role != Role::Main {
-            return bad(line, format!("pig 1 must be MP, found {}", shown(got[0])));
+            return r.bad_token(t, format!("pig 1 must be MP, found {}", shown(t)));
         }
         if pig != 1 && role == Role::Main {
-            return bad(line, format!("pig {} is MP, but only pig 1 may be MP", pig));
+            return r.bad_token(t, format!("pig {} is MP, but only pig 1 may be MP", pig));
         }
         let mut hand = [0; 4];
-        for (slot, t) in hand.iter_mut().zip(&got[1..]) {
-            *slot = card(t, line)?;
+        for (k, slot) in hand.iter_mut().enumerate() {
+            let t = r.token(Gap::Space, Want::Card(pig, k + 1))?;
+            *slot = match card(t) {
+                Some(c) => c,
+                None => return r.bad_token(t, format!("pig {}: {}", pig, unknown_card(t))),
+            };
         }
         roles.push(role);
         hands.push(hand);
     }
 
-    let deck_line = lines.number + 1;
     let mut deck = Vec::with_capacity(m);
-    while deck.len() < m {
-        let (line, tokens) = match lines.next_nonblank() {
-            Some(l) => l,
-            None => {
-                return bad(
-                    deck_line,
-                    format!(
-                        "the deck has only {} of the {} cards announced",
-                        deck.len(),
-                        m
-                    ),
-                )
-            }
-        };
-        for t in tokens {
-            if deck.len() == m {
-                return bad(
-                    line,
-                    format!("extra token {} after the {} deck cards", shown(t), m),
-                );
-            }
-            deck.push(card(t, line)?);
+    for k in 1..=m {
+        let gap = if k == 1 { Gap::LineEnd } else { Gap::Space };
+        let t = r.token(gap, Want::Deck(k, m))?;
+        match card(t) {
+            Some(c) => deck.push(c),
+            None => return r.bad_token(t, format!("deck card {}: {}", k, unknown_card(t))),
         }
     }
-    if let Some((line, mut tokens)) = lines.next_nonblank() {
-        let t = tokens.next().unwrap_or(&[]);
-        return bad(
-            line,
-            format!("extra token {} after the {} deck cards", shown(t), m),
-        );
+    // Accepted solutions stop reading here; `--strict` wants one line end.
+    if strict {
+        r.token(Gap::LineEnd, Want::End(m))?;
     }
     Ok(Setup { roles, hands, deck })
+}
+
+fn unknown_card(token: &[u8]) -> String {
+    format!(
+        "unknown card {} (expected one of P K D F N W J Z)",
+        shown(token)
+    )
 }
 
 // ---------------------------------------------------------------- model ----
@@ -427,7 +584,10 @@ struct Pig {
 
 const MAX_HP: i32 = 4;
 
-struct Game {
+/// The game. With `TRACE` (`--trace`) every event is also written to `log`
+/// as one line (see `trace!`); without it the trace code is compiled out,
+/// so the judge path is the plain simulation.
+struct Game<const TRACE: bool> {
     pigs: Vec<Pig>,
     deck: Vec<Card>,
     /// Next deck card to draw; `>= deck.len()` once the deck is exhausted.
@@ -438,12 +598,43 @@ struct Game {
     /// except equipping a crossbow while already holding one. Drives the
     /// never-ending-game detector (see `run`).
     events: u64,
+    /// `--trace` lines not yet written out.
+    log: Vec<u8>,
+}
+
+/// `--trace`: one event line in `Game::log`, nothing at all without
+/// `TRACE`. The format is stable (docs/zhuguosha.md): a keyword, then pig
+/// numbers 1..n and card letters of the input format,
+///
+/// ```text
+/// turn T pig P ROLE hp H weapon yes|no hand C..   start of a turn
+/// draw P C C                                      the turn's 2 cards
+/// play P C [on T] [hp H]                          a card used (P: new hp)
+/// reveal P ZP|FP                                  跳忠 / 跳反
+/// mark P / unmark P                               MP's 类反猪 label set / cleared
+/// negate P counters C of Q protecting|against T   a 无懈可击
+/// answer P C                                      闪 or 杀 given up in answer
+/// damage P by S hp H                              1 damage, the new hp
+/// peach P hp H                                    a 桃 eaten on the brink
+/// death P ROLE by S [reward C C C | penalty]      a death
+/// end MP|FP                                       the winner
+/// ```
+macro_rules! trace {
+    ($game:expr, $($format:tt)*) => {
+        if TRACE {
+            let _ = writeln!($game.log, $($format)*);
+        }
+    };
+}
+
+fn letter(c: Card) -> char {
+    CARD_LETTERS[c as usize] as char
 }
 
 // ---------------------------------------------------------------- rules ----
 
-impl Game {
-    fn new(setup: &Setup) -> Game {
+impl<const TRACE: bool> Game<TRACE> {
+    fn new(setup: &Setup) -> Self {
         let pigs = setup
             .roles
             .iter()
@@ -465,7 +656,7 @@ impl Game {
             })
             .collect::<Vec<_>>();
         let rebels_alive = pigs.iter().filter(|p| p.role == Role::Rebel).count();
-        Game {
+        let mut game = Game {
             pigs,
             deck: setup.deck.clone(),
             top: 0,
@@ -479,7 +670,19 @@ impl Game {
                 None
             },
             events: 0,
+            log: Vec::new(),
+        };
+        if game.winner.is_some() {
+            trace!(game, "end MP");
         }
+        game
+    }
+
+    /// `--trace`: the last `count` cards of `p`'s hand, as letters.
+    fn newest(&self, p: usize, count: usize) -> String {
+        let slots = &self.pigs[p].hand.slots;
+        let cards = slots[slots.len() - count..].iter().map(|s| letter(s.card));
+        cards.map(String::from).collect::<Vec<_>>().join(" ")
     }
 
     /// The next living pig after `p` in turn order (逆时针).
@@ -520,6 +723,12 @@ impl Game {
     /// (loyal pigs never jump rebel and vice versa, so the role shown is
     /// always the true one), and MP forgets its 类反猪 suspicion.
     fn reveal(&mut self, p: usize) {
+        if TRACE && !self.pigs[p].revealed {
+            trace!(self, "reveal {} {}", p + 1, self.pigs[p].role.name());
+            if self.pigs[p].suspected {
+                trace!(self, "unmark {}", p + 1);
+            }
+        }
         self.pigs[p].revealed = true;
         self.pigs[p].suspected = false;
     }
@@ -586,11 +795,19 @@ impl Game {
     /// One point of damage to `victim`, caused by `source` (伤害来源).
     fn damage(&mut self, victim: usize, source: usize) {
         self.pigs[victim].hp -= 1;
+        trace!(
+            self,
+            "damage {} by {} hp {}",
+            victim + 1,
+            source + 1,
+            self.pigs[victim].hp
+        );
         // "如果该玩家的体力降到 0 或者更低，并且自己手中没有足够的桃使得自己的
         // 体力值回到 1，那么就死亡了": a dying pig eats peaches (in or out of
         // its turn) until it is back at 1.
         while self.pigs[victim].hp <= 0 && self.spend(victim, PEACH) {
             self.pigs[victim].hp += 1;
+            trace!(self, "peach {} hp {}", victim + 1, self.pigs[victim].hp);
         }
         if self.pigs[victim].hp <= 0 {
             self.die(victim, source);
@@ -602,17 +819,32 @@ impl Game {
         pig.alive = false;
         pig.hand.clear();
         pig.crossbow = false;
-        match pig.role {
-            Role::Main => self.winner = Some(Role::Rebel),
+        let role = pig.role;
+        let (who, by) = (victim + 1, source + 1);
+        match role {
+            Role::Main => {
+                trace!(self, "death {} MP by {}", who, by);
+                self.winner = Some(Role::Rebel);
+                trace!(self, "end FP");
+            }
             Role::Rebel => {
                 self.rebels_alive -= 1;
                 if self.rebels_alive == 0 {
                     // "一旦达成胜利条件，游戏立刻结束，因此即使会摸 3 张牌…也不用
                     // 执行了": no reward for the last rebel.
+                    trace!(self, "death {} FP by {}", who, by);
                     self.winner = Some(Role::Main);
+                    trace!(self, "end MP");
                 } else {
                     // "反猪死亡时，最后一个伤害来源处（即使是反猪）立即摸 3 张牌".
                     self.draw(source, 3);
+                    trace!(
+                        self,
+                        "death {} FP by {} reward {}",
+                        who,
+                        by,
+                        self.newest(source, 3)
+                    );
                 }
             }
             Role::Loyal => {
@@ -622,13 +854,17 @@ impl Game {
                 if self.pigs[source].role == Role::Main {
                     self.pigs[source].hand.clear();
                     self.pigs[source].crossbow = false;
+                    trace!(self, "death {} ZP by {} penalty", who, by);
+                } else {
+                    trace!(self, "death {} ZP by {}", who, by);
                 }
             }
         }
     }
 
     /// The 无懈可击 exchange over a trick about to take effect on `target`,
-    /// used by `user`. Returns true if the trick is cancelled.
+    /// used by `user` (`trick` is its kind, for the trace). Returns true if
+    /// the trick is cancelled.
     ///
     /// "每次有 1 张锦囊即将生效时，从使用这张锦囊的猪开始，按照逆时针顺序，依次
     /// 得到使用无懈可击的机会" — and 无懈可击 is itself a 锦囊. Reading: the
@@ -641,10 +877,11 @@ impl Game {
     /// number of 无懈可击 were played. (The chain's courtesy and hostility are
     /// towards `target`; the pig who played the card being countered is on
     /// the same side and revealed, so it makes no difference.)
-    fn negated(&mut self, user: usize, target: usize) -> bool {
+    fn negated(&mut self, user: usize, target: usize, trick: Card) -> bool {
         let mut from = user;
         let mut courtesy = true;
         let mut played = 0u32;
+        let mut countered = trick;
         'chain: loop {
             let mut p = from;
             loop {
@@ -654,6 +891,17 @@ impl Game {
                     self.hostile(p, target)
                 };
                 if willing && self.spend(p, NEGATE) {
+                    let side = if courtesy { "protecting" } else { "against" };
+                    trace!(
+                        self,
+                        "negate {} counters {} of {} {} {}",
+                        p + 1,
+                        letter(countered),
+                        from + 1,
+                        side,
+                        target + 1
+                    );
+                    countered = NEGATE;
                     self.reveal(p);
                     played += 1;
                     from = p;
@@ -672,7 +920,9 @@ impl Game {
     /// `user` plays 杀 on `target`: "受到杀时，有闪必然弃置".
     fn kill(&mut self, user: usize, target: usize) {
         self.reveal_if_hostile(user, target);
-        if !self.spend(target, DODGE) {
+        if self.spend(target, DODGE) {
+            trace!(self, "answer {} D", target + 1);
+        } else {
             self.damage(target, user);
         }
     }
@@ -688,7 +938,7 @@ impl Game {
     /// `user` plays 决斗 on `target`.
     fn duel(&mut self, user: usize, target: usize) {
         self.reveal_if_hostile(user, target);
-        if self.negated(user, target) {
+        if self.negated(user, target, DUEL) {
             return;
         }
         // "决斗时，如果对方是主猪，那么不会弃置杀": a loyal pig dueled by MP
@@ -701,6 +951,7 @@ impl Game {
         // 受到 1 点伤害，另一方视为此伤害的来源". Everybody else "不遗余力".
         let (mut turn, mut other) = (target, user);
         while self.spend(turn, KILL) {
+            trace!(self, "answer {} K", turn + 1);
             std::mem::swap(&mut turn, &mut other);
         }
         self.damage(turn, other);
@@ -709,14 +960,22 @@ impl Game {
     /// `user` plays 南猪入侵 (answered with 杀) or 万箭齐发 (answered with 闪):
     /// "按逆时针顺序从使用者下家开始依次结算".
     fn area_attack(&mut self, user: usize, answer: Card) {
+        let trick = if answer == KILL { INVASION } else { ARROWS };
         let mut t = self.next_alive(user);
         while t != user && self.winner.is_none() {
             // Each target is settled separately; a 无懈可击 protects only it.
-            if !self.negated(user, t) && !self.spend(t, answer) {
+            if self.negated(user, t, trick) {
+                // Cancelled for `t`: nothing to answer, no damage.
+            } else if self.spend(t, answer) {
+                trace!(self, "answer {} {}", t + 1, letter(answer));
+            } else {
                 // 类反猪: "没有跳身份，且用南猪入侵 / 万箭齐发对自己造成伤害的猪"
                 // (没伤害到不算). Reading: the label is set when MP takes the
                 // damage, only on a pig that has not revealed itself.
                 if self.pigs[t].role == Role::Main && !self.pigs[user].revealed {
+                    if !self.pigs[user].suspected {
+                        trace!(self, "mark {}", user + 1);
+                    }
                     self.pigs[user].suspected = true;
                 }
                 self.damage(t, user);
@@ -735,6 +994,7 @@ impl Game {
     /// the leftmost among the kinds usable now.
     fn take_turn(&mut self, me: usize) {
         self.draw(me, 2);
+        trace!(self, "draw {} {}", me + 1, self.newest(me, 2));
         // "如果没有猪哥连弩，每个出牌阶段只能使用 1 次「杀」".
         let mut killed = false;
         while self.winner.is_none() && self.pigs[me].alive {
@@ -767,27 +1027,33 @@ impl Game {
                 PEACH => {
                     self.spend(me, PEACH);
                     self.pigs[me].hp += 1;
+                    trace!(self, "play {} P hp {}", me + 1, self.pigs[me].hp);
                 }
                 KILL => {
                     let t = self.kill_target(me).unwrap_or(me);
                     self.spend(me, KILL);
                     killed = true;
+                    trace!(self, "play {} K on {}", me + 1, t + 1);
                     self.kill(me, t);
                 }
                 DUEL => {
                     let t = self.duel_target(me).unwrap_or(me);
                     self.spend(me, DUEL);
+                    trace!(self, "play {} F on {}", me + 1, t + 1);
                     self.duel(me, t);
                 }
                 INVASION => {
                     self.spend(me, INVASION);
+                    trace!(self, "play {} N", me + 1);
                     self.area_attack(me, KILL);
                 }
                 ARROWS => {
                     self.spend(me, ARROWS);
+                    trace!(self, "play {} W", me + 1);
                     self.area_attack(me, DODGE);
                 }
                 CROSSBOW => {
+                    trace!(self, "play {} Z", me + 1);
                     self.pigs[me].hand.take(CROSSBOW);
                     if !self.pigs[me].crossbow {
                         self.events += 1;
@@ -799,7 +1065,8 @@ impl Game {
         }
     }
 
-    /// Plays the game to its end.
+    /// Plays the game to its end; with `TRACE` the log is then written to
+    /// `sink` (also for a game that never ends, before the failure).
     ///
     /// Never-ending games. A random deck can describe a game that never ends
     /// (the judge's data never do). Criterion: the deck is already exhausted
@@ -840,7 +1107,23 @@ impl Game {
     ///
     /// Together: the detector fires exactly on the games that never end, at
     /// most one round after the last event.
-    fn run(&mut self) -> Result<(), Failure> {
+    fn run(&mut self, sink: &mut dyn Write) -> Result<(), Failure> {
+        let result = self.play();
+        self.write_log(sink)?;
+        result
+    }
+
+    fn write_log(&mut self, sink: &mut dyn Write) -> Result<(), Failure> {
+        if TRACE {
+            sink.write_all(&self.log)
+                .and_then(|()| sink.flush())
+                .map_err(|e| Failure::Io(format!("cannot write the trace: {}", e)))?;
+            self.log.clear();
+        }
+        Ok(())
+    }
+
+    fn play(&mut self) -> Result<(), Failure> {
         let mut me = 0;
         let mut quiet_turns = 0usize;
         let mut turn = 0u64;
@@ -848,6 +1131,23 @@ impl Game {
             turn += 1;
             let exhausted = self.top >= self.deck.len();
             let before = self.events;
+            if TRACE {
+                let pig = &self.pigs[me];
+                let weapon = if pig.crossbow { "yes" } else { "no" };
+                let mut line = format!(
+                    "turn {} pig {} {} hp {} weapon {} hand",
+                    turn,
+                    me + 1,
+                    pig.role.name(),
+                    pig.hp,
+                    weapon
+                );
+                for c in pig.hand.cards() {
+                    line.push(' ');
+                    line.push(letter(c));
+                }
+                trace!(self, "{}", line);
+            }
             self.take_turn(me);
             if self.winner.is_some() {
                 break;
@@ -874,11 +1174,28 @@ impl Game {
 
 // --------------------------------------------------------------- output ----
 
-/// Parses `input`, plays the game and writes the result to `out`.
-fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
-    let setup = parse(input)?;
-    let mut game = Game::new(&setup);
-    game.run()?;
+/// Parses `input`, plays the game and writes the result to `out` (and with
+/// `--trace` the events to `trace`).
+fn solve<W: Write>(
+    input: &[u8],
+    options: &Options,
+    out: &mut W,
+    trace: &mut dyn Write,
+) -> Result<(), Failure> {
+    let setup = parse(input, options.strict)?;
+    let text = if options.trace {
+        simulate::<true>(&setup, trace)?
+    } else {
+        simulate::<false>(&setup, trace)?
+    };
+    out.write_all(&text)
+        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))
+}
+
+/// The statement's output: the winner, then each pig's hand or `DEAD`.
+fn simulate<const TRACE: bool>(setup: &Setup, trace: &mut dyn Write) -> Result<Vec<u8>, Failure> {
+    let mut game = Game::<TRACE>::new(setup);
+    game.run(trace)?;
     let mut text = Vec::with_capacity(64);
     text.extend_from_slice(match game.winner {
         Some(Role::Main) => b"MP\n",
@@ -897,427 +1214,87 @@ fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
         }
         text.push(b'\n');
     }
-    out.write_all(&text).map_err(|e| Failure::Io(e.to_string()))
+    Ok(text)
 }
 
 const HELP: &str = "\
 zhuguosha: [SDOI2010] 猪国杀 (Luogu P2482) simulator; reads stdin, writes stdout.
-input:  n m (2..10 pigs, 1..2000 cards); n lines 'ROLE c1 c2 c3 c4' (ROLE MP/ZP/FP,
-        pig 1 is MP); then the m deck cards, top first. Cards: P K D F N W J Z.
+usage:  zhuguosha [--strict] [--trace] < input
+input:  n m (2..10 pigs, 1..2000 cards); n times 'ROLE c1 c2 c3 c4' (ROLE MP, ZP
+        or FP; pig 1 is MP); then the m deck cards, top first. Cards: P K D F N
+        W J Z. Read like C++ cin: any whitespace separates tokens, and whatever
+        follows the m-th deck card is ignored.
 output: MP or FP (the winner), then each pig's hand left to right, or DEAD.
-exit:   0 ok, 2 bad input or argument, 3 the game never ends.
+--strict  also check the statement's exact layout, and stop at the first
+        deviation with 'zhuguosha: line L column C: ...' (C counts bytes from
+        1): line 1 is 'n m', then one line per pig, then one line with all m
+        deck cards; tokens separated by exactly one space; no leading or
+        trailing whitespace, no blank line, no leading zero, nothing after the
+        deck line, and the deck line ends with a newline. Lines may end in LF
+        or CRLF. A valid input is then solved as usual.
+--trace   also write every event of the game to stderr, one line each, in a
+        stable format (docs/zhuguosha.md): turn, draw, play, reveal, mark,
+        unmark, negate, answer, damage, peach, death, end; pigs are numbered
+        1..n, cards are the input's letters. stdout is unchanged.
+exit:   0 ok, 1 input or output failed, 2 bad input or argument, 3 the game
+        never ends.
 ";
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(a) = args.first() {
-        if a == "--help" || a == "-h" {
-            print!("{}", HELP);
-            return;
+/// The command-line options.
+#[derive(Default)]
+struct Options {
+    strict: bool,
+    trace: bool,
+    help: bool,
+}
+
+/// Reads the arguments as `OsString`s: a non-UTF-8 one is refused, never a
+/// panic.
+fn options(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
+    let mut options = Options::default();
+    for arg in args {
+        match arg.to_str() {
+            Some("--strict") => options.strict = true,
+            Some("--trace") => options.trace = true,
+            Some("--help") | Some("-h") => options.help = true,
+            _ => {
+                return Err(Failure::BadArgument(format!(
+                    "unknown argument '{}' (input is read from stdin; see --help)",
+                    arg.to_string_lossy()
+                )))
+            }
         }
-        eprintln!(
-            "zhuguosha: unknown argument '{}' (input is read from stdin; see --help)",
-            a
-        );
-        std::process::exit(2);
+    }
+    Ok(options)
+}
+
+fn main() {
+    if let Err(failure) = run_main() {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(io::stderr(), "zhuguosha: {}", failure);
+        std::process::exit(failure.exit_code());
+    }
+}
+
+fn run_main() -> Result<(), Failure> {
+    let options = options(std::env::args_os().skip(1))?;
+    if options.help {
+        return io::stdout()
+            .write_all(HELP.as_bytes())
+            .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)));
     }
     let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        eprintln!("zhuguosha: cannot read the input: {}", e);
-        std::process::exit(2);
-    }
+    io::stdin()
+        .lock()
+        .read_to_end(&mut input)
+        .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result =
-        solve(&input, &mut out).and_then(|()| out.flush().map_err(|e| Failure::Io(e.to_string())));
-    if let Err(failure) = result {
-        eprintln!("zhuguosha: {}", failure);
-        std::process::exit(match failure {
-            Failure::BadInput(..) => 2,
-            Failure::NeverEnds(_) => 3,
-            Failure::Io(_) => 1,
-        });
-    }
+    solve(&input, &options, &mut out, &mut io::stderr())?;
+    out.flush()
+        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Runs the solver; Ok(stdout) or Err(the failure).
-    fn run(input: &str) -> Result<String, Failure> {
-        let mut out = Vec::new();
-        solve(input.as_bytes(), &mut out)?;
-        Ok(String::from_utf8(out).unwrap())
-    }
-
-    fn ok(input: &str) -> String {
-        run(input).unwrap_or_else(|f| panic!("unexpected failure: {}", f))
-    }
-
-    fn bad_line(input: &str) -> (usize, String) {
-        match run(input) {
-            Err(Failure::BadInput(line, what)) => (line, what),
-            other => panic!("expected bad input, got {:?}", other),
-        }
-    }
-
-    fn game(input: &str) -> Game {
-        Game::new(&parse(input.as_bytes()).unwrap())
-    }
-
-    const SAMPLE: &str = "3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n";
-
-    #[test]
-    fn sample_from_the_statement() {
-        assert_eq!(ok(SAMPLE), "FP\nDEAD\nDEAD\nJ J J J J J D\n");
-    }
-
-    #[test]
-    fn crlf_tabs_blank_lines_and_wrapped_deck_read_like_the_sample() {
-        let messy = "3  10\r\n\r\nMP D D F F \r\nZP\tN N N D\r\nFP J J J J\r\nF F D D J\r\nJ F F K D\r\n\r\n";
-        assert_eq!(ok(messy), ok(SAMPLE));
-    }
-
-    #[test]
-    fn hand_keeps_order_and_takes_leftmost_of_a_kind() {
-        let mut h = Hand::new();
-        for &c in &[KILL, DODGE, KILL, PEACH, KILL] {
-            h.push(c);
-        }
-        assert_eq!(h.leftmost(KILL), 0);
-        assert!(h.take(KILL));
-        assert_eq!(h.leftmost(KILL), 2);
-        assert!(h.take(PEACH));
-        assert!(!h.take(PEACH));
-        h.push(PEACH);
-        assert_eq!(
-            h.cards().collect::<Vec<_>>(),
-            vec![DODGE, KILL, KILL, PEACH]
-        );
-        h.clear();
-        assert_eq!(h.cards().count(), 0);
-        assert!(!h.has(KILL));
-    }
-
-    #[test]
-    fn empty_deck_repeats_its_last_card() {
-        let mut g = game("2 2\nMP D D D D\nFP D D D D\nP K\n");
-        g.draw(0, 5);
-        let drawn: Vec<Card> = g.pigs[0].hand.cards().skip(4).collect();
-        assert_eq!(drawn, vec![PEACH, KILL, KILL, KILL, KILL]);
-    }
-
-    #[test]
-    fn kill_reaches_only_the_next_living_pig() {
-        let mut g = game("3 1\nMP K K K K\nZP D D D D\nFP D D D D\nD\n");
-        g.pigs[2].revealed = true;
-        assert_eq!(
-            g.kill_target(0),
-            None,
-            "a revealed rebel two seats away is out of range"
-        );
-        assert_eq!(g.duel_target(0), Some(2), "a duel has unlimited range");
-        g.pigs[1].alive = false;
-        assert_eq!(g.kill_target(0), Some(2), "deaths shorten distances");
-    }
-
-    #[test]
-    fn rebel_duels_main_pig_even_past_a_revealed_loyal_pig() {
-        let mut g = game("3 1\nMP D D D D\nFP F K D D\nZP D D D D\nD\n");
-        g.pigs[2].revealed = true;
-        assert_eq!(g.duel_target(1), Some(0));
-        assert_eq!(g.kill_target(1), Some(2));
-    }
-
-    #[test]
-    fn main_pig_targets_first_suspect_or_revealed_rebel_in_turn_order() {
-        let mut g = game("4 1\nMP D D D D\nFP D D D D\nZP D D D D\nFP D D D D\nD\n");
-        assert_eq!(g.duel_target(0), None);
-        g.pigs[3].revealed = true;
-        assert_eq!(g.duel_target(0), Some(3));
-        g.pigs[2].suspected = true; // a loyal pig can be a 类反猪
-        assert_eq!(g.duel_target(0), Some(2));
-        assert_eq!(g.kill_target(0), None);
-    }
-
-    #[test]
-    fn loyal_pig_is_hostile_only_to_revealed_rebels() {
-        let mut g = game("3 1\nMP D D D D\nZP D D D D\nFP D D D D\nD\n");
-        g.pigs[2].suspected = true;
-        assert!(!g.hostile(1, 2), "MP's suspicion is not the loyal pig's");
-        g.reveal(2);
-        assert!(g.hostile(1, 2));
-        assert!(!g.pigs[2].suspected, "revealing clears the suspicion");
-    }
-
-    #[test]
-    fn nobody_helps_an_unrevealed_pig_not_even_itself_but_mp_helps_itself() {
-        let mut g = game("3 1\nMP J D D D\nZP J D D D\nFP J D D D\nD\n");
-        assert!(!g.friendly(1, 1));
-        assert!(!g.friendly(2, 2));
-        assert!(g.friendly(0, 0));
-        assert!(g.friendly(1, 0));
-        assert!(!g.friendly(2, 0));
-        g.reveal(2);
-        assert!(g.friendly(2, 2), "a revealed rebel helps itself");
-        assert!(!g.friendly(0, 2));
-    }
-
-    #[test]
-    fn wuxie_chain_alternates_and_cancels_on_an_odd_count() {
-        // FP (2) duels MP: MP negates, FP counters, MP counters again.
-        let mut g = game("2 1\nMP J J D D\nFP J D D D\nD\n");
-        assert!(g.negated(1, 0));
-        assert!(!g.pigs[0].hand.has(NEGATE));
-        assert!(!g.pigs[1].hand.has(NEGATE));
-        assert!(
-            g.pigs[1].revealed,
-            "countering a courtesy reveals the rebel"
-        );
-        // Even count: the trick takes effect.
-        let mut g = game("2 1\nMP J D D D\nFP J D D D\nD\n");
-        assert!(!g.negated(1, 0));
-    }
-
-    #[test]
-    fn wuxie_chain_asks_pigs_from_the_user_of_the_countered_card() {
-        // ZP 2 and ZP 3 both could help MP against FP 4's trick; asked from
-        // pig 4 the order is 4, 1, 2, 3: MP itself has no J, so ZP 2 plays.
-        let mut g = game("4 1\nMP D D D D\nZP J D D D\nZP J D D D\nFP D D D D\nD\n");
-        assert!(g.negated(3, 0));
-        assert!(!g.pigs[1].hand.has(NEGATE));
-        assert!(g.pigs[2].hand.has(NEGATE));
-        assert!(g.pigs[1].revealed && !g.pigs[2].revealed);
-    }
-
-    #[test]
-    fn loyal_pig_never_discards_kill_in_a_duel_by_mp() {
-        let mut g = game("3 1\nMP D D D D\nZP K K K K\nFP D D D D\nD\n");
-        g.pigs[1].suspected = true;
-        g.duel(0, 1);
-        assert_eq!(g.pigs[1].hp, 3);
-        assert_eq!(g.pigs[1].hand.cards().filter(|&c| c == KILL).count(), 4);
-    }
-
-    #[test]
-    fn duel_target_discards_first_and_the_one_who_runs_out_is_hurt() {
-        let mut g = game("2 1\nMP K D D D\nFP K D D D\nD\n");
-        g.duel(1, 0);
-        assert_eq!((g.pigs[0].hp, g.pigs[1].hp), (3, 4));
-        let mut g = game("2 1\nMP K K D D\nFP K D D D\nD\n");
-        g.duel(1, 0);
-        assert_eq!((g.pigs[0].hp, g.pigs[1].hp), (4, 3));
-    }
-
-    #[test]
-    fn answering_a_duel_or_a_kill_reveals_nothing() {
-        let mut g = game("3 1\nMP K D D D\nZP D D D D\nFP K D D D\nD\n");
-        g.pigs[2].suspected = true;
-        g.duel(0, 2);
-        assert!(!g.pigs[2].revealed);
-        g.kill(0, 2);
-        assert!(!g.pigs[2].revealed);
-    }
-
-    #[test]
-    fn area_attack_marks_suspect_only_when_mp_is_hurt_by_an_unrevealed_pig() {
-        let mut g = game("3 1\nMP K D D D\nZP D D D D\nFP D D D D\nD\n");
-        g.area_attack(1, KILL); // MP answers with 杀
-        assert!(!g.pigs[1].suspected);
-        g.area_attack(1, KILL); // now MP is hurt
-        assert!(g.pigs[1].suspected);
-        assert_eq!(g.pigs[0].hp, 3);
-        let mut g = game("3 1\nMP D D D D\nZP D D D D\nFP D D D D\nD\n");
-        g.reveal(2);
-        g.area_attack(2, KILL);
-        assert!(!g.pigs[2].suspected, "a revealed pig is never relabelled");
-    }
-
-    #[test]
-    fn area_attack_stops_when_the_game_is_won() {
-        let mut g = game("3 1\nMP D D D D\nZP K D D D\nFP D D D D\nD\n");
-        g.pigs[0].hp = 1;
-        g.area_attack(2, KILL);
-        assert_eq!(g.winner, Some(Role::Rebel));
-        assert!(g.pigs[1].hand.has(KILL), "pig 2 is never asked");
-    }
-
-    #[test]
-    fn dying_pig_eats_peaches_out_of_turn_only_when_dying() {
-        let mut g = game("2 1\nMP P D D D\nFP D D D D\nD\n");
-        g.damage(0, 1);
-        assert_eq!(g.pigs[0].hp, 3);
-        assert!(g.pigs[0].hand.has(PEACH));
-        g.pigs[0].hp = 1;
-        g.damage(0, 1);
-        assert_eq!(g.pigs[0].hp, 1);
-        assert!(g.pigs[0].alive && !g.pigs[0].hand.has(PEACH));
-    }
-
-    #[test]
-    fn rebel_death_rewards_the_source_even_a_rebel_but_not_the_last_one() {
-        let mut g = game("3 5\nMP D D D D\nFP D D D D\nFP D D D D\nK K K K K\n");
-        g.pigs[1].hp = 1;
-        g.damage(1, 2);
-        assert_eq!(g.pigs[2].hand.cards().count(), 7);
-        g.pigs[2].hp = 1;
-        g.damage(2, 0);
-        assert_eq!(g.winner, Some(Role::Main));
-        assert_eq!(
-            g.pigs[0].hand.cards().count(),
-            4,
-            "no reward once the game is won"
-        );
-    }
-
-    #[test]
-    fn mp_killing_a_loyal_pig_loses_hand_and_weapon() {
-        let mut g = game("3 1\nMP K K D D\nZP D D D D\nFP D D D D\nD\n");
-        g.pigs[0].crossbow = true;
-        g.pigs[1].hp = 1;
-        g.damage(1, 0);
-        assert!(!g.pigs[1].alive);
-        assert_eq!(g.pigs[0].hand.cards().count(), 0);
-        assert!(!g.pigs[0].crossbow);
-        // A rebel killing a loyal pig loses nothing.
-        let mut g = game("3 1\nMP K K D D\nZP D D D D\nFP D D D D\nD\n");
-        g.pigs[1].hp = 1;
-        g.damage(1, 2);
-        assert_eq!(g.pigs[2].hand.cards().count(), 4);
-    }
-
-    #[test]
-    fn one_kill_per_turn_without_crossbow_and_any_number_with_one() {
-        let mut g = game("2 1\nMP K K K K\nFP D D D D\nJ\n");
-        g.reveal(1);
-        g.take_turn(0);
-        assert_eq!(g.pigs[1].hp, 4, "the only 杀 was dodged");
-        assert_eq!(g.pigs[0].hand.cards().filter(|&c| c == KILL).count(), 3);
-        let mut g = game("2 1\nMP Z K K K\nFP D D D D\nJ\n");
-        g.reveal(1);
-        g.take_turn(0);
-        assert_eq!(g.pigs[0].hand.cards().filter(|&c| c == KILL).count(), 0);
-    }
-
-    #[test]
-    fn peach_is_eaten_in_turn_only_below_full_health() {
-        let mut g = game("2 1\nMP P P D D\nFP D D D D\nD\n");
-        g.take_turn(0);
-        assert_eq!(g.pigs[0].hand.cards().filter(|&c| c == PEACH).count(), 2);
-        g.pigs[0].hp = 3;
-        g.take_turn(0);
-        assert_eq!(g.pigs[0].hp, 4);
-        assert_eq!(g.pigs[0].hand.cards().filter(|&c| c == PEACH).count(), 1);
-    }
-
-    #[test]
-    fn second_crossbow_is_equipped_too() {
-        let mut g = game("2 1\nMP Z Z D D\nFP D D D D\nD\n");
-        g.take_turn(0);
-        assert!(g.pigs[0].crossbow);
-        assert!(!g.pigs[0].hand.has(CROSSBOW));
-    }
-
-    #[test]
-    fn rescan_from_left_after_every_card() {
-        // Hand K K Z: the first K is used, the second is not usable (one
-        // 杀 a turn), then the crossbow is equipped, and the scan starts
-        // again from the left: the second K, left of the Z, is now usable.
-        let mut g = game("2 1\nMP K K Z D\nFP D D D D\nD\n");
-        g.reveal(1);
-        g.take_turn(0);
-        assert!(g.pigs[0].crossbow);
-        assert!(!g.pigs[0].hand.has(KILL));
-        assert_eq!(g.pigs[1].hand.cards().count(), 2, "two 闪 spent");
-    }
-
-    #[test]
-    fn no_rebel_means_mp_has_already_won() {
-        assert_eq!(
-            ok("2 1\nMP N N N N\nZP W W W W\nK\n"),
-            "MP\nN N N N\nW W W W\n"
-        );
-    }
-
-    #[test]
-    fn empty_hand_prints_an_empty_line() {
-        assert_eq!(ok("2 2\nMP W W W W\nFP D D Z Z\nN N\n"), "MP\n\nDEAD\n");
-    }
-
-    #[test]
-    fn never_ending_game_is_detected() {
-        match run("2 1\nMP D D D D\nFP D D D D\nD\n") {
-            Err(Failure::NeverEnds(why)) => assert!(why.contains("'D'"), "{}", why),
-            other => panic!("{:?}", other),
-        }
-        // Crossbows equipped over and over change nothing.
-        assert!(matches!(
-            run("2 1\nMP D D D D\nFP D D D D\nZ\n"),
-            Err(Failure::NeverEnds(_))
-        ));
-    }
-
-    #[test]
-    fn detector_does_not_fire_on_a_game_that_ends_after_a_quiet_spell() {
-        // Deck exhausted at once (last card K); for a while nobody can act,
-        // then K's pile up and the pigs fight to the end.
-        let out = ok("2 2\nMP D D D D\nFP D D D D\nP K\n");
-        assert_eq!(out, "MP\nK K K K K K K K K\nDEAD\n");
-    }
-
-    #[test]
-    fn quiet_round_really_repeats_forever() {
-        // Soundness spot check: after the detector would fire, run many more
-        // turns by hand and see that nothing ever happens again.
-        let mut g = game("3 2\nMP P K D D\nFP N D D D\nZP J D D D\nW P\n");
-        let err = g.run();
-        assert!(matches!(err, Err(Failure::NeverEnds(_))), "{:?}", err);
-        let events = g.events;
-        let mut me = 0;
-        for _ in 0..300 {
-            if g.pigs[me].alive {
-                g.take_turn(me);
-            }
-            me = (me + 1) % 3;
-        }
-        assert_eq!(g.events, events);
-        assert_eq!(g.winner, None);
-    }
-
-    #[test]
-    fn bad_input_is_reported_with_its_line() {
-        assert_eq!(bad_line("").0, 1);
-        assert_eq!(bad_line("3 10\n").0, 2);
-        assert!(bad_line("1 5\n").1.contains("n must be"));
-        assert!(bad_line("11 5\n").1.contains("n must be"));
-        assert!(bad_line("2 0\n").1.contains("m must be"));
-        assert!(bad_line("2 2001\n").1.contains("m must be"));
-        assert!(bad_line("2 x\n").1.contains("m must be"));
-        assert!(bad_line("2 99999999999999999999\n").1.contains("m must be"));
-        let (l, w) = bad_line("2 1\nFP D D D D\nMP D D D D\nK\n");
-        assert_eq!((l, w.as_str()), (2, "pig 1 must be MP, found 'FP'"));
-        assert!(bad_line("2 1\nMP D D D D\nMP D D D D\nK\n")
-            .1
-            .contains("only pig 1"));
-        assert!(bad_line("2 1\nMP D D D D\nQP D D D D\nK\n")
-            .1
-            .contains("unknown role"));
-        let (l, w) = bad_line("2 1\nMP D D D D\nFP D D X D\nK\n");
-        assert_eq!(l, 3);
-        assert!(w.contains("unknown card 'X'"));
-        assert!(bad_line("2 1\nMP D D D D\nFP D D D\nK\n")
-            .1
-            .contains("only 4 tokens"));
-        let (l, w) = bad_line("2 3\nMP D D D D\nFP D D D D\nK K\n");
-        assert_eq!(l, 4);
-        assert!(w.contains("only 2 of the 3"));
-        let (l, w) = bad_line("2 1\nMP D D D D\nFP D D D D\nK\nK\n");
-        assert_eq!(l, 5);
-        assert!(w.contains("extra token"));
-        assert!(bad_line("2 1\nMP D D D D\nFP D D D D\nk\n")
-            .1
-            .contains("'k'"));
-        assert!(bad_line("\x00\u{ff} 3\n").1.contains("\\x00"));
-    }
-}
+#[path = "../../tests/unit/zhuguosha.rs"]
+mod tests;
