@@ -105,17 +105,27 @@ fn empty_input_is_bad_input() {
 fn every_expected_error_names_its_binary() {
     for bin in common::binaries() {
         let (cases, _) = common::cases(&bin);
-        // A stderr file of a successful run (a trace) is not an error line.
-        for case in cases.into_iter().filter(|c| c.code != 0) {
-            if let Some(err) = &case.stderr {
-                let text = common::read_text(err);
-                assert_eq!(text.trim_end().lines().count(), 1, "{}", common::rel(err));
-                assert!(
-                    text.starts_with(&format!("{bin}: ")),
-                    "{}: an error line starts with `{bin}: `",
-                    common::rel(err)
-                );
+        // A trace (`--trace`) writes its log to stderr before any error
+        // line: a traced run that succeeds has no error line, one that
+        // fails ends with it.
+        for case in cases.into_iter().filter(|c| c.stderr.is_some()) {
+            let err = case.stderr.as_ref().expect("filtered");
+            let traced = case.args.iter().any(|a| a == "--trace");
+            if traced && case.code == 0 {
+                continue;
             }
+            let text = common::read_text(err);
+            let lines: Vec<&str> = text.trim_end().lines().collect();
+            if !traced {
+                assert_eq!(lines.len(), 1, "{}", common::rel(err));
+            }
+            assert!(
+                lines
+                    .last()
+                    .is_some_and(|l| l.starts_with(&format!("{bin}: "))),
+                "{}: an error line starts with `{bin}: `",
+                common::rel(err)
+            );
         }
     }
 }
