@@ -137,11 +137,11 @@ fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
     Err(Failure::BadLayout(line, column, what))
 }
 
-// shared: ji-variant begin
-// The 集 variant format: one definition, byte-identical in ji_referee.rs
-// (the master copy), ji_solver.rs and ji.rs. Edit it in ji_referee.rs, then
-// run scripts/sync-shared. Errors go through the file's own `bad` (line)
-// and `bad_at` (line and column, --strict only).
+// shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
+// The 集 variant format: one definition, byte-identical in ji_referee.rs,
+// ji_solver.rs and ji.rs (scripts/sync-shared --check verifies it). Errors
+// go through the file's own `bad` (line) and `bad_at` (line and column,
+// --strict only).
 //
 // Lexing, the way C++ `cin >> std::string` reads:
 // - ASCII whitespace separates tokens: space, \t, \n, \v, \f, \r (so CRLF
