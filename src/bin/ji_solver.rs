@@ -125,32 +125,14 @@ fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
 }
 
 // shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
-// The 集 variant format: one definition, byte-identical in ji_referee.rs,
-// ji_solver.rs and ji.rs (scripts/sync-shared --check verifies it). Errors
-// go through the file's own `bad` (line) and `bad_at` (line and column,
-// --strict only).
-//
-// Lexing, the way C++ `cin >> std::string` reads:
-// - ASCII whitespace separates tokens: space, \t, \n, \v, \f, \r (so CRLF
-//   reads as LF). Any other byte belongs to a token: U+3000, NO-BREAK SPACE
-//   and every other Unicode space may be part of a name.
-// - A UTF-8 byte order mark at the start of the input is skipped (an
-//   editor's mark, not a token); --strict refuses it.
-// - Lines count \n from 1; columns count characters from 1.
-// Numbers: an optional `+` or `-`, then ASCII digits, as `cin >> long long`
-// reads them (`+1` is 1; `-0` and `00` are 0). A value that does not fit
-// its field is bad input, also beyond 64 bits (where cin would clamp).
-// Variant: `n` >= 1, then n skills `name delta req k beaten_1 .. beaten_k`.
-// A name is valid UTF-8 of 1..=32 bytes, read by position (`1`, `-1` or an
-// emoji is a name); names are distinct. delta and req are 64-bit with
-// req >= max(0, -delta); 0 <= k <= n - 1; each beaten name is a skill of
-// the variant (defined before or after); "beats" is irreflexive and
-// antisymmetric, not necessarily transitive. A variant without a req-0
-// skill is valid: nothing can be played at 0 集.
-// With --strict (`Lexer::strict`), each record is one line as the
-// statement lays it out: tokens separated by single spaces, no space at
-// either end, a final newline, no blank line, nothing after the last
-// record (`end_record`). Lines may end in LF or CRLF.
+// The 集 variant format, the same bytes in ji_referee.rs, ji_solver.rs and
+// ji.rs (docs/ji.md has the rules). Errors go through the file's `bad` and
+// `bad_at`. Lexing as C++ `cin >> std::string`: only ASCII whitespace
+// separates tokens (CRLF reads as LF; U+3000 or NO-BREAK SPACE is part of a
+// name); a leading UTF-8 BOM is skipped. Numbers as `cin >> long long`: a
+// sign, then digits (`+1`, `-0`, `00`); one that does not fit its 64-bit
+// field is bad input. Names: valid UTF-8 of 1..=32 bytes, read by position.
+// With `strict`, each record is one line with single spaces (--strict).
 
 /// Longest skill name in bytes.
 const MAX_NAME_BYTES: usize = 32;
@@ -165,7 +147,7 @@ pub(crate) struct Token<'a> {
 
 impl Token<'_> {
     /// Rejects the input at this token's line.
-    pub(crate) fn fail<T>(&self, what: String) -> Result<T, Failure> {
+    fn fail<T>(&self, what: String) -> Result<T, Failure> {
         bad(self.line, what)
     }
 }
@@ -183,7 +165,7 @@ pub(crate) struct Lexer<'a> {
     /// Line of the last token read: where an unexpected end is reported.
     last: usize,
     /// Check the statement's layout (--strict) in `expect` and `end_record`.
-    pub(crate) strict: bool,
+    strict: bool,
     /// The next token starts a record (with --strict: a line).
     fresh: bool,
 }
@@ -225,10 +207,10 @@ impl<'a> Lexer<'a> {
         })
     }
 
-    /// The next token, or a failure naming what was expected (`what` is
-    /// only called on failure). With --strict, the space before the token
-    /// must be exactly one space, or none at the start of a record.
-    pub(crate) fn expect<F: Fn() -> String>(&mut self, what: F) -> Result<Token<'a>, Failure> {
+    /// The next token, or a failure naming what was expected (built only
+    /// on failure). With --strict, one space must precede it, or none at
+    /// the start of a record.
+    fn expect<F: Fn() -> String>(&mut self, what: F) -> Result<Token<'a>, Failure> {
         let (gap, line) = (self.pos, self.line);
         let t = match self.next() {
             Some(t) => t,
@@ -258,9 +240,9 @@ impl<'a> Lexer<'a> {
         Ok(t)
     }
 
-    /// Ends a record. With --strict, its line must end here with LF; the
-    /// `last` record must also end the input.
-    pub(crate) fn end_record(&mut self, last: bool) -> Result<(), Failure> {
+    /// Ends a record. With --strict, its line ends here; the `last` one
+    /// also ends the input.
+    fn end_record(&mut self, last: bool) -> Result<(), Failure> {
         self.fresh = true;
         if !self.strict {
             return Ok(());
@@ -291,8 +273,7 @@ impl<'a> Lexer<'a> {
         Ok(())
     }
 
-    /// The length of the line end at byte `p`: 1 for LF, 2 for CRLF (the
-    /// collection reads CRLF as LF everywhere), else 0.
+    /// The length of the line end at byte `p`: 1 (LF), 2 (CRLF) or 0.
     fn line_end(&self, p: usize) -> usize {
         match &self.buf[p..] {
             [b'\n', ..] => 1,
@@ -330,8 +311,7 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// A token as printable one-line text: invalid UTF-8 and control
-/// characters are escaped, long tokens are cut.
+/// A token for a message: control characters escaped, cut after 40.
 pub(crate) fn show(text: &[u8]) -> String {
     let mut s = String::new();
     for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
@@ -348,9 +328,8 @@ pub(crate) fn show(text: &[u8]) -> String {
     s
 }
 
-/// An integer token: an optional sign, then ASCII digits; `None` for any
-/// other token. Sizes past 2^65 are clamped (every field has 64 bits).
-pub(crate) fn parse_int(text: &[u8]) -> Option<i128> {
+/// An integer token (a sign, then ASCII digits), clamped past 2^65.
+fn parse_int(text: &[u8]) -> Option<i128> {
     let (neg, digits) = match text.first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -367,12 +346,12 @@ pub(crate) fn parse_int(text: &[u8]) -> Option<i128> {
 }
 
 /// A 64-bit integer token.
-pub(crate) fn parse_i64(text: &[u8]) -> Option<i64> {
+fn parse_i64(text: &[u8]) -> Option<i64> {
     parse_int(text).and_then(|v| i64::try_from(v).ok())
 }
 
 /// A non-negative 64-bit integer token (`-0` is 0).
-pub(crate) fn parse_u64(text: &[u8]) -> Option<u64> {
+fn parse_u64(text: &[u8]) -> Option<u64> {
     parse_int(text).and_then(|v| u64::try_from(v).ok())
 }
 
@@ -396,8 +375,7 @@ impl std::hash::Hasher for FxHasher {
 
 type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 
-/// One skill (技能): its name, its change of the user's 集, the least 集
-/// it needs.
+/// One skill (技能): its name, its change of 集, the least 集 it needs.
 pub(crate) struct Skill<'a> {
     pub(crate) name: &'a [u8],
     pub(crate) delta: i64,
@@ -417,13 +395,13 @@ fn pair(winner: u32, loser: u32) -> u64 {
 }
 
 impl<'a> Variant<'a> {
-    /// Whether skill `x` beats skill `y` (ids are input positions).
+    /// Whether skill `x` beats skill `y` (ids: input positions).
     pub(crate) fn beats(&self, x: u32, y: u32) -> bool {
         self.beats.contains(&pair(x, y))
     }
 
     /// The skill a name denotes, if any.
-    pub(crate) fn lookup(&self, name: &[u8]) -> Option<u32> {
+    fn lookup(&self, name: &[u8]) -> Option<u32> {
         self.index.get(name).copied()
     }
 }
