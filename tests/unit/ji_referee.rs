@@ -327,3 +327,27 @@ fn every_public_fixture_passes_strict() {
     }
     assert!(checked >= 100, "only {} public fixtures", checked);
 }
+
+/// A stdout that refuses every write.
+struct Full;
+
+impl Write for Full {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::new(io::ErrorKind::Other, "no space left"))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_unwritable_output_is_exit_1_not_bad_input() {
+    let input = format!("{}1\n集 集\n", COMMON);
+    let failure = solve(input.as_bytes(), false, &mut Full).unwrap_err();
+    assert_eq!(failure, Failure::Io("no space left".to_string()));
+    assert_eq!(failure.exit_code(), 1);
+    assert_eq!(
+        failure.to_string(),
+        "cannot write the output: no space left"
+    );
+}
