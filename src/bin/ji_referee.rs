@@ -10,7 +10,7 @@
 //! ji_solver and ji), then `r` (1 <= r <= 200000) and r rounds `x y`: the
 //! skills A and B play in round t = 1..r. Tokens are read the way `cin`
 //! reads them: any ASCII whitespace between them, and whatever follows the
-//! last round is ignored. `--strict` checks the statement's layout instead
+//! last round is ignored. `--strict` also checks the statement's layout
 //! (see HELP).
 //!
 //! Output, one line: `ILLEGAL A t`, `ILLEGAL B t` or `ILLEGAL AB t` if a
