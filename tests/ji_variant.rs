@@ -132,11 +132,11 @@ fn common_variant() -> String {
     fs::read_to_string(common::root().join("tests/data/ji_variant/common.txt")).unwrap()
 }
 
-/// Every Unicode space (White_Space, not ASCII).
-const UNICODE_SPACES: [char; 18] = [
+/// Every Unicode space that is not ASCII (the White_Space property).
+const UNICODE_SPACES: [char; 19] = [
     '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}',
     '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}', '\u{200a}', '\u{2028}', '\u{2029}',
-    '\u{202f}', '\u{205f}',
+    '\u{202f}', '\u{205f}', '\u{3000}',
 ];
 
 #[test]
@@ -202,6 +202,13 @@ fn the_corpus_gets_one_verdict_from_all_three() {
         // A Unicode space is no separator: `a\u{3000}0` is one name.
         ("1\na\u{3000}0 0 0\n".as_bytes().to_vec(), refused("line 2: unexpected end of input: expected the beaten count k of skill 1 of 1")),
     ];
+    let spaces: Vec<char> = ('\u{80}'..=char::MAX)
+        .filter(|c| c.is_whitespace())
+        .collect();
+    assert_eq!(
+        spaces, UNICODE_SPACES,
+        "Rust's list of Unicode spaces changed"
+    );
     for c in UNICODE_SPACES {
         // Inside a name: valid; as a separator: the tokens shift.
         let inside = format!("2\na{c}b 0 0 1 c\nc 0 0 0\n");
