@@ -162,7 +162,7 @@ fn malformed_variant_is_refused_with_the_skill_named() {
     assert!(out.is_empty());
     assert_eq!(
         err,
-        "ji: v.txt: line 3: skill 'B': req 1 is less than -delta 2\n"
+        "ji: v.txt: line 3: skill `B`: req 1 is below its cost (req must be at least max(0, -delta) = 2)\n"
     );
     assert!(!dir.join("archive").exists());
 }

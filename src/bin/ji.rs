@@ -40,7 +40,6 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 const MAX_SKILLS: usize = 32;
-const MAX_NAME_BYTES: usize = 32;
 const MAX_CAP: i64 = 30;
 const DEFAULT_GENERATIONS: u64 = 3000;
 const MAX_GENERATIONS: u64 = 100_000;
@@ -217,195 +216,513 @@ impl Variant {
     }
 }
 
-/// Whitespace-separated tokens of a variant text, with 1-based line numbers
-/// for errors (`line_base` is added: a variant embedded in an archive).
-struct Tokens<'a> {
-    data: &'a [u8],
-    pos: usize,
-    line: usize,
-    origin: &'a str,
-    line_base: usize,
+/// Parses a variant in the shared format (module `format`), then checks the
+/// trainer's own capacity: at most 32 skills and C <= 30. `origin` names the
+/// file in errors; `line_base` is added to line numbers (the variant
+/// embedded in an archive). A token after the last skill is refused: a
+/// variant file holds just the variant.
+fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
+    let at =
+        |line: usize, what: String| bad(format!("{}: line {}: {}", origin, line + line_base, what));
+    let mut lx = format::Lexer::new(text);
+    let v = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what))?;
+    if let Some(t) = lx.next() {
+        let what = format!(
+            "extra token `{}` after the last skill",
+            format::show(t.text)
+        );
+        return Err(at(t.line, what));
+    }
+    let n = v.skills.len();
+    if n > MAX_SKILLS {
+        let what = format!("{} skills: the trainer handles at most {}", n, MAX_SKILLS);
+        return Err(bad(format!("{}: {}", origin, what)));
+    }
+    let mut skills = Vec::with_capacity(n);
+    let mut beats = vec![0u64; n];
+    for (x, s) in v.skills.iter().enumerate() {
+        let name = String::from_utf8_lossy(s.name).into_owned();
+        if s.req > MAX_CAP {
+            let what = format!(
+                "skill `{}`: req {} is beyond the trainer's limit C <= {}",
+                name, s.req, MAX_CAP
+            );
+            return Err(bad(format!("{}: {}", origin, what)));
+        }
+        for y in 0..n {
+            if v.beats(x as u32, y as u32) {
+                beats[x] |= 1 << y;
+            }
+        }
+        skills.push(Skill {
+            name,
+            delta: s.delta,
+            req: s.req,
+        });
+    }
+    Ok(Variant { skills, beats })
 }
 
-impl<'a> Tokens<'a> {
-    fn fail(&self, line: usize, what: String) -> Failure {
-        bad(format!(
-            "{}: line {}: {}",
-            self.origin,
-            line + self.line_base,
-            what
-        ))
+/// The 集 variant format, the block shared with ji_referee and ji_solver
+/// (in a module: ji's own model has its own `Variant` and `Skill`). The
+/// block reports through this module's `bad` and `bad_at`; `parse_variant`
+/// above adds the file name. Not formatted by rustfmt, so that the block
+/// stays byte-identical to its master.
+#[rustfmt::skip]
+mod format {
+/// A failure of the shared block: its line and what is wrong.
+pub(crate) struct Failure {
+    pub(crate) line: usize,
+    pub(crate) what: String,
+}
+
+fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
+    Err(Failure { line, what })
+}
+
+/// Only for --strict, which ji never sets (`Lexer::strict`).
+fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
+    bad(line, format!("column {}: {}", column, what))
+}
+
+// shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
+// The 集 variant format, the same bytes in ji_referee.rs, ji_solver.rs and
+// ji.rs (docs/ji.md has the rules). Errors go through the file's `bad` and
+// `bad_at`. Lexing as C++ `cin >> std::string`: only ASCII whitespace
+// separates tokens (CRLF reads as LF; U+3000 or NO-BREAK SPACE is part of a
+// name); a leading UTF-8 BOM is skipped. Numbers as `cin >> long long`: a
+// sign, then digits (`+1`, `-0`, `00`); one that does not fit its 64-bit
+// field is bad input. Names: valid UTF-8 of 1..=32 bytes, read by position.
+// With `strict`, each record is one line with single spaces (--strict).
+
+/// Longest skill name in bytes.
+const MAX_NAME_BYTES: usize = 32;
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// One token: a slice of the input and its line.
+#[derive(Clone, Copy)]
+pub(crate) struct Token<'a> {
+    pub(crate) text: &'a [u8],
+    pub(crate) line: usize,
+}
+
+impl Token<'_> {
+    /// Rejects the input at this token's line.
+    fn fail<T>(&self, what: String) -> Result<T, Failure> {
+        bad(self.line, what)
+    }
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// Splits the input into tokens without allocating per token.
+pub(crate) struct Lexer<'a> {
+    buf: &'a [u8],
+    /// Where the next token is looked for, and its line.
+    pos: usize,
+    line: usize,
+    /// Line of the last token read: where an unexpected end is reported.
+    last: usize,
+    /// Check the statement's layout (--strict) in `expect` and `end_record`.
+    strict: bool,
+    /// The next token starts a record (with --strict: a line).
+    fresh: bool,
+}
+
+impl<'a> Lexer<'a> {
+    pub(crate) fn new(buf: &'a [u8]) -> Self {
+        Lexer {
+            buf,
+            pos: 0,
+            line: 1,
+            last: 1,
+            strict: false,
+            fresh: true,
+        }
     }
 
-    fn next_token(&mut self) -> Option<(&'a [u8], usize)> {
-        let d = self.data;
-        while self.pos < d.len() && d[self.pos].is_ascii_whitespace() {
-            if d[self.pos] == b'\n' {
+    /// The next token, if any (no layout check).
+    pub(crate) fn next(&mut self) -> Option<Token<'a>> {
+        if self.pos == 0 && self.buf.starts_with(BOM) {
+            self.pos = BOM.len();
+        }
+        while self.pos < self.buf.len() && is_space(self.buf[self.pos]) {
+            if self.buf[self.pos] == b'\n' {
                 self.line += 1;
             }
             self.pos += 1;
         }
-        if self.pos == d.len() {
+        if self.pos == self.buf.len() {
             return None;
         }
         let start = self.pos;
-        while self.pos < d.len() && !d[self.pos].is_ascii_whitespace() {
+        while self.pos < self.buf.len() && !is_space(self.buf[self.pos]) {
             self.pos += 1;
         }
-        Some((&d[start..self.pos], self.line))
+        self.last = self.line;
+        Some(Token {
+            text: &self.buf[start..self.pos],
+            line: self.line,
+        })
     }
 
-    /// The next token, or the error `missing()` at the end of the text.
-    fn need(&mut self, missing: impl FnOnce() -> String) -> Result<(&'a [u8], usize), Failure> {
-        match self.next_token() {
-            Some(t) => Ok(t),
-            None => Err(self.fail(self.line, missing())),
+    /// The next token, or a failure naming what was expected (built only
+    /// on failure). With --strict, one space must precede it, or none at
+    /// the start of a record.
+    fn expect<F: Fn() -> String>(&mut self, what: F) -> Result<Token<'a>, Failure> {
+        let (gap, line) = (self.pos, self.line);
+        let t = match self.next() {
+            Some(t) => t,
+            None => {
+                let what = format!("unexpected end of input: expected {}", what());
+                return bad(self.last, what);
+            }
+        };
+        if self.strict {
+            let sep = &self.buf[gap..self.pos - t.text.len()];
+            let (at, want) = match (self.fresh, sep) {
+                (true, []) | (false, [b' ']) => (None, ""),
+                (true, _) => (Some(gap), "at the start of the line"),
+                (false, [b' ', ..]) => (Some(gap + 1), "after a single space"),
+                (false, _) => (Some(gap), "after a single space"),
+            };
+            if let Some(p) = at {
+                let found = self.describe(p);
+                return bad_at(
+                    line,
+                    self.column(p),
+                    format!("expected {} {}, found {}", what(), want, found),
+                );
+            }
+        }
+        self.fresh = false;
+        Ok(t)
+    }
+
+    /// Ends a record. With --strict, its line ends here; the `last` one
+    /// also ends the input.
+    fn end_record(&mut self, last: bool) -> Result<(), Failure> {
+        self.fresh = true;
+        if !self.strict {
+            return Ok(());
+        }
+        let p = self.pos;
+        let eol = self.line_end(p);
+        match self.buf.get(p) {
+            _ if eol > 0 => {
+                self.pos += eol;
+                self.line += 1;
+            }
+            Some(_) => {
+                let what = format!("expected the end of the line, found {}", self.describe(p));
+                return bad_at(self.line, self.column(p), what);
+            }
+            None => {
+                let what = "expected a newline at the end of the input".to_string();
+                return bad_at(self.line, self.column(p), what);
+            }
+        }
+        if last && self.pos < self.buf.len() {
+            let what = format!(
+                "expected the end of the input, found {}",
+                self.describe(self.pos)
+            );
+            return bad_at(self.line, 1, what);
+        }
+        Ok(())
+    }
+
+    /// The length of the line end at byte `p`: 1 (LF), 2 (CRLF) or 0.
+    fn line_end(&self, p: usize) -> usize {
+        match &self.buf[p..] {
+            [b'\n', ..] => 1,
+            [b'\r', b'\n', ..] => 2,
+            _ => 0,
         }
     }
 
-    /// Field `what` of skill `name`: a 64-bit integer, and its line.
-    fn number(&mut self, name: &str, what: &str) -> Result<(i64, usize), Failure> {
-        let (t, l) = self.need(|| format!("skill '{}': missing {}", name, what))?;
-        match parse_int(t) {
-            Some(v) => Ok((v, l)),
-            None => Err(self.fail(
-                l,
-                format!(
-                    "skill '{}': {} '{}' is not a 64-bit integer",
-                    name,
-                    what,
-                    shown(t)
-                ),
-            )),
-        }
+    /// The 1-based column, in characters, of byte `p`.
+    fn column(&self, p: usize) -> usize {
+        let start = self.buf[..p]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        String::from_utf8_lossy(&self.buf[start..p]).chars().count() + 1
+    }
+
+    /// What the input holds at byte `p`, for a --strict message.
+    fn describe(&self, p: usize) -> String {
+        let rest = &self.buf[p..];
+        let what = match rest[0] {
+            _ if self.line_end(p) > 0 => "the end of the line",
+            b' ' => "a space",
+            b'\t' => "a tab",
+            b'\r' => "a carriage return (CR)",
+            0x0b => "a vertical tab",
+            0x0c => "a form feed",
+            _ if rest.starts_with(BOM) => "a byte order mark",
+            _ => {
+                let end = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
+                return format!("`{}`", show(&rest[..end]));
+            }
+        };
+        what.to_string()
     }
 }
 
-fn parse_int(tok: &[u8]) -> Option<i64> {
-    let (neg, digits) = match tok.first() {
-        Some(b'-') => (true, &tok[1..]),
-        Some(b'+') => (false, &tok[1..]),
-        _ => (false, tok),
+/// A token for a message: control characters escaped, cut after 40.
+pub(crate) fn show(text: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
+        if i == 40 {
+            s.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+/// An integer token (a sign, then ASCII digits), clamped past 2^65.
+fn parse_int(text: &[u8]) -> Option<i128> {
+    let (neg, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
     };
-    if digits.is_empty() {
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let mut v: i64 = 0;
-    for &c in digits {
-        if !c.is_ascii_digit() {
-            return None;
-        }
-        // Accumulate negatively so that i64::MIN parses.
-        v = v.checked_mul(10)?.checked_sub((c - b'0') as i64)?;
+    let mut v: i128 = 0;
+    for &d in digits {
+        v = (v * 10 + i128::from(d - b'0')).min(1 << 65);
     }
-    if neg {
-        Some(v)
-    } else {
-        v.checked_neg()
+    Some(if neg { -v } else { v })
+}
+
+/// A 64-bit integer token.
+fn parse_i64(text: &[u8]) -> Option<i64> {
+    parse_int(text).and_then(|v| i64::try_from(v).ok())
+}
+
+/// A non-negative 64-bit integer token (`-0` is 0).
+fn parse_u64(text: &[u8]) -> Option<u64> {
+    parse_int(text).and_then(|v| u64::try_from(v).ok())
+}
+
+/// A small fast hasher for the name table (names are short byte strings).
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
-/// Parses a variant. `origin` names the file in errors; `line_base` is
-/// added to line numbers (the variant embedded in an archive).
-fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
-    let mut toks = Tokens {
-        data: text,
-        pos: 0,
-        line: 1,
-        origin,
-        line_base,
-    };
-    let (tok, line) = toks.need(|| "empty variant: expected the number of skills".into())?;
-    let n = match parse_int(tok) {
-        Some(n) if (1..=MAX_SKILLS as i64).contains(&n) => n as usize,
-        Some(n) => {
-            let what = format!("skill count {} out of range 1..={}", n, MAX_SKILLS);
-            return Err(toks.fail(line, what));
+type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+
+/// One skill (技能): its name, its change of 集, the least 集 it needs.
+pub(crate) struct Skill<'a> {
+    pub(crate) name: &'a [u8],
+    pub(crate) delta: i64,
+    pub(crate) req: i64,
+}
+
+/// A variant (变体): the skills, in input order, and "beats".
+pub(crate) struct Variant<'a> {
+    pub(crate) skills: Vec<Skill<'a>>,
+    index: std::collections::HashMap<&'a [u8], u32, FxBuild>,
+    /// Pairs (winner, loser), packed as `winner << 32 | loser`.
+    beats: std::collections::HashSet<u64, FxBuild>,
+}
+
+fn pair(winner: u32, loser: u32) -> u64 {
+    (u64::from(winner) << 32) | u64::from(loser)
+}
+
+impl<'a> Variant<'a> {
+    /// Whether skill `x` beats skill `y` (ids: input positions).
+    pub(crate) fn beats(&self, x: u32, y: u32) -> bool {
+        self.beats.contains(&pair(x, y))
+    }
+
+    /// The skill a name denotes, if any.
+    fn lookup(&self, name: &[u8]) -> Option<u32> {
+        self.index.get(name).copied()
+    }
+}
+
+/// Checks a skill name: 1..=32 bytes of valid UTF-8.
+fn check_name(t: &Token<'_>) -> Result<(), Failure> {
+    if t.text.len() > MAX_NAME_BYTES {
+        let (len, max) = (t.text.len(), MAX_NAME_BYTES);
+        let what = format!(
+            "skill name `{}` is {} bytes long (at most {})",
+            show(t.text),
+            len,
+            max
+        );
+        return t.fail(what);
+    }
+    match std::str::from_utf8(t.text) {
+        Ok(_) => Ok(()),
+        Err(_) => t.fail(format!("skill name `{}` is not valid UTF-8", show(t.text))),
+    }
+}
+
+/// Reads `n` and the n skills, and checks every rule of the format.
+pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
+    let t = lx.expect(|| "the number of skills n".to_string())?;
+    let n = match (parse_u64(t.text), parse_int(t.text)) {
+        (Some(n), _) if n >= 1 => n,
+        (None, Some(v)) if v > 0 => {
+            return t.fail(format!("n `{}` is beyond 64 bits", show(t.text)))
         }
-        None => {
-            let what = format!("skill count '{}' is not an integer", shown(tok));
-            return Err(toks.fail(line, what));
+        (_, Some(_)) => return t.fail("n must be at least 1".to_string()),
+        (_, None) => {
+            return t.fail(format!(
+                "expected the number of skills n, found `{}`",
+                show(t.text)
+            ))
         }
     };
-    let mut skills: Vec<Skill> = Vec::with_capacity(n);
-    let mut beaten: Vec<Vec<(&[u8], usize)>> = Vec::with_capacity(n);
-    for i in 0..n {
-        let (tok, l) =
-            toks.need(|| format!("skill #{}: missing (the variant ends early)", i + 1))?;
-        let name = match std::str::from_utf8(tok) {
-            Ok(s) => s.to_string(),
-            Err(_) => return Err(toks.fail(l, format!("skill #{}: name is not UTF-8", i + 1))),
+    lx.end_record(false)?;
+    let mut skills: Vec<Skill<'a>> = Vec::new();
+    let mut index = std::collections::HashMap::default();
+    // Beaten lists as tokens, resolved once every name is known (a skill
+    // may beat one defined after it).
+    let mut lists: Vec<(u32, Token<'a>)> = Vec::new();
+    let mut lines: Vec<usize> = Vec::new();
+    for s in 0..n {
+        let what = || format!("skill {} of {}", s + 1, n);
+        let name = lx.expect(|| format!("the name of {}", what()))?;
+        check_name(&name)?;
+        let shown = || show(name.text);
+        let int = |t: Token, field: &str, hint: &str| match parse_i64(t.text) {
+            Some(v) => Ok(v),
+            None => t.fail(format!(
+                "skill `{}`: {} `{}` is not a 64-bit integer{}",
+                shown(),
+                field,
+                show(t.text),
+                hint
+            )),
         };
-        let why = if name.len() > MAX_NAME_BYTES {
-            format!("name longer than {} bytes", MAX_NAME_BYTES)
-        } else if skills.iter().any(|s| s.name == name) {
-            "name used twice".into()
+        let dt = lx.expect(|| format!("the delta of {}", what()))?;
+        // A name where delta should be: the previous list was longer.
+        let hint = if s > 0 {
+            " (does the previous skill's count k match its list?)"
         } else {
-            String::new()
+            ""
         };
-        if !why.is_empty() {
-            return Err(toks.fail(l, format!("skill '{}': {}", shown(tok), why)));
-        }
-        let (delta, _) = toks.number(&name, "delta")?;
-        let (req, l) = toks.number(&name, "req")?;
-        if req < 0 {
-            return Err(toks.fail(l, format!("skill '{}': req {} is negative", name, req)));
-        }
-        if (req as i128) < -(delta as i128) {
-            let what = format!(
-                "skill '{}': req {} is less than -delta {}",
-                name,
+        let delta = int(dt, "delta", hint)?;
+        let rt = lx.expect(|| format!("the req of {}", what()))?;
+        let req = int(rt, "req", "")?;
+        let least = (-i128::from(delta)).max(0);
+        if i128::from(req) < least {
+            return rt.fail(format!(
+                "skill `{}`: req {} is below its cost (req must be at least max(0, -delta) = {})",
+                shown(),
                 req,
-                -(delta as i128)
-            );
-            return Err(toks.fail(l, what));
+                least
+            ));
         }
-        let (k, l) = toks.number(&name, "k")?;
-        if k < 0 || k >= n as i64 {
-            let what = format!("skill '{}': k = {} out of range 0..={}", name, k, n - 1);
-            return Err(toks.fail(l, what));
-        }
-        let mut list = Vec::with_capacity(k as usize);
+        let kt = lx.expect(|| format!("the beaten count k of {}", what()))?;
+        let k = match parse_int(kt.text) {
+            Some(k) if (0..i128::from(n)).contains(&k) => k,
+            Some(k) if k > 0 => {
+                let k = parse_u64(kt.text).map_or_else(|| show(kt.text), |k| k.to_string());
+                let what = format!(
+                    "skill `{}`: beats {} skills but only {} others exist",
+                    shown(),
+                    k,
+                    n - 1
+                );
+                return kt.fail(what);
+            }
+            _ => {
+                return kt.fail(format!(
+                    "skill `{}`: beaten count k `{}` is not a non-negative integer",
+                    shown(),
+                    show(kt.text)
+                ))
+            }
+        };
+        let id = s as u32;
         for _ in 0..k {
-            list.push(toks.need(|| format!("skill '{}': missing beaten skill names", name))?);
+            let b = lx.expect(|| format!("a skill beaten by `{}`", shown()))?;
+            lists.push((id, b));
         }
-        if req > MAX_CAP {
-            let what = format!(
-                "skill '{}': req {} exceeds the trainer's limit {}",
-                name, req, MAX_CAP
-            );
-            return Err(toks.fail(l, what));
+        lx.end_record(false)?;
+        if let Some(&first) = index.get(name.text) {
+            return name.fail(format!(
+                "skill `{}` is defined twice (first on line {})",
+                shown(),
+                lines[first as usize]
+            ));
         }
-        skills.push(Skill { name, delta, req });
-        beaten.push(list);
+        index.insert(name.text, id);
+        lines.push(name.line);
+        skills.push(Skill {
+            name: name.text,
+            delta,
+            req,
+        });
     }
-    if let Some((t, l)) = toks.next_token() {
-        let what = format!("extra token '{}' after the last skill", shown(t));
-        return Err(toks.fail(l, what));
-    }
-    let mut beats = vec![0u64; n];
-    for (x, list) in beaten.iter().enumerate() {
-        let name = &skills[x].name;
-        for &(tok, l) in list {
-            let what = match skills.iter().position(|s| s.name.as_bytes() == tok) {
-                None => format!("beats unknown skill '{}'", shown(tok)),
-                Some(y) if y == x => "beats itself".into(),
-                Some(y) if beats[y] >> x & 1 == 1 => {
-                    format!("'{}' and '{}' beat each other", skills[y].name, name)
-                }
-                Some(y) => {
-                    beats[x] |= 1 << y;
-                    continue;
-                }
-            };
-            return Err(toks.fail(l, format!("skill '{}': {}", name, what)));
+    let mut v = Variant {
+        skills,
+        index,
+        beats: std::collections::HashSet::default(),
+    };
+    for &(w, t) in &lists {
+        // Shown only on failure: no allocation per beaten name.
+        let wname = || show(v.skills[w as usize].name);
+        let l = match v.lookup(t.text) {
+            Some(l) => l,
+            None => {
+                return t.fail(format!(
+                    "skill `{}` beats unknown skill `{}`",
+                    wname(),
+                    show(t.text)
+                ))
+            }
+        };
+        if l == w {
+            return t.fail(format!("skill `{}` beats itself", wname()));
+        }
+        if v.beats(l, w) {
+            return t.fail(format!(
+                "skills `{}` and `{}` beat each other (the relation must be antisymmetric)",
+                wname(),
+                show(t.text)
+            ));
+        }
+        if !v.beats.insert(pair(w, l)) {
+            return t.fail(format!(
+                "skill `{}` lists `{}` twice",
+                wname(),
+                show(t.text)
+            ));
         }
     }
-    if !skills.iter().any(|s| s.req == 0) {
-        let what = "no skill has req 0: nothing can be played at 0 集".into();
-        return Err(toks.fail(line, what));
-    }
-    Ok(Variant { skills, beats })
+    Ok(v)
+}
+// shared: ji-variant end
 }
 
 // ---------------------------------------------------------------- model
@@ -1571,46 +1888,50 @@ mod tests {
 
     #[test]
     fn variant_errors_name_the_skill() {
+        // The messages of the shared format block (the same as ji_referee's
+        // and ji_solver's, tests/ji_variant.rs), then the trainer's limits.
         let cases = [
-            ("", "line 1: empty variant: expected the number of skills"),
-            ("0", "line 1: skill count 0 out of range 1..=32"),
+            (
+                "",
+                "line 1: unexpected end of input: expected the number of skills n",
+            ),
+            ("0", "line 1: n must be at least 1"),
             (
                 "1\nA x 0 0",
-                "line 2: skill 'A': delta 'x' is not a 64-bit integer",
+                "line 2: skill `A`: delta `x` is not a 64-bit integer",
             ),
             (
                 "1\nA -2 1 0",
-                "line 2: skill 'A': req 1 is less than -delta 2",
+                "line 2: skill `A`: req 1 is below its cost (req must be at least max(0, -delta) = 2)",
             ),
             (
                 "1\nA 0 0 1 A",
-                "line 2: skill 'A': k = 1 out of range 0..=0",
+                "line 2: skill `A`: beats 1 skills but only 0 others exist",
             ),
-            ("2\nA 0 0 1 A\nB 0 0 0", "line 2: skill 'A': beats itself"),
+            ("2\nA 0 0 1 A\nB 0 0 0", "line 2: skill `A` beats itself"),
             (
                 "2\nA 0 0 1 B\nB 0 0 1 A",
-                "line 3: skill 'B': 'A' and 'B' beat each other",
+                "line 3: skills `B` and `A` beat each other (the relation must be antisymmetric)",
             ),
             (
                 "2\nA 0 0 1 C\nB 0 0 0",
-                "line 2: skill 'A': beats unknown skill 'C'",
+                "line 2: skill `A` beats unknown skill `C`",
             ),
-            ("2\nA 0 0 0\nA 0 0 0", "line 3: skill 'A': name used twice"),
+            (
+                "2\nA 0 0 0\nA 0 0 0",
+                "line 3: skill `A` is defined twice (first on line 2)",
+            ),
             (
                 "1\nA 0 0 0 x",
-                "line 2: extra token 'x' after the last skill",
-            ),
-            (
-                "1\nA 0 1 0",
-                "line 1: no skill has req 0: nothing can be played at 0 集",
+                "line 2: extra token `x` after the last skill",
             ),
             (
                 "2\nA 0 0 0\n",
-                "line 3: skill #2: missing (the variant ends early)",
+                "line 2: unexpected end of input: expected the name of skill 2 of 2",
             ),
             (
                 "1\nA 0 31 0",
-                "line 2: skill 'A': req 31 exceeds the trainer's limit 30",
+                "skill `A`: req 31 is beyond the trainer's limit C <= 30",
             ),
         ];
         for (text, want) in cases {

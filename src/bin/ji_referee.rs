@@ -6,144 +6,200 @@
 //! other's, that side wins and the game ends; otherwise both deltas apply and
 //! play goes on. A variant is a set of skills.
 //!
-//! Input (whitespace-separated tokens; newlines are whitespace):
-//! - the variant: `n`, then n skills `name delta req k beaten_1 .. beaten_k`.
-//!   `name` is a UTF-8 token of at most 32 bytes without whitespace (it may
-//!   look like a number: tokens are read by position); names are distinct.
-//!   `req >= max(0, -delta)` (`req > -delta` is the 无限集 rule). "Beats"
-//!   must be irreflexive and antisymmetric, not necessarily transitive.
-//! - `r` (1 <= r <= 200000), then r lines `x y`: the skills A and B play in
-//!   round t = 1..r.
+//! Input: the variant (its format is the shared block below, the same in
+//! ji_solver and ji), then `r` (1 <= r <= 200000) and r rounds `x y`: the
+//! skills A and B play in round t = 1..r. Tokens are read the way `cin`
+//! reads them: any ASCII whitespace between them, and whatever follows the
+//! last round is ignored. `--strict` also checks the statement's layout
+//! (see HELP).
 //!
 //! Output, one line: `ILLEGAL A t`, `ILLEGAL B t` or `ILLEGAL AB t` if a
 //! player lacks the 集 for its skill in round t (checked before "beats");
 //! else `A t` / `B t` for the round in which a skill beats the other; else
 //! `CONTINUE a b` with the final counts. Rounds after the verdict are still
-//! read (they must be well-formed) and ignored.
+//! read (they must name skills) and ignored.
 //!
 //! Exit codes: 0 verdict printed; 2 bad input or bad argument (one line on
-//! stderr: `ji_referee: line L: what is wrong`). Code 3 is never used: every
-//! well-formed record has a verdict. 1: the output cannot be written.
+//! stderr: `ji_referee: line L: what is wrong`, with `column C` after L for a
+//! --strict deviation). Code 3 is never used: every well-formed record has a
+//! verdict. 1: the output cannot be written.
 //!
 //! Complexity: O(input) time and memory; names are hashed once, each round
 //! costs two hash look-ups and one look-up in the "beats" set. Counts are
 //! kept in 128 bits, so even r = 2e5 rounds of the largest 64-bit gains
 //! cannot overflow.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::fmt;
 use std::io::{self, Read, Write};
 
 const BIN: &str = "ji_referee";
-/// Longest skill name in bytes (the format's limit).
-const MAX_NAME_BYTES: usize = 32;
 /// Largest number of rounds the format allows.
 const MAX_ROUNDS: u64 = 200_000;
 
-fn main() {
-    if let Some(arg) = std::env::args_os().nth(1) {
-        if arg == "--help" || arg == "-h" {
-            print!("{}", HELP);
-            return;
-        }
-        die(
-            2,
-            format_args!("unknown argument `{}` (try --help)", arg.to_string_lossy()),
-        );
-    }
-    let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        die(2, format_args!("cannot read stdin: {}", e));
-    }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    if let Err(f) = solve(&input, &mut out) {
-        // Line 0 is the output failing, not the input.
-        die(if f.line == 0 { 1 } else { 2 }, f);
-    }
-    if let Err(e) = out.flush() {
-        die(1, format_args!("cannot write stdout: {}", e));
-    }
-}
-
-/// Ends the run with one stderr line and the exit code (2: bad input, 1:
-/// the output cannot be written).
-fn die(code: i32, msg: impl std::fmt::Display) -> ! {
-    eprintln!("{}: {}", BIN, msg);
-    std::process::exit(code)
-}
-
 const HELP: &str = "\
 ji_referee: referee one game of 集 (波波攒).
+usage:  ji_referee [--strict] < record
 input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
         then r (1..=200000) and r lines `x y` (the skills A and B play).
+        Tokens: any ASCII whitespace between them (CRLF = LF; U+3000 or a
+        no-break space is part of a name); `+1`, `-0`, `007` are numbers;
+        a leading byte order mark is skipped; whatever follows the r-th
+        round is ignored.
+--strict: check the statement's layout too, and stop at the first
+        deviation with `line L column C: ...` (exit 2); else referee as usual:
+        n on line 1; one line per skill; r on its own line; one line per
+        round; single spaces between tokens, none at either end of a line;
+        a newline (LF or CRLF) after the last round and nothing after it.
 output: `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
         `CONTINUE a b` (final counts of 集).
 exit:   0 ok, 2 bad input or argument (one line on stderr), 1 output failed.
 ";
 
-/// Why the input was rejected: the 1-based line and what is wrong.
-#[derive(Debug, PartialEq)]
-pub struct Failure {
-    line: usize,
-    msg: String,
+fn main() {
+    if let Err(failure) = run() {
+        eprintln!("{}: {}", BIN, failure);
+        std::process::exit(failure.exit_code());
+    }
 }
 
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Line 0: not about the input (the output could not be written).
-        match self.line {
-            0 => write!(f, "{}", self.msg),
-            line => write!(f, "line {}: {}", line, self.msg),
+/// Reads the arguments and stdin, referees, writes the verdict.
+fn run() -> Result<(), Failure> {
+    let mut strict = false;
+    for arg in std::env::args_os().skip(1) {
+        if arg == "--help" || arg == "-h" {
+            let mut out = io::stdout();
+            return out
+                .write_all(HELP.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| Failure::Io(e.to_string()));
+        } else if arg == "--strict" {
+            strict = true;
+        } else {
+            let arg = arg.to_string_lossy();
+            return Err(Failure::Usage(format!(
+                "unknown argument `{}` (try --help)",
+                arg
+            )));
+        }
+    }
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        return Err(Failure::Usage(format!("cannot read stdin: {}", e)));
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    solve(&input, strict, &mut out)?;
+    out.flush().map_err(|e| Failure::Io(e.to_string()))
+}
+
+/// Why a run gave no verdict.
+#[derive(Debug, PartialEq, Eq)]
+enum Failure {
+    /// Bad input: the 1-based line and what is wrong (exit code 2).
+    BadInput(usize, String),
+    /// `--strict`: the first deviation from the statement's layout, at a
+    /// 1-based line and column (exit code 2).
+    BadLayout(usize, usize, String),
+    /// A bad argument or unreadable stdin (exit code 2).
+    Usage(String),
+    /// The verdict cannot be written (exit code 1).
+    Io(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout(line, column, what) => {
+                write!(f, "line {} column {}: {}", line, column, what)
+            }
+            Failure::Usage(what) => write!(f, "{}", what),
+            Failure::Io(e) => write!(f, "cannot write the output: {}", e),
         }
     }
 }
 
-fn fail<T>(line: usize, msg: String) -> Result<T, Failure> {
-    Err(Failure { line, msg })
+impl Failure {
+    /// The process exit code: the only mapping from failures to codes.
+    fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadInput(..) | Failure::BadLayout(..) | Failure::Usage(_) => 2,
+            Failure::Io(_) => 1,
+        }
+    }
 }
 
-// ---------------------------------------------------------------- tokens
+fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
+    Err(Failure::BadInput(line, what))
+}
 
-/// One whitespace-free token: a slice of the input and its line.
+fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
+    Err(Failure::BadLayout(line, column, what))
+}
+
+// shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
+// The 集 variant format, the same bytes in ji_referee.rs, ji_solver.rs and
+// ji.rs (docs/ji.md has the rules). Errors go through the file's `bad` and
+// `bad_at`. Lexing as C++ `cin >> std::string`: only ASCII whitespace
+// separates tokens (CRLF reads as LF; U+3000 or NO-BREAK SPACE is part of a
+// name); a leading UTF-8 BOM is skipped. Numbers as `cin >> long long`: a
+// sign, then digits (`+1`, `-0`, `00`); one that does not fit its 64-bit
+// field is bad input. Names: valid UTF-8 of 1..=32 bytes, read by position.
+// With `strict`, each record is one line with single spaces (--strict).
+
+/// Longest skill name in bytes.
+const MAX_NAME_BYTES: usize = 32;
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// One token: a slice of the input and its line.
 #[derive(Clone, Copy)]
-struct Token<'a> {
-    text: &'a [u8],
-    line: usize,
+pub(crate) struct Token<'a> {
+    pub(crate) text: &'a [u8],
+    pub(crate) line: usize,
 }
 
 impl Token<'_> {
     /// Rejects the input at this token's line.
-    fn fail<T>(&self, msg: String) -> Result<T, Failure> {
-        fail(self.line, msg)
+    fn fail<T>(&self, what: String) -> Result<T, Failure> {
+        bad(self.line, what)
     }
 }
 
-/// Splits the input on ASCII whitespace (CR is whitespace, so CRLF reads as
-/// LF) without allocating per token.
-struct Lexer<'a> {
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// Splits the input into tokens without allocating per token.
+pub(crate) struct Lexer<'a> {
     buf: &'a [u8],
+    /// Where the next token is looked for, and its line.
     pos: usize,
     line: usize,
     /// Line of the last token read: where an unexpected end is reported.
     last: usize,
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    /// Check the statement's layout (--strict) in `expect` and `end_record`.
+    strict: bool,
+    /// The next token starts a record (with --strict: a line).
+    fresh: bool,
 }
 
 impl<'a> Lexer<'a> {
-    fn new(buf: &'a [u8]) -> Self {
+    pub(crate) fn new(buf: &'a [u8]) -> Self {
         Lexer {
             buf,
             pos: 0,
             line: 1,
             last: 1,
+            strict: false,
+            fresh: true,
         }
     }
 
-    fn next(&mut self) -> Option<Token<'a>> {
+    /// The next token, if any (no layout check).
+    pub(crate) fn next(&mut self) -> Option<Token<'a>> {
+        if self.pos == 0 && self.buf.starts_with(BOM) {
+            self.pos = BOM.len();
+        }
         while self.pos < self.buf.len() && is_space(self.buf[self.pos]) {
             if self.buf[self.pos] == b'\n' {
                 self.line += 1;
@@ -164,22 +220,112 @@ impl<'a> Lexer<'a> {
         })
     }
 
-    /// The next token, or a failure naming what was expected.
-    /// `what` is only built on failure: no allocation per token.
-    fn expect<F: FnOnce() -> String>(&mut self, what: F) -> Result<Token<'a>, Failure> {
-        match self.next() {
-            Some(t) => Ok(t),
-            None => fail(
-                self.last,
-                format!("unexpected end of input: expected {}", what()),
-            ),
+    /// The next token, or a failure naming what was expected (built only
+    /// on failure). With --strict, one space must precede it, or none at
+    /// the start of a record.
+    fn expect<F: Fn() -> String>(&mut self, what: F) -> Result<Token<'a>, Failure> {
+        let (gap, line) = (self.pos, self.line);
+        let t = match self.next() {
+            Some(t) => t,
+            None => {
+                let what = format!("unexpected end of input: expected {}", what());
+                return bad(self.last, what);
+            }
+        };
+        if self.strict {
+            let sep = &self.buf[gap..self.pos - t.text.len()];
+            let (at, want) = match (self.fresh, sep) {
+                (true, []) | (false, [b' ']) => (None, ""),
+                (true, _) => (Some(gap), "at the start of the line"),
+                (false, [b' ', ..]) => (Some(gap + 1), "after a single space"),
+                (false, _) => (Some(gap), "after a single space"),
+            };
+            if let Some(p) = at {
+                let found = self.describe(p);
+                return bad_at(
+                    line,
+                    self.column(p),
+                    format!("expected {} {}, found {}", what(), want, found),
+                );
+            }
         }
+        self.fresh = false;
+        Ok(t)
+    }
+
+    /// Ends a record. With --strict, its line ends here; the `last` one
+    /// also ends the input.
+    fn end_record(&mut self, last: bool) -> Result<(), Failure> {
+        self.fresh = true;
+        if !self.strict {
+            return Ok(());
+        }
+        let p = self.pos;
+        let eol = self.line_end(p);
+        match self.buf.get(p) {
+            _ if eol > 0 => {
+                self.pos += eol;
+                self.line += 1;
+            }
+            Some(_) => {
+                let what = format!("expected the end of the line, found {}", self.describe(p));
+                return bad_at(self.line, self.column(p), what);
+            }
+            None => {
+                let what = "expected a newline at the end of the input".to_string();
+                return bad_at(self.line, self.column(p), what);
+            }
+        }
+        if last && self.pos < self.buf.len() {
+            let what = format!(
+                "expected the end of the input, found {}",
+                self.describe(self.pos)
+            );
+            return bad_at(self.line, 1, what);
+        }
+        Ok(())
+    }
+
+    /// The length of the line end at byte `p`: 1 (LF), 2 (CRLF) or 0.
+    fn line_end(&self, p: usize) -> usize {
+        match &self.buf[p..] {
+            [b'\n', ..] => 1,
+            [b'\r', b'\n', ..] => 2,
+            _ => 0,
+        }
+    }
+
+    /// The 1-based column, in characters, of byte `p`.
+    fn column(&self, p: usize) -> usize {
+        let start = self.buf[..p]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        String::from_utf8_lossy(&self.buf[start..p]).chars().count() + 1
+    }
+
+    /// What the input holds at byte `p`, for a --strict message.
+    fn describe(&self, p: usize) -> String {
+        let rest = &self.buf[p..];
+        let what = match rest[0] {
+            _ if self.line_end(p) > 0 => "the end of the line",
+            b' ' => "a space",
+            b'\t' => "a tab",
+            b'\r' => "a carriage return (CR)",
+            0x0b => "a vertical tab",
+            0x0c => "a form feed",
+            _ if rest.starts_with(BOM) => "a byte order mark",
+            _ => {
+                let end = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
+                return format!("`{}`", show(&rest[..end]));
+            }
+        };
+        what.to_string()
     }
 }
 
-/// A token as printable one-line text: invalid UTF-8 and control
-/// characters are escaped, long tokens are cut.
-fn show(text: &[u8]) -> String {
+/// A token for a message: control characters escaped, cut after 40.
+pub(crate) fn show(text: &[u8]) -> String {
     let mut s = String::new();
     for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
         if i == 40 {
@@ -195,9 +341,8 @@ fn show(text: &[u8]) -> String {
     s
 }
 
-/// A decimal integer with an optional sign; `None` if malformed or beyond
-/// 64 bits.
-fn parse_i64(text: &[u8]) -> Option<i64> {
+/// An integer token (a sign, then ASCII digits), clamped past 2^65.
+fn parse_int(text: &[u8]) -> Option<i128> {
     let (neg, digits) = match text.first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -208,37 +353,29 @@ fn parse_i64(text: &[u8]) -> Option<i64> {
     }
     let mut v: i128 = 0;
     for &d in digits {
-        v = v * 10 + i128::from(d - b'0');
-        if v > i128::from(i64::MAX) + 1 {
-            return None;
-        }
+        v = (v * 10 + i128::from(d - b'0')).min(1 << 65);
     }
-    let v = if neg { -v } else { v };
-    i64::try_from(v).ok()
+    Some(if neg { -v } else { v })
 }
 
-/// A non-negative integer written with digits only.
+/// A 64-bit integer token.
+fn parse_i64(text: &[u8]) -> Option<i64> {
+    parse_int(text).and_then(|v| i64::try_from(v).ok())
+}
+
+/// A non-negative 64-bit integer token (`-0` is 0).
 fn parse_u64(text: &[u8]) -> Option<u64> {
-    if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let mut v: u64 = 0;
-    for &d in text {
-        v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
-    }
-    Some(v)
+    parse_int(text).and_then(|v| u64::try_from(v).ok())
 }
-
-// ---------------------------------------------------------------- variant
 
 /// A small fast hasher for the name table (names are short byte strings).
 #[derive(Default)]
 struct FxHasher(u64);
 
-impl Hasher for FxHasher {
+impl std::hash::Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            self.write_u64(u64::from(b));
         }
     }
     fn write_u64(&mut self, v: u64) {
@@ -249,22 +386,21 @@ impl Hasher for FxHasher {
     }
 }
 
-type FxBuild = BuildHasherDefault<FxHasher>;
+type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 
-/// One skill (技能): its name, its change of the user's 集, the least 集
-/// it needs.
-struct Skill<'a> {
-    name: &'a [u8],
-    delta: i64,
-    req: i64,
+/// One skill (技能): its name, its change of 集, the least 集 it needs.
+pub(crate) struct Skill<'a> {
+    pub(crate) name: &'a [u8],
+    pub(crate) delta: i64,
+    pub(crate) req: i64,
 }
 
-/// A variant (变体): the skills and the "beats" relation.
-struct Variant<'a> {
-    skills: Vec<Skill<'a>>,
-    index: HashMap<&'a [u8], u32, FxBuild>,
+/// A variant (变体): the skills, in input order, and "beats".
+pub(crate) struct Variant<'a> {
+    pub(crate) skills: Vec<Skill<'a>>,
+    index: std::collections::HashMap<&'a [u8], u32, FxBuild>,
     /// Pairs (winner, loser), packed as `winner << 32 | loser`.
-    beats: HashSet<u64, FxBuild>,
+    beats: std::collections::HashSet<u64, FxBuild>,
 }
 
 fn pair(winner: u32, loser: u32) -> u64 {
@@ -272,50 +408,54 @@ fn pair(winner: u32, loser: u32) -> u64 {
 }
 
 impl<'a> Variant<'a> {
-    fn beats(&self, x: u32, y: u32) -> bool {
+    /// Whether skill `x` beats skill `y` (ids: input positions).
+    pub(crate) fn beats(&self, x: u32, y: u32) -> bool {
         self.beats.contains(&pair(x, y))
     }
 
-    /// The skill a token names, if any.
-    fn lookup(&self, t: &Token<'a>) -> Option<u32> {
-        self.index.get(t.text).copied()
+    /// The skill a name denotes, if any.
+    fn lookup(&self, name: &[u8]) -> Option<u32> {
+        self.index.get(name).copied()
     }
 }
 
-/// Checks a skill name token: length, UTF-8, no Unicode whitespace.
+/// Checks a skill name: 1..=32 bytes of valid UTF-8.
 fn check_name(t: &Token<'_>) -> Result<(), Failure> {
     if t.text.len() > MAX_NAME_BYTES {
-        return t.fail(format!(
+        let (len, max) = (t.text.len(), MAX_NAME_BYTES);
+        let what = format!(
             "skill name `{}` is {} bytes long (at most {})",
             show(t.text),
-            t.text.len(),
-            MAX_NAME_BYTES
-        ));
+            len,
+            max
+        );
+        return t.fail(what);
     }
     match std::str::from_utf8(t.text) {
-        Err(_) => t.fail(format!("skill name `{}` is not valid UTF-8", show(t.text))),
-        Ok(s) if s.chars().any(char::is_whitespace) => {
-            t.fail(format!("skill name `{}` contains whitespace", show(t.text)))
-        }
         Ok(_) => Ok(()),
+        Err(_) => t.fail(format!("skill name `{}` is not valid UTF-8", show(t.text))),
     }
 }
 
 /// Reads `n` and the n skills, and checks every rule of the format.
-fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
+pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
     let t = lx.expect(|| "the number of skills n".to_string())?;
-    let n = match parse_u64(t.text) {
-        Some(n) if n >= 1 => n,
-        Some(_) => return t.fail("n must be at least 1".to_string()),
-        None => {
+    let n = match (parse_u64(t.text), parse_int(t.text)) {
+        (Some(n), _) if n >= 1 => n,
+        (None, Some(v)) if v > 0 => {
+            return t.fail(format!("n `{}` is beyond 64 bits", show(t.text)))
+        }
+        (_, Some(_)) => return t.fail("n must be at least 1".to_string()),
+        (_, None) => {
             return t.fail(format!(
                 "expected the number of skills n, found `{}`",
                 show(t.text)
             ))
         }
     };
+    lx.end_record(false)?;
     let mut skills: Vec<Skill<'a>> = Vec::new();
-    let mut index: HashMap<&'a [u8], u32, FxBuild> = HashMap::default();
+    let mut index = std::collections::HashMap::default();
     // Beaten lists as tokens, resolved once every name is known (a skill
     // may beat one defined after it).
     let mut lists: Vec<(u32, Token<'a>)> = Vec::new();
@@ -324,11 +464,12 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
         let what = || format!("skill {} of {}", s + 1, n);
         let name = lx.expect(|| format!("the name of {}", what()))?;
         check_name(&name)?;
+        let shown = || show(name.text);
         let int = |t: Token, field: &str, hint: &str| match parse_i64(t.text) {
             Some(v) => Ok(v),
             None => t.fail(format!(
                 "skill `{}`: {} `{}` is not a 64-bit integer{}",
-                show(name.text),
+                shown(),
                 field,
                 show(t.text),
                 hint
@@ -348,39 +489,42 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
         if i128::from(req) < least {
             return rt.fail(format!(
                 "skill `{}`: req {} is below its cost (req must be at least max(0, -delta) = {})",
-                show(name.text),
+                shown(),
                 req,
                 least
             ));
         }
         let kt = lx.expect(|| format!("the beaten count k of {}", what()))?;
-        let k = match parse_u64(kt.text) {
-            Some(k) if k < n => k,
-            Some(k) => {
-                return kt.fail(format!(
+        let k = match parse_int(kt.text) {
+            Some(k) if (0..i128::from(n)).contains(&k) => k,
+            Some(k) if k > 0 => {
+                let k = parse_u64(kt.text).map_or_else(|| show(kt.text), |k| k.to_string());
+                let what = format!(
                     "skill `{}`: beats {} skills but only {} others exist",
-                    show(name.text),
+                    shown(),
                     k,
                     n - 1
-                ))
+                );
+                return kt.fail(what);
             }
-            None => {
+            _ => {
                 return kt.fail(format!(
                     "skill `{}`: beaten count k `{}` is not a non-negative integer",
-                    show(name.text),
+                    shown(),
                     show(kt.text)
                 ))
             }
         };
         let id = s as u32;
         for _ in 0..k {
-            let b = lx.expect(|| format!("a skill beaten by `{}`", show(name.text)))?;
+            let b = lx.expect(|| format!("a skill beaten by `{}`", shown()))?;
             lists.push((id, b));
         }
+        lx.end_record(false)?;
         if let Some(&first) = index.get(name.text) {
             return name.fail(format!(
                 "skill `{}` is defined twice (first on line {})",
-                show(name.text),
+                shown(),
                 lines[first as usize]
             ));
         }
@@ -392,12 +536,16 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
             req,
         });
     }
-    let mut beats: HashSet<u64, FxBuild> = HashSet::default();
+    let mut v = Variant {
+        skills,
+        index,
+        beats: std::collections::HashSet::default(),
+    };
     for &(w, t) in &lists {
         // Shown only on failure: no allocation per beaten name.
-        let wname = || show(skills[w as usize].name);
-        let l = match index.get(t.text) {
-            Some(&l) => l,
+        let wname = || show(v.skills[w as usize].name);
+        let l = match v.lookup(t.text) {
+            Some(l) => l,
             None => {
                 return t.fail(format!(
                     "skill `{}` beats unknown skill `{}`",
@@ -409,27 +557,24 @@ fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
         if l == w {
             return t.fail(format!("skill `{}` beats itself", wname()));
         }
-        if !beats.insert(pair(w, l)) {
-            return t.fail(format!(
-                "skill `{}` lists `{}` twice",
-                wname(),
-                show(t.text)
-            ));
-        }
-        if beats.contains(&pair(l, w)) {
+        if v.beats(l, w) {
             return t.fail(format!(
                 "skills `{}` and `{}` beat each other (the relation must be antisymmetric)",
                 wname(),
                 show(t.text)
             ));
         }
+        if !v.beats.insert(pair(w, l)) {
+            return t.fail(format!(
+                "skill `{}` lists `{}` twice",
+                wname(),
+                show(t.text)
+            ));
+        }
     }
-    Ok(Variant {
-        skills,
-        index,
-        beats,
-    })
+    Ok(v)
 }
+// shared: ji-variant end
 
 // ---------------------------------------------------------------- referee
 
@@ -447,28 +592,32 @@ enum Verdict {
 }
 
 /// Reads a whole record, referees it and writes the verdict line.
-pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
+fn solve<W: Write>(input: &[u8], strict: bool, out: &mut W) -> Result<(), Failure> {
     let mut lx = Lexer::new(input);
+    lx.strict = strict;
     let v = parse_variant(&mut lx)?;
     let rt = lx.expect(|| "the number of rounds r".to_string())?;
-    let r = match parse_u64(rt.text) {
-        Some(r) if (1..=MAX_ROUNDS).contains(&r) => r,
-        Some(r) => return rt.fail(format!("r = {} is out of range (1..={})", r, MAX_ROUNDS)),
-        None => {
+    let r = match (parse_u64(rt.text), parse_int(rt.text)) {
+        (Some(r), _) if (1..=MAX_ROUNDS).contains(&r) => r,
+        (_, Some(_)) => {
+            let what = format!("r = {} is out of range (1..={})", show(rt.text), MAX_ROUNDS);
+            return rt.fail(what);
+        }
+        (_, None) => {
             // A name where r should be: usually some count k was too small.
-            let hint = if matches!(rt.text.first(), Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+')
-            {
-                ""
-            } else {
-                " (does every skill's count k match its list?)"
+            let hint = match rt.text.first() {
+                Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+' => "",
+                _ => " (does every skill's count k match its list?)",
             };
-            return rt.fail(format!(
+            let what = format!(
                 "expected the number of rounds r, found `{}`{}",
                 show(rt.text),
                 hint
-            ));
+            );
+            return rt.fail(what);
         }
     };
+    lx.end_record(false)?;
     let mut verdict: Option<Verdict> = None;
     // Counts of 集; 128 bits so that no sum of 2e5 64-bit deltas overflows.
     let (mut a, mut b): (i128, i128) = (0, 0);
@@ -480,7 +629,7 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
         // there too, is bad input (no such move exists), not ILLEGAL.
         let mut ids = [0u32; 2];
         for (id, (tok, who)) in ids.iter_mut().zip([(xt, "A"), (yt, "B")]) {
-            *id = match v.lookup(&tok) {
+            *id = match v.lookup(tok.text) {
                 Some(i) => i,
                 None => {
                     let name = show(tok.text);
@@ -488,6 +637,7 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
                 }
             };
         }
+        lx.end_record(t == r)?;
         let [x, y] = ids;
         if verdict.is_some() {
             continue;
@@ -510,13 +660,8 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
             b += i128::from(sy.delta);
         }
     }
-    if let Some(t) = lx.next() {
-        return t.fail(format!(
-            "unexpected token `{}` after the last of {} rounds",
-            show(t.text),
-            r
-        ));
-    }
+    // Whatever follows the r-th round is ignored, as `cin` would (--strict
+    // has refused it in `end_record`).
     let verdict = verdict.unwrap_or(Verdict::Continue(a, b));
     let written = match verdict {
         Verdict::Illegal(sa, sb, t) => {
@@ -531,197 +676,9 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
         Verdict::BWins(t) => writeln!(out, "B {}", t),
         Verdict::Continue(a, b) => writeln!(out, "CONTINUE {} {}", a, b),
     };
-    written.map_err(|e| Failure {
-        line: lx.line,
-        msg: format!("cannot write the verdict: {}", e),
-    })
+    written.map_err(|e| Failure::Io(e.to_string()))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const COMMON: &str = "8
-集 1 0 0
-小防 0 0 0
-中防 0 0 0
-大防 -1 1 0
-小波 -1 1 2 集 中防
-中波 -2 2 3 集 小波 小防
-大波 -3 3 5 集 小波 小防 中波 中防
-黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
-";
-
-    fn run(input: &str) -> Result<String, Failure> {
-        let mut out = Vec::new();
-        solve(input.as_bytes(), &mut out)?;
-        Ok(String::from_utf8(out).unwrap())
-    }
-
-    fn common(rounds: &str) -> String {
-        let n = rounds.lines().filter(|l| !l.trim().is_empty()).count();
-        run(&format!("{}{}\n{}", COMMON, n, rounds)).unwrap()
-    }
-
-    fn err(input: &str) -> String {
-        run(input).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn small_wave_beats_ji_after_saving() {
-        assert_eq!(common("集 集\n小波 集\n"), "A 2\n");
-    }
-
-    #[test]
-    fn small_wave_beats_mid_defence_not_small() {
-        assert_eq!(common("集 集\n小波 小防\n"), "CONTINUE 0 1\n");
-        assert_eq!(common("集 集\n小波 中防\n"), "A 2\n");
-        assert_eq!(common("集 集\n集 集\n小防 中波\n"), "B 3\n");
-        assert_eq!(common("集 集\n集 集\n中防 中波\n"), "CONTINUE 2 0\n");
-    }
-
-    #[test]
-    fn legality_before_beats() {
-        assert_eq!(common("小波 集\n"), "ILLEGAL A 1\n");
-        assert_eq!(common("集 小波\n"), "ILLEGAL B 1\n");
-        assert_eq!(common("大防 黑洞\n"), "ILLEGAL AB 1\n");
-    }
-
-    #[test]
-    fn count_equal_to_req_is_legal() {
-        assert_eq!(
-            common("集 集\n集 集\n中波 大防\n大防 小防\n"),
-            "ILLEGAL A 4\n"
-        );
-    }
-
-    #[test]
-    fn rounds_after_verdict_are_ignored_but_checked() {
-        assert_eq!(common("集 集\n小波 集\n黑洞 黑洞\n"), "A 2\n");
-        let e = err(&format!("{}3\n集 集\n小波 集\n黑洞 无\n", COMMON));
-        assert_eq!(e, "line 13: round 3: unknown skill `无` for B");
-    }
-
-    #[test]
-    fn big_counts_do_not_overflow() {
-        let big = format!("2\ng {} 0 0\nw 0 0 0\n3\ng g\ng g\ng w\n", i64::MAX);
-        let expect = format!(
-            "CONTINUE {} {}\n",
-            3 * i128::from(i64::MAX),
-            2 * i128::from(i64::MAX)
-        );
-        assert_eq!(run(&big).unwrap(), expect);
-    }
-
-    #[test]
-    fn numeric_names_parse_by_position() {
-        let v = "3\n1 1 0 0\n2 0 0 0\n-1 -1 1 1 1\n3\n1 2\n-1 1\n2 2\n";
-        assert_eq!(run(v).unwrap(), "A 2\n");
-    }
-
-    #[test]
-    fn crlf_same_as_lf() {
-        let lf = format!("{}2\n集 集\n小波 集\n", COMMON);
-        let crlf = lf.replace('\n', "\r\n");
-        assert_eq!(run(&lf).unwrap(), run(&crlf).unwrap());
-        assert_eq!(
-            err("2\na 0 0 1 b\nb 0 0 1 a\n"),
-            err("2\r\na 0 0 1 b\r\nb 0 0 1 a\r\n")
-        );
-    }
-
-    #[test]
-    fn rejects_malformed_variants() {
-        assert_eq!(
-            err(""),
-            "line 1: unexpected end of input: expected the number of skills n"
-        );
-        assert_eq!(err("0\n"), "line 1: n must be at least 1");
-        assert_eq!(
-            err("x\n"),
-            "line 1: expected the number of skills n, found `x`"
-        );
-        assert_eq!(
-            err("2\na 0 0 1 c\nb 0 0 0\n1\na b\n"),
-            "line 2: skill `a` beats unknown skill `c`"
-        );
-        assert_eq!(
-            err("2\na 0 0 0\na 0 0 0\n1\na a\n"),
-            "line 3: skill `a` is defined twice (first on line 2)"
-        );
-        assert_eq!(
-            err("2\na 0 0 1 a\nb 0 0 0\n1\na b\n"),
-            "line 2: skill `a` beats itself"
-        );
-        assert_eq!(
-            err("2\na 0 0 1 b\nb 0 0 1 a\n1\na b\n"),
-            "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)"
-        );
-        assert_eq!(
-            err("1\na -2 1 0\n1\na a\n"),
-            "line 2: skill `a`: req 1 is below its cost (req must be at least max(0, -delta) = 2)"
-        );
-        assert_eq!(
-            err("1\na 0 -1 0\n1\na a\n"),
-            "line 2: skill `a`: req -1 is below its cost (req must be at least max(0, -delta) = 0)"
-        );
-        assert_eq!(
-            err("2\na 0 0 2 b b\nb 0 0 0\n"),
-            "line 2: skill `a`: beats 2 skills but only 1 others exist"
-        );
-        assert_eq!(
-            err("3\na 0 0 1 b c\nb 0 0 0\nc 0 0 0\n"),
-            "line 3: skill `c`: delta `b` is not a 64-bit integer (does the previous skill's count k match its list?)"
-        );
-        assert_eq!(
-            err("3\na 0 0 2 b b\nb 0 0 0\nc 0 0 0\n1\na a\n"),
-            "line 2: skill `a` lists `b` twice"
-        );
-        assert_eq!(
-            err("1\na 99999999999999999999 0 0\n"),
-            "line 2: skill `a`: delta `99999999999999999999` is not a 64-bit integer"
-        );
-        let long = "x".repeat(33);
-        assert_eq!(
-            err(&format!("1\n{} 0 0 0\n", long)),
-            format!(
-                "line 2: skill name `{}` is 33 bytes long (at most 32)",
-                long
-            )
-        );
-        assert_eq!(
-            err("1\na\u{3000}b 0 0 0\n"),
-            "line 2: skill name `a\u{3000}b` contains whitespace"
-        );
-        assert!(
-            run("1\n\u{1F525}\u{1F525} 0 0 0\n1\n\u{1F525}\u{1F525} \u{1F525}\u{1F525}\n").is_ok()
-        );
-    }
-
-    #[test]
-    fn rejects_bad_rounds() {
-        for (rounds, want) in [
-            ("0\n", "line 10: r = 0 is out of range (1..=200000)"),
-            (
-                "200001\n",
-                "line 10: r = 200001 is out of range (1..=200000)",
-            ),
-            (
-                "2\n集 集\n",
-                "line 11: unexpected end of input: expected A's skill in round 2 of 2",
-            ),
-            (
-                "1\n集 集\n集\n",
-                "line 12: unexpected token `集` after the last of 1 rounds",
-            ),
-            ("1\n集 波\n", "line 11: round 1: unknown skill `波` for B"),
-        ] {
-            assert_eq!(err(&format!("{}{}", COMMON, rounds)), want);
-        }
-    }
-
-    #[test]
-    fn no_free_skill_is_illegal_for_both() {
-        assert_eq!(run("1\nx -1 1 0\n1\nx x\n").unwrap(), "ILLEGAL AB 1\n");
-    }
-}
+#[path = "../../tests/unit/ji_referee.rs"]
+mod tests;
