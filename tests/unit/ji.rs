@@ -1,0 +1,171 @@
+//! Unit tests of `src/bin/ji.rs` (pulled in by its `mod tests`).
+
+use super::*;
+
+fn common() -> Model {
+    Model::new(parse_variant(COMMON_VARIANT.as_bytes(), "v", 0).unwrap())
+}
+
+fn err(text: &str) -> String {
+    parse_variant(text.as_bytes(), "v", 0).unwrap_err().text
+}
+
+fn skill(m: &Model, name: &str) -> usize {
+    m.v.skills.iter().position(|s| s.name == name).unwrap()
+}
+
+#[test]
+fn common_variant_rules() {
+    let m = common();
+    assert_eq!((m.n, m.cap, m.states), (8, 5, 36));
+    let (ji, small_def, mid_def, small_wave) = (
+        skill(&m, "集"),
+        skill(&m, "小防"),
+        skill(&m, "中防"),
+        skill(&m, "小波"),
+    );
+    assert!(m.beats(small_wave, ji) && m.beats(small_wave, mid_def));
+    assert!(!m.beats(small_wave, small_def) && !m.beats(small_def, small_wave));
+    // No 集: no defence is worth playing, only 集.
+    assert_eq!(m.playable[0], 1 << ji);
+    // 5 集 against 1: 黑洞 beats every affordable reply.
+    assert_eq!(m.playable[5 * 6 + 1], 1 << skill(&m, "黑洞"));
+    // Capped model: no playable skill raises a count past C.
+    for s in 0..m.states {
+        for x in bits(m.playable[s]) {
+            assert!(s / 6 + m.v.skills[x].delta.max(0) as usize <= 5);
+        }
+    }
+}
+
+#[test]
+fn variant_errors_name_the_skill() {
+    let cases = [
+        ("", "line 1: empty variant: expected the number of skills"),
+        ("0", "line 1: skill count 0 out of range 1..=32"),
+        (
+            "1\nA x 0 0",
+            "line 2: skill 'A': delta 'x' is not a 64-bit integer",
+        ),
+        (
+            "1\nA -2 1 0",
+            "line 2: skill 'A': req 1 is less than -delta 2",
+        ),
+        (
+            "1\nA 0 0 1 A",
+            "line 2: skill 'A': k = 1 out of range 0..=0",
+        ),
+        ("2\nA 0 0 1 A\nB 0 0 0", "line 2: skill 'A': beats itself"),
+        (
+            "2\nA 0 0 1 B\nB 0 0 1 A",
+            "line 3: skill 'B': 'A' and 'B' beat each other",
+        ),
+        (
+            "2\nA 0 0 1 C\nB 0 0 0",
+            "line 2: skill 'A': beats unknown skill 'C'",
+        ),
+        ("2\nA 0 0 0\nA 0 0 0", "line 3: skill 'A': name used twice"),
+        (
+            "1\nA 0 0 0 x",
+            "line 2: extra token 'x' after the last skill",
+        ),
+        (
+            "1\nA 0 1 0",
+            "line 1: no skill has req 0: nothing can be played at 0 集",
+        ),
+        (
+            "2\nA 0 0 0\n",
+            "line 3: skill #2: missing (the variant ends early)",
+        ),
+        (
+            "1\nA 0 31 0",
+            "line 2: skill 'A': req 31 exceeds the trainer's limit 30",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(err(text), format!("v: {}", want), "{:?}", text);
+    }
+    // Names are parsed by position: numbers are fine as names.
+    assert!(parse_variant(b"2\n1 1 0 1 -1\n-1 0 0 0", "v", 0).is_ok());
+}
+
+#[test]
+fn rock_paper_scissors_stage_game() {
+    let a = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
+    let (v, p) = matrix_game(&a, 3, 3);
+    assert!(v.abs() < 1e-12);
+    assert!(p.iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-12));
+}
+
+#[test]
+fn exploitability_of_reference_strategies() {
+    let m = common();
+    let (value, eq) = equilibrium(&m);
+    assert!(value[0].abs() < 1e-12, "symmetric game: value 0");
+    let uniform = m.policy(&vec![1.0; m.genes()]);
+    let br = best_response(&m, &uniform, EXACT_SWEEPS);
+    assert!((br[0] - 0.5).abs() < 1e-9, "uniform AI: {}", br[0]);
+    assert!(best_response(&m, &eq, EXACT_SWEEPS)[0].abs() < 1e-9);
+    let (w, l, d) = outcomes(&m, &uniform, &uniform);
+    assert!((w - l).abs() < 1e-12 && (w + l + d - 1.0).abs() < 1e-12);
+}
+
+/// A fresh population of the common variant after `steps` generations.
+fn trained(m: &Model, seed: u64, steps: usize) -> Trainer {
+    let (value, _) = equilibrium(m);
+    let judge = Judge { m, value: &value };
+    let mut t = Trainer::new(&judge, Trainer::fresh(m, seed), 0, Rng(seed));
+    for _ in 0..steps {
+        t.step(m, &judge);
+    }
+    t
+}
+
+#[test]
+fn archive_round_trip_and_corruption() {
+    let m = common();
+    let t = trained(&m, 9, 1);
+    let text = archive_text(&m, &t);
+    let (g, r, pop) = parse_archive(text.as_bytes(), "a", &m).unwrap();
+    assert_eq!((g, r.0), (1, t.rng.0));
+    assert_eq!(pop, t.pop);
+    let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
+    let cases = [
+        (cut, "ends early"),
+        (
+            text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1),
+            "bad weight",
+        ),
+        (
+            text.replacen("集 1 0 0", "集 2 0 0", 1),
+            "a: line 2: archive is for another variant",
+        ),
+    ];
+    for (bad, want) in cases {
+        let e = parse_archive(bad.as_bytes(), "a", &m).unwrap_err().text;
+        assert!(e.contains(want), "{}", e);
+    }
+}
+
+#[test]
+fn training_improves_and_is_deterministic() {
+    let m = common();
+    let before = trained(&m, 1, 0).scores[0].fitness;
+    let (a, b) = (trained(&m, 1, 20), trained(&m, 1, 20));
+    assert!(a.scores[0].fitness > before);
+    assert_eq!(a.pop[0], b.pop[0]);
+}
+
+#[test]
+fn stray_bytes_in_a_command_are_a_hint() {
+    let cfg = Config {
+        variant: None,
+        archive: "/nonexistent/ji-archive".into(),
+        seed: Some(1),
+    };
+    let mut out = Vec::new();
+    run(&cfg, &mut &b"\xff\r\nq\n"[..], &mut out, false).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let hint = "unknown command '\u{FFFD}'; h lists the commands";
+    assert_eq!(text.lines().nth(1), Some(hint));
+}
