@@ -205,3 +205,67 @@ fn bad_train_arguments_are_hints_not_errors() {
         "nothing trained, nothing saved"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_refused_not_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("non-utf8");
+    let out = Command::cargo_bin("ji")
+        .unwrap()
+        .current_dir(&dir)
+        .arg(OsStr::from_bytes(b"--x\xff"))
+        .write_stdin("q\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ji: unknown argument '--x\\xff' (see --help)\n"
+    );
+    // A non-UTF-8 path is a path like any other.
+    let out = Command::cargo_bin("ji")
+        .unwrap()
+        .current_dir(&dir)
+        .args(["--seed", "1", "--archive"])
+        .arg(OsStr::from_bytes(b"a\xff"))
+        .write_stdin("q\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no archive 'a\u{FFFD}'"));
+}
+
+#[test]
+fn exit_codes_one_per_kind_of_failure() {
+    let dir = scratch("exit-codes");
+    // An unreadable variant file: exit 2, one line.
+    let (code, out, err) = ji(&dir, &["--variant", "missing.txt"], "q\n");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.starts_with("ji: missing.txt: cannot read: "), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    // An unwritable stdout: exit 1.
+    if std::path::Path::new("/dev/full").exists() {
+        use std::io::Write;
+        use std::process::Stdio;
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ji"))
+            .current_dir(&dir)
+            .args(["--seed", "1"])
+            .stdin(Stdio::piped())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"h\nq\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("ji: cannot write the output: "), "{err}");
+    }
+}

@@ -36,6 +36,8 @@
 //! `ji: <file>: line L: <what>` or `ji: <what>`. A failed save is reported
 //! and the session goes on. More: docs/ji_trainer.md.
 
+use std::ffi::{OsStr, OsString};
+use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -83,81 +85,167 @@ commands, one per line on stdin:
 const COMMANDS: &str =
     "commands: t [G] train (default 3000), p play, s table, e evaluate, h help, q quit";
 
-/// A fatal error: one stderr line `ji: <text>`, then exit `code`.
-#[derive(Debug)]
-struct Failure {
-    code: i32,
-    text: String,
+/// Why a session stopped: one stderr line `ji: {failure}`, then exit
+/// `failure.exit_code()`.
+#[derive(Debug, PartialEq, Eq)]
+enum Failure {
+    /// A bad line of a text: 1-based line and what is wrong. `in_file`
+    /// names the file once the caller knows it.
+    BadInput(usize, String),
+    /// A bad line of a named file: (file, line, what).
+    BadFile(String, usize, String),
+    /// A bad command-line argument.
+    BadArgument(String),
+    /// A file or stdin that cannot be read.
+    Unreadable(String),
+    /// Stdout cannot be written.
+    Io(String),
 }
 
-/// Bad input (argument, variant, archive): exit 2.
-fn bad(text: String) -> Failure {
-    Failure { code: 2, text }
-}
-
-/// Stdout cannot be written: exit 1. (Stdin errors are caught by
-/// `read_command`, so an `io::Error` met by `?` is the output's.)
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure {
-            code: 1,
-            text: format!("cannot write the output: {}", e),
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
+            Failure::BadFile(file, line, what) => write!(f, "{}: line {}: {}", file, line, what),
+            Failure::BadArgument(what) | Failure::Unreadable(what) => f.write_str(what),
+            Failure::Io(e) => write!(f, "cannot write the output: {}", e),
         }
     }
 }
 
-/// A user's token in a message: lossy UTF-8, at most 40 characters.
-fn shown(tok: &[u8]) -> String {
-    let s = String::from_utf8_lossy(tok);
-    if s.chars().count() > 40 {
-        let cut: String = s.chars().take(40).collect();
-        format!("{}...", cut)
-    } else {
-        s.into_owned()
+impl Failure {
+    /// The one mapping to exit codes: 2 for anything the user gave us
+    /// (arguments, files, stdin), 1 when the output cannot be written.
+    fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadInput(..)
+            | Failure::BadFile(..)
+            | Failure::BadArgument(_)
+            | Failure::Unreadable(_) => 2,
+            Failure::Io(_) => 1,
+        }
     }
+
+    /// A text's error in file `file` whose line `first_line` + 1 is the
+    /// text's line 1 (a variant embedded in an archive starts on line 2).
+    fn in_file(self, file: &str, first_line: usize) -> Failure {
+        match self {
+            Failure::BadInput(line, what) => {
+                Failure::BadFile(file.to_string(), line + first_line, what)
+            }
+            other => other,
+        }
+    }
+}
+
+fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
+    Err(Failure::BadInput(line, what))
+}
+
+/// Stdout cannot be written. (Stdin errors are caught by `read_line`, so
+/// an `io::Error` met by `?` is the output's.)
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e.to_string())
+    }
+}
+
+/// A user's token in a message: at most 40 characters, escaped.
+fn shown(tok: &[u8]) -> String {
+    escaped(tok, 40)
+}
+
+/// Text safe to print on a terminal: control characters (an arrow key
+/// sends ESC [ A) are written `\x1b`, C1 controls `\u{9b}`, and bytes that
+/// are not UTF-8 `\xff`. After `limit` characters, `...`.
+fn escaped(text: &[u8], limit: usize) -> String {
+    let mut pieces: Vec<String> = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() && pieces.len() <= limit {
+        let (valid, bad) = match std::str::from_utf8(rest) {
+            Ok(v) => (v, 0),
+            Err(e) => {
+                let at = e.valid_up_to();
+                let bad = e.error_len().unwrap_or(rest.len() - at);
+                (std::str::from_utf8(&rest[..at]).unwrap_or(""), bad)
+            }
+        };
+        for c in valid.chars() {
+            pieces.push(match c as u32 {
+                u if u < 0x80 && c.is_control() => format!("\\x{:02x}", u),
+                u if c.is_control() => format!("\\u{{{:x}}}", u),
+                _ => c.to_string(),
+            });
+        }
+        let end = valid.len() + bad;
+        pieces.extend(
+            rest[valid.len()..end]
+                .iter()
+                .map(|b| format!("\\x{:02x}", b)),
+        );
+        rest = &rest[end..];
+    }
+    let cut = pieces.len() > limit;
+    pieces.truncate(limit);
+    let mut s = pieces.concat();
+    if cut {
+        s += "...";
+    }
+    s
 }
 
 // ---------------------------------------------------------------- command line
 
 struct Config {
-    variant: Option<String>,
-    archive: String,
+    variant: Option<PathBuf>,
+    archive: PathBuf,
     seed: Option<u64>,
 }
 
-/// The options; `None` for `--help`.
-fn parse_args(args: &[String]) -> Result<Option<Config>, Failure> {
+/// An argument's bytes for a message (non-UTF-8 bytes are shown `\xNN`).
+fn os_bytes(s: &OsStr) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        s.as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        s.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+/// The options; `None` for `--help`. Arguments are `OsString`s: a path
+/// need not be UTF-8, and a non-UTF-8 argument must not panic.
+fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
     let mut cfg = Config {
         variant: None,
-        archive: "archive".into(),
+        archive: PathBuf::from("archive"),
         seed: None,
     };
+    let refuse = |what: String| Err(Failure::BadArgument(what));
     let mut i = 0;
     while i < args.len() {
-        let a = args[i].as_str();
+        let a = args[i].to_str().unwrap_or("");
         if a == "-h" || a == "--help" {
             return Ok(None);
         }
         if !matches!(a, "--variant" | "--archive" | "--seed") {
-            return Err(bad(format!(
-                "unknown argument '{}' (see --help)",
-                shown(a.as_bytes())
-            )));
+            let shown = shown(&os_bytes(&args[i]));
+            return refuse(format!("unknown argument '{}' (see --help)", shown));
         }
         let value = match args.get(i + 1) {
-            Some(v) => v.clone(),
-            None => return Err(bad(format!("{} needs a value (see --help)", a))),
+            Some(v) => v,
+            None => return refuse(format!("{} needs a value (see --help)", a)),
         };
         match a {
-            "--variant" => cfg.variant = Some(value),
-            "--archive" => cfg.archive = value,
-            _ => match value.parse::<u64>() {
-                Ok(s) => cfg.seed = Some(s),
-                Err(_) => {
-                    return Err(bad(format!(
-                        "--seed '{}' is not an integer 0..2^64",
-                        shown(value.as_bytes())
-                    )))
+            "--variant" => cfg.variant = Some(PathBuf::from(value)),
+            "--archive" => cfg.archive = PathBuf::from(value),
+            _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
+                Some(s) => cfg.seed = Some(s),
+                None => {
+                    let shown = shown(&os_bytes(value));
+                    return refuse(format!("--seed '{}' is not an integer 0..2^64", shown));
                 }
             },
         }
@@ -229,12 +317,7 @@ struct Tokens<'a> {
 
 impl<'a> Tokens<'a> {
     fn fail(&self, line: usize, what: String) -> Failure {
-        bad(format!(
-            "{}: line {}: {}",
-            self.origin,
-            line + self.line_base,
-            what
-        ))
+        Failure::BadFile(self.origin.to_string(), line + self.line_base, what)
     }
 
     fn next_token(&mut self) -> Option<(&'a [u8], usize)> {
@@ -406,6 +489,12 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
         return Err(toks.fail(line, what));
     }
     Ok(Variant { skills, beats })
+}
+
+/// The one call of the variant parser: errors name `origin`, and the
+/// text's line 1 is line `first_line` + 1 there.
+fn read_variant(text: &[u8], origin: &str, first_line: usize) -> Result<Variant, Failure> {
+    parse_variant(text, origin, first_line).map_err(|f| f.in_file(origin, first_line))
 }
 
 // ---------------------------------------------------------------- model
@@ -1084,21 +1173,23 @@ fn archive_text(m: &Model, t: &Trainer) -> String {
 }
 
 /// Reads an archive: (generation, rng, population). Refuses a corrupt one
-/// or one for another variant.
+/// or one for another variant. Errors name the line; the caller adds the
+/// file (`origin` names it for the embedded variant).
 fn parse_archive(
     text: &[u8],
     origin: &str,
     m: &Model,
 ) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
-    let text = std::str::from_utf8(text).map_err(|e| {
-        bad(format!(
-            "{}: not UTF-8 text (byte {})",
-            origin,
-            e.valid_up_to()
-        ))
-    })?;
+    let text = match std::str::from_utf8(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
+            return bad(line, format!("not UTF-8 text (byte {})", at));
+        }
+    };
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let fail = |l: usize, what: String| bad(format!("{}: line {}: {}", origin, l + 1, what));
+    let fail = |l: usize, what: String| Failure::BadInput(l + 1, what);
     let line = |l: usize| -> Result<&str, Failure> {
         lines
             .get(l)
@@ -1107,7 +1198,7 @@ fn parse_archive(
     };
     if line(0)? != ARCHIVE_MAGIC {
         let what = format!("not a ji archive (expected '{}')", ARCHIVE_MAGIC);
-        return Err(fail(0, what));
+        return bad(1, what);
     }
     let n = line(1)?
         .strip_prefix("variant ")
@@ -1119,7 +1210,7 @@ fn parse_archive(
         vt += line(l)?;
         vt += "\n";
     }
-    let v = parse_variant(vt.as_bytes(), origin, 1)?;
+    let v = read_variant(vt.as_bytes(), origin, 1)?;
     if v != m.v {
         let why = if v.skills.len() != m.n {
             format!("{} skills, this variant has {}", v.skills.len(), m.n)
@@ -1134,7 +1225,7 @@ fn parse_archive(
                 m.v.skill_line(i)
             )
         };
-        return Err(fail(1, format!("archive is for another variant ({})", why)));
+        return bad(2, format!("archive is for another variant ({})", why));
     }
     let mut l = 2 + n;
     let generation = line(l)?
@@ -1154,13 +1245,13 @@ fn parse_archive(
     };
     if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != m.states {
         let what = format!("expected 'population P {}' with 1 <= P <= 10000", m.states);
-        return Err(fail(l, what));
+        return bad(l + 1, what);
     }
     l += 1;
     let mut pop = Vec::with_capacity(dims[0]);
     for i in 0..dims[0] {
         if line(l)? != format!("individual {}", i) {
-            return Err(fail(l, format!("expected 'individual {}'", i)));
+            return bad(l + 1, format!("expected 'individual {}'", i));
         }
         l += 1;
         let mut genes = Vec::with_capacity(m.genes());
@@ -1169,30 +1260,30 @@ fn parse_archive(
             let (a, b) = m.counts(st);
             if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
                 let what = format!("expected the weights of state {} {}", a, b);
-                return Err(fail(l, what));
+                return bad(l + 1, what);
             }
             let mut count = 0;
             for w in it {
                 match w.parse::<f64>() {
                     Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
-                    _ => return Err(fail(l, format!("bad weight '{}'", shown(w.as_bytes())))),
+                    _ => return bad(l + 1, format!("bad weight '{}'", shown(w.as_bytes()))),
                 }
                 count += 1;
             }
             let want = m.offset[st + 1] - m.offset[st];
             if count != want {
                 let what = format!("state {} {} needs {} weights, found {}", a, b, want, count);
-                return Err(fail(l, what));
+                return bad(l + 1, what);
             }
             l += 1;
         }
         pop.push(genes);
     }
     if line(l)? != "end" {
-        return Err(fail(l, "expected 'end'".into()));
+        return bad(l + 1, "expected 'end'".into());
     }
     if l + 1 < lines.len() {
-        return Err(fail(l + 1, "text after 'end'".into()));
+        return bad(l + 2, "text after 'end'".into());
     }
     Ok((generation, rng, pop))
 }
@@ -1229,26 +1320,38 @@ struct Session {
 }
 
 impl Session {
-    /// Reads the variant and the archive (or draws a fresh population) and
-    /// prints the session line.
+    /// Reads the variant, then starts the session on it.
     fn start(cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
-        let (text, origin) = match &cfg.variant {
-            Some(f) => match std::fs::read(f) {
-                Ok(t) => (t, f.as_str()),
-                Err(e) => return Err(bad(format!("{}: cannot read: {}", f, e))),
-            },
-            None => (COMMON_VARIANT.as_bytes().to_vec(), "built-in variant"),
+        let variant = match &cfg.variant {
+            Some(f) => {
+                let origin = f.display().to_string();
+                match std::fs::read(f) {
+                    Ok(text) => read_variant(&text, &origin, 0)?,
+                    Err(e) => {
+                        let what = format!("{}: cannot read: {}", origin, e);
+                        return Err(Failure::Unreadable(what));
+                    }
+                }
+            }
+            None => read_variant(COMMON_VARIANT.as_bytes(), "built-in variant", 0)?,
         };
-        let m = Model::new(parse_variant(&text, origin, 0)?);
+        Session::new(variant, cfg, out)
+    }
+
+    /// Reads the archive (or draws a fresh population) and prints the
+    /// session line.
+    fn new(variant: Variant, cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
+        let m = Model::new(variant);
         let (value, eq_policy) = equilibrium(&m);
         let seed = cfg.seed.unwrap_or_else(|| {
             let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
             t.map(|d| d.as_nanos() as u64).unwrap_or(0)
         });
-        let name = &cfg.archive;
-        let (generation, rng, pop, note) = match std::fs::read(name) {
+        let name = cfg.archive.display().to_string();
+        let (generation, rng, pop, note) = match std::fs::read(&cfg.archive) {
             Ok(bytes) => {
-                let (g, r, p) = parse_archive(&bytes, name, &m)?;
+                let (g, r, p) =
+                    parse_archive(&bytes, &name, &m).map_err(|f| f.in_file(&name, 0))?;
                 let note = format!(
                     "archive '{}': generation {}, population {}",
                     name,
@@ -1264,7 +1367,10 @@ impl Session {
                 );
                 (0, Rng(seed), Trainer::fresh(&m, seed), note)
             }
-            Err(e) => return Err(bad(format!("{}: cannot read: {}", name, e))),
+            Err(e) => {
+                let what = format!("{}: cannot read: {}", name, e);
+                return Err(Failure::Unreadable(what));
+            }
         };
         let judge = Judge {
             m: &m,
@@ -1281,7 +1387,7 @@ impl Session {
             m,
             value,
             eq_policy,
-            archive: PathBuf::from(name),
+            archive: cfg.archive.clone(),
             play_rng: Rng(seed.wrapping_add(0x7069_6179)),
         })
     }
@@ -1456,7 +1562,10 @@ fn read_command(input: &mut impl BufRead) -> Result<Option<String>, Failure> {
     match input.read_until(b'\n', &mut buf) {
         Ok(0) => Ok(None),
         Ok(_) => Ok(Some(String::from_utf8_lossy(&buf).into_owned())),
-        Err(e) => Err(bad(format!("cannot read the commands: {}", e))),
+        Err(e) => Err(Failure::Unreadable(format!(
+            "cannot read the commands: {}",
+            e
+        ))),
     }
 }
 
@@ -1508,7 +1617,7 @@ fn run(
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match parse_args(&args) {
@@ -1524,8 +1633,8 @@ fn main() {
     if let Err(f) = result {
         let _ = out.flush();
         // A failed stderr cannot be reported anywhere: ignore it, no panic.
-        let _ = writeln!(io::stderr(), "ji: {}", f.text);
-        std::process::exit(f.code);
+        let _ = writeln!(io::stderr(), "ji: {}", f);
+        std::process::exit(f.exit_code());
     }
 }
 

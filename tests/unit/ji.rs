@@ -7,7 +7,9 @@ fn common() -> Model {
 }
 
 fn err(text: &str) -> String {
-    parse_variant(text.as_bytes(), "v", 0).unwrap_err().text
+    parse_variant(text.as_bytes(), "v", 0)
+        .unwrap_err()
+        .to_string()
 }
 
 fn skill(m: &Model, name: &str) -> usize {
@@ -138,11 +140,13 @@ fn archive_round_trip_and_corruption() {
         ),
         (
             text.replacen("集 1 0 0", "集 2 0 0", 1),
-            "a: line 2: archive is for another variant",
+            "line 2: archive is for another variant",
         ),
     ];
     for (bad, want) in cases {
-        let e = parse_archive(bad.as_bytes(), "a", &m).unwrap_err().text;
+        let e = parse_archive(bad.as_bytes(), "a", &m)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(want), "{}", e);
     }
 }
@@ -160,7 +164,7 @@ fn training_improves_and_is_deterministic() {
 fn stray_bytes_in_a_command_are_a_hint() {
     let cfg = Config {
         variant: None,
-        archive: "/nonexistent/ji-archive".into(),
+        archive: PathBuf::from("/nonexistent/ji-archive"),
         seed: Some(1),
     };
     let mut out = Vec::new();
@@ -168,4 +172,38 @@ fn stray_bytes_in_a_command_are_a_hint() {
     let text = String::from_utf8(out).unwrap();
     let hint = "unknown command '\u{FFFD}'; h lists the commands";
     assert_eq!(text.lines().nth(1), Some(hint));
+}
+
+#[test]
+fn failures_map_to_one_exit_code_each() {
+    let cases = [
+        (Failure::BadInput(3, "x".into()), 2, "line 3: x"),
+        (
+            Failure::BadFile("v".into(), 3, "x".into()),
+            2,
+            "v: line 3: x",
+        ),
+        (Failure::BadArgument("no".into()), 2, "no"),
+        (Failure::Unreadable("f: gone".into()), 2, "f: gone"),
+        (
+            Failure::Io("full".into()),
+            1,
+            "cannot write the output: full",
+        ),
+    ];
+    for (f, code, text) in cases {
+        assert_eq!((f.exit_code(), f.to_string()), (code, text.to_string()));
+    }
+    // A text's line 1 is the file's line first_line + 1.
+    let f = bad::<()>(1, "x".into()).unwrap_err().in_file("a", 1);
+    assert_eq!(f, Failure::BadFile("a".into(), 2, "x".into()));
+}
+
+#[test]
+fn echoed_text_is_escaped() {
+    assert_eq!(escaped(b"\x1b[A", 40), "\\x1b[A");
+    assert_eq!(escaped("a\u{9b}集\x7f".as_bytes(), 40), "a\\u{9b}集\\x7f");
+    assert_eq!(escaped(b"\xff\xe9x", 40), "\\xff\\xe9x");
+    assert_eq!(escaped("集集集".as_bytes(), 2), "集集...");
+    assert_eq!(escaped(b"", 2), "");
 }
