@@ -168,10 +168,193 @@ fn stray_bytes_in_a_command_are_a_hint() {
         seed: Some(1),
     };
     let mut out = Vec::new();
-    run(&cfg, &mut &b"\xff\r\nq\n"[..], &mut out, false).unwrap();
+    run(&cfg, &mut &b"\xff\r\n\x1b[A\nq\n"[..], &mut out, false).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let hint = "unknown command '\u{FFFD}'; h lists the commands";
-    assert_eq!(text.lines().nth(1), Some(hint));
+    let lines: Vec<&str> = text.lines().skip(3).collect();
+    assert_eq!(
+        lines,
+        [
+            "unknown command '\u{FFFD}'; h lists the commands",
+            "unknown command '\\x1b[A'; h lists the commands",
+        ]
+    );
+}
+
+/// Input as a terminal gives it: each chunk is one read, and an empty
+/// chunk is a Ctrl-D (a read of 0 bytes, after which reading goes on).
+struct Terminal(Vec<&'static [u8]>);
+
+impl io::Read for Terminal {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.0.is_empty() {
+            return Ok(0);
+        }
+        let chunk = self.0.remove(0);
+        let n = chunk.len().min(buf.len());
+        buf[..n].copy_from_slice(&chunk[..n]);
+        if n < chunk.len() {
+            self.0.insert(0, &chunk[n..]);
+        }
+        Ok(n)
+    }
+}
+
+fn session(v: Variant, out: &mut Vec<u8>) -> Session {
+    let cfg = Config {
+        variant: None,
+        archive: PathBuf::from("/nonexistent/ji-archive"),
+        seed: Some(3),
+    };
+    Session::new(v, &cfg, out).unwrap()
+}
+
+#[test]
+fn ctrl_d_ends_the_game_not_the_session() {
+    let mut out = Vec::new();
+    let mut s = session(common().v, &mut out);
+    let chunks: Vec<&'static [u8]> = vec![b"p\n", b"ji\n", b"", b"h\n", b"", b"never read\n"];
+    let mut tty = io::BufReader::new(Terminal(chunks));
+    serve(&mut s, &mut tty, &mut out, true).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("your skill> \nend of input (Ctrl-D) in round 2: game abandoned, no winner."),
+        "{}",
+        text
+    );
+    // The session went on (h), then ended at the second Ctrl-D with a newline.
+    assert!(text.contains("\nji> commands, one per line"), "{}", text);
+    assert!(
+        text.ends_with("q, quit       quit (so does Ctrl-D)\nji> \n"),
+        "{}",
+        text
+    );
+}
+
+#[test]
+fn moves_by_number_name_or_alias() {
+    let m = common();
+    let mine: Vec<usize> = (0..m.n).filter(|&x| m.v.skills[x].req <= 1).collect();
+    let read = |typed: &'static str| -> (Option<usize>, String) {
+        let mut out = Vec::new();
+        let mv = read_move(&m, &mine, 1, &mut typed.as_bytes(), &mut out, false).unwrap();
+        let x = match mv {
+            Move::Play(x) => Some(x),
+            _ => None,
+        };
+        (x, String::from_utf8(out).unwrap())
+    };
+    let xiaobo = Some(skill(&m, "小波"));
+    assert_eq!(read("小波\n").0, xiaobo);
+    assert_eq!(read("  XiaoBo \r\n").0, xiaobo);
+    assert_eq!(read("5\n").0, xiaobo, "the 5th in the list");
+    let (x, said) = read("6\n大波\n\x1b[B\n1\n");
+    assert_eq!(x, Some(skill(&m, "集")));
+    assert_eq!(
+        said,
+        "refused: 6 is not a number in the list (1 to 5); try again\n\
+         refused: 大波 needs 3 集, you have 1; try again\n\
+         refused: '\\x1b[B' is not a skill, an alias or a number in the list; try again\n"
+    );
+    // An exact name wins over a number: the skill named 1 is second here.
+    let v = read_variant(b"2\nA 1 0 0\n1 0 0 0", "v", 0).unwrap();
+    let m = Model::new(v);
+    let mut out = Vec::new();
+    let mv = read_move(&m, &[0, 1], 0, &mut &b"1\n"[..], &mut out, false).unwrap();
+    assert!(matches!(mv, Move::Play(1)));
+}
+
+#[test]
+fn aliases_are_pinyin_and_never_ambiguous() {
+    let m = common();
+    let want = [
+        "ji",
+        "xiaofang",
+        "zhongfang",
+        "dafang",
+        "xiaobo",
+        "zhongbo",
+        "dabo",
+        "heidong",
+    ];
+    let got: Vec<&str> = m
+        .aliases
+        .iter()
+        .map(|a| a.as_deref().unwrap_or("-"))
+        .collect();
+    assert_eq!(got, want);
+    // `ji` is a name here, so 集 gets no alias; 超 is not in the table; an
+    // ASCII name needs none; 波2 mixes pinyin and ASCII.
+    let v = read_variant(
+        "4\n集 1 0 0\nji 0 0 0\n超波 0 0 0\n波2 0 0 0".as_bytes(),
+        "v",
+        0,
+    )
+    .unwrap();
+    assert_eq!(aliases(&v), [None, None, None, Some("bo2".to_string())]);
+}
+
+#[test]
+fn rules_table_matches_the_seeds_table() {
+    // The seed's table: name, 集的损益, 弱于 (beaten by), transcribed by hand.
+    let seed = [
+        ("集", "gains 1", "小波 中波 大波 黑洞"),
+        ("小防", "costs 0", "中波 大波 黑洞"),
+        ("中防", "costs 0", "小波 大波 黑洞"),
+        ("大防", "costs 1", "黑洞"),
+        ("小波", "costs 1", "中波 大波 黑洞"),
+        ("中波", "costs 2", "大波 黑洞"),
+        ("大波", "costs 3", "黑洞"),
+        ("黑洞", "costs 5", "-"),
+    ];
+    let rules = common().rules();
+    let rows: Vec<&str> = rules.lines().skip(4).collect();
+    assert_eq!(rows.len(), 8);
+    for (row, (name, gain, beaten_by)) in rows.iter().zip(seed) {
+        let cells: Vec<&str> = row
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        assert_eq!(cells[0], name);
+        assert_eq!(cells[2], gain, "{}", row);
+        assert_eq!(cells.last().copied(), Some(beaten_by), "{}", row);
+    }
+    // Columns line up on a terminal (CJK characters are two columns wide).
+    let at = |row: &str| width(&row[..row.find("gains").or_else(|| row.find("costs")).unwrap()]);
+    assert!(rows.iter().all(|r| at(r) == at(rows[0])), "{}", rules);
+}
+
+#[test]
+fn nothing_to_play_at_zero_is_said_not_a_panic() {
+    // No skill needs 0 集 (the variant parser's side decides whether such a
+    // text is accepted; the trainer takes the variant as given).
+    let v = Variant {
+        skills: vec![
+            Skill {
+                name: "A".into(),
+                delta: 1,
+                req: 1,
+            },
+            Skill {
+                name: "B".into(),
+                delta: -1,
+                req: 1,
+            },
+        ],
+        beats: vec![0b10, 0],
+    };
+    let mut out = Vec::new();
+    let mut s = session(v, &mut out);
+    serve(&mut s, &mut &b"p\nt 2\ne\ns\nq\n"[..], &mut out, false).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let nothing = "nothing can be played: no skill needs 0 集, so neither side can move at 0 集";
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[2], format!("{}; r shows the rules", nothing));
+    assert_eq!(lines[3], nothing);
+    assert_eq!(lines[4], format!("nothing to train: {}", nothing));
+    assert!(text.contains("vs uniform AI: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000"));
+    assert!(!text.contains("NaN") && !text.contains("inf"), "{}", text);
+    assert_eq!(s.trainer.generation, 0);
 }
 
 #[test]
@@ -203,7 +386,7 @@ fn failures_map_to_one_exit_code_each() {
 fn echoed_text_is_escaped() {
     assert_eq!(escaped(b"\x1b[A", 40), "\\x1b[A");
     assert_eq!(escaped("a\u{9b}集\x7f".as_bytes(), 40), "a\\u{9b}集\\x7f");
-    assert_eq!(escaped(b"\xff\xe9x", 40), "\\xff\\xe9x");
+    assert_eq!(escaped(b"\xff\xe9x", 40), "\u{FFFD}\u{FFFD}x");
     assert_eq!(escaped("集集集".as_bytes(), 2), "集集...");
     assert_eq!(escaped(b"", 2), "");
 }
