@@ -62,6 +62,16 @@ fn archive_round_trip_and_resumed_training() {
     let (code, again, _) = ji(&dir, &args, "s\nq\n");
     assert_eq!(code, 0);
     assert!(again.contains("archive 'a.txt': generation 2, population 40"));
+    // The first screen says the AI is trained, with the exploitability the
+    // last training line gave (the fitness is recomputed on load).
+    let trained = first
+        .lines()
+        .find(|l| l.starts_with("generation 2:"))
+        .unwrap();
+    let expl = trained.rsplit(' ').next().unwrap();
+    let greeting =
+        format!("the AI is trained: generation 2; exploitability {expl} (0 is unbeatable)");
+    assert_eq!(again.lines().nth(2), Some(greeting.as_str()), "{again}");
     assert_eq!(table(&first), table(&again));
     assert_eq!(fs::read(dir.join("a.txt")).unwrap(), saved);
     // Training resumed from the archive equals training in one session.
@@ -187,11 +197,11 @@ fn play_refuses_bad_moves_on_a_custom_variant() {
             "refused: 3 is not a number in the list (1 to 2); try again",
             // The AI at (0, 0): 1 beats -1 and gains, so it plays 1.
             "you: -1, AI: 1 -> 1 beats -1: the AI wins",
-            "game over after 1 round: the AI wins. p plays again, h lists the commands",
+            "game over after 1 round: the AI wins. p plays again, h for help",
         ]
     );
-    // The rules table names no alias: the names are ASCII or not in the table.
-    assert!(out.contains("\n🌊     -      costs 2  2      +"), "{out}");
+    // The rules table lines up the emoji (two columns wide).
+    assert!(out.contains("\n🌊     costs 2  2      +"), "{out}");
 }
 
 #[test]
@@ -200,7 +210,7 @@ fn bad_train_arguments_are_hints_not_errors() {
     let dir = scratch("t-args");
     let (code, out, _) = ji(&dir, &["--seed", "1"], "t abc\nt 0\nt 100001\nt 1 2\nq\n");
     assert_eq!(code, 0);
-    let lines: Vec<&str> = out.lines().skip(3).collect();
+    let lines: Vec<&str> = out.lines().skip(4).collect();
     assert_eq!(
         lines,
         [

@@ -57,8 +57,7 @@ const COMMANDS: &str = "commands, one per line (a letter or its word):
   q, quit       quit (so does Ctrl-D)
 ";
 
-const MOVE_HELP: &str = "type a skill's number in the list, its name or its alias; \
-r shows the rules, q gives up";
+const MOVE_HELP: &str = "type a skill's number, name or alias; r shows the rules, q gives up";
 
 /// What `p` and `t` say for a variant where no skill needs 0 集.
 const NOTHING_TO_PLAY: &str =
@@ -669,7 +668,8 @@ impl Model {
     }
 
     /// The rules as the seed's table gives them: skill, gain or cost, the
-    /// 集 it needs, what it beats and what beats it.
+    /// 集 it needs, what it beats and what beats it. (The aliases are in
+    /// each round's list: an alias column would not fit 80 columns.)
     fn rules(&self) -> String {
         let list = |xs: Vec<usize>| -> String {
             let names: Vec<&str> = xs.iter().map(|&x| self.labels[x].as_str()).collect();
@@ -679,8 +679,7 @@ impl Model {
                 names.join(" ")
             }
         };
-        let mut rows =
-            vec![["skill", "alias", "集", "needs", "beats", "beaten by"].map(String::from)];
+        let mut rows = vec![["skill", "集", "needs", "beats", "beaten by"].map(String::from)];
         for (x, s) in self.v.skills.iter().enumerate() {
             let gain = if s.delta > 0 {
                 format!("gains {}", s.delta)
@@ -689,14 +688,13 @@ impl Model {
             };
             rows.push([
                 self.labels[x].clone(),
-                self.aliases[x].clone().unwrap_or_else(|| "-".into()),
                 gain,
                 s.req.to_string(),
                 list((0..self.n).filter(|&y| self.beats(x, y)).collect()),
                 list((0..self.n).filter(|&y| self.beats(y, x)).collect()),
             ]);
         }
-        let mut cols = [0; 6];
+        let mut cols = [0; 5];
         for row in &rows {
             for (w, cell) in cols.iter_mut().zip(row) {
                 *w = (*w).max(width(cell));
@@ -1452,7 +1450,7 @@ impl Session {
         let trainer = Trainer::new(&judge, pop, generation, rng);
         writeln!(
             out,
-            "variant: {} skills, C = {}, {} states; {}",
+            "variant: {} skills, C = {}, {} states\n{}",
             m.n, m.cap, m.states, note
         )?;
         let t = &trainer;
@@ -1463,7 +1461,7 @@ impl Session {
         };
         writeln!(
             out,
-            "{}, exploitability {:.6} (what a best reply gains; 0 is unbeatable)",
+            "{}; exploitability {:.6} (0 is unbeatable)",
             trained,
             t.scores[0].expl.max(0.0)
         )?;
@@ -1585,10 +1583,11 @@ impl Session {
             return Ok(());
         }
         write!(out, "{}", m.rules())?;
+        let g = self.trainer.generation;
         writeln!(
             out,
-            "a game against the AI (generation {}): {}",
-            self.trainer.generation, MOVE_HELP
+            "new game against the AI (generation {})\n{}",
+            g, MOVE_HELP
         )?;
         let ai = self.best();
         let (mut me, mut bot): (i64, i64) = (0, 0);
@@ -1612,7 +1611,7 @@ impl Session {
                 Move::GiveUp => break format!("you gave up in round {}: the AI wins", round),
                 Move::End => {
                     break format!(
-                        "end of input (Ctrl-D) in round {}: game abandoned, no winner",
+                        "game abandoned in round {} (end of input): no winner",
                         round
                     )
                 }
@@ -1634,7 +1633,7 @@ impl Session {
                 break format!("game over after {} {}: {}", round, rounds, winner);
             }
         };
-        writeln!(out, "{}. p plays again, h lists the commands", summary)?;
+        writeln!(out, "{}. p plays again, h for help", summary)?;
         Ok(())
     }
 }

@@ -170,7 +170,7 @@ fn stray_bytes_in_a_command_are_a_hint() {
     let mut out = Vec::new();
     run(&cfg, &mut &b"\xff\r\n\x1b[A\nq\n"[..], &mut out, false).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let lines: Vec<&str> = text.lines().skip(3).collect();
+    let lines: Vec<&str> = text.lines().skip(4).collect();
     assert_eq!(
         lines,
         [
@@ -217,7 +217,7 @@ fn ctrl_d_ends_the_game_not_the_session() {
     serve(&mut s, &mut tty, &mut out, true).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(
-        text.contains("your skill> \nend of input (Ctrl-D) in round 2: game abandoned, no winner."),
+        text.contains("your skill> \ngame abandoned in round 2 (end of input): no winner."),
         "{}",
         text
     );
@@ -316,7 +316,7 @@ fn rules_table_matches_the_seeds_table() {
             .filter(|c| !c.is_empty())
             .collect();
         assert_eq!(cells[0], name);
-        assert_eq!(cells[2], gain, "{}", row);
+        assert_eq!(cells[1], gain, "{}", row);
         assert_eq!(cells.last().copied(), Some(beaten_by), "{}", row);
     }
     // Columns line up on a terminal (CJK characters are two columns wide).
@@ -349,9 +349,9 @@ fn nothing_to_play_at_zero_is_said_not_a_panic() {
     let text = String::from_utf8(out).unwrap();
     let nothing = "nothing can be played: no skill needs 0 集, so neither side can move at 0 集";
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[2], format!("{}; r shows the rules", nothing));
-    assert_eq!(lines[3], nothing);
-    assert_eq!(lines[4], format!("nothing to train: {}", nothing));
+    assert_eq!(lines[3], format!("{}; r shows the rules", nothing));
+    assert_eq!(lines[4], nothing);
+    assert_eq!(lines[5], format!("nothing to train: {}", nothing));
     assert!(text.contains("vs uniform AI: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000"));
     assert!(!text.contains("NaN") && !text.contains("inf"), "{}", text);
     assert_eq!(s.trainer.generation, 0);
