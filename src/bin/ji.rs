@@ -1738,14 +1738,15 @@ fn read_line(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Failure> {
     }
 }
 
-/// A command word: its letter, for the letter or the whole word (any case).
+/// A command word: its letter, for the letter or the whole word. Lower
+/// case only, as the letters always were: a stray `T` is not 3000
+/// generations of training.
 fn command(word: &[u8]) -> Option<u8> {
     const WORDS: [&str; 7] = ["train", "play", "rules", "show", "eval", "help", "quit"];
-    let w = word.to_ascii_lowercase();
-    WORDS
+    let found = WORDS
         .iter()
-        .find(|c| w == c.as_bytes() || w == c.as_bytes()[..1])
-        .map(|c| c.as_bytes()[0])
+        .find(|c| word == c.as_bytes() || word == &c.as_bytes()[..1]);
+    found.map(|c| c.as_bytes()[0])
 }
 
 /// Runs a session: reads commands from `input` until `q` or its end.
