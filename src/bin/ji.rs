@@ -433,12 +433,6 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
     Ok(Variant { skills, beats })
 }
 
-/// The one call of the variant parser: errors name `origin`, and the
-/// text's line 1 is line `first_line` + 1 there.
-fn read_variant(text: &[u8], origin: &str, first_line: usize) -> Result<Variant, Failure> {
-    parse_variant(text, origin, first_line).map_err(|f| f.in_file(origin, first_line))
-}
-
 // ---------------------------------------------------------------- model
 
 /// What one round does, seen from the mover.
@@ -1379,6 +1373,12 @@ fn save_archive(path: &Path, text: &str) -> io::Result<()> {
 }
 
 // ---------------------------------------------------------------- commands
+
+/// The one call of the variant parser: errors name `origin`, and the
+/// text's line 1 is line `first_line` + 1 there.
+fn read_variant(text: &[u8], origin: &str, first_line: usize) -> Result<Variant, Failure> {
+    parse_variant(text, origin, first_line).map_err(|f| f.in_file(origin, first_line))
+}
 
 /// A running session: the model, the equilibrium, the trainer.
 struct Session {
