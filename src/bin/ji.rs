@@ -60,8 +60,7 @@ const COMMANDS: &str = "commands, one per line (a letter or its word):
 const MOVE_HELP: &str = "type a skill's number, name or alias; r shows the rules, q gives up";
 
 /// What `p` and `t` say for a variant where no skill needs 0 集.
-const NOTHING_TO_PLAY: &str =
-    "nothing can be played: no skill needs 0 集, so neither side can move at 0 集";
+const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at 0 集";
 
 /// Why a session stopped: one stderr line `ji: {failure}`, then exit
 /// `failure.exit_code()`.
@@ -1466,7 +1465,11 @@ impl Session {
             t.scores[0].expl.max(0.0)
         )?;
         if m.afford[0] == 0 {
-            writeln!(out, "{}; r shows the rules", NOTHING_TO_PLAY)?;
+            writeln!(
+                out,
+                "nothing to play or train: {}; r shows the rules",
+                NOTHING_TO_PLAY
+            )?;
         } else {
             writeln!(
                 out,
@@ -1579,7 +1582,7 @@ impl Session {
     ) -> Result<(), Failure> {
         let m = &self.m;
         if m.afford[0] == 0 {
-            writeln!(out, "{}", NOTHING_TO_PLAY)?;
+            writeln!(out, "nothing to play: {}", NOTHING_TO_PLAY)?;
             return Ok(());
         }
         write!(out, "{}", m.rules())?;

@@ -347,10 +347,13 @@ fn nothing_to_play_at_zero_is_said_not_a_panic() {
     let mut s = session(v, &mut out);
     serve(&mut s, &mut &b"p\nt 2\ne\ns\nq\n"[..], &mut out, false).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let nothing = "nothing can be played: no skill needs 0 集, so neither side can move at 0 集";
+    let nothing = "no skill needs 0 集, so neither side can move at 0 集";
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[3], format!("{}; r shows the rules", nothing));
-    assert_eq!(lines[4], nothing);
+    assert_eq!(
+        lines[3],
+        format!("nothing to play or train: {}; r shows the rules", nothing)
+    );
+    assert_eq!(lines[4], format!("nothing to play: {}", nothing));
     assert_eq!(lines[5], format!("nothing to train: {}", nothing));
     assert!(text.contains("vs uniform AI: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000"));
     assert!(!text.contains("NaN") && !text.contains("inf"), "{}", text);
