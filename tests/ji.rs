@@ -62,6 +62,16 @@ fn archive_round_trip_and_resumed_training() {
     let (code, again, _) = ji(&dir, &args, "s\nq\n");
     assert_eq!(code, 0);
     assert!(again.contains("archive 'a.txt': generation 2, population 40"));
+    // The first screen says the AI is trained, with the exploitability the
+    // last training line gave (the fitness is recomputed on load).
+    let trained = first
+        .lines()
+        .find(|l| l.starts_with("generation 2:"))
+        .unwrap();
+    let expl = trained.rsplit(' ').next().unwrap();
+    let greeting =
+        format!("the AI is trained: generation 2; exploitability {expl} (0 is unbeatable)");
+    assert_eq!(again.lines().nth(2), Some(greeting.as_str()), "{again}");
     assert_eq!(table(&first), table(&again));
     assert_eq!(fs::read(dir.join("a.txt")).unwrap(), saved);
     // Training resumed from the archive equals training in one session.
@@ -91,7 +101,7 @@ fn save_is_atomic() {
     fs::create_dir(dir.join("a.txt.tmp")).unwrap();
     let (code, out, err) = ji(&dir, &args, "t 1\nh\n");
     assert_eq!(code, 0);
-    assert!(out.contains("archive NOT saved") && out.contains("commands:"));
+    assert!(out.contains("archive NOT saved") && out.contains("commands, one per line"));
     assert!(
         err.starts_with("ji: a.txt: cannot save the archive"),
         "{err}"
@@ -173,15 +183,25 @@ fn play_refuses_bad_moves_on_a_custom_variant() {
     let dir = scratch("play");
     fs::write(dir.join("v.txt"), ROCK_PAPER).unwrap();
     let args = ["--variant", "v.txt", "--seed", "3"];
-    let (code, out, err) = ji(&dir, &args, "p\n🌊\n2\n-1\n");
+    let (code, out, err) = ji(&dir, &args, "p\n🌊\n3\n-1\n");
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[1], "round 1: you 0 集, AI 0 集; you may play: 1 -1");
-    assert_eq!(lines[2], "refused: 🌊 needs 2 集, you have 0; try again");
-    assert_eq!(lines[3], "refused: no skill named '2'; try again");
-    assert!(lines[4].starts_with("you: -1, AI: "), "{}", lines[4]);
-    // The AI at (0, 0): 1 beats -1, so it plays 1 and wins.
-    assert_eq!(lines[4], "you: -1, AI: 1 -> the AI wins");
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("round 1"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "round 1: you 0 集, AI 0 集; you may play: 1 1, 2 -1",
+            "refused: 🌊 needs 2 集, you have 0; try again",
+            "refused: 3 is not a number in the list (1 to 2); try again",
+            // The AI at (0, 0): 1 beats -1 and gains, so it plays 1.
+            "you: -1, AI: 1 -> 1 beats -1: the AI wins",
+            "game over after 1 round: the AI wins. p plays again, h for help",
+        ]
+    );
+    // The rules table lines up the emoji (two columns wide).
+    assert!(out.contains("\n🌊     costs 2  2      +"), "{out}");
 }
 
 #[test]
@@ -190,7 +210,7 @@ fn bad_train_arguments_are_hints_not_errors() {
     let dir = scratch("t-args");
     let (code, out, _) = ji(&dir, &["--seed", "1"], "t abc\nt 0\nt 100001\nt 1 2\nq\n");
     assert_eq!(code, 0);
-    let lines: Vec<&str> = out.lines().skip(1).collect();
+    let lines: Vec<&str> = out.lines().skip(4).collect();
     assert_eq!(
         lines,
         [
@@ -204,4 +224,68 @@ fn bad_train_arguments_are_hints_not_errors() {
         !dir.join("archive").exists(),
         "nothing trained, nothing saved"
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_refused_not_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("non-utf8");
+    let out = Command::cargo_bin("ji")
+        .unwrap()
+        .current_dir(&dir)
+        .arg(OsStr::from_bytes(b"--x\xff"))
+        .write_stdin("q\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ji: unknown argument '--x\u{FFFD}' (see --help)\n"
+    );
+    // A non-UTF-8 path is a path like any other.
+    let out = Command::cargo_bin("ji")
+        .unwrap()
+        .current_dir(&dir)
+        .args(["--seed", "1", "--archive"])
+        .arg(OsStr::from_bytes(b"a\xff"))
+        .write_stdin("q\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no archive 'a\u{FFFD}'"));
+}
+
+#[test]
+fn exit_codes_one_per_kind_of_failure() {
+    let dir = scratch("exit-codes");
+    // An unreadable variant file: exit 2, one line.
+    let (code, out, err) = ji(&dir, &["--variant", "missing.txt"], "q\n");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.starts_with("ji: missing.txt: cannot read: "), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    // An unwritable stdout: exit 1.
+    if std::path::Path::new("/dev/full").exists() {
+        use std::io::Write;
+        use std::process::Stdio;
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ji"))
+            .current_dir(&dir)
+            .args(["--seed", "1"])
+            .stdin(Stdio::piped())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"h\nq\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("ji: cannot write the output: "), "{err}");
+    }
 }

@@ -1,41 +1,15 @@
 //! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
 //! genetic algorithm, kept in an archive, that a person can play against.
-//!
-//! Usage: `ji [--variant FILE] [--archive FILE] [--seed N]` (`--help`).
-//! A variant is `n`, then n skills `name delta req k beaten_1 .. beaten_k`
-//! (whitespace-separated, as for `ji_referee`); the common variant is built
-//! in. Commands, one per line on stdin (a prompt only on a terminal):
-//! `t [G]` trains G generations (default 3000) and saves the archive, `p`
-//! plays a game against the best AI, `s` shows its table, `e` evaluates it
-//! exactly, `h` lists the commands, `q` or the end of input quits. A bad
-//! command gets a hint line and the session goes on.
-//!
-//! The AI is a weight table over capped states (own 集, opponent 集), each
-//! count capped at C = the largest req, with weights only for playable
-//! (affordable, undominated) skills. Its exploitability is exact: what a
-//! best response (value iteration) gains from (0, 0) over the game value,
-//! 0 by symmetry; +1 win, -1 loss, 0 for play that never ends.
-//!
-//! Archive (default `./archive`, read at start if it exists): UTF-8 lines
-//! `ji-archive 1`, `variant n` and the n skill lines, `generation G`,
-//! `rng HEX`, `population P S`, P blocks of `individual i` and one line
-//! `own opp weights..` per state, `end`. It must match the session's
-//! variant. A save writes `<archive>.tmp` and renames it over the archive.
-//!
-//! Limits: 32 skills, C <= 30 (S = (C+1)^2 <= 961 states), `t` <= 100000.
-//! Scoring an AI costs O(sweeps · S · n^2), 0.1 ms on the common variant
-//! (S = 36): the default `t` takes about 11 s; `e` adds an O(S^3) solve.
-//! Time grows fast with n and C: start-up and `e` take 0.03 to 3 s on
-//! random variants of 32 skills with C <= 30, but 30 s and more with 64
-//! skills, hence the limit of 32 (larger variants are refused, exit 2).
-//!
-//! Exit codes: 0 after `q` or the end of input; 2 for a bad argument, an
-//! unreadable or malformed variant, an archive that is unreadable, corrupt
-//! or of another variant (nothing is written then), or unreadable stdin;
-//! 1 when stdout cannot be written. Each with one stderr line
-//! `ji: <file>: line L: <what>` or `ji: <what>`. A failed save is reported
-//! and the session goes on. More: docs/ji_trainer.md.
+//! `ji [--variant FILE] [--archive FILE] [--seed N]`, then commands on
+//! stdin (`h` lists them). The AI is a weight table over capped states
+//! (own 集, opponent 集), each count capped at C = the largest req, with
+//! weights for the playable (affordable, undominated) skills only; its
+//! exploitability is exact. Limits: 32 skills, C <= 30, `t` <= 100000.
+//! The commands, the archive format, the exit codes and the figures are in
+//! docs/ji_trainer.md.
 
+use std::ffi::OsString;
+use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -70,93 +44,149 @@ const HELP: &str = "usage: ji [--variant FILE] [--archive FILE] [--seed N]
   --archive FILE  population archive, read at start, written after `t`
                   (default: ./archive)
   --seed N        seed of the pseudo-random generator (default: the clock)
-commands, one per line on stdin:
-  t [G]  train G generations (default 3000), then save the archive
-  p      play one game against the best AI (type skill names; q gives up)
-  s      the best AI's table: playable skills and probabilities per state
-  e      exact evaluation of the best AI from (0, 0), and its exploitability
-  h      list the commands
-  q      quit (so does the end of input)
 ";
 
-const COMMANDS: &str =
-    "commands: t [G] train (default 3000), p play, s table, e evaluate, h help, q quit";
+const COMMANDS: &str = "commands, one per line (a letter or its word):
+  t, train [G]  train the AI G generations (default 3000), then save the archive
+  p, play       play a game against the AI (Ctrl-D or q ends the game)
+  r, rules      the rules of the variant
+  s, show       the AI's table: its probabilities per state (own 集, opponent 集)
+  e, eval       exact evaluation of the AI from (0, 0), and its exploitability
+  h, help       this list
+  q, quit       quit (so does Ctrl-D)
+";
 
-/// A fatal error: one stderr line `ji: <text>`, then exit `code`.
-#[derive(Debug)]
-struct Failure {
-    code: i32,
-    text: String,
+const MOVE_HELP: &str = "type a skill's number, name or alias; r shows the rules, q gives up";
+
+/// What `p` and `t` say for a variant where no skill needs 0 集.
+const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at 0 集";
+
+/// Why a session stopped: one stderr line `ji: {failure}`, then exit
+/// `failure.exit_code()`.
+#[derive(Debug, PartialEq, Eq)]
+enum Failure {
+    /// A bad line of a text: 1-based line and what is wrong. `in_file`
+    /// names the file once the caller knows it.
+    BadInput(usize, String),
+    /// A bad line of a named file: (file, line, what).
+    BadFile(String, usize, String),
+    /// A bad command-line argument, or a variant it names that is beyond
+    /// the trainer's capacity.
+    BadArgument(String),
+    /// A file or stdin that cannot be read.
+    Unreadable(String),
+    /// Stdout cannot be written.
+    Io(String),
 }
 
-/// Bad input (argument, variant, archive): exit 2.
-fn bad(text: String) -> Failure {
-    Failure { code: 2, text }
-}
-
-/// Stdout cannot be written: exit 1. (Stdin errors are caught by
-/// `read_command`, so an `io::Error` met by `?` is the output's.)
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure {
-            code: 1,
-            text: format!("cannot write the output: {}", e),
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
+            Failure::BadFile(file, line, what) => write!(f, "{}: line {}: {}", file, line, what),
+            Failure::BadArgument(what) | Failure::Unreadable(what) => f.write_str(what),
+            Failure::Io(e) => write!(f, "cannot write the output: {}", e),
         }
     }
 }
 
-/// A user's token in a message: lossy UTF-8, at most 40 characters.
-fn shown(tok: &[u8]) -> String {
-    let s = String::from_utf8_lossy(tok);
-    if s.chars().count() > 40 {
-        let cut: String = s.chars().take(40).collect();
-        format!("{}...", cut)
-    } else {
-        s.into_owned()
+impl Failure {
+    /// The one mapping to exit codes: 2 for anything the user gave us
+    /// (arguments, files, stdin), 1 when the output cannot be written.
+    fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadInput(..)
+            | Failure::BadFile(..)
+            | Failure::BadArgument(_)
+            | Failure::Unreadable(_) => 2,
+            Failure::Io(_) => 1,
+        }
     }
+
+    /// A text's error in file `file` whose line `first_line` + 1 is the
+    /// text's line 1 (a variant embedded in an archive starts on line 2).
+    fn in_file(self, file: &str, first_line: usize) -> Failure {
+        match self {
+            Failure::BadInput(line, what) => {
+                Failure::BadFile(file.to_string(), line + first_line, what)
+            }
+            other => other,
+        }
+    }
+}
+
+fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
+    Err(Failure::BadInput(line, what))
+}
+
+/// Stdout cannot be written. (Stdin errors are caught by `read_line`, so
+/// an `io::Error` met by `?` is the output's.)
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e.to_string())
+    }
+}
+
+/// A user's token in a message: at most 40 characters, escaped.
+fn shown(tok: &[u8]) -> String {
+    escaped(tok, 40)
+}
+
+/// Text safe to print on a terminal: control characters (an arrow key
+/// sends ESC [ A) are written `\x1b` (C1 ones `\u{9b}`), bytes that are not
+/// UTF-8 U+FFFD. After `limit` characters, `...`.
+fn escaped(text: &[u8], limit: usize) -> String {
+    let mut s = String::new();
+    for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
+        match c as u32 {
+            _ if i == limit => return s + "...",
+            u if u < 0x80 && c.is_control() => s += &format!("\\x{:02x}", u),
+            u if c.is_control() => s += &format!("\\u{{{:x}}}", u),
+            _ => s.push(c),
+        }
+    }
+    s
 }
 
 // ---------------------------------------------------------------- command line
 
 struct Config {
-    variant: Option<String>,
-    archive: String,
+    variant: Option<PathBuf>,
+    archive: PathBuf,
     seed: Option<u64>,
 }
 
-/// The options; `None` for `--help`.
-fn parse_args(args: &[String]) -> Result<Option<Config>, Failure> {
+/// The options; `None` for `--help`. Arguments are `OsString`s: a path
+/// need not be UTF-8, and a non-UTF-8 argument must not panic.
+fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
     let mut cfg = Config {
         variant: None,
-        archive: "archive".into(),
+        archive: PathBuf::from("archive"),
         seed: None,
     };
+    let refuse = |what: String| Err(Failure::BadArgument(what));
     let mut i = 0;
     while i < args.len() {
-        let a = args[i].as_str();
+        let a = args[i].to_str().unwrap_or("");
         if a == "-h" || a == "--help" {
             return Ok(None);
         }
         if !matches!(a, "--variant" | "--archive" | "--seed") {
-            return Err(bad(format!(
-                "unknown argument '{}' (see --help)",
-                shown(a.as_bytes())
-            )));
+            let shown = shown(args[i].to_string_lossy().as_bytes());
+            return refuse(format!("unknown argument '{}' (see --help)", shown));
         }
         let value = match args.get(i + 1) {
-            Some(v) => v.clone(),
-            None => return Err(bad(format!("{} needs a value (see --help)", a))),
+            Some(v) => v,
+            None => return refuse(format!("{} needs a value (see --help)", a)),
         };
         match a {
-            "--variant" => cfg.variant = Some(value),
-            "--archive" => cfg.archive = value,
-            _ => match value.parse::<u64>() {
-                Ok(s) => cfg.seed = Some(s),
-                Err(_) => {
-                    return Err(bad(format!(
-                        "--seed '{}' is not an integer 0..2^64",
-                        shown(value.as_bytes())
-                    )))
+            "--variant" => cfg.variant = Some(PathBuf::from(value)),
+            "--archive" => cfg.archive = PathBuf::from(value),
+            _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
+                Some(s) => cfg.seed = Some(s),
+                None => {
+                    let shown = shown(value.to_string_lossy().as_bytes());
+                    return refuse(format!("--seed '{}' is not an integer 0..2^64", shown));
                 }
             },
         }
@@ -223,7 +253,9 @@ impl Variant {
 /// variant file holds just the variant.
 fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
     let at =
-        |line: usize, what: String| bad(format!("{}: line {}: {}", origin, line + line_base, what));
+        |line: usize, what: String| Failure::BadFile(origin.to_string(), line + line_base, what);
+    // A valid variant beyond the trainer's capacity: refused in its own words.
+    let beyond = |what: String| Failure::BadArgument(format!("{}: {}", origin, what));
     let mut lx = format::Lexer::new(text);
     let v = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what))?;
     if let Some(t) = lx.next() {
@@ -236,7 +268,7 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
     let n = v.skills.len();
     if n > MAX_SKILLS {
         let what = format!("{} skills: the trainer handles at most {}", n, MAX_SKILLS);
-        return Err(bad(format!("{}: {}", origin, what)));
+        return Err(beyond(what));
     }
     let mut skills = Vec::with_capacity(n);
     let mut beats = vec![0u64; n];
@@ -247,7 +279,7 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
                 "skill `{}`: req {} is beyond the trainer's limit C <= {}",
                 name, s.req, MAX_CAP
             );
-            return Err(bad(format!("{}: {}", origin, what)));
+            return Err(beyond(what));
         }
         for y in 0..n {
             if v.beats(x as u32, y as u32) {
@@ -750,6 +782,10 @@ struct Model {
     playable: Vec<u64>,
     /// Offsets of each state's weights in a weight table (genes).
     offset: Vec<usize>,
+    /// Skill names as printed (control characters escaped).
+    labels: Vec<String>,
+    /// ASCII aliases a person can type (see `aliases`).
+    aliases: Vec<Option<String>>,
 }
 
 impl Model {
@@ -770,7 +806,6 @@ impl Model {
             }
         }
         let mut m = Model {
-            v,
             n,
             cap,
             side,
@@ -779,6 +814,13 @@ impl Model {
             next,
             playable: vec![],
             offset: vec![0],
+            labels: v
+                .skills
+                .iter()
+                .map(|s| escaped(s.name.as_bytes(), usize::MAX))
+                .collect(),
+            aliases: aliases(&v),
+            v,
         };
         for s in 0..m.states {
             let p = m.undominated(s / side, s % side);
@@ -824,12 +866,10 @@ impl Model {
         }
     }
 
-    /// Affordable skills not dominated by another affordable skill. "A skill
-    /// is dropped when another affordable skill is at least as good against
-    /// every reply and better against one": replies are the opponent's
-    /// affordable skills; outcomes rank win, then continue (more own 集
-    /// better), then lose. More own 集 is never worse (a larger count allows
-    /// whatever a smaller one does), so dropping keeps the game's value.
+    /// Affordable skills that no other affordable skill does at least as
+    /// well as against every reply and better against one. Outcomes rank
+    /// win, continue (more own 集 better: it allows more), lose; so
+    /// dropping a dominated skill keeps the game's value.
     fn undominated(&self, own: usize, opp: usize) -> u64 {
         let rank = |x: usize, z: usize| -> i64 {
             if self.beats(x, z) {
@@ -864,6 +904,131 @@ impl Model {
 
     fn genes(&self) -> usize {
         self.offset[self.states]
+    }
+}
+
+// ---------------------------------------------------------------- for people
+
+/// Pinyin of the common variant's characters, for the ASCII aliases of
+/// names made of them (and ASCII letters or digits).
+const PINYIN: [(char, &str); 8] = [
+    ('集', "ji"),
+    ('小', "xiao"),
+    ('中', "zhong"),
+    ('大', "da"),
+    ('防', "fang"),
+    ('波', "bo"),
+    ('黑', "hei"),
+    ('洞', "dong"),
+];
+
+/// Each skill's alias: its name in pinyin. None for a printable ASCII
+/// name (typed as it is), a name with a character outside the table (its
+/// number works), or an alias that clashes with a name or another alias.
+fn aliases(v: &Variant) -> Vec<Option<String>> {
+    let spell = |name: &str| -> Option<String> {
+        if name.bytes().all(|b| b.is_ascii_graphic()) {
+            return None;
+        }
+        let mut a = String::new();
+        for c in name.chars() {
+            match PINYIN.iter().find(|p| p.0 == c) {
+                Some(p) => a += p.1,
+                None if c.is_ascii_alphanumeric() => a.push(c.to_ascii_lowercase()),
+                None => return None,
+            }
+        }
+        Some(a)
+    };
+    let spelled: Vec<Option<String>> = v.skills.iter().map(|s| spell(&s.name)).collect();
+    let clash = |a: &str, me: usize| {
+        v.skills.iter().any(|s| s.name.eq_ignore_ascii_case(a))
+            || spelled
+                .iter()
+                .enumerate()
+                .any(|(i, b)| i != me && b.as_deref() == Some(a))
+    };
+    let keep = |(i, a): (usize, &Option<String>)| a.clone().filter(|a| !clash(a, i));
+    spelled.iter().enumerate().map(keep).collect()
+}
+
+/// Columns on a terminal: 2 for East Asian wide characters, 1 otherwise.
+fn width(s: &str) -> usize {
+    let wide = |c: char| {
+        matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF
+            | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xA000..=0xA4CF | 0xAC00..=0xD7A3
+            | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6
+            | 0x1F300..=0x1F64F | 0x1F900..=0x1F9FF | 0x20000..=0x3FFFD)
+    };
+    s.chars().map(|c| if wide(c) { 2 } else { 1 }).sum()
+}
+
+const RULES_HEAD: &str = "rules: you and the AI play a skill at the same time. If one beats the
+other, its player wins; otherwise both pay or gain 集 and play goes on.
+Both start with 0 集; a skill can be played only with `needs` 集 or more.";
+
+impl Model {
+    /// A skill as printed, with its alias: `小防 (xiaofang)`.
+    fn named(&self, x: usize) -> String {
+        match &self.aliases[x] {
+            Some(a) => format!("{} ({})", self.labels[x], a),
+            None => self.labels[x].clone(),
+        }
+    }
+
+    /// The skill a person typed: an exact name first (a name `1` wins over
+    /// the number 1), then an alias (any case).
+    fn find(&self, word: &str) -> Option<usize> {
+        let alias = |a: &Option<String>| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(word));
+        (self.v.skills.iter().position(|s| s.name == word))
+            .or_else(|| self.v.skills.iter().position(|s| s.name == word.trim()))
+            .or_else(|| self.aliases.iter().position(alias))
+    }
+
+    /// The rules as the seed's table gives them: skill, gain or cost, the
+    /// 集 it needs, what it beats and what beats it. (The aliases are in
+    /// each round's list: an alias column would not fit 80 columns.)
+    fn rules(&self) -> String {
+        let list = |xs: Vec<usize>| -> String {
+            let names: Vec<&str> = xs.iter().map(|&x| self.labels[x].as_str()).collect();
+            if names.is_empty() {
+                "-".into()
+            } else {
+                names.join(" ")
+            }
+        };
+        let mut rows = vec![["skill", "集", "needs", "beats", "beaten by"].map(String::from)];
+        for (x, s) in self.v.skills.iter().enumerate() {
+            let gain = if s.delta > 0 {
+                format!("gains {}", s.delta)
+            } else {
+                format!("costs {}", -(s.delta as i128))
+            };
+            rows.push([
+                self.labels[x].clone(),
+                gain,
+                s.req.to_string(),
+                list((0..self.n).filter(|&y| self.beats(x, y)).collect()),
+                list((0..self.n).filter(|&y| self.beats(y, x)).collect()),
+            ]);
+        }
+        let mut cols = [0; 5];
+        for row in &rows {
+            for (w, cell) in cols.iter_mut().zip(row) {
+                *w = (*w).max(width(cell));
+            }
+        }
+        let mut text = format!("{}\n", RULES_HEAD);
+        for row in &rows {
+            let mut line = String::new();
+            for (cell, w) in row.iter().zip(cols) {
+                line += cell;
+                line += &" ".repeat(w - width(cell) + 2);
+            }
+            text += line.trim_end();
+            text += "\n";
+        }
+        text
     }
 }
 
@@ -935,12 +1100,11 @@ impl Model {
 
 // ---------------------------------------------------------------- evaluation
 
-/// Best response to a fixed AI policy: value iteration on the MDP it leaves.
-/// Returns, per state (AI count, responder count), the responder's value:
-/// P(responder wins) - P(AI wins), 0 for play that never ends. Value
-/// iteration from 0 gives the k-round values, which increase towards the
-/// unlimited game's value; it stops when a sweep changes nothing by more
-/// than `tol`. The responder may play every skill it can afford.
+/// Best response to a fixed AI policy: value iteration from 0 (the k-round
+/// values, increasing to the unlimited game's) on the MDP it leaves, until
+/// a sweep moves nothing by more than `tol`. Per state (AI count,
+/// responder count): P(responder wins) - P(AI wins). The responder may
+/// play every skill it can afford.
 fn best_response(m: &Model, ai: &[f64], (tol, max_sweeps): (f64, usize)) -> Vec<f64> {
     // Flattened once: per state and reply, the terminal payoff and the
     // (probability, next state) pairs of the rounds that go on.
@@ -1071,11 +1235,10 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     (value, x)
 }
 
-/// The equilibrium of the capped unlimited game: value iteration where each
-/// state's value is that of its stage matrix game (rows: the mover's
-/// playable skills, columns: the opponent's affordable ones). By symmetry
-/// one table serves both players. Returns the values (own, opp) and an
-/// equilibrium policy (states x n).
+/// The equilibrium of the capped unlimited game: value iteration on the
+/// stage matrix games (rows: the mover's playable skills, columns: the
+/// opponent's affordable ones); by symmetry one table serves both sides.
+/// Returns the values (own, opp) and an equilibrium policy (states x n).
 fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     const MAX_SWEEPS: usize = 20_000;
     let mut v = vec![0.0; m.states];
@@ -1223,11 +1386,9 @@ struct Score {
     local: Vec<f64>,
 }
 
-/// The fitness: minus the exploitability at (0, 0), minus the mean over all
-/// states of (a) the best response's gain over the game value there and
-/// (b) the local gap. (a) gives credit for repairing states the current
-/// best response does not visit yet; (b) is separable by state, so it
-/// rewards a good mix at one state whatever the others do, which is what
+/// Fitness: -(exploitability + the mean over states of (a) the best
+/// response's gain there + (b) the local gap). (a) credits states the best
+/// response does not visit yet; (b) is separable by state, which is what
 /// per-state crossover and mutation act on.
 struct Judge<'a> {
     m: &'a Model,
@@ -1401,21 +1562,23 @@ fn archive_text(m: &Model, t: &Trainer) -> String {
 }
 
 /// Reads an archive: (generation, rng, population). Refuses a corrupt one
-/// or one for another variant.
+/// or one for another variant. Errors name the line; the caller adds the
+/// file (`origin` names it for the embedded variant).
 fn parse_archive(
     text: &[u8],
     origin: &str,
     m: &Model,
 ) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
-    let text = std::str::from_utf8(text).map_err(|e| {
-        bad(format!(
-            "{}: not UTF-8 text (byte {})",
-            origin,
-            e.valid_up_to()
-        ))
-    })?;
+    let text = match std::str::from_utf8(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
+            return bad(line, format!("not UTF-8 text (byte {})", at));
+        }
+    };
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let fail = |l: usize, what: String| bad(format!("{}: line {}: {}", origin, l + 1, what));
+    let fail = |l: usize, what: String| Failure::BadInput(l + 1, what);
     let line = |l: usize| -> Result<&str, Failure> {
         lines
             .get(l)
@@ -1424,7 +1587,7 @@ fn parse_archive(
     };
     if line(0)? != ARCHIVE_MAGIC {
         let what = format!("not a ji archive (expected '{}')", ARCHIVE_MAGIC);
-        return Err(fail(0, what));
+        return bad(1, what);
     }
     let n = line(1)?
         .strip_prefix("variant ")
@@ -1451,7 +1614,7 @@ fn parse_archive(
                 m.v.skill_line(i)
             )
         };
-        return Err(fail(1, format!("archive is for another variant ({})", why)));
+        return bad(2, format!("archive is for another variant ({})", why));
     }
     let mut l = 2 + n;
     let generation = line(l)?
@@ -1471,13 +1634,13 @@ fn parse_archive(
     };
     if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != m.states {
         let what = format!("expected 'population P {}' with 1 <= P <= 10000", m.states);
-        return Err(fail(l, what));
+        return bad(l + 1, what);
     }
     l += 1;
     let mut pop = Vec::with_capacity(dims[0]);
     for i in 0..dims[0] {
         if line(l)? != format!("individual {}", i) {
-            return Err(fail(l, format!("expected 'individual {}'", i)));
+            return bad(l + 1, format!("expected 'individual {}'", i));
         }
         l += 1;
         let mut genes = Vec::with_capacity(m.genes());
@@ -1486,30 +1649,30 @@ fn parse_archive(
             let (a, b) = m.counts(st);
             if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
                 let what = format!("expected the weights of state {} {}", a, b);
-                return Err(fail(l, what));
+                return bad(l + 1, what);
             }
             let mut count = 0;
             for w in it {
                 match w.parse::<f64>() {
                     Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
-                    _ => return Err(fail(l, format!("bad weight '{}'", shown(w.as_bytes())))),
+                    _ => return bad(l + 1, format!("bad weight '{}'", shown(w.as_bytes()))),
                 }
                 count += 1;
             }
             let want = m.offset[st + 1] - m.offset[st];
             if count != want {
                 let what = format!("state {} {} needs {} weights, found {}", a, b, want, count);
-                return Err(fail(l, what));
+                return bad(l + 1, what);
             }
             l += 1;
         }
         pop.push(genes);
     }
     if line(l)? != "end" {
-        return Err(fail(l, "expected 'end'".into()));
+        return bad(l + 1, "expected 'end'".into());
     }
     if l + 1 < lines.len() {
-        return Err(fail(l + 1, "text after 'end'".into()));
+        return bad(l + 2, "text after 'end'".into());
     }
     Ok((generation, rng, pop))
 }
@@ -1546,26 +1709,38 @@ struct Session {
 }
 
 impl Session {
-    /// Reads the variant and the archive (or draws a fresh population) and
-    /// prints the session line.
+    /// Reads the variant, then starts the session on it.
     fn start(cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
-        let (text, origin) = match &cfg.variant {
-            Some(f) => match std::fs::read(f) {
-                Ok(t) => (t, f.as_str()),
-                Err(e) => return Err(bad(format!("{}: cannot read: {}", f, e))),
-            },
-            None => (COMMON_VARIANT.as_bytes().to_vec(), "built-in variant"),
+        let variant = match &cfg.variant {
+            Some(f) => {
+                let origin = f.display().to_string();
+                match std::fs::read(f) {
+                    Ok(text) => parse_variant(&text, &origin, 0)?,
+                    Err(e) => {
+                        let what = format!("{}: cannot read: {}", origin, e);
+                        return Err(Failure::Unreadable(what));
+                    }
+                }
+            }
+            None => parse_variant(COMMON_VARIANT.as_bytes(), "built-in variant", 0)?,
         };
-        let m = Model::new(parse_variant(&text, origin, 0)?);
+        Session::new(variant, cfg, out)
+    }
+
+    /// Reads the archive (or draws a fresh population) and prints the
+    /// session line.
+    fn new(variant: Variant, cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
+        let m = Model::new(variant);
         let (value, eq_policy) = equilibrium(&m);
         let seed = cfg.seed.unwrap_or_else(|| {
             let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
             t.map(|d| d.as_nanos() as u64).unwrap_or(0)
         });
-        let name = &cfg.archive;
-        let (generation, rng, pop, note) = match std::fs::read(name) {
+        let name = cfg.archive.display().to_string();
+        let (generation, rng, pop, note) = match std::fs::read(&cfg.archive) {
             Ok(bytes) => {
-                let (g, r, p) = parse_archive(&bytes, name, &m)?;
+                let (g, r, p) =
+                    parse_archive(&bytes, &name, &m).map_err(|f| f.in_file(&name, 0))?;
                 let note = format!(
                     "archive '{}': generation {}, population {}",
                     name,
@@ -1581,7 +1756,10 @@ impl Session {
                 );
                 (0, Rng(seed), Trainer::fresh(&m, seed), note)
             }
-            Err(e) => return Err(bad(format!("{}: cannot read: {}", name, e))),
+            Err(e) => {
+                let what = format!("{}: cannot read: {}", name, e);
+                return Err(Failure::Unreadable(what));
+            }
         };
         let judge = Judge {
             m: &m,
@@ -1590,15 +1768,39 @@ impl Session {
         let trainer = Trainer::new(&judge, pop, generation, rng);
         writeln!(
             out,
-            "variant: {} skills, C = {}, {} states; {}",
+            "variant: {} skills, C = {}, {} states\n{}",
             m.n, m.cap, m.states, note
         )?;
+        let t = &trainer;
+        let trained = if t.generation == 0 {
+            "the AI is untrained (generation 0)".to_string()
+        } else {
+            format!("the AI is trained: generation {}", t.generation)
+        };
+        writeln!(
+            out,
+            "{}; exploitability {:.6} (0 is unbeatable)",
+            trained,
+            t.scores[0].expl.max(0.0)
+        )?;
+        if m.afford[0] == 0 {
+            writeln!(
+                out,
+                "nothing to play or train: {}; r shows the rules",
+                NOTHING_TO_PLAY
+            )?;
+        } else {
+            writeln!(
+                out,
+                "type t to train the AI, p to play against it, r for the rules, h for help"
+            )?;
+        }
         Ok(Session {
             trainer,
             m,
             value,
             eq_policy,
-            archive: PathBuf::from(name),
+            archive: cfg.archive.clone(),
             play_rng: Rng(seed.wrapping_add(0x7069_6179)),
         })
     }
@@ -1609,6 +1811,10 @@ impl Session {
 
     /// `t G`: trains, prints about 60 progress lines, saves the archive.
     fn train(&mut self, gens: u64, out: &mut impl Write) -> Result<(), Failure> {
+        if self.m.afford[0] == 0 {
+            writeln!(out, "nothing to train: {}", NOTHING_TO_PLAY)?;
+            return Ok(());
+        }
         let judge = Judge {
             m: &self.m,
             value: &self.value,
@@ -1653,7 +1859,7 @@ impl Session {
             let (a, b) = m.counts(s);
             write!(out, "({}, {}):", a, b)?;
             for x in bits(m.playable[s]) {
-                write!(out, " {} {:.4}", m.v.skills[x].name, p[s * m.n + x])?;
+                write!(out, " {} {:.4}", m.labels[x], p[s * m.n + x])?;
             }
             writeln!(out)?;
         }
@@ -1685,96 +1891,184 @@ impl Session {
         Ok(())
     }
 
-    /// `p`: one game against the best AI with real (uncapped) counts.
-    /// Returns false when the input ends during the game.
+    /// `p`: one game against the best AI with real (uncapped) counts. The
+    /// end of input (Ctrl-D) ends the game, not the session.
     fn play(
         &mut self,
         input: &mut impl BufRead,
         out: &mut impl Write,
         prompt: bool,
-    ) -> Result<bool, Failure> {
+    ) -> Result<(), Failure> {
         let m = &self.m;
+        if m.afford[0] == 0 {
+            writeln!(out, "nothing to play: {}", NOTHING_TO_PLAY)?;
+            return Ok(());
+        }
+        write!(out, "{}", m.rules())?;
+        let g = self.trainer.generation;
+        writeln!(
+            out,
+            "new game against the AI (generation {})\n{}",
+            g, MOVE_HELP
+        )?;
         let ai = self.best();
         let (mut me, mut bot): (i64, i64) = (0, 0);
-        for round in 1u64.. {
-            let mine: Vec<&str> =
-                m.v.skills
-                    .iter()
-                    .filter(|s| s.req <= me)
-                    .map(|s| s.name.as_str())
-                    .collect();
+        let mut round = 0u64;
+        let summary = loop {
+            round += 1;
+            let mine: Vec<usize> = (0..m.n).filter(|&x| m.v.skills[x].req <= me).collect();
+            let menu: Vec<String> = (mine.iter().enumerate())
+                .map(|(i, &x)| format!("{} {}", i + 1, m.named(x)))
+                .collect();
             writeln!(
                 out,
                 "round {}: you {} 集, AI {} 集; you may play: {}",
                 round,
                 me,
                 bot,
-                mine.join(" ")
+                menu.join(", ")
             )?;
-            // Every attempt reads a line, so a game ends with its input.
-            let x = loop {
-                if prompt {
-                    write!(out, "your skill> ")?;
-                }
-                out.flush()?;
-                let line = match read_command(input)? {
-                    Some(line) => line,
-                    None => {
-                        writeln!(out, "end of input: game abandoned")?;
-                        return Ok(false);
-                    }
-                };
-                let word = line.trim();
-                if word.is_empty() {
-                    continue;
-                }
-                match m.v.skills.iter().position(|s| s.name == word) {
-                    Some(x) if m.v.skills[x].req <= me => break x,
-                    Some(x) => writeln!(
-                        out,
-                        "refused: {} needs {} 集, you have {}; try again",
-                        word, m.v.skills[x].req, me
-                    )?,
-                    None if word == "q" => {
-                        writeln!(out, "game abandoned")?;
-                        return Ok(true);
-                    }
-                    None => writeln!(
-                        out,
-                        "refused: no skill named '{}'; try again",
-                        shown(word.as_bytes())
-                    )?,
+            let x = match read_move(m, &mine, me, input, out, prompt)? {
+                Move::Play(x) => x,
+                Move::GiveUp => break format!("you gave up in round {}: the AI wins", round),
+                Move::End => {
+                    break format!(
+                        "game abandoned in round {} (end of input): no winner",
+                        round
+                    )
                 }
             };
             let y = m.ai_move(&ai, bot, me, &mut self.play_rng);
-            let (xs, ys) = (&m.v.skills[x], &m.v.skills[y]);
-            let verdict = if m.beats(x, y) {
-                "you win"
+            let (xs, ys) = (&m.labels[x], &m.labels[y]);
+            let (why, winner) = if m.beats(x, y) {
+                (format!("{} beats {}", xs, ys), "you win")
             } else if m.beats(y, x) {
-                "the AI wins"
+                (format!("{} beats {}", ys, xs), "the AI wins")
             } else {
-                me = me.saturating_add(xs.delta);
-                bot = bot.saturating_add(ys.delta);
-                "go on"
+                me = me.saturating_add(m.v.skills[x].delta);
+                bot = bot.saturating_add(m.v.skills[y].delta);
+                ("neither beats the other".into(), "go on")
             };
-            writeln!(out, "you: {}, AI: {} -> {}", xs.name, ys.name, verdict)?;
-            if verdict != "go on" {
-                break;
+            writeln!(out, "you: {}, AI: {} -> {}: {}", xs, ys, why, winner)?;
+            if winner != "go on" {
+                let rounds = if round == 1 { "round" } else { "rounds" };
+                break format!("game over after {} {}: {}", round, rounds, winner);
             }
-        }
-        Ok(true)
+        };
+        writeln!(out, "{}. p plays again, h for help", summary)?;
+        Ok(())
     }
 }
 
-/// The next line of input, `None` at its end. Invalid UTF-8 is replaced,
-/// so a stray byte makes an unknown word (a hint), not a fatal error.
-fn read_command(input: &mut impl BufRead) -> Result<Option<String>, Failure> {
+/// What a person typed in a game.
+enum Move {
+    Play(usize),
+    GiveUp,
+    /// The end of input (Ctrl-D on a terminal).
+    End,
+}
+
+/// Reads a move: a skill's exact name, its alias, `q`, `r`, `h`, then a
+/// number in `mine` (the list on screen). Each attempt reads a line.
+fn read_move(
+    m: &Model,
+    mine: &[usize],
+    me: i64,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    prompt: bool,
+) -> Result<Move, Failure> {
+    loop {
+        if prompt {
+            write!(out, "your skill> ")?;
+        }
+        out.flush()?;
+        let line = match read_line(input)? {
+            Some(line) => line,
+            None => {
+                if prompt {
+                    writeln!(out)?;
+                }
+                return Ok(Move::End);
+            }
+        };
+        let word = trim(&line);
+        if word.is_empty() {
+            continue;
+        }
+        let text = std::str::from_utf8(word).unwrap_or("");
+        let typed = match (m.find(text), command(word)) {
+            (Some(x), _) => Ok(x),
+            (None, Some(b'q')) => return Ok(Move::GiveUp),
+            (None, Some(b'r')) => {
+                write!(out, "{}", m.rules())?;
+                continue;
+            }
+            (None, Some(b'h')) => {
+                writeln!(out, "{}", MOVE_HELP)?;
+                continue;
+            }
+            _ if word.iter().all(u8::is_ascii_digit) => match text.parse::<usize>() {
+                Ok(k) if (1..=mine.len()).contains(&k) => Ok(mine[k - 1]),
+                _ => Err(format!(
+                    "{} is not a number in the list (1 to {})",
+                    shown(word),
+                    mine.len()
+                )),
+            },
+            _ => Err(format!(
+                "'{}' is not a skill, an alias or a number in the list",
+                shown(word)
+            )),
+        };
+        let why = match typed {
+            Ok(x) if m.v.skills[x].req <= me => return Ok(Move::Play(x)),
+            Ok(x) => format!(
+                "{} needs {} 集, you have {}",
+                m.labels[x], m.v.skills[x].req, me
+            ),
+            Err(why) => why,
+        };
+        writeln!(out, "refused: {}; try again", why)?;
+    }
+}
+
+/// A line without its ASCII white space at both ends.
+fn trim(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
+    &line[start..end.max(start)]
+}
+
+/// The next line of input, `None` at its end. On a terminal, input goes
+/// on after a Ctrl-D: the next call reads again.
+fn read_line(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Failure> {
     let mut buf = Vec::new();
     match input.read_until(b'\n', &mut buf) {
         Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(String::from_utf8_lossy(&buf).into_owned())),
-        Err(e) => Err(bad(format!("cannot read the commands: {}", e))),
+        Ok(_) => Ok(Some(buf)),
+        Err(e) => Err(Failure::Unreadable(format!(
+            "cannot read the commands: {}",
+            e
+        ))),
     }
+}
+
+/// A command word: its letter, for the letter or the whole word. Lower
+/// case only, as the letters always were: a stray `T` is not 3000
+/// generations of training.
+fn command(word: &[u8]) -> Option<u8> {
+    const WORDS: [&str; 7] = ["train", "play", "rules", "show", "eval", "help", "quit"];
+    let found = WORDS
+        .iter()
+        .find(|c| word == c.as_bytes() || word == &c.as_bytes()[..1]);
+    found.map(|c| c.as_bytes()[0])
 }
 
 /// Runs a session: reads commands from `input` until `q` or its end.
@@ -1785,51 +2079,74 @@ fn run(
     prompt: bool,
 ) -> Result<(), Failure> {
     let mut session = Session::start(cfg, out)?;
+    serve(&mut session, input, out, prompt)
+}
+
+/// The command loop of a started session.
+fn serve(
+    session: &mut Session,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    prompt: bool,
+) -> Result<(), Failure> {
     loop {
         if prompt {
             write!(out, "ji> ")?;
         }
         out.flush()?;
-        let line = match read_command(input)? {
+        let line = match read_line(input)? {
             Some(line) => line,
-            None => return Ok(()),
-        };
-        let mut words = line.split_whitespace();
-        match (words.next(), words.next(), words.next()) {
-            (None, _, _) => {}
-            (Some("t"), g, rest) => match g.map(|g| g.parse::<u64>()) {
-                _ if rest.is_some() => writeln!(out, "t takes at most one number: t [G]")?,
-                None => session.train(DEFAULT_GENERATIONS, out)?,
-                Some(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out)?,
-                Some(_) => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS)?,
-            },
-            (Some("p"), None, _) => {
-                if !session.play(input, out, prompt)? {
-                    return Ok(());
+            None => {
+                // The session ends with a newline, after a prompt too.
+                if prompt {
+                    writeln!(out)?;
                 }
+                return Ok(());
             }
-            (Some("s"), None, _) => session.show(out)?,
-            (Some("e"), None, _) => session.evaluate(out)?,
-            (Some("h"), None, _) => writeln!(out, "{}", COMMANDS)?,
-            (Some("q"), None, _) => return Ok(()),
-            (Some(w @ ("p" | "s" | "e" | "h" | "q")), Some(_), _) => {
-                writeln!(out, "'{}' takes no argument; h lists the commands", w)?
-            }
-            (Some(w), _, _) => writeln!(
+        };
+        let words: Vec<&[u8]> = (line.split(|b| b.is_ascii_whitespace()))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let first = match words.first() {
+            Some(&w) => w,
+            None => continue,
+        };
+        match (command(first), words.len()) {
+            (None, _) => writeln!(
                 out,
                 "unknown command '{}'; h lists the commands",
-                shown(w.as_bytes())
+                shown(first)
             )?,
+            (Some(b't'), 1) => session.train(DEFAULT_GENERATIONS, out)?,
+            (Some(b't'), 2) => match std::str::from_utf8(words[1]).map(|g| g.parse::<u64>()) {
+                Ok(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out)?,
+                _ => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS)?,
+            },
+            (Some(b't'), _) => writeln!(out, "t takes at most one number: t [G]")?,
+            (Some(_), 2..) => writeln!(
+                out,
+                "'{}' takes no argument; h lists the commands",
+                shown(first)
+            )?,
+            (Some(b'p'), _) => session.play(input, out, prompt)?,
+            (Some(b'r'), _) => write!(out, "{}", session.m.rules())?,
+            (Some(b's'), _) => session.show(out)?,
+            (Some(b'e'), _) => session.evaluate(out)?,
+            (Some(b'h'), _) => write!(out, "{}", COMMANDS)?,
+            (Some(_), _) => return Ok(()),
         }
     }
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match parse_args(&args) {
-        Ok(None) => out.write_all(HELP.as_bytes()).map_err(Failure::from),
+        Ok(None) => out
+            .write_all(HELP.as_bytes())
+            .and_then(|()| out.write_all(COMMANDS.as_bytes()))
+            .map_err(Failure::from),
         Ok(Some(cfg)) => {
             let stdin = io::stdin();
             let prompt = stdin.is_terminal();
@@ -1841,184 +2158,11 @@ fn main() {
     if let Err(f) = result {
         let _ = out.flush();
         // A failed stderr cannot be reported anywhere: ignore it, no panic.
-        let _ = writeln!(io::stderr(), "ji: {}", f.text);
-        std::process::exit(f.code);
+        let _ = writeln!(io::stderr(), "ji: {}", f);
+        std::process::exit(f.exit_code());
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn common() -> Model {
-        Model::new(parse_variant(COMMON_VARIANT.as_bytes(), "v", 0).unwrap())
-    }
-
-    fn err(text: &str) -> String {
-        parse_variant(text.as_bytes(), "v", 0).unwrap_err().text
-    }
-
-    fn skill(m: &Model, name: &str) -> usize {
-        m.v.skills.iter().position(|s| s.name == name).unwrap()
-    }
-
-    #[test]
-    fn common_variant_rules() {
-        let m = common();
-        assert_eq!((m.n, m.cap, m.states), (8, 5, 36));
-        let (ji, small_def, mid_def, small_wave) = (
-            skill(&m, "集"),
-            skill(&m, "小防"),
-            skill(&m, "中防"),
-            skill(&m, "小波"),
-        );
-        assert!(m.beats(small_wave, ji) && m.beats(small_wave, mid_def));
-        assert!(!m.beats(small_wave, small_def) && !m.beats(small_def, small_wave));
-        // No 集: no defence is worth playing, only 集.
-        assert_eq!(m.playable[0], 1 << ji);
-        // 5 集 against 1: 黑洞 beats every affordable reply.
-        assert_eq!(m.playable[5 * 6 + 1], 1 << skill(&m, "黑洞"));
-        // Capped model: no playable skill raises a count past C.
-        for s in 0..m.states {
-            for x in bits(m.playable[s]) {
-                assert!(s / 6 + m.v.skills[x].delta.max(0) as usize <= 5);
-            }
-        }
-    }
-
-    #[test]
-    fn variant_errors_name_the_skill() {
-        // The messages of the shared format block (the same as ji_referee's
-        // and ji_solver's, tests/ji_variant.rs), then the trainer's limits.
-        let cases = [
-            (
-                "",
-                "line 1: unexpected end of input: expected the number of skills n",
-            ),
-            ("0", "line 1: n must be at least 1"),
-            (
-                "1\nA x 0 0",
-                "line 2: skill `A`: delta `x` is not a 64-bit integer",
-            ),
-            (
-                "1\nA -2 1 0",
-                "line 2: skill `A`: req 1 is below its cost (req must be at least max(0, -delta) = 2)",
-            ),
-            (
-                "1\nA 0 0 1 A",
-                "line 2: skill `A`: beats 1 skills but only 0 others exist",
-            ),
-            ("2\nA 0 0 1 A\nB 0 0 0", "line 2: skill `A` beats itself"),
-            (
-                "2\nA 0 0 1 B\nB 0 0 1 A",
-                "line 3: skills `B` and `A` beat each other (the relation must be antisymmetric)",
-            ),
-            (
-                "2\nA 0 0 1 C\nB 0 0 0",
-                "line 2: skill `A` beats unknown skill `C`",
-            ),
-            (
-                "2\nA 0 0 0\nA 0 0 0",
-                "line 3: skill `A` is defined twice (first on line 2)",
-            ),
-            (
-                "1\nA 0 0 0 x",
-                "line 2: extra token `x` after the last skill",
-            ),
-            (
-                "2\nA 0 0 0\n",
-                "line 2: unexpected end of input: expected the name of skill 2 of 2",
-            ),
-            (
-                "1\nA 0 31 0",
-                "skill `A`: req 31 is beyond the trainer's limit C <= 30",
-            ),
-        ];
-        for (text, want) in cases {
-            assert_eq!(err(text), format!("v: {}", want), "{:?}", text);
-        }
-        // Names are parsed by position: numbers are fine as names.
-        assert!(parse_variant(b"2\n1 1 0 1 -1\n-1 0 0 0", "v", 0).is_ok());
-    }
-
-    #[test]
-    fn rock_paper_scissors_stage_game() {
-        let a = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
-        let (v, p) = matrix_game(&a, 3, 3);
-        assert!(v.abs() < 1e-12);
-        assert!(p.iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-12));
-    }
-
-    #[test]
-    fn exploitability_of_reference_strategies() {
-        let m = common();
-        let (value, eq) = equilibrium(&m);
-        assert!(value[0].abs() < 1e-12, "symmetric game: value 0");
-        let uniform = m.policy(&vec![1.0; m.genes()]);
-        let br = best_response(&m, &uniform, EXACT_SWEEPS);
-        assert!((br[0] - 0.5).abs() < 1e-9, "uniform AI: {}", br[0]);
-        assert!(best_response(&m, &eq, EXACT_SWEEPS)[0].abs() < 1e-9);
-        let (w, l, d) = outcomes(&m, &uniform, &uniform);
-        assert!((w - l).abs() < 1e-12 && (w + l + d - 1.0).abs() < 1e-12);
-    }
-
-    /// A fresh population of the common variant after `steps` generations.
-    fn trained(m: &Model, seed: u64, steps: usize) -> Trainer {
-        let (value, _) = equilibrium(m);
-        let judge = Judge { m, value: &value };
-        let mut t = Trainer::new(&judge, Trainer::fresh(m, seed), 0, Rng(seed));
-        for _ in 0..steps {
-            t.step(m, &judge);
-        }
-        t
-    }
-
-    #[test]
-    fn archive_round_trip_and_corruption() {
-        let m = common();
-        let t = trained(&m, 9, 1);
-        let text = archive_text(&m, &t);
-        let (g, r, pop) = parse_archive(text.as_bytes(), "a", &m).unwrap();
-        assert_eq!((g, r.0), (1, t.rng.0));
-        assert_eq!(pop, t.pop);
-        let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
-        let cases = [
-            (cut, "ends early"),
-            (
-                text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1),
-                "bad weight",
-            ),
-            (
-                text.replacen("集 1 0 0", "集 2 0 0", 1),
-                "a: line 2: archive is for another variant",
-            ),
-        ];
-        for (bad, want) in cases {
-            let e = parse_archive(bad.as_bytes(), "a", &m).unwrap_err().text;
-            assert!(e.contains(want), "{}", e);
-        }
-    }
-
-    #[test]
-    fn training_improves_and_is_deterministic() {
-        let m = common();
-        let before = trained(&m, 1, 0).scores[0].fitness;
-        let (a, b) = (trained(&m, 1, 20), trained(&m, 1, 20));
-        assert!(a.scores[0].fitness > before);
-        assert_eq!(a.pop[0], b.pop[0]);
-    }
-
-    #[test]
-    fn stray_bytes_in_a_command_are_a_hint() {
-        let cfg = Config {
-            variant: None,
-            archive: "/nonexistent/ji-archive".into(),
-            seed: Some(1),
-        };
-        let mut out = Vec::new();
-        run(&cfg, &mut &b"\xff\r\nq\n"[..], &mut out, false).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let hint = "unknown command '\u{FFFD}'; h lists the commands";
-        assert_eq!(text.lines().nth(1), Some(hint));
-    }
-}
+#[path = "../../tests/unit/ji.rs"]
+mod tests;

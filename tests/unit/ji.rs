@@ -1,0 +1,399 @@
+//! Unit tests of `src/bin/ji.rs` (pulled in by its `mod tests`).
+
+use super::*;
+
+fn common() -> Model {
+    Model::new(parse_variant(COMMON_VARIANT.as_bytes(), "v", 0).unwrap())
+}
+
+fn err(text: &str) -> String {
+    parse_variant(text.as_bytes(), "v", 0)
+        .unwrap_err()
+        .to_string()
+}
+
+fn skill(m: &Model, name: &str) -> usize {
+    m.v.skills.iter().position(|s| s.name == name).unwrap()
+}
+
+#[test]
+fn common_variant_rules() {
+    let m = common();
+    assert_eq!((m.n, m.cap, m.states), (8, 5, 36));
+    let (ji, small_def, mid_def, small_wave) = (
+        skill(&m, "集"),
+        skill(&m, "小防"),
+        skill(&m, "中防"),
+        skill(&m, "小波"),
+    );
+    assert!(m.beats(small_wave, ji) && m.beats(small_wave, mid_def));
+    assert!(!m.beats(small_wave, small_def) && !m.beats(small_def, small_wave));
+    // No 集: no defence is worth playing, only 集.
+    assert_eq!(m.playable[0], 1 << ji);
+    // 5 集 against 1: 黑洞 beats every affordable reply.
+    assert_eq!(m.playable[5 * 6 + 1], 1 << skill(&m, "黑洞"));
+    // Capped model: no playable skill raises a count past C.
+    for s in 0..m.states {
+        for x in bits(m.playable[s]) {
+            assert!(s / 6 + m.v.skills[x].delta.max(0) as usize <= 5);
+        }
+    }
+}
+
+#[test]
+fn variant_errors_name_the_skill() {
+    // The messages of the shared format block (the same as ji_referee's
+    // and ji_solver's, tests/ji_variant.rs), then the trainer's limits.
+    let cases = [
+        (
+            "",
+            "line 1: unexpected end of input: expected the number of skills n",
+        ),
+        ("0", "line 1: n must be at least 1"),
+        (
+            "1\nA x 0 0",
+            "line 2: skill `A`: delta `x` is not a 64-bit integer",
+        ),
+        (
+            "1\nA -2 1 0",
+            "line 2: skill `A`: req 1 is below its cost (req must be at least max(0, -delta) = 2)",
+        ),
+        (
+            "1\nA 0 0 1 A",
+            "line 2: skill `A`: beats 1 skills but only 0 others exist",
+        ),
+        ("2\nA 0 0 1 A\nB 0 0 0", "line 2: skill `A` beats itself"),
+        (
+            "2\nA 0 0 1 B\nB 0 0 1 A",
+            "line 3: skills `B` and `A` beat each other (the relation must be antisymmetric)",
+        ),
+        (
+            "2\nA 0 0 1 C\nB 0 0 0",
+            "line 2: skill `A` beats unknown skill `C`",
+        ),
+        (
+            "2\nA 0 0 0\nA 0 0 0",
+            "line 3: skill `A` is defined twice (first on line 2)",
+        ),
+        (
+            "1\nA 0 0 0 x",
+            "line 2: extra token `x` after the last skill",
+        ),
+        (
+            "2\nA 0 0 0\n",
+            "line 2: unexpected end of input: expected the name of skill 2 of 2",
+        ),
+        (
+            "1\nA 0 31 0",
+            "skill `A`: req 31 is beyond the trainer's limit C <= 30",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(err(text), format!("v: {}", want), "{:?}", text);
+    }
+    // Names are parsed by position: numbers are fine as names.
+    assert!(parse_variant(b"2\n1 1 0 1 -1\n-1 0 0 0", "v", 0).is_ok());
+}
+
+#[test]
+fn rock_paper_scissors_stage_game() {
+    let a = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
+    let (v, p) = matrix_game(&a, 3, 3);
+    assert!(v.abs() < 1e-12);
+    assert!(p.iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-12));
+}
+
+#[test]
+fn exploitability_of_reference_strategies() {
+    let m = common();
+    let (value, eq) = equilibrium(&m);
+    assert!(value[0].abs() < 1e-12, "symmetric game: value 0");
+    let uniform = m.policy(&vec![1.0; m.genes()]);
+    let br = best_response(&m, &uniform, EXACT_SWEEPS);
+    assert!((br[0] - 0.5).abs() < 1e-9, "uniform AI: {}", br[0]);
+    assert!(best_response(&m, &eq, EXACT_SWEEPS)[0].abs() < 1e-9);
+    let (w, l, d) = outcomes(&m, &uniform, &uniform);
+    assert!((w - l).abs() < 1e-12 && (w + l + d - 1.0).abs() < 1e-12);
+}
+
+/// A fresh population of the common variant after `steps` generations.
+fn trained(m: &Model, seed: u64, steps: usize) -> Trainer {
+    let (value, _) = equilibrium(m);
+    let judge = Judge { m, value: &value };
+    let mut t = Trainer::new(&judge, Trainer::fresh(m, seed), 0, Rng(seed));
+    for _ in 0..steps {
+        t.step(m, &judge);
+    }
+    t
+}
+
+#[test]
+fn archive_round_trip_and_corruption() {
+    let m = common();
+    let t = trained(&m, 9, 1);
+    let text = archive_text(&m, &t);
+    let (g, r, pop) = parse_archive(text.as_bytes(), "a", &m).unwrap();
+    assert_eq!((g, r.0), (1, t.rng.0));
+    assert_eq!(pop, t.pop);
+    let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
+    let cases = [
+        (cut, "ends early"),
+        (
+            text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1),
+            "bad weight",
+        ),
+        (
+            text.replacen("集 1 0 0", "集 2 0 0", 1),
+            "line 2: archive is for another variant",
+        ),
+    ];
+    for (bad, want) in cases {
+        let e = parse_archive(bad.as_bytes(), "a", &m)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{}", e);
+    }
+}
+
+#[test]
+fn training_improves_and_is_deterministic() {
+    let m = common();
+    let before = trained(&m, 1, 0).scores[0].fitness;
+    let (a, b) = (trained(&m, 1, 20), trained(&m, 1, 20));
+    assert!(a.scores[0].fitness > before);
+    assert_eq!(a.pop[0], b.pop[0]);
+}
+
+#[test]
+fn stray_bytes_in_a_command_are_a_hint() {
+    let cfg = Config {
+        variant: None,
+        archive: PathBuf::from("/nonexistent/ji-archive"),
+        seed: Some(1),
+    };
+    let mut out = Vec::new();
+    run(&cfg, &mut &b"\xff\r\n\x1b[A\nq\n"[..], &mut out, false).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().skip(4).collect();
+    assert_eq!(
+        lines,
+        [
+            "unknown command '\u{FFFD}'; h lists the commands",
+            "unknown command '\\x1b[A'; h lists the commands",
+        ]
+    );
+}
+
+/// Input as a terminal gives it: each chunk is one read, and an empty
+/// chunk is a Ctrl-D (a read of 0 bytes, after which reading goes on).
+struct Terminal(Vec<&'static [u8]>);
+
+impl io::Read for Terminal {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.0.is_empty() {
+            return Ok(0);
+        }
+        let chunk = self.0.remove(0);
+        let n = chunk.len().min(buf.len());
+        buf[..n].copy_from_slice(&chunk[..n]);
+        if n < chunk.len() {
+            self.0.insert(0, &chunk[n..]);
+        }
+        Ok(n)
+    }
+}
+
+fn session(v: Variant, out: &mut Vec<u8>) -> Session {
+    let cfg = Config {
+        variant: None,
+        archive: PathBuf::from("/nonexistent/ji-archive"),
+        seed: Some(3),
+    };
+    Session::new(v, &cfg, out).unwrap()
+}
+
+#[test]
+fn ctrl_d_ends_the_game_not_the_session() {
+    let mut out = Vec::new();
+    let mut s = session(common().v, &mut out);
+    let chunks: Vec<&'static [u8]> = vec![b"p\n", b"ji\n", b"", b"h\n", b"", b"never read\n"];
+    let mut tty = io::BufReader::new(Terminal(chunks));
+    serve(&mut s, &mut tty, &mut out, true).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("your skill> \ngame abandoned in round 2 (end of input): no winner."),
+        "{}",
+        text
+    );
+    // The session went on (h), then ended at the second Ctrl-D with a newline.
+    assert!(text.contains("\nji> commands, one per line"), "{}", text);
+    assert!(
+        text.ends_with("q, quit       quit (so does Ctrl-D)\nji> \n"),
+        "{}",
+        text
+    );
+}
+
+#[test]
+fn moves_by_number_name_or_alias() {
+    let m = common();
+    let mine: Vec<usize> = (0..m.n).filter(|&x| m.v.skills[x].req <= 1).collect();
+    let read = |typed: &'static str| -> (Option<usize>, String) {
+        let mut out = Vec::new();
+        let mv = read_move(&m, &mine, 1, &mut typed.as_bytes(), &mut out, false).unwrap();
+        let x = match mv {
+            Move::Play(x) => Some(x),
+            _ => None,
+        };
+        (x, String::from_utf8(out).unwrap())
+    };
+    let xiaobo = Some(skill(&m, "小波"));
+    assert_eq!(read("小波\n").0, xiaobo);
+    assert_eq!(read("  XiaoBo \r\n").0, xiaobo);
+    assert_eq!(read("5\n").0, xiaobo, "the 5th in the list");
+    let (x, said) = read("6\n大波\n\x1b[B\n1\n");
+    assert_eq!(x, Some(skill(&m, "集")));
+    assert_eq!(
+        said,
+        "refused: 6 is not a number in the list (1 to 5); try again\n\
+         refused: 大波 needs 3 集, you have 1; try again\n\
+         refused: '\\x1b[B' is not a skill, an alias or a number in the list; try again\n"
+    );
+    // An exact name wins over a number: the skill named 1 is second here.
+    let v = parse_variant(b"2\nA 1 0 0\n1 0 0 0", "v", 0).unwrap();
+    let m = Model::new(v);
+    let mut out = Vec::new();
+    let mv = read_move(&m, &[0, 1], 0, &mut &b"1\n"[..], &mut out, false).unwrap();
+    assert!(matches!(mv, Move::Play(1)));
+}
+
+#[test]
+fn aliases_are_pinyin_and_never_ambiguous() {
+    let m = common();
+    let want = [
+        "ji",
+        "xiaofang",
+        "zhongfang",
+        "dafang",
+        "xiaobo",
+        "zhongbo",
+        "dabo",
+        "heidong",
+    ];
+    let got: Vec<&str> = m
+        .aliases
+        .iter()
+        .map(|a| a.as_deref().unwrap_or("-"))
+        .collect();
+    assert_eq!(got, want);
+    // `ji` is a name here, so 集 gets no alias; 超 is not in the table; an
+    // ASCII name needs none; 波2 mixes pinyin and ASCII.
+    let v = parse_variant(
+        "4\n集 1 0 0\nji 0 0 0\n超波 0 0 0\n波2 0 0 0".as_bytes(),
+        "v",
+        0,
+    )
+    .unwrap();
+    assert_eq!(aliases(&v), [None, None, None, Some("bo2".to_string())]);
+}
+
+#[test]
+fn rules_table_matches_the_seeds_table() {
+    // The seed's table: name, 集的损益, 弱于 (beaten by), transcribed by hand.
+    let seed = [
+        ("集", "gains 1", "小波 中波 大波 黑洞"),
+        ("小防", "costs 0", "中波 大波 黑洞"),
+        ("中防", "costs 0", "小波 大波 黑洞"),
+        ("大防", "costs 1", "黑洞"),
+        ("小波", "costs 1", "中波 大波 黑洞"),
+        ("中波", "costs 2", "大波 黑洞"),
+        ("大波", "costs 3", "黑洞"),
+        ("黑洞", "costs 5", "-"),
+    ];
+    let rules = common().rules();
+    let rows: Vec<&str> = rules.lines().skip(4).collect();
+    assert_eq!(rows.len(), 8);
+    for (row, (name, gain, beaten_by)) in rows.iter().zip(seed) {
+        let cells: Vec<&str> = row
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        assert_eq!(cells[0], name);
+        assert_eq!(cells[1], gain, "{}", row);
+        assert_eq!(cells.last().copied(), Some(beaten_by), "{}", row);
+    }
+    // Columns line up on a terminal (CJK characters are two columns wide).
+    let at = |row: &str| width(&row[..row.find("gains").or_else(|| row.find("costs")).unwrap()]);
+    assert!(rows.iter().all(|r| at(r) == at(rows[0])), "{}", rules);
+}
+
+#[test]
+fn nothing_to_play_at_zero_is_said_not_a_panic() {
+    // No skill needs 0 集 (the variant parser's side decides whether such a
+    // text is accepted; the trainer takes the variant as given).
+    let v = Variant {
+        skills: vec![
+            Skill {
+                name: "A".into(),
+                delta: 1,
+                req: 1,
+            },
+            Skill {
+                name: "B".into(),
+                delta: -1,
+                req: 1,
+            },
+        ],
+        beats: vec![0b10, 0],
+    };
+    let mut out = Vec::new();
+    let mut s = session(v, &mut out);
+    serve(&mut s, &mut &b"p\nt 2\ne\ns\nq\n"[..], &mut out, false).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let nothing = "no skill needs 0 集, so neither side can move at 0 集";
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[3],
+        format!("nothing to play or train: {}; r shows the rules", nothing)
+    );
+    assert_eq!(lines[4], format!("nothing to play: {}", nothing));
+    assert_eq!(lines[5], format!("nothing to train: {}", nothing));
+    assert!(text.contains("vs uniform AI: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000"));
+    assert!(!text.contains("NaN") && !text.contains("inf"), "{}", text);
+    assert_eq!(s.trainer.generation, 0);
+}
+
+#[test]
+fn failures_map_to_one_exit_code_each() {
+    let cases = [
+        (Failure::BadInput(3, "x".into()), 2, "line 3: x"),
+        (
+            Failure::BadFile("v".into(), 3, "x".into()),
+            2,
+            "v: line 3: x",
+        ),
+        (Failure::BadArgument("no".into()), 2, "no"),
+        (Failure::Unreadable("f: gone".into()), 2, "f: gone"),
+        (
+            Failure::Io("full".into()),
+            1,
+            "cannot write the output: full",
+        ),
+    ];
+    for (f, code, text) in cases {
+        assert_eq!((f.exit_code(), f.to_string()), (code, text.to_string()));
+    }
+    // A text's line 1 is the file's line first_line + 1.
+    let f = bad::<()>(1, "x".into()).unwrap_err().in_file("a", 1);
+    assert_eq!(f, Failure::BadFile("a".into(), 2, "x".into()));
+}
+
+#[test]
+fn echoed_text_is_escaped() {
+    assert_eq!(escaped(b"\x1b[A", 40), "\\x1b[A");
+    assert_eq!(escaped("a\u{9b}集\x7f".as_bytes(), 40), "a\\u{9b}集\\x7f");
+    assert_eq!(escaped(b"\xff\xe9x", 40), "\u{FFFD}\u{FFFD}x");
+    assert_eq!(escaped("集集集".as_bytes(), 2), "集集...");
+    assert_eq!(escaped(b"", 2), "");
+}
