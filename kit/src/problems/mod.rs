@@ -2,6 +2,7 @@
 
 use crate::rng::Rng;
 
+pub mod ants_battle;
 pub mod zhuguosha;
 
 /// A named family of generated inputs, for `kit gen PROBLEM --list`.
@@ -34,7 +35,7 @@ pub trait Problem: Sync {
 
 /// Every problem, in the order `kit gen --help` lists them.
 pub fn all() -> &'static [&'static dyn Problem] {
-    &[&zhuguosha::Zhuguosha]
+    &[&zhuguosha::Zhuguosha, &ants_battle::AntsBattle]
 }
 
 /// The problem called `name`, if any.
