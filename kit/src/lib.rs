@@ -3,5 +3,9 @@
 //! the failing input (`stress`). The comparison rule here is the one the
 //! repository's own tests use.
 
+pub mod cases;
+pub mod compare;
 pub mod problems;
 pub mod rng;
+pub mod run;
+pub mod scratch;
