@@ -2,6 +2,9 @@
 
 use crate::rng::Rng;
 
+pub mod ants_battle;
+pub mod zhuguosha;
+
 /// A named family of generated inputs, for `kit gen PROBLEM --list`.
 pub struct Profile {
     pub name: &'static str,
@@ -32,10 +35,29 @@ pub trait Problem: Sync {
 
 /// Every problem, in the order `kit gen --help` lists them.
 pub fn all() -> &'static [&'static dyn Problem] {
-    &[]
+    &[&zhuguosha::Zhuguosha, &ants_battle::AntsBattle]
 }
 
 /// The problem called `name`, if any.
 pub fn find(name: &str) -> Option<&'static dyn Problem> {
     all().iter().copied().find(|p| p.name() == name)
+}
+
+/// The lines of `text` after the checks every strict format shares: a
+/// final newline, no CR, no empty line, no leading or
+/// trailing space, single spaces between tokens.
+#[cfg(test)]
+fn strict_lines(text: &str) -> Vec<&str> {
+    assert!(text.ends_with('\n'), "no final newline");
+    assert!(!text.contains('\r') && !text.contains('\t'));
+    let lines: Vec<&str> = text[..text.len() - 1].split('\n').collect();
+    for line in &lines {
+        assert!(!line.is_empty(), "empty line");
+        assert!(
+            !line.starts_with(' ') && !line.ends_with(' '),
+            "edge space: {line:?}"
+        );
+        assert!(!line.contains("  "), "double space: {line:?}");
+    }
+    lines
 }
