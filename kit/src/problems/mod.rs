@@ -3,6 +3,7 @@
 use crate::rng::Rng;
 
 pub mod ants_battle;
+pub mod ji;
 pub mod zhuguosha;
 
 /// A named family of generated inputs, for `kit gen PROBLEM --list`.
@@ -35,7 +36,12 @@ pub trait Problem: Sync {
 
 /// Every problem, in the order `kit gen --help` lists them.
 pub fn all() -> &'static [&'static dyn Problem] {
-    &[&zhuguosha::Zhuguosha, &ants_battle::AntsBattle]
+    &[
+        &zhuguosha::Zhuguosha,
+        &ants_battle::AntsBattle,
+        &ji::JiReferee,
+        &ji::JiSolver,
+    ]
 }
 
 /// The problem called `name`, if any.
