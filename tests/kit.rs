@@ -64,19 +64,32 @@ const IGNORES_WUXIE: Patch = Patch {
                   if user != usize::MAX {\n            return false; // PLANTED\n        }",
 };
 
-/// Ants counting an enemy once even when two offsets of the attack disk
-/// reach it on a map smaller than the disk (the statement counts it twice).
+/// Ants whose `focus` weakness counts an enemy once even when several
+/// offsets of the attack disk reach it, which happens on a map smaller
+/// than the disk (the statement lists and counts it once per offset): the
+/// weakness plane is recomputed naively from distinct enemy cells.
 const WRAPPED_ONCE: Patch = Patch {
     bin: "ants_battle",
-    anchor: "let disk = attack_disk(n);",
-    replacement: "let mut disk = attack_disk(n);\n    \
-                  let mut seen = Vec::new(); // PLANTED\n    \
-                  disk.retain(|o| {\n        \
-                  let at = (o.dr.rem_euclid(map.rows as isize), o.dc.rem_euclid(map.cols as isize));\n        \
-                  let new = !seen.contains(&at);\n        \
-                  seen.push(at);\n        \
-                  new\n    \
-                  });",
+    anchor: "weakness_plane::<W>(field, disk, &mut weak, &mut []);",
+    replacement: "weakness_plane::<W>(field, disk, &mut weak, &mut []);
+    // PLANTED: an enemy reached by several offsets counts once.
+    let (rows, cols) = (field.rows as isize, field.cols as isize);
+    for r in 0..rows {
+        for c in 0..cols {
+            let me = field.owner[(r * cols + c) as usize];
+            if me == NO_ANT {
+                continue;
+            }
+            let mut cells: Vec<isize> = Vec::new();
+            for o in disk {
+                let at = (r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols);
+                if is_enemy(me, field.owner[at as usize]) && !cells.contains(&at) {
+                    cells.push(at);
+                }
+            }
+            weak[(r * cols + c) as usize] = W::from(cells.len() as u8);
+        }
+    }",
 };
 
 /// A 集 referee that loses A's gain in a round where A's count is 0.
@@ -465,6 +478,9 @@ fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found
     let (code, report, err) = kit(&args);
     let took = start.elapsed();
     assert_eq!(code, 1, "{problem}: not found\n{report}{err}");
+    // Each planted program answers wrongly; none crashes.
+    let first = report.lines().next().unwrap_or("");
+    assert!(first.contains(" fails: first difference: "), "{report}");
     let (cases, _) = kit::cases::discover(Path::new(&out_dir)).unwrap();
     assert_eq!(cases.len(), 1, "{report}");
     let input = common::read_text(&cases[0].input);
@@ -570,10 +586,13 @@ fn stress_finds_the_referee_that_loses_a_round_at_count_0() {
     let dir = Scratch::new("kit-stress-ji");
     let exe = LOSES_AT_ZERO.build(&dir);
     let f = stress_finds("ji_referee", "random", &[exe.as_os_str()]);
-    let tokens: Vec<&str> = f.input.split_whitespace().collect();
-    let skills: usize = tokens[0].parse().unwrap();
-    eprintln!("ji_referee shrunk to {skills} skills:\n{}", f.input);
-    assert!(skills <= 3, "{}", f.report);
+    // n, n skill lines, r, r rounds: one record per line.
+    let lines: Vec<&str> = f.input.lines().collect();
+    let skills: usize = lines[0].parse().unwrap();
+    let rounds: usize = lines[skills + 1].parse().unwrap();
+    eprintln!("ji_referee shrunk to {skills} skills, {rounds} rounds");
+    assert!(skills <= 3 && rounds <= 3, "{}", f.report);
+
     assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
