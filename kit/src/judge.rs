@@ -127,9 +127,7 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
         } else {
             run.wall.as_millis().to_string()
         };
-        let memory = run
-            .peak_kib
-            .map_or(String::new(), |k| format!("{:.1} MiB", k as f64 / 1024.0));
+        let memory = run.peak.map_or(String::new(), |p| p.to_string());
         writeln!(
             out,
             "{:<3} {time:>6} ms {memory:>10}  {}",

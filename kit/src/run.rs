@@ -3,9 +3,16 @@
 //! (on Linux) the peak memory.
 //!
 //! Peak memory comes from `wait4(2)`, declared here by hand (std only): the
-//! kernel's `ru_maxrss` of the reaped child is exact and costs nothing,
-//! whereas sampling `/proc/PID/status` (VmHWM) races with the exit and
-//! misses a program that lives for a millisecond, which most do.
+//! kernel's `ru_maxrss` of the reaped child costs nothing and sees the very
+//! end of the run, whereas sampling `/proc/PID/status` (VmHWM) races with
+//! the exit and misses a program that lives for a millisecond, which most
+//! do. One catch: `ru_maxrss` also holds the peak of the address space the
+//! child had before its `exec`, which is ours (std spawns with vfork), so
+//! it is at least our own peak at that moment. We lower that floor first
+//! (writing 5 to `/proc/self/clear_refs` resets our peak to our current
+//! size), read it after the spawn, and report a figure above the floor as
+//! exact ([`Peak::Exact`]) and otherwise only the bound ([`Peak::AtMost`]:
+//! a program smaller than `kit` itself, about 2 MiB).
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -118,8 +125,26 @@ pub struct Outcome {
     pub status: Status,
     /// Wall-clock time from the start to the exit (within about 1 ms).
     pub wall: Duration,
-    /// Peak resident memory in KiB, where the system reports it (Linux).
-    pub peak_kib: Option<u64>,
+    /// Peak resident memory, where the system reports it (Linux).
+    pub peak: Option<Peak>,
+}
+
+/// A program's peak resident memory, in KiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peak {
+    Exact(u64),
+    /// Not above this (our own size when it started).
+    AtMost(u64),
+}
+
+impl fmt::Display for Peak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mib = |k: u64| k as f64 / 1024.0;
+        match *self {
+            Peak::Exact(k) => write!(f, "{:.1} MiB", mib(k)),
+            Peak::AtMost(k) => write!(f, "<={:.1} MiB", mib(k)),
+        }
+    }
 }
 
 impl Outcome {
@@ -156,8 +181,7 @@ pub fn run(cmd: &Cmd, stdin: &[u8], limit: Duration, cwd: Option<&Path>) -> io::
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
-    let start = Instant::now();
-    let mut child = command.spawn()?;
+    let (mut child, floor, start) = spawn(&mut command)?;
     // Feed stdin from a thread: a program may write before it has read all,
     // or never read at all (then the write fails, which is its business).
     let mut pipe = child.stdin.take().expect("stdin is piped");
@@ -167,16 +191,49 @@ pub fn run(cmd: &Cmd, stdin: &[u8], limit: Duration, cwd: Option<&Path>) -> io::
     });
     let stdout = Drain::start(child.stdout.take().expect("stdout is piped"));
     let stderr = Drain::start(child.stderr.take().expect("stderr is piped"));
-    let (status, peak_kib) = wait(&mut child, start, limit)?;
+    let (status, maxrss) = wait(&mut child, start, limit)?;
     let wall = start.elapsed();
+    let peak = match (maxrss, floor) {
+        (Some(k), Some(f)) if k <= f => Some(Peak::AtMost(f)),
+        (Some(k), _) => Some(Peak::Exact(k)),
+        (None, _) => None,
+    };
     let grace = Instant::now() + PIPE_GRACE;
     Ok(Outcome {
         stdout: stdout.finish(grace),
         stderr: stderr.finish(grace),
         status,
         wall,
-        peak_kib,
+        peak,
     })
+}
+
+/// Starts the child; returns it, our own peak memory after the start (the
+/// floor of its `ru_maxrss`, Linux) and the start time.
+#[cfg(target_os = "linux")]
+fn spawn(command: &mut Command) -> io::Result<(Child, Option<u64>, Instant)> {
+    // One spawn at a time: another thread's reset between our spawn and
+    // our reading of the floor would make the floor too low.
+    static SPAWN: Mutex<()> = Mutex::new(());
+    let _one = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let start = Instant::now();
+    let child = command.spawn()?;
+    Ok((child, own_peak_kib(), start))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn spawn(command: &mut Command) -> io::Result<(Child, Option<u64>, Instant)> {
+    let start = Instant::now();
+    Ok((command.spawn()?, None, start))
+}
+
+/// VmHWM of `/proc/self/status`, in KiB.
+#[cfg(target_os = "linux")]
+fn own_peak_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// A thread reading one pipe into a shared buffer until end of file.
@@ -368,17 +425,25 @@ mod tests {
     #[test]
     #[cfg(target_os = "linux")]
     fn peak_memory_is_the_childs() {
-        // dd's one 64 MiB block buffer is allocated and filled.
+        // dd's one 256 MiB block buffer is allocated and filled: more than
+        // this test process holds (its size is the floor).
         let o = go(
-            &sh("exec dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null"),
+            &sh("exec dd if=/dev/zero of=/dev/null bs=256M count=1 iflag=fullblock 2>/dev/null"),
             "",
             10_000,
         );
         assert!(o.success(), "{:?}", o.status);
-        let kib = o.peak_kib.expect("Linux reports ru_maxrss");
-        assert!((64 * 1024..1024 * 1024).contains(&kib), "{kib} KiB");
-        let small = go(&sh("exit 0"), "", 5000).peak_kib.expect("reported");
-        assert!(small < 16 * 1024, "{small} KiB");
+        match o.peak {
+            Some(Peak::Exact(kib)) => {
+                assert!((256 * 1024..1024 * 1024).contains(&kib), "{kib} KiB")
+            }
+            other => panic!("{other:?}"),
+        }
+        // sh alone is smaller than this test process: only a bound.
+        let small = go(&sh("exit 0"), "", 5000).peak;
+        assert!(matches!(small, Some(Peak::AtMost(_))), "{small:?}");
+        assert_eq!(Peak::AtMost(2048).to_string(), "<=2.0 MiB");
+        assert_eq!(Peak::Exact(1536).to_string(), "1.5 MiB");
     }
 
     #[test]

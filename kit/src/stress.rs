@@ -251,9 +251,11 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
         std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let (ours, theirs) = (best.ours.stdout_text(), best.theirs.stdout_text());
+    let cases = if index == 0 { "case" } else { "cases" };
     let mut report = format!(
-        "stress {name}: case {index} (profile {}, seed {}) fails after {} cases, {:.1} s: {first}\n\
-         shrunk in {steps} steps ({tried} candidates tried): {size} -> {} bytes\n",
+        "stress {name}: case {index} (profile {}, seed {}) fails: {first}\n\
+         found after {} {cases} in {:.1} s; shrunk in {steps} steps ({tried} candidates tried): \
+         {size} -> {} bytes\n",
         src.profile,
         src.seed,
         index + 1,
