@@ -492,8 +492,9 @@ fn shrink(b: &Battle) -> Vec<Battle> {
         }
     }
     let a = ants.len();
-    // At most about 128 such candidates: single ants once there are few.
-    let smallest = (a / 64).max(1);
+    // At most about 128 such candidates, single ants once there are few;
+    // on a big map only halves and quarters (the window shrinks first).
+    let smallest = (a / if fine { 64 } else { 4 }).max(1);
     let mut chunk = a / 2;
     while chunk >= smallest {
         for part in ants.chunks(chunk) {
