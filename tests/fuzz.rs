@@ -11,6 +11,7 @@
 
 mod common;
 
+use kit::rng::Rng;
 use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(5);
@@ -26,22 +27,9 @@ macro_rules! fuzz_tests {
 
 fuzz_tests!(ants_battle, ji, ji_referee, ji_solver, zhuguosha);
 
-/// splitmix64: small, fast and good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`; `n` must be positive.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// Uniform in `0..n`; `n` must be positive.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 /// Tokens that break parsers: out of range, wrong type, odd bytes.
@@ -75,40 +63,40 @@ const GARBAGE: &[&str] = &[
 fn mutate(input: &[u8], rng: &mut Rng) -> Vec<u8> {
     let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
     let join = |ls: Vec<&[u8]>| ls.join(&b'\n');
-    match rng.below(9) {
-        0 => input[..rng.below(input.len() + 1)].to_vec(),
+    match below(rng, 9) {
+        0 => input[..below(rng, input.len() + 1)].to_vec(),
         1 => {
             let mut ls = lines.clone();
-            ls.remove(rng.below(ls.len()));
+            ls.remove(below(rng, ls.len()));
             join(ls)
         }
         2 => {
             let mut ls = lines.clone();
-            let i = rng.below(ls.len());
+            let i = below(rng, ls.len());
             ls.insert(i, lines[i]);
             join(ls)
         }
         3 => {
             let mut ls = lines.clone();
-            let (i, j) = (rng.below(ls.len()), rng.below(ls.len()));
+            let (i, j) = (below(rng, ls.len()), below(rng, ls.len()));
             ls.swap(i, j);
             join(ls)
         }
-        4 | 5 => replace_token(input, GARBAGE[rng.below(GARBAGE.len())].as_bytes(), rng),
+        4 | 5 => replace_token(input, GARBAGE[below(rng, GARBAGE.len())].as_bytes(), rng),
         6 => {
-            let huge = match rng.below(4) {
-                0 => format!("{}", rng.next()),
-                1 => format!("-{}", rng.next() % 1_000_000_000),
-                2 => format!("{}", 1u64 << (rng.below(40) + 20)),
-                _ => format!("{}", rng.below(2000)),
+            let huge = match below(rng, 4) {
+                0 => format!("{}", rng.next_u64()),
+                1 => format!("-{}", rng.next_u64() % 1_000_000_000),
+                2 => format!("{}", 1u64 << (below(rng, 40) + 20)),
+                _ => format!("{}", below(rng, 2000)),
             };
             replace_token(input, huge.as_bytes(), rng)
         }
         7 => {
             let mut out = input.to_vec();
-            for _ in 0..=rng.below(8) {
-                let at = rng.below(out.len() + 1);
-                out.insert(at, rng.next() as u8);
+            for _ in 0..=below(rng, 8) {
+                let at = below(rng, out.len() + 1);
+                out.insert(at, rng.next_u64() as u8);
             }
             out
         }
@@ -128,7 +116,7 @@ fn replace_token(input: &[u8], with: &[u8], rng: &mut Rng) -> Vec<u8> {
     if starts.is_empty() {
         return with.to_vec();
     }
-    let start = starts[rng.below(starts.len())];
+    let start = starts[below(rng, starts.len())];
     let end = input[start..]
         .iter()
         .position(u8::is_ascii_whitespace)
@@ -149,14 +137,15 @@ fn fuzz(bin: &str) {
         });
     }
     assert!(!cases.is_empty(), "{bin} has no fixtures to mutate");
-    let mut rng = Rng(SEED
-        ^ bin
+    let mut rng = Rng::new(
+        SEED ^ bin
             .bytes()
-            .fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)));
+            .fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)),
+    );
     let keep = std::env::temp_dir().join("judge-sims-fuzz");
     let mut failures = Vec::new();
     for k in 0..RUNS {
-        let case = &cases[rng.below(cases.len())];
+        let case = &cases[below(&mut rng, cases.len())];
         let original = std::fs::read(&case.input).expect("readable .in");
         let input = mutate(&original, &mut rng);
         let run = common::run(bin, &case.args, &input, LIMIT);

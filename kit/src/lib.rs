@@ -1,7 +1,16 @@
 //! The judge kit: seeded input generators for every problem (`gen`), a
 //! local judge for any program (`judge`), and stress testing that shrinks
 //! the failing input (`stress`). The comparison rule here is the one the
-//! repository's own tests use.
+//! repository's own tests use. `docs/kit.md` describes it all.
 
+pub mod cases;
+pub mod cli;
+pub mod compare;
+pub mod gen;
+pub mod judge;
 pub mod problems;
 pub mod rng;
+pub mod run;
+pub mod scratch;
+pub mod solver;
+pub mod stress;

@@ -1,6 +1,11 @@
-//! `kit`: see `kit --help`.
+//! `kit`: see `kit --help` ([`kit::cli::USAGE`]).
+
+use std::io::IsTerminal;
 
 fn main() {
-    eprintln!("kit: not built yet");
-    std::process::exit(2);
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
+    let live = stderr.is_terminal();
+    let code = kit::cli::main(&args, &mut stdout.lock(), &mut stderr.lock(), live);
+    std::process::exit(code);
 }

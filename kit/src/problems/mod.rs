@@ -2,6 +2,10 @@
 
 use crate::rng::Rng;
 
+pub mod ants_battle;
+pub mod ji;
+pub mod zhuguosha;
+
 /// A named family of generated inputs, for `kit gen PROBLEM --list`.
 pub struct Profile {
     pub name: &'static str,
@@ -32,10 +36,66 @@ pub trait Problem: Sync {
 
 /// Every problem, in the order `kit gen --help` lists them.
 pub fn all() -> &'static [&'static dyn Problem] {
-    &[]
+    &[
+        &zhuguosha::Zhuguosha,
+        &ants_battle::AntsBattle,
+        &ji::JiReferee,
+        &ji::JiSolver,
+    ]
 }
 
 /// The problem called `name`, if any.
 pub fn find(name: &str) -> Option<&'static dyn Problem> {
     all().iter().copied().find(|p| p.name() == name)
+}
+
+/// The lines of `text` after the checks every strict format shares: a
+/// final newline, no CR, no empty line, no leading or
+/// trailing space, single spaces between tokens.
+#[cfg(test)]
+fn strict_lines(text: &str) -> Vec<&str> {
+    assert!(text.ends_with('\n'), "no final newline");
+    assert!(!text.contains('\r') && !text.contains('\t'));
+    let lines: Vec<&str> = text[..text.len() - 1].split('\n').collect();
+    for line in &lines {
+        assert!(!line.is_empty(), "empty line");
+        assert!(
+            !line.starts_with(' ') && !line.ends_with(' '),
+            "edge space: {line:?}"
+        );
+        assert!(!line.contains("  "), "double space: {line:?}");
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// FNV-1a, 64 bits: a digest that is the same everywhere.
+    fn fnv1a(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    #[test]
+    fn generated_bytes_are_pinned() {
+        // The benchmark's inputs (max_deck, big, max_rounds) and users'
+        // saved seeds are these bytes, on every machine: a change of a
+        // generator must be deliberate (then update the digests).
+        let pinned = [
+            ("zhuguosha", "random", 0xee2c_c689_e5ab_fb8b),
+            ("zhuguosha", "max_deck", 0x2631_50aa_82f6_b736),
+            ("ants_battle", "random", 0xbd41_3cbf_0a61_6122),
+            ("ants_battle", "big", 0x345e_5bac_d21e_8219),
+            ("ji_referee", "random", 0x0486_d271_889c_9ee2),
+            ("ji_referee", "max_rounds", 0x02b8_1129_9ee0_5502),
+            ("ji_solver", "random", 0x34a7_358f_663e_4167),
+        ];
+        for (problem, profile, digest) in pinned {
+            let text = find(problem).unwrap().generate(profile, &mut Rng::new(1));
+            assert_eq!(fnv1a(text.as_bytes()), digest, "{problem} {profile}");
+        }
+    }
 }

@@ -1,0 +1,335 @@
+//! `kit gen`: the driver around [`Problem::generate`]. Case `i` of seed `S`
+//! is drawn from its own seed, derived from `S` and `i`; if our solver does
+//! not accept the input (exit code not 0: a 猪国杀 game that never ends,
+//! exit 3), the case is drawn again from a seed derived from `S`, `i` and
+//! the attempt. So every emitted case has an answer, the same seed gives the
+//! same bytes, and case `i` does not depend on the count asked for.
+
+use crate::problems::Problem;
+use crate::rng::Rng;
+use crate::run::{self, Cmd, Outcome};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+/// Our solver gets this long on a generated input (the largest profiles
+/// take well under a second); over it, the input is drawn again.
+pub const OUR_LIMIT: Duration = Duration::from_secs(60);
+
+/// Draws in a row that our solver may reject before `kit gen` gives up on
+/// a case.
+pub const MAX_ATTEMPTS: u32 = 100;
+
+/// The seed of attempt `attempt` at case `index` of seed `seed`: the
+/// splitmix64 finaliser applied to each part in turn, so that no two cases
+/// share a stretch of their random streams (plain `seed + index` would:
+/// splitmix64's state moves by a constant per draw).
+pub fn case_seed(seed: u64, index: u64, attempt: u32) -> u64 {
+    let mix = |x: u64| Rng::new(x).next_u64();
+    mix(mix(mix(seed) ^ index) ^ u64::from(attempt))
+}
+
+/// What the cases come from.
+pub struct Source<'a> {
+    pub problem: &'a dyn Problem,
+    pub profile: &'a str,
+    pub seed: u64,
+    /// Our solver, which answers every case and rejects inputs without one.
+    pub solver: &'a Cmd,
+}
+
+/// One case that our solver accepted.
+pub struct Drawn {
+    pub input: String,
+    /// Our solver's run on it (exit code 0).
+    pub ours: Outcome,
+    /// Earlier draws for this case that our solver rejected.
+    pub rejected: u32,
+}
+
+impl Source<'_> {
+    /// Case `index`: the first draw our solver accepts.
+    pub fn draw(&self, index: u64) -> Result<Drawn, String> {
+        let mut last = String::new();
+        for attempt in 0..MAX_ATTEMPTS {
+            let mut rng = Rng::new(case_seed(self.seed, index, attempt));
+            let input = self.problem.generate(self.profile, &mut rng);
+            let ours = self.answer(&input)?;
+            if ours.success() {
+                return Ok(Drawn {
+                    input,
+                    ours,
+                    rejected: attempt,
+                });
+            }
+            last = format!("{}: {}", ours.status, ours.first_stderr_line());
+        }
+        Err(format!(
+            "{} profile {}: our solver rejected {MAX_ATTEMPTS} draws in a row for case {index} \
+             (the last: {last}); the generator is broken",
+            self.problem.name(),
+            self.profile
+        ))
+    }
+
+    /// Our solver's run on `input`.
+    pub fn answer(&self, input: &str) -> Result<Outcome, String> {
+        run::run(self.solver, input.as_bytes(), OUR_LIMIT, None)
+            .map_err(|e| format!("cannot start our solver {}: {e}", self.solver))
+    }
+}
+
+/// The profile named `name` of `problem`, or a message listing them.
+pub fn check_profile(problem: &dyn Problem, name: &str) -> Result<(), String> {
+    if problem.profiles().iter().any(|p| p.name == name) {
+        return Ok(());
+    }
+    let names: Vec<&str> = problem.profiles().iter().map(|p| p.name).collect();
+    Err(format!(
+        "{} has no profile `{name}`; its profiles: {}",
+        problem.name(),
+        names.join(", ")
+    ))
+}
+
+/// `kit gen PROBLEM --list`: one line per profile.
+pub fn list(problem: &dyn Problem) -> String {
+    let width = problem
+        .profiles()
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut s = String::new();
+    for p in problem.profiles() {
+        let _ = writeln!(s, "{:width$}  {}", p.name, p.about);
+    }
+    s
+}
+
+/// `kit gen`: case 0 to `out`, or with `dir` the cases `0..count` as
+/// `NNNN.in` and our answers `NNNN.out` there, and a summary line to `out`.
+pub fn gen(
+    src: &Source,
+    count: u64,
+    dir: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("cannot write: {e}");
+    let Some(dir) = dir else {
+        let case = src.draw(0)?;
+        return out.write_all(case.input.as_bytes()).map_err(io);
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let digits = count.saturating_sub(1).to_string().len().max(4);
+    let mut rejected = 0;
+    for i in 0..count {
+        let case = src.draw(i)?;
+        rejected += case.rejected;
+        for (ext, bytes) in [
+            ("in", case.input.as_bytes()),
+            ("out", &case.ours.stdout[..]),
+        ] {
+            let path = dir.join(format!("{i:0digits$}.{ext}"));
+            std::fs::write(&path, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    let last = count.saturating_sub(1);
+    let redrawn = match rejected {
+        0 => String::new(),
+        1 => "; 1 input our solver rejected was drawn again".to_string(),
+        n => format!("; {n} inputs our solver rejected were drawn again"),
+    };
+    writeln!(
+        out,
+        "wrote {count} cases of {} profile {} seed {} to {}: {:0digits$}.in .. {last:0digits$}.in \
+         with our answers in .out{redrawn}",
+        src.problem.name(),
+        src.profile,
+        src.seed,
+        crate::cases::display(dir),
+        0
+    )
+    .map_err(io)
+}
+
+#[cfg(all(test, unix))]
+pub(crate) mod tests {
+    use super::*;
+    use crate::problems::Profile;
+    use crate::scratch::Scratch;
+
+    /// A toy problem: `n` then `n` digits; the answer is the largest digit.
+    /// Inputs with n = 4 have no answer (our toy solver exits 3).
+    pub struct Largest;
+
+    impl Problem for Largest {
+        fn name(&self) -> &'static str {
+            "largest"
+        }
+
+        fn profiles(&self) -> &'static [Profile] {
+            &[
+                Profile {
+                    name: "random",
+                    about: "1 to 8 digits",
+                },
+                Profile {
+                    name: "four",
+                    about: "always 4 digits (never accepted)",
+                },
+            ]
+        }
+
+        fn generate(&self, profile: &str, rng: &mut Rng) -> String {
+            let n = if profile == "four" {
+                4
+            } else {
+                rng.range(1, 8)
+            };
+            let digits: Vec<String> = (0..n).map(|_| rng.range(0, 9).to_string()).collect();
+            format!("{n}\n{}\n", digits.join(" "))
+        }
+
+        fn shrink(&self, input: &str) -> Vec<String> {
+            let digits: Vec<u32> = input
+                .split_whitespace()
+                .skip(1)
+                .map(|t| t.parse().expect("a digit"))
+                .collect();
+            let show = |d: &[u32]| {
+                let words: Vec<String> = d.iter().map(u32::to_string).collect();
+                format!("{}\n{}\n", d.len(), words.join(" "))
+            };
+            let mut out = Vec::new();
+            for i in 0..digits.len() {
+                if digits.len() > 1 {
+                    let mut fewer = digits.clone();
+                    fewer.remove(i);
+                    out.push(show(&fewer));
+                }
+            }
+            for i in 0..digits.len() {
+                if digits[i] > 0 {
+                    let mut smaller = digits.clone();
+                    smaller[i] -= 1;
+                    out.push(show(&smaller));
+                }
+            }
+            out
+        }
+    }
+
+    /// The toy problem's solver.
+    pub const LARGEST: &str = r#"read n; read xs; [ "$n" = 4 ] && exit 3
+m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
+
+    pub fn sh(script: &str) -> Cmd {
+        Cmd::new("sh").arg("-c").arg(script)
+    }
+
+    fn source<'a>(profile: &'a str, seed: u64, solver: &'a Cmd) -> Source<'a> {
+        Source {
+            problem: &Largest,
+            profile,
+            seed,
+            solver,
+        }
+    }
+
+    #[test]
+    fn derived_seeds_differ_by_case_and_attempt() {
+        let seeds = [
+            case_seed(1, 0, 0),
+            case_seed(1, 1, 0),
+            case_seed(1, 0, 1),
+            case_seed(2, 0, 0),
+        ];
+        for (i, a) in seeds.iter().enumerate() {
+            for b in &seeds[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(case_seed(1, 5, 2), case_seed(1, 5, 2));
+    }
+
+    #[test]
+    fn rejected_draws_are_drawn_again_and_every_case_is_answered() {
+        let solver = sh(LARGEST);
+        let src = source("random", 7, &solver);
+        let dir = Scratch::new("gen");
+        let mut out = Vec::new();
+        gen(&src, 40, Some(dir.path()), &mut out).expect("gen");
+        let mut rejected = 0;
+        for i in 0..40u64 {
+            let input = std::fs::read_to_string(dir.path().join(format!("{i:04}.in"))).unwrap();
+            let answer = std::fs::read_to_string(dir.path().join(format!("{i:04}.out"))).unwrap();
+            let digits: Vec<u32> = input
+                .split_whitespace()
+                .skip(1)
+                .map(|t| t.parse().unwrap())
+                .collect();
+            assert_ne!(
+                digits.len(),
+                4,
+                "an input our solver rejects was kept: {input:?}"
+            );
+            assert_eq!(answer, format!("{}\n", digits.iter().max().unwrap()));
+            let drawn = src.draw(i).unwrap();
+            assert_eq!(drawn.input, input, "case {i} is the same when drawn alone");
+            rejected += drawn.rejected;
+        }
+        // n = 4 is one draw in eight: some case of forty needed a redraw.
+        assert!(rejected > 0);
+        let summary = String::from_utf8(out).unwrap();
+        assert!(summary.starts_with("wrote 40 cases of largest profile random seed 7 to "));
+        assert!(
+            summary.contains(": 0000.in .. 0039.in with our answers in .out; "),
+            "{summary}"
+        );
+        assert!(summary.trim_end().ends_with(&format!(
+            "{rejected} inputs our solver rejected were drawn again"
+        )));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_bytes_and_stdout_gets_case_0() {
+        let solver = sh(LARGEST);
+        let run = |seed| {
+            let mut out = Vec::new();
+            gen(&source("random", seed, &solver), 1, None, &mut out).expect("gen");
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(run(3), run(3));
+        assert_eq!(run(3), source("random", 3, &solver).draw(0).unwrap().input);
+        let others: Vec<String> = (4..12).map(run).collect();
+        assert!(others.iter().any(|o| *o != run(3)));
+    }
+
+    #[test]
+    fn a_generator_our_solver_always_rejects_is_reported() {
+        let solver = sh(LARGEST);
+        let err = source("four", 1, &solver).draw(0).err().expect("rejected");
+        assert!(
+            err.contains("our solver rejected 100 draws in a row for case 0"),
+            "{err}"
+        );
+        assert!(err.contains("exit code 3"), "{err}");
+    }
+
+    #[test]
+    fn profiles_are_listed_and_checked() {
+        assert_eq!(
+            list(&Largest),
+            "random  1 to 8 digits\nfour    always 4 digits (never accepted)\n"
+        );
+        assert!(check_profile(&Largest, "four").is_ok());
+        let err = check_profile(&Largest, "big").unwrap_err();
+        assert_eq!(
+            err,
+            "largest has no profile `big`; its profiles: random, four"
+        );
+    }
+}

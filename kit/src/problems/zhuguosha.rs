@@ -1,0 +1,495 @@
+//! 猪国杀 ([SDOI2010]): `n m`, then n lines `ROLE c1 c2 c3 c4` (pig 1 is
+//! MP), then one line of the m deck cards, top first.
+
+use super::{Problem, Profile};
+use crate::rng::Rng;
+
+pub struct Zhuguosha;
+
+/// The card letters, in the order of the weight tables below.
+const CARDS: [char; 8] = ['P', 'K', 'D', 'F', 'N', 'W', 'J', 'Z'];
+
+/// Card mixes, weights in `CARDS` order (P K D F N W J Z).
+const UNIFORM: [u32; 8] = [1, 1, 1, 1, 1, 1, 1, 1];
+const BASIC: [u32; 8] = [3, 4, 3, 0, 0, 0, 0, 1];
+const NO_WUXIE: [u32; 8] = [2, 3, 2, 1, 1, 1, 0, 1];
+const WUXIE: [u32; 8] = [1, 2, 1, 3, 3, 3, 8, 0];
+const DUEL: [u32; 8] = [1, 5, 1, 6, 0, 0, 1, 0];
+const AOE: [u32; 8] = [2, 4, 4, 1, 8, 8, 2, 1];
+const CROSSBOW: [u32; 8] = [1, 6, 1, 1, 1, 1, 0, 3];
+const CLASSIC: [u32; 8] = [4, 8, 6, 2, 2, 2, 2, 1];
+const MIXES: [[u32; 8]; 8] = [
+    UNIFORM, BASIC, NO_WUXIE, WUXIE, DUEL, AOE, CROSSBOW, CLASSIC,
+];
+
+const PROFILES: &[Profile] = &[
+    Profile {
+        name: "random",
+        about: "2..10 pigs, any roles, m = 1..400, one of several card mixes",
+    },
+    Profile {
+        name: "max_deck",
+        about: "m = 2000 deck cards (long games; the benchmark's workload)",
+    },
+    Profile {
+        name: "many_rebels",
+        about: "ten pigs, at most two loyal, the rest rebels",
+    },
+    Profile {
+        name: "many_loyal",
+        about: "ten pigs, one or two rebels, the rest loyal",
+    },
+    Profile {
+        name: "wuxie",
+        about: "无懈可击-heavy with 南猪入侵, 万箭齐发 and 决斗: long J chains",
+    },
+    Profile {
+        name: "duels",
+        about: "决斗 and 杀 heavy: duel chains",
+    },
+    Profile {
+        name: "crossbow",
+        about: "猪哥连弩 + 杀 sprees, many rebels (3-card reward draws)",
+    },
+    Profile {
+        name: "tiny_deck",
+        about: "m = 1..6: the deck runs out and repeats its last card",
+    },
+    Profile {
+        name: "single_kind",
+        about: "every hand holds four cards of one kind",
+    },
+    Profile {
+        name: "mp_kills_loyal",
+        about: "loyal pigs with 南猪入侵/万箭齐发 look like 类反猪 to MP, who holds 决斗/杀",
+    },
+];
+
+/// One game, as the statement lays it out.
+#[derive(Clone, Debug, PartialEq)]
+struct Game {
+    /// Roles, pig 1 first (`MP`).
+    roles: Vec<&'static str>,
+    hands: Vec<[char; 4]>,
+    deck: Vec<char>,
+}
+
+impl Game {
+    fn render(&self) -> String {
+        let mut s = format!("{} {}\n", self.roles.len(), self.deck.len());
+        for (role, hand) in self.roles.iter().zip(&self.hands) {
+            s.push_str(role);
+            for c in hand {
+                s.push(' ');
+                s.push(*c);
+            }
+            s.push('\n');
+        }
+        let deck: Vec<String> = self.deck.iter().map(|c| c.to_string()).collect();
+        s.push_str(&deck.join(" "));
+        s.push('\n');
+        s
+    }
+
+    /// Reads any whitespace layout; `None` if it is not a valid game.
+    fn parse(input: &str) -> Option<Game> {
+        let mut t = input.split_whitespace();
+        let n: usize = t.next()?.parse().ok()?;
+        let m: usize = t.next()?.parse().ok()?;
+        if !(2..=10).contains(&n) || !(1..=2000).contains(&m) {
+            return None;
+        }
+        let card = |s: &str| -> Option<char> {
+            let c = s.chars().next()?;
+            (s.len() == 1 && CARDS.contains(&c)).then_some(c)
+        };
+        let mut roles = Vec::new();
+        let mut hands = Vec::new();
+        for i in 0..n {
+            let role = match t.next()? {
+                "MP" if i == 0 => "MP",
+                "ZP" if i > 0 => "ZP",
+                "FP" if i > 0 => "FP",
+                _ => return None,
+            };
+            roles.push(role);
+            let mut hand = ['P'; 4];
+            for slot in &mut hand {
+                *slot = card(t.next()?)?;
+            }
+            hands.push(hand);
+        }
+        let deck = (0..m)
+            .map(|_| card(t.next()?))
+            .collect::<Option<Vec<_>>>()?;
+        t.next().is_none().then_some(Game { roles, hands, deck })
+    }
+}
+
+fn cards(rng: &mut Rng, mix: &[u32; 8], count: usize) -> Vec<char> {
+    (0..count).map(|_| CARDS[rng.weighted(mix)]).collect()
+}
+
+fn hand(rng: &mut Rng, mix: &[u32; 8]) -> [char; 4] {
+    let c = cards(rng, mix, 4);
+    [c[0], c[1], c[2], c[3]]
+}
+
+/// Roles of pigs 2..=n with `rebels` FP (at least one) in random seats.
+fn roles(rng: &mut Rng, n: usize, rebels: usize) -> Vec<&'static str> {
+    let rebels = rebels.clamp(1, n - 1);
+    let mut rest: Vec<&'static str> = (1..n)
+        .map(|i| if i <= rebels { "FP" } else { "ZP" })
+        .collect();
+    rng.shuffle(&mut rest);
+    let mut all = vec!["MP"];
+    all.extend(rest);
+    all
+}
+
+fn usize_in(rng: &mut Rng, lo: usize, hi: usize) -> usize {
+    rng.range(lo as i64, hi as i64) as usize
+}
+
+fn generate(profile: &str, rng: &mut Rng) -> Game {
+    let any_mix = |rng: &mut Rng| *rng.pick(&MIXES);
+    // Pigs, rebels, deck size, card mix of the hands and of the deck.
+    let (n, rebels, m, hand_mix, deck_mix) = match profile {
+        "max_deck" => {
+            let n = usize_in(rng, 2, 10);
+            let mix = any_mix(rng);
+            (n, usize_in(rng, 1, n - 1), 2000, mix, mix)
+        }
+        "many_rebels" => {
+            let mix = any_mix(rng);
+            (
+                10,
+                9 - usize_in(rng, 0, 2),
+                usize_in(rng, 20, 600),
+                mix,
+                mix,
+            )
+        }
+        "many_loyal" => {
+            let mix = any_mix(rng);
+            (10, usize_in(rng, 1, 2), usize_in(rng, 20, 600), mix, mix)
+        }
+        "wuxie" => {
+            let n = usize_in(rng, 3, 10);
+            (
+                n,
+                usize_in(rng, 1, n - 1),
+                usize_in(rng, 20, 400),
+                WUXIE,
+                WUXIE,
+            )
+        }
+        "duels" => {
+            let n = usize_in(rng, 2, 10);
+            (
+                n,
+                usize_in(rng, 1, n - 1),
+                usize_in(rng, 20, 400),
+                DUEL,
+                DUEL,
+            )
+        }
+        "crossbow" => {
+            let n = usize_in(rng, 4, 10);
+            let rebels = usize_in(rng, (n - 1) / 2, n - 1);
+            (n, rebels, usize_in(rng, 20, 400), CROSSBOW, CROSSBOW)
+        }
+        "tiny_deck" => {
+            let n = usize_in(rng, 2, 10);
+            let mix = any_mix(rng);
+            (n, usize_in(rng, 1, n - 1), usize_in(rng, 1, 6), mix, mix)
+        }
+        "single_kind" => {
+            let n = usize_in(rng, 2, 10);
+            let mix = any_mix(rng);
+            (n, usize_in(rng, 1, n - 1), usize_in(rng, 1, 400), mix, mix)
+        }
+        "mp_kills_loyal" => {
+            let n = usize_in(rng, 3, 10);
+            (n, usize_in(rng, 1, 2), usize_in(rng, 10, 300), AOE, DUEL)
+        }
+        // "random", and the default for a name the driver did not check.
+        _ => {
+            let n = usize_in(rng, 2, 10);
+            let deck_mix = any_mix(rng);
+            // The hands sometimes come from another mix than the deck.
+            let hand_mix = if rng.chance(0.3) { UNIFORM } else { deck_mix };
+            (
+                n,
+                usize_in(rng, 1, n - 1),
+                usize_in(rng, 1, 400),
+                hand_mix,
+                deck_mix,
+            )
+        }
+    };
+    let mut roles = roles(rng, n, rebels);
+    let mut hands: Vec<[char; 4]> = (0..n).map(|_| hand(rng, &hand_mix)).collect();
+    match profile {
+        "single_kind" => {
+            for h in &mut hands {
+                *h = [*rng.pick(&CARDS); 4];
+            }
+        }
+        "crossbow" => {
+            // MP and some rebels start armed with 杀 to spare.
+            for (i, h) in hands.iter_mut().enumerate() {
+                if i == 0 || rng.chance(0.4) {
+                    *h = ['Z', 'K', 'K', *rng.pick(&['K', 'D', 'P'])];
+                }
+            }
+        }
+        "mp_kills_loyal" => {
+            // Loyal pigs sit first and hurt MP with area tricks before they
+            // can reveal themselves; rebels sit last. MP answers with duels.
+            let rebels = roles.iter().filter(|r| **r == "FP").count();
+            for (i, role) in roles.iter_mut().enumerate().skip(1) {
+                *role = if i >= n - rebels { "FP" } else { "ZP" };
+            }
+            hands[0] = ['F', 'F', 'F', *rng.pick(&['F', 'K', 'P'])];
+            for h in hands.iter_mut().take(n - rebels).skip(1) {
+                let aoe = |rng: &mut Rng| *rng.pick(&['N', 'W']);
+                *h = [aoe(rng), aoe(rng), *rng.pick(&['P', 'F', 'N']), 'P'];
+                rng.shuffle(h);
+            }
+        }
+        _ => {}
+    }
+    let deck = cards(rng, &deck_mix, m);
+    Game { roles, hands, deck }
+}
+
+/// m/2, m/4, ... down to 1 for a deck of at most 64 cards, down to
+/// about m/64 for a longer one; `[1]` for m = 1 (a chunk may be the whole
+/// deck: callers skip what would leave none).
+fn chunk_sizes(m: usize) -> Vec<usize> {
+    let smallest = (m / 64).max(1);
+    let mut sizes = Vec::new();
+    let mut chunk = (m / 2).max(1);
+    while chunk >= smallest {
+        sizes.push(chunk);
+        if chunk == 1 {
+            break;
+        }
+        chunk /= 2;
+    }
+    sizes
+}
+
+/// How plain a card is for the shrinker: `P` < `K` < `D` < the rest.
+fn plainness(c: char) -> u32 {
+    match c {
+        'P' => 0,
+        'K' => 1,
+        'D' => 2,
+        _ => 3,
+    }
+}
+
+/// Candidates, most promising first: fewer pigs, then fewer deck cards
+/// (halves, quarters, ... single cards), then plainer cards. Each has
+/// fewer tokens or the same tokens with a smaller plainness sum, so
+/// repeated shrinking ends.
+fn shrink(g: &Game) -> Vec<Game> {
+    let mut out = Vec::new();
+    let n = g.roles.len();
+    let rebels = g.roles.iter().filter(|r| **r == "FP").count();
+    // Fewer pigs: drop any pig but MP, keeping a rebel (a game without FP
+    // is won by MP before it starts; the judge's data always have one).
+    for i in (1..n).rev() {
+        if n > 2 && !(g.roles[i] == "FP" && rebels == 1) {
+            let mut s = g.clone();
+            s.roles.remove(i);
+            s.hands.remove(i);
+            out.push(s);
+        }
+    }
+    // Fewer deck cards: remove chunks of m/2, m/4, ... cards, down to
+    // single cards once the deck is short (a long deck gets at most about
+    // 128 such candidates: each is a whole copy of the game).
+    let m = g.deck.len();
+    let chunks = chunk_sizes(m);
+    for &chunk in &chunks {
+        for start in (0..m).step_by(chunk) {
+            let end = (start + chunk).min(m);
+            if end - start < m {
+                let mut s = g.clone();
+                s.deck.drain(start..end);
+                out.push(s);
+            }
+        }
+    }
+    // Plainer cards, hands first: each hand card becomes P, or K; deck
+    // cards likewise, by the same chunks.
+    for plain in ['P', 'K'] {
+        for i in 0..n {
+            for j in 0..4 {
+                if plainness(g.hands[i][j]) > plainness(plain) {
+                    let mut s = g.clone();
+                    s.hands[i][j] = plain;
+                    out.push(s);
+                }
+            }
+        }
+        for &chunk in &chunks {
+            for start in (0..m).step_by(chunk) {
+                let part = start..(start + chunk).min(m);
+                if g.deck[part.clone()]
+                    .iter()
+                    .any(|&c| plainness(c) > plainness(plain))
+                {
+                    let mut s = g.clone();
+                    for c in &mut s.deck[part] {
+                        if plainness(*c) > plainness(plain) {
+                            *c = plain;
+                        }
+                    }
+                    out.push(s);
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Problem for Zhuguosha {
+    fn name(&self) -> &'static str {
+        "zhuguosha"
+    }
+
+    fn profiles(&self) -> &'static [Profile] {
+        PROFILES
+    }
+
+    fn generate(&self, profile: &str, rng: &mut Rng) -> String {
+        generate(profile, rng).render()
+    }
+
+    fn shrink(&self, input: &str) -> Vec<String> {
+        match Game::parse(input) {
+            Some(g) => shrink(&g).iter().map(Game::render).collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::strict_lines;
+    use super::*;
+
+    /// The statement's strict format, checked line by line.
+    fn check_strict(text: &str) {
+        let lines = strict_lines(text);
+        let head: Vec<&str> = lines[0].split(' ').collect();
+        assert_eq!(head.len(), 2, "{text}");
+        let n: usize = head[0].parse().unwrap();
+        let m: usize = head[1].parse().unwrap();
+        assert!((2..=10).contains(&n) && (1..=2000).contains(&m), "{text}");
+        assert_eq!(lines.len(), n + 2, "{text}");
+        for (i, line) in lines[1..=n].iter().enumerate() {
+            let t: Vec<&str> = line.split(' ').collect();
+            assert_eq!(t.len(), 5, "{line}");
+            let role_ok = if i == 0 {
+                t[0] == "MP"
+            } else {
+                t[0] == "ZP" || t[0] == "FP"
+            };
+            assert!(role_ok, "{line}");
+            assert!(t[1..]
+                .iter()
+                .all(|c| c.len() == 1 && "PKDFNWJZ".contains(c)));
+        }
+        assert!(
+            lines[1..=n].iter().any(|l| l.starts_with("FP")),
+            "no rebel: {text}"
+        );
+        let deck: Vec<&str> = lines[n + 1].split(' ').collect();
+        assert_eq!(deck.len(), m);
+        assert!(deck.iter().all(|c| c.len() == 1 && "PKDFNWJZ".contains(c)));
+    }
+
+    #[test]
+    fn same_seed_same_bytes_and_strict_format() {
+        for p in PROFILES {
+            for seed in 0..30 {
+                let a = Zhuguosha.generate(p.name, &mut Rng::new(seed));
+                let b = Zhuguosha.generate(p.name, &mut Rng::new(seed));
+                assert_eq!(a, b, "{}", p.name);
+                check_strict(&a);
+                assert_eq!(Game::parse(&a).unwrap().render(), a);
+            }
+        }
+    }
+
+    #[test]
+    fn profiles_have_their_shape() {
+        let g = |p: &str, s| generate(p, &mut Rng::new(s));
+        for s in 0..20 {
+            assert_eq!(g("max_deck", s).deck.len(), 2000);
+            assert!((1..=6).contains(&g("tiny_deck", s).deck.len()));
+            let r = g("many_rebels", s);
+            assert_eq!(r.roles.len(), 10);
+            assert!(r.roles.iter().filter(|x| **x == "FP").count() >= 7);
+            let l = g("many_loyal", s);
+            assert_eq!(l.roles.len(), 10);
+            assert!(l.roles.iter().filter(|x| **x == "ZP").count() >= 7);
+            assert!(g("single_kind", s)
+                .hands
+                .iter()
+                .all(|h| h.iter().all(|c| *c == h[0])));
+        }
+    }
+
+    /// Tokens, then plainness: every candidate must be below its source.
+    fn measure(g: &Game) -> (usize, u32) {
+        let cards = g.hands.iter().flatten().chain(&g.deck);
+        (
+            g.roles.len() * 5 + g.deck.len(),
+            cards.map(|&c| plainness(c)).sum(),
+        )
+    }
+
+    #[test]
+    fn shrink_candidates_are_valid_and_smaller() {
+        for p in PROFILES {
+            let text = Zhuguosha.generate(p.name, &mut Rng::new(3));
+            let g = Game::parse(&text).unwrap();
+            let cands = Zhuguosha.shrink(&text);
+            assert!(!cands.is_empty());
+            for c in &cands {
+                check_strict(c);
+                assert!(measure(&Game::parse(c).unwrap()) < measure(&g), "{c}");
+            }
+        }
+    }
+
+    #[test]
+    fn shrinking_reaches_the_smallest_game() {
+        // Always taking the first candidate ends at two pigs (MP and a
+        // rebel), one deck card, all hands 桃.
+        let mut text = Zhuguosha.generate("max_deck", &mut Rng::new(5));
+        let mut steps = 0;
+        while let Some(next) = Zhuguosha.shrink(&text).into_iter().next() {
+            text = next;
+            steps += 1;
+            assert!(steps < 10_000);
+        }
+        assert_eq!(text, "2 1\nMP P P P P\nFP P P P P\nP\n");
+    }
+
+    #[test]
+    fn shrink_rejects_what_is_not_a_game() {
+        assert!(Zhuguosha
+            .shrink("2 1\nZP P P P P\nFP P P P P\nP\n")
+            .is_empty());
+        assert!(Zhuguosha
+            .shrink("2 2\nMP P P P P\nFP P P P P\nP\n")
+            .is_empty());
+    }
+}

@@ -1,0 +1,613 @@
+//! The kit on the real problems: `kit gen` is deterministic and every case
+//! it emits has our answer; `kit judge` accepts our solvers and reports WA,
+//! RE and TLE on planted programs; `kit stress` finds each planted wrong
+//! program within seconds and shrinks its input.
+//!
+//! The kit runs in-process (`kit::cli::main`), with our solvers passed as
+//! `--solver` from `CARGO_BIN_EXE_<solver>`. Planted programs are the
+//! scripts in `tests/planted/` and copies of our solvers with one rule
+//! broken, compiled here with `rustc` from a patch of `src/bin/<solver>.rs`
+//! (a patch whose anchor text is gone fails loudly: update it).
+
+mod common;
+
+use kit::scratch::Scratch;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Where cargo put our solvers for this test run.
+fn solver(problem: &str) -> &'static str {
+    match problem {
+        "zhuguosha" => env!("CARGO_BIN_EXE_zhuguosha"),
+        "ants_battle" => env!("CARGO_BIN_EXE_ants_battle"),
+        "ji_referee" => env!("CARGO_BIN_EXE_ji_referee"),
+        "ji_solver" => env!("CARGO_BIN_EXE_ji_solver"),
+        _ => panic!("no solver {problem}"),
+    }
+}
+
+const PROBLEMS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
+
+/// `kit ARGS...` in-process: exit code, stdout, stderr.
+fn kit<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
+    let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = kit::cli::main(&args, &mut out, &mut err, false);
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("kit writes UTF-8");
+    (code, text(out), text(err))
+}
+
+fn planted(script: &str) -> String {
+    common::root()
+        .join("tests/planted")
+        .join(script)
+        .display()
+        .to_string()
+}
+
+/// One of our solvers with one rule broken: `anchor` (exactly once in
+/// `src/bin/<bin>.rs`) becomes `replacement`.
+struct Patch {
+    bin: &'static str,
+    anchor: &'static str,
+    replacement: &'static str,
+}
+
+/// 猪国杀 without 无懈可击: no trick is ever cancelled (and nobody spends a
+/// J).
+const IGNORES_WUXIE: Patch = Patch {
+    bin: "zhuguosha",
+    anchor: "fn negated(&mut self, user: usize, target: usize) -> bool {",
+    replacement: "fn negated(&mut self, user: usize, target: usize) -> bool {\n        \
+                  if user != usize::MAX {\n            return false; // PLANTED\n        }",
+};
+
+/// Ants whose `focus` weakness counts an enemy once even when several
+/// offsets of the attack disk reach it, which happens on a map smaller
+/// than the disk (the statement lists and counts it once per offset): the
+/// weakness plane is recomputed naively from distinct enemy cells.
+const WRAPPED_ONCE: Patch = Patch {
+    bin: "ants_battle",
+    anchor: "weakness_plane::<W>(field, disk, &mut weak, &mut []);",
+    replacement: "weakness_plane::<W>(field, disk, &mut weak, &mut []);
+    // PLANTED: an enemy reached by several offsets counts once.
+    let (rows, cols) = (field.rows as isize, field.cols as isize);
+    for r in 0..rows {
+        for c in 0..cols {
+            let me = field.owner[(r * cols + c) as usize];
+            if me == NO_ANT {
+                continue;
+            }
+            let mut cells: Vec<isize> = Vec::new();
+            for o in disk {
+                let at = (r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols);
+                if is_enemy(me, field.owner[at as usize]) && !cells.contains(&at) {
+                    cells.push(at);
+                }
+            }
+            weak[(r * cols + c) as usize] = W::from(cells.len() as u8);
+        }
+    }",
+};
+
+/// A 集 referee that loses A's gain in a round where A's count is 0.
+const LOSES_AT_ZERO: Patch = Patch {
+    bin: "ji_referee",
+    anchor: "a += i128::from(sx.delta);",
+    replacement: "if a != 0 || sx.delta <= 0 {\n                \
+                  a += i128::from(sx.delta); // PLANTED: lost at count 0\n            }",
+};
+
+impl Patch {
+    /// Compiles the patched copy in `dir`; returns the executable.
+    fn build(&self, dir: &Scratch) -> PathBuf {
+        let path = common::root()
+            .join("src/bin")
+            .join(format!("{}.rs", self.bin));
+        let source = std::fs::read_to_string(&path).expect("solver source");
+        assert_eq!(
+            source.matches(self.anchor).count(),
+            1,
+            "the planted bug for {} needs the text `{}` exactly once in {}; \
+             the solver changed: update the patch in {}",
+            self.bin,
+            self.anchor,
+            common::rel(&path),
+            file!()
+        );
+        let file = dir.write(
+            &format!("{}.rs", self.bin),
+            &source.replacen(self.anchor, self.replacement, 1),
+        );
+        let exe = dir.path().join(format!("planted_{}", self.bin));
+        // opt-level 0 compiles fastest (ants_battle: 3 s instead of 8);
+        // the generated cases are small.
+        let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+        let out = Command::new(rustc)
+            .args([
+                "--edition",
+                "2021",
+                "-C",
+                "opt-level=0",
+                "-A",
+                "warnings",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(&file)
+            .output()
+            .expect("rustc runs");
+        assert!(
+            out.status.success(),
+            "the planted {} does not compile:\n{}",
+            self.bin,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        exe
+    }
+}
+
+// ------------------------------------------------------------------ gen --
+
+#[test]
+fn gen_gives_the_same_bytes_for_the_same_seed() {
+    for problem in PROBLEMS {
+        let gen = |seed: &str| {
+            let (code, out, err) =
+                kit(&["gen", problem, "--seed", seed, "--solver", solver(problem)]);
+            assert_eq!(code, 0, "{problem}: {err}");
+            assert!(out.ends_with('\n') && !out.is_empty(), "{problem}: {out:?}");
+            out
+        };
+        assert_eq!(gen("5"), gen("5"), "{problem}");
+        let others: Vec<String> = ["6", "7", "8"].iter().map(|s| gen(s)).collect();
+        assert!(
+            others.iter().any(|o| *o != gen("5")),
+            "{problem}: seeds change nothing"
+        );
+    }
+}
+
+#[test]
+fn gen_out_writes_the_cases_with_our_answers_and_stdout_is_case_0() {
+    let dir = Scratch::new("kit-gen-out");
+    for problem in PROBLEMS {
+        let out_dir = dir.path().join(problem);
+        let d = out_dir.display().to_string();
+        let (code, out, err) = kit(&[
+            "gen",
+            problem,
+            "--seed",
+            "9",
+            "--count",
+            "6",
+            "--out",
+            &d,
+            "--solver",
+            solver(problem),
+        ]);
+        assert_eq!(code, 0, "{problem}: {err}");
+        assert!(
+            out.starts_with(&format!(
+                "wrote 6 cases of {problem} profile random seed 9 to "
+            )),
+            "{out}"
+        );
+        let (_, case0, _) = kit(&["gen", problem, "--seed", "9", "--solver", solver(problem)]);
+        assert_eq!(
+            std::fs::read_to_string(out_dir.join("0000.in")).unwrap(),
+            case0
+        );
+        for i in 0..6 {
+            let input = std::fs::read(out_dir.join(format!("{i:04}.in"))).unwrap();
+            let answer = std::fs::read(out_dir.join(format!("{i:04}.out"))).unwrap();
+            let run = common::run(problem, &[], &input, Duration::from_secs(20));
+            assert_eq!(run.code, Some(0), "{problem} case {i}");
+            assert_eq!(run.stdout, answer, "{problem} case {i}");
+        }
+        assert!(!out_dir.join("0006.in").exists());
+    }
+}
+
+/// Every profile's 猪国杀 games end: our solver exits 0 on each emitted
+/// case (a game that never ends is exit 3, and is drawn again).
+#[test]
+fn every_generated_zhuguosha_game_is_accepted_by_the_solver() {
+    let (_, list, _) = kit(&["gen", "zhuguosha", "--list"]);
+    let profiles: Vec<&str> = list.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert!(profiles.len() >= 10, "{list}");
+    let dir = Scratch::new("kit-gen-zhu");
+    let mut redrawn = 0;
+    for profile in profiles {
+        let d = dir.path().join(profile).display().to_string();
+        let (code, out, err) = kit(&[
+            "gen",
+            "zhuguosha",
+            "--profile",
+            profile,
+            "--seed",
+            "3",
+            "--count",
+            "15",
+            "--out",
+            &d,
+            "--solver",
+            solver("zhuguosha"),
+        ]);
+        assert_eq!(code, 0, "{profile}: {err}");
+        redrawn += out.contains("drawn again") as usize;
+        let (cases, problems) = kit::cases::discover(Path::new(&d)).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(cases.len(), 15);
+        for case in &cases {
+            let input = std::fs::read(&case.input).unwrap();
+            let run = common::run("zhuguosha", &[], &input, Duration::from_secs(20));
+            assert_eq!(run.code, Some(0), "{profile}: {}", case.name());
+        }
+    }
+    // Random games that never end exist (tests/data/zhuguosha/bad/never_ends_*):
+    // some profile met one and drew again.
+    assert!(redrawn > 0, "no profile ever drew again");
+}
+
+// ---------------------------------------------------------------- judge --
+
+fn judge_ours(problem: &str) {
+    let dir = common::root()
+        .join("tests/data")
+        .join(problem)
+        .display()
+        .to_string();
+    let (code, out, err) = kit(&["judge", problem, "--dir", &dir, "--", solver(problem)]);
+    let last = out.lines().last().unwrap_or("");
+    assert_eq!(code, 0, "{problem}: {err}\n{out}");
+    let (ac, total) = last
+        .strip_prefix("AC ")
+        .and_then(|s| s.split_once('/'))
+        .unwrap_or_else(|| panic!("summary {last:?}"));
+    assert_eq!(ac, total, "{out}");
+    assert!(
+        ac.parse::<usize>().unwrap() >= 100,
+        "{problem}: only {ac} cases judged"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("AC ")).count(),
+        ac.parse::<usize>().unwrap() + 1
+    );
+}
+
+#[test]
+fn judge_accepts_our_zhuguosha() {
+    judge_ours("zhuguosha");
+}
+
+#[test]
+fn judge_accepts_our_ants_battle() {
+    judge_ours("ants_battle");
+}
+
+#[test]
+fn judge_accepts_our_ji_referee() {
+    judge_ours("ji_referee");
+}
+
+#[test]
+fn judge_accepts_our_ji_solver() {
+    judge_ours("ji_solver");
+}
+
+/// Two 猪国杀 fixtures in a folder of their own.
+fn two_cases() -> (Scratch, String) {
+    let dir = Scratch::new("kit-judge");
+    let data = common::root().join("tests/data/zhuguosha");
+    for (from, to) in [("sample", "a"), ("random/0001", "b")] {
+        for ext in ["in", "out"] {
+            let text = common::read_text(&data.join(format!("{from}.{ext}")));
+            dir.write(&format!("{to}.{ext}"), &text);
+        }
+    }
+    let d = dir.path().display().to_string();
+    (dir, d)
+}
+
+/// The verdict words of each case line, in order.
+fn verdicts(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| !l.starts_with(' ') && l.contains(" ms "))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect()
+}
+
+#[test]
+fn judge_reports_wa_with_the_difference_and_a_reproducing_command() {
+    let (_dir, d) = two_cases();
+    let mp = planted("always_mp.sh");
+    let (code, out, _) = kit(&["judge", "zhuguosha", "--dir", &d, "--", "sh", &mp]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(verdicts(&out), ["WA", "WA"], "{out}");
+    let a_in = kit::cases::display(&Path::new(&d).join("a.in"));
+    let a_out = kit::cases::display(&Path::new(&d).join("a.out"));
+    assert!(
+        out.contains(&format!(
+            "\n    reproduce: sh {mp} < {a_in} | diff - {a_out}\n"
+        )),
+        "{out}"
+    );
+    // The sample's answer is FP (the rebels win): line 1, token 1.
+    assert!(
+        out.contains("\n    line 1: token 1: expected `FP`, got `MP`\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("\nAC 0/2 (WA 2)\n"), "{out}");
+}
+
+#[test]
+fn judge_reports_re_by_exit_code_and_by_signal() {
+    let (_dir, d) = two_cases();
+    let (code, out, _) = kit(&[
+        "judge",
+        "zhuguosha",
+        "--dir",
+        &d,
+        "--",
+        "sh",
+        "-c",
+        "echo bye >&2; exit 4",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out), ["RE", "RE"], "{out}");
+    assert!(out.contains("\n    exit code 4; stderr: bye\n"), "{out}");
+    let (code, out, _) = kit(&[
+        "judge",
+        "zhuguosha",
+        "--dir",
+        &d,
+        "--",
+        "sh",
+        &planted("crash.sh"),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("\n    signal 11 (SIGSEGV); stderr: planted crash\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("\nAC 0/2 (RE 2)\n"), "{out}");
+}
+
+#[test]
+fn judge_reports_tle_at_the_time_limit() {
+    let (_dir, d) = two_cases();
+    let start = Instant::now();
+    let (code, out, _) = kit(&[
+        "judge",
+        "zhuguosha",
+        "--dir",
+        &d,
+        "--time-limit",
+        "300",
+        "--",
+        "sh",
+        &planted("hang.sh"),
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out), ["TLE", "TLE"], "{out}");
+    assert!(
+        out.lines().next().unwrap().starts_with("TLE   >300 ms"),
+        "{out}"
+    );
+    assert!(out.ends_with("\nAC 0/2 (TLE 2)\n"), "{out}");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// A program right on most cases: the other verdicts and the summary add up.
+#[test]
+fn judge_counts_a_mostly_right_program() {
+    let dir = Scratch::new("kit-judge-wuxie");
+    let exe = IGNORES_WUXIE.build(&dir);
+    let data = common::root()
+        .join("tests/data/zhuguosha")
+        .display()
+        .to_string();
+    let (code, out, _) = kit(&[
+        "judge".as_ref(),
+        "zhuguosha".as_ref(),
+        "--dir".as_ref(),
+        data.as_ref(),
+        "--".as_ref(),
+        exe.as_os_str(),
+    ]);
+    assert_eq!(code, 1);
+    let v = verdicts(&out);
+    let count = |word: &str| v.iter().filter(|v| **v == word).count();
+    let (ac, wa, re) = (count("AC"), count("WA"), count("RE"));
+    assert!(ac > 0 && wa > 0 && ac + wa + re == v.len(), "{out}");
+    // Without 无懈可击 some fixture game never ends: its exit 3 is an RE.
+    let tail = if re > 0 {
+        format!(", RE {re}")
+    } else {
+        String::new()
+    };
+    let summary = format!("\nAC {ac}/{} (WA {wa}{tail})\n", v.len());
+    assert!(out.ends_with(&summary), "{out}");
+    assert_eq!(
+        out.matches("\n    exit code 3; stderr: zhuguosha: the game does not end")
+            .count(),
+        re
+    );
+}
+
+// --------------------------------------------------------------- stress --
+
+/// What `kit stress` found: its report, the case written, and the time.
+struct Found {
+    report: String,
+    input: String,
+    answer: String,
+    took: Duration,
+}
+
+fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found {
+    let dir = Scratch::new("kit-stress");
+    let out_dir = dir.path().join("failures").display().to_string();
+    let mut args: Vec<OsString> = [
+        "stress",
+        problem,
+        "--profile",
+        profile,
+        "--seed",
+        "1",
+        "--count",
+        "300",
+        "--out",
+        &out_dir,
+        "--solver",
+        solver(problem),
+        "--",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    args.extend(cmd.iter().map(OsString::from));
+    let start = Instant::now();
+    let (code, report, err) = kit(&args);
+    let took = start.elapsed();
+    assert_eq!(code, 1, "{problem}: not found\n{report}{err}");
+    // Each planted program answers wrongly; none crashes.
+    let first = report.lines().next().unwrap_or("");
+    assert!(first.contains(" fails: first difference: "), "{report}");
+    let (cases, _) = kit::cases::discover(Path::new(&out_dir)).unwrap();
+    assert_eq!(cases.len(), 1, "{report}");
+    let input = common::read_text(&cases[0].input);
+    let answer = common::read_text(cases[0].stdout.as_ref().unwrap());
+    // The .out is our answer, and the case is one our solver accepts.
+    let run = common::run(problem, &[], input.as_bytes(), Duration::from_secs(20));
+    assert_eq!(
+        (run.code, run.stdout),
+        (Some(0), answer.clone().into_bytes()),
+        "{report}"
+    );
+    // Ready for `kit judge --dir`: the planted program fails there too.
+    let mut judge: Vec<OsString> = ["judge", problem, "--dir", &out_dir, "--"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    judge.extend(cmd.iter().map(OsString::from));
+    let (code, judged, _) = kit(&judge);
+    assert_eq!(code, 1, "{judged}");
+    eprintln!("{problem} ({profile}): found and shrunk in {took:?}\n{report}");
+    Found {
+        report,
+        input,
+        answer,
+        took,
+    }
+}
+
+/// `n m` of a 猪国杀 input.
+fn pigs_and_cards(input: &str) -> (usize, usize) {
+    let mut head = input
+        .split_whitespace()
+        .map(|t| t.parse::<usize>().unwrap());
+    (head.next().unwrap(), head.next().unwrap())
+}
+
+/// "Within seconds": generous for a loaded 2-core machine.
+const SECONDS: Duration = Duration::from_secs(30);
+
+#[test]
+fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
+    let mp = planted("always_mp.sh");
+    let f = stress_finds("zhuguosha", "random", &["sh".as_ref(), mp.as_ref()]);
+    let (pigs, cards) = pigs_and_cards(&f.input);
+    assert!(
+        pigs <= 3 && cards <= 10,
+        "{pigs} pigs, {cards} cards:\n{}",
+        f.input
+    );
+    assert!(
+        f.answer.starts_with("FP\n"),
+        "MP's loss is what it misses: {}",
+        f.answer
+    );
+    assert!(f.took < SECONDS, "{:?}", f.took);
+}
+
+#[test]
+fn stress_finds_the_solver_that_ignores_wuxie_and_shrinks_it() {
+    let dir = Scratch::new("kit-stress-wuxie");
+    let exe = IGNORES_WUXIE.build(&dir);
+    let f = stress_finds("zhuguosha", "wuxie", &[exe.as_os_str()]);
+    let (pigs, cards) = pigs_and_cards(&f.input);
+    assert!(
+        pigs <= 3 && cards <= 10,
+        "{pigs} pigs, {cards} cards:\n{}",
+        f.input
+    );
+    // The difference needs a 无懈可击 somewhere (in a hand or the deck).
+    assert!(f.input.contains('J'), "{}", f.report);
+    assert!(f.took < SECONDS, "{:?}", f.took);
+}
+
+#[test]
+fn stress_finds_the_ants_that_count_a_wrapped_enemy_once() {
+    let dir = Scratch::new("kit-stress-ants");
+    let exe = WRAPPED_ONCE.build(&dir);
+    let f = stress_finds("ants_battle", "tiny_torus", &[exe.as_os_str()]);
+    let value = |key: &str| {
+        f.input
+            .lines()
+            .find_map(|l| l.strip_prefix(key)?.trim().parse::<u64>().ok())
+    };
+    let (rows, cols) = (value("rows ").unwrap(), value("cols ").unwrap());
+    let ants = f
+        .input
+        .lines()
+        .filter_map(|l| l.strip_prefix("m "))
+        .flat_map(str::chars)
+        .filter(char::is_ascii_alphabetic)
+        .count();
+    let r2 = value("attackradius2 ").unwrap_or(5);
+    eprintln!("ants shrunk to {rows}x{cols}, {ants} ants, r2 = {r2}");
+    // The miscount needs a map smaller than the attack disk.
+    let reach = (r2 as f64).sqrt() as u64;
+    assert!(rows <= 2 * reach || cols <= 2 * reach, "{}", f.report);
+    assert!(rows * cols <= 36 && ants <= 6, "{}", f.report);
+    assert!(f.took < SECONDS, "{:?}", f.took);
+}
+
+#[test]
+fn stress_finds_the_referee_that_loses_a_round_at_count_0() {
+    let dir = Scratch::new("kit-stress-ji");
+    let exe = LOSES_AT_ZERO.build(&dir);
+    let f = stress_finds("ji_referee", "random", &[exe.as_os_str()]);
+    // n, n skill lines, r, r rounds: one record per line.
+    let lines: Vec<&str> = f.input.lines().collect();
+    let skills: usize = lines[0].parse().unwrap();
+    let rounds: usize = lines[skills + 1].parse().unwrap();
+    eprintln!("ji_referee shrunk to {skills} skills, {rounds} rounds");
+    assert!(skills <= 3 && rounds <= 3, "{}", f.report);
+
+    assert!(f.took < SECONDS, "{:?}", f.took);
+}
+
+#[test]
+fn stress_with_our_own_solver_agrees_everywhere() {
+    let (code, out, err) = kit(&[
+        "stress",
+        "zhuguosha",
+        "--count",
+        "40",
+        "--solver",
+        solver("zhuguosha"),
+        "--",
+        solver("zhuguosha"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("stress zhuguosha: 40 cases (profile random, seed 1), your program agrees with ours on all ("), "{out}");
+}
