@@ -100,6 +100,13 @@ const LOSES_AT_ZERO: Patch = Patch {
                   a += i128::from(sx.delta); // PLANTED: lost at count 0\n            }",
 };
 
+/// A 集 solver that applies the draw chance twice per round.
+const DRAWS_TWICE: Patch = Patch {
+    bin: "ji_solver",
+    anchor: "Game::new(&prob.variant, prob.cap, prob.keep)",
+    replacement: "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep /* PLANTED */)",
+};
+
 impl Patch {
     /// Compiles the patched copy in `dir`; returns the executable.
     fn build(&self, dir: &Scratch) -> PathBuf {
@@ -593,6 +600,26 @@ fn stress_finds_the_referee_that_loses_a_round_at_count_0() {
     eprintln!("ji_referee shrunk to {skills} skills, {rounds} rounds");
     assert!(skills <= 3 && rounds <= 3, "{}", f.report);
 
+    assert!(f.took < SECONDS, "{:?}", f.took);
+}
+
+#[test]
+fn stress_finds_the_solver_that_applies_the_draw_chance_twice() {
+    let dir = Scratch::new("kit-stress-jis");
+    let exe = DRAWS_TWICE.build(&dir);
+    let f = stress_finds("ji_solver", "draw_prob", &[exe.as_os_str()]);
+    // n, n skill lines, `R p`, q, q queries: one record per line.
+    let lines: Vec<&str> = f.input.lines().collect();
+    let skills: usize = lines[0].parse().unwrap();
+    let (rounds, percent) = lines[skills + 1].split_once(' ').unwrap();
+    let queries: usize = lines[skills + 2].parse().unwrap();
+    eprintln!(
+        "ji_solver shrunk to {skills} skills, R = {rounds}, p = {percent}, {queries} queries"
+    );
+    assert!(skills <= 3 && queries <= 2, "{}", f.report);
+    // The planted bug needs a draw chance and a second round.
+    assert!(percent.parse::<f64>().unwrap() > 0.0, "{}", f.report);
+    assert_ne!(rounds, "1", "{}", f.report);
     assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
