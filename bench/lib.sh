@@ -24,3 +24,28 @@ ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
 
 # ratio A B: "1.23x"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
+
+# peak_kb FILE COMMAND ARGS: the peak resident memory in KiB of one run of
+# `COMMAND ARGS < FILE > /dev/null` (the child's own maximum RSS, from
+# wait4; the kernel's figure that `/usr/bin/time -f %M` also prints).
+peak_kb() {
+  python3 - "$@" <<'PY'
+import os, subprocess, sys
+path, cmd = sys.argv[1], sys.argv[2:]
+with open(path, "rb") as inp, open("/dev/null", "wb") as out:
+    child = subprocess.Popen(cmd, stdin=inp, stdout=out)
+    _, _, usage = os.wait4(child.pid, 0)
+print(usage.ru_maxrss)
+PY
+}
+
+# mb KIB: "12.3 MB" (MiB)
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
+
+# kit_gen PROBLEM ARGS...: one input from the kit's generator (seeded, the
+# same bytes on every machine), built by `cargo build --release`.
+kit_gen() {
+  local kit=${CARGO_TARGET_DIR:-target}/release/kit
+  [ -x "$kit" ] || { echo "build first: cargo build --release ($kit missing)" >&2; return 1; }
+  "$kit" gen "$@"
+}

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Benchmark of zhuguosha: instructions per game (whole process, valgrind
-# callgrind "Collected" total) on long games: `pig_gen.py SEED --profile
-# max_deck` (m = 2000 deck cards), the first 10 seeds from 1 up whose game
-# ends (some max_deck inputs describe a never-ending game, exit 3: the
-# reference cannot play those, so they are skipped). Compared with the fixed
+# callgrind "Collected" total) on long games: `kit gen zhuguosha --profile
+# max_deck --seed S` (m = 2000 deck cards) for S = 1..10. `kit gen` only
+# emits games that end (it draws again when our solver exits 3 on a
+# never-ending one, which the reference could not play); a game our solver
+# still rejects is skipped and the next seed taken. Compared with the fixed
 # published figure for the fastest accepted C++ solution: about 9.4 million
 # instructions per game (g++ -O2, same measure). Run from the repo root after
 # `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${BIN:-target/release/zhuguosha}
-gen=../shared/tools/pig_gen.py
+source bench/lib.sh
+bin=${BIN:-${CARGO_TARGET_DIR:-target}/release/zhuguosha}
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
 ref=9400000
@@ -22,9 +23,9 @@ games=0
 seed=0
 while [ "$games" -lt 10 ] && [ "$seed" -lt 100 ]; do
   seed=$((seed + 1))
-  python3 "$gen" "$seed" --profile max_deck >"$tmp/in"
+  kit_gen zhuguosha --profile max_deck --seed "$seed" >"$tmp/in"
   if ! "$bin" <"$tmp/in" >/dev/null 2>&1; then
-    continue # never-ending game
+    continue # no answer
   fi
   n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" <"$tmp/in" 2>&1 >/dev/null |
     sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')

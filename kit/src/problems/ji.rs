@@ -380,6 +380,10 @@ const REFEREE_PROFILES: &[Profile] = &[
         name: "long_illegal",
         about: "records of 1,000..200,000 rounds with an illegal move late in them",
     },
+    Profile {
+        name: "max_rounds",
+        about: "r = 200,000 legal rounds where nobody wins: every round is played (the benchmark)",
+    },
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -467,12 +471,16 @@ fn record(
                     legal.to_vec()
                 }
             };
-            let (pa, pb) = (thrift(&la, count[0]), thrift(&lb, count[1]));
-            let quiet: Vec<(usize, usize)> = pa
-                .iter()
-                .flat_map(|&a| pb.iter().map(move |&b| (a, b)))
-                .filter(|&(a, b)| !v.beats(a, b) && !v.beats(b, a))
-                .collect();
+            let quiet_pairs = |pa: &[usize], pb: &[usize]| -> Vec<(usize, usize)> {
+                pa.iter()
+                    .flat_map(|&a| pb.iter().map(move |&b| (a, b)))
+                    .filter(|&(a, b)| !v.beats(a, b) && !v.beats(b, a))
+                    .collect()
+            };
+            let mut quiet = quiet_pairs(&thrift(&la, count[0]), &thrift(&lb, count[1]));
+            if quiet.is_empty() {
+                quiet = quiet_pairs(&la, &lb);
+            }
             if quiet.is_empty() || rng.chance(win) {
                 (*rng.pick(&la), *rng.pick(&lb))
             } else {
@@ -504,6 +512,7 @@ fn referee(profile: &str, rng: &mut Rng) -> Record {
             scale: 1_000_000_000,
             ..SMALL
         },
+        "max_rounds" => Shape { n: (4, 8), ..SMALL },
         _ => SMALL,
     };
     let no_free = profile == "random" && rng.chance(0.05);
@@ -535,6 +544,7 @@ fn referee(profile: &str, rng: &mut Rng) -> Record {
             };
             (r as usize, rng.range(r / 2, r) as usize, (0.0, 0.0))
         }
+        "max_rounds" => (200_000, 200_001, (0.0, 0.0)),
         _ => {
             let r = match profile {
                 "common" => rng.range(1, 200),
@@ -571,9 +581,10 @@ fn shrink_record(r: &Record) -> Vec<Record> {
             variant: r.variant.clone(),
             rounds: r.rounds[..len - 1].to_vec(),
         });
-        // Then drop chunks of rounds anywhere (halves ... single rounds on
-        // short records).
-        let smallest = if len <= 400 { 1 } else { len / 16 };
+        // Then drop chunks of rounds anywhere: halves ... single rounds on
+        // short records, only halves and quarters on long ones (each
+        // candidate is a whole copy of the record).
+        let smallest = if len <= 400 { 1 } else { len / 4 };
         let mut chunk = len / 2;
         while chunk >= smallest.max(1) {
             let mut start = 0;
@@ -990,7 +1001,9 @@ mod tests {
     #[test]
     fn same_seed_same_bytes_and_strict_format() {
         for p in REFEREE_PROFILES {
-            for seed in 0..20 {
+            // Records of up to 200,000 rounds: a few seeds are enough.
+            let long = p.name.starts_with("long") || p.name.starts_with("max");
+            for seed in 0..if long { 3 } else { 20 } {
                 let a = JiReferee.generate(p.name, &mut Rng::new(seed));
                 assert_eq!(a, JiReferee.generate(p.name, &mut Rng::new(seed)));
                 check_referee(&a);
@@ -1038,8 +1051,28 @@ mod tests {
     }
 
     #[test]
+    fn max_rounds_plays_every_round() {
+        for seed in 0..2 {
+            let rec = referee("max_rounds", &mut Rng::new(seed));
+            assert_eq!(rec.rounds.len(), 200_000);
+            let v = &rec.variant;
+            let mut count = [0i128; 2];
+            for &(a, b) in &rec.rounds {
+                assert!(v.skills[a].req as i128 <= count[0]);
+                assert!(v.skills[b].req as i128 <= count[1]);
+                assert!(!v.beats(a, b) && !v.beats(b, a));
+                count[0] += v.skills[a].delta as i128;
+                count[1] += v.skills[b].delta as i128;
+            }
+        }
+    }
+
+    #[test]
     fn shrink_candidates_are_valid_and_smaller() {
-        for p in REFEREE_PROFILES.iter().filter(|p| p.name != "long_illegal") {
+        for p in REFEREE_PROFILES
+            .iter()
+            .filter(|p| !p.name.starts_with("long") && !p.name.starts_with("max"))
+        {
             for seed in 0..5 {
                 let text = JiReferee.generate(p.name, &mut Rng::new(seed));
                 let m = record_measure(&Record::parse(&text).unwrap());

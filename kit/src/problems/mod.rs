@@ -67,3 +67,35 @@ fn strict_lines(text: &str) -> Vec<&str> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// FNV-1a, 64 bits: a digest that is the same everywhere.
+    fn fnv1a(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    #[test]
+    fn generated_bytes_are_pinned() {
+        // The benchmark's inputs (max_deck, big, max_rounds) and users'
+        // saved seeds are these bytes, on every machine: a change of a
+        // generator must be deliberate (then update the digests).
+        let pinned = [
+            ("zhuguosha", "random", 0xee2c_c689_e5ab_fb8b),
+            ("zhuguosha", "max_deck", 0x2631_50aa_82f6_b736),
+            ("ants_battle", "random", 0xbd41_3cbf_0a61_6122),
+            ("ants_battle", "big", 0x345e_5bac_d21e_8219),
+            ("ji_referee", "random", 0x0486_d271_889c_9ee2),
+            ("ji_referee", "max_rounds", 0x02b8_1129_9ee0_5502),
+            ("ji_solver", "random", 0x34a7_358f_663e_4167),
+        ];
+        for (problem, profile, digest) in pinned {
+            let text = find(problem).unwrap().generate(profile, &mut Rng::new(1));
+            assert_eq!(fnv1a(text.as_bytes()), digest, "{problem} {profile}");
+        }
+    }
+}

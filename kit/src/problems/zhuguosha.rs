@@ -264,6 +264,23 @@ fn generate(profile: &str, rng: &mut Rng) -> Game {
     Game { roles, hands, deck }
 }
 
+/// m/2, m/4, ... down to 1 for a deck of at most 64 cards, down to
+/// about m/64 for a longer one; `[1]` for m = 1 (a chunk may be the whole
+/// deck: callers skip what would leave none).
+fn chunk_sizes(m: usize) -> Vec<usize> {
+    let smallest = (m / 64).max(1);
+    let mut sizes = Vec::new();
+    let mut chunk = (m / 2).max(1);
+    while chunk >= smallest {
+        sizes.push(chunk);
+        if chunk == 1 {
+            break;
+        }
+        chunk /= 2;
+    }
+    sizes
+}
+
 /// How plain a card is for the shrinker: `P` < `K` < `D` < the rest.
 fn plainness(c: char) -> u32 {
     match c {
@@ -292,23 +309,23 @@ fn shrink(g: &Game) -> Vec<Game> {
             out.push(s);
         }
     }
-    // Fewer deck cards: remove chunks of m/2, m/4, ..., 1 cards.
+    // Fewer deck cards: remove chunks of m/2, m/4, ... cards, down to
+    // single cards once the deck is short (a long deck gets at most about
+    // 128 such candidates: each is a whole copy of the game).
     let m = g.deck.len();
-    let mut chunk = m / 2;
-    while chunk >= 1 {
-        let mut start = 0;
-        while start < m {
+    let chunks = chunk_sizes(m);
+    for &chunk in &chunks {
+        for start in (0..m).step_by(chunk) {
             let end = (start + chunk).min(m);
             if end - start < m {
                 let mut s = g.clone();
                 s.deck.drain(start..end);
                 out.push(s);
             }
-            start = end;
         }
-        chunk /= 2;
     }
-    // Plainer cards, hands first: each card becomes P, or K.
+    // Plainer cards, hands first: each hand card becomes P, or K; deck
+    // cards likewise, by the same chunks.
     for plain in ['P', 'K'] {
         for i in 0..n {
             for j in 0..4 {
@@ -319,11 +336,21 @@ fn shrink(g: &Game) -> Vec<Game> {
                 }
             }
         }
-        for j in 0..m {
-            if plainness(g.deck[j]) > plainness(plain) {
-                let mut s = g.clone();
-                s.deck[j] = plain;
-                out.push(s);
+        for &chunk in &chunks {
+            for start in (0..m).step_by(chunk) {
+                let part = start..(start + chunk).min(m);
+                if g.deck[part.clone()]
+                    .iter()
+                    .any(|&c| plainness(c) > plainness(plain))
+                {
+                    let mut s = g.clone();
+                    for c in &mut s.deck[part] {
+                        if plainness(*c) > plainness(plain) {
+                            *c = plain;
+                        }
+                    }
+                    out.push(s);
+                }
             }
         }
     }
