@@ -211,6 +211,13 @@ impl Args {
         }
     }
 
+    fn count(&self, default: u64) -> Result<u64, String> {
+        match self.number("--count", default)? {
+            0 => Err("--count must be at least 1".to_string()),
+            n => Ok(n),
+        }
+    }
+
     fn problem(&self) -> Result<&'static dyn Problem, String> {
         problems::find(&self.problem).ok_or_else(|| {
             let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
@@ -249,7 +256,7 @@ fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
         return Ok(true);
     }
     let profile = a.profile(problem)?;
-    let count = a.number("--count", 1)?;
+    let count = a.count(1)?;
     let dir = a.value("--out").map(PathBuf::from);
     if dir.is_none() && count != 1 {
         return Err("--count needs --out DIR (without --out, one case goes to stdout)".to_string());
@@ -312,7 +319,7 @@ fn stress_command(
             seed: a.number("--seed", 1)?,
             solver: &solver,
         },
-        count: a.number("--count", 1000)?,
+        count: a.count(1000)?,
         cmd: a.cmd.as_ref().expect("parsed with a program"),
         limit: a.time_limit()?,
         out_dir,
@@ -378,6 +385,23 @@ mod tests {
         refused(
             &["gen", "no_such_problem"],
             "unknown problem `no_such_problem`",
+        );
+        refused(
+            &["gen", "zhuguosha", "--count", "0", "--out", "x"],
+            "--count must be at least 1",
+        );
+        refused(
+            &[
+                "judge",
+                "zhuguosha",
+                "--dir",
+                ".",
+                "--time-limit",
+                "0",
+                "--",
+                "x",
+            ],
+            "at least 1 ms",
         );
     }
 
