@@ -307,6 +307,7 @@ fn stress_command(
 ) -> Result<bool, String> {
     let problem = a.problem()?;
     let profile = a.profile(problem)?;
+    let (seed, count, limit) = (a.number("--seed", 1)?, a.count(1000)?, a.time_limit()?);
     let solver = a.solver(problem)?;
     let out_dir = match a.value("--out") {
         Some(d) => PathBuf::from(d),
@@ -316,12 +317,12 @@ fn stress_command(
         source: Source {
             problem,
             profile: &profile,
-            seed: a.number("--seed", 1)?,
+            seed,
             solver: &solver,
         },
-        count: a.count(1000)?,
+        count,
         cmd: a.cmd.as_ref().expect("parsed with a program"),
-        limit: a.time_limit()?,
+        limit,
         out_dir,
     };
     stress::stress(&s, out, &mut Progress::new(err, live))
@@ -381,7 +382,10 @@ mod tests {
         refused(&["gen", "zhuguosha", "--", "x"], "takes no program");
         refused(&["judge", "zhuguosha"], "no program to run");
         refused(&["judge", "zhuguosha", "--"], "no program after `--`");
-        refused(&["stress", "zhuguosha", "--count", "many", "--", "x"], "");
+        refused(
+            &["stress", "zhuguosha", "--count", "many", "--", "x"],
+            "--count `many` is not a non-negative integer",
+        );
         refused(
             &["gen", "no_such_problem"],
             "unknown problem `no_such_problem`",
