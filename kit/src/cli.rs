@@ -66,6 +66,18 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write, live: b
     }
 }
 
+/// The options that take a value, per command.
+const GEN: &[&str] = &["--profile", "--seed", "--count", "--out", "--solver"];
+const JUDGE: &[&str] = &["--dir", "--time-limit"];
+const STRESS: &[&str] = &[
+    "--profile",
+    "--seed",
+    "--count",
+    "--out",
+    "--time-limit",
+    "--solver",
+];
+
 fn dispatch(
     args: &[OsString],
     out: &mut dyn Write,
@@ -82,30 +94,9 @@ fn dispatch(
             out.write_all(USAGE.as_bytes()).map_err(io)?;
             Ok(true)
         }
-        Some("gen") => gen_command(
-            &Args::parse(
-                rest,
-                &["--profile", "--seed", "--count", "--out", "--solver"],
-                &["--list"],
-                false,
-            )?,
-            out,
-        ),
-        Some("judge") => judge_command(
-            &Args::parse(rest, &["--dir", "--time-limit"], &[], true)?,
-            out,
-        ),
-        Some("stress") => {
-            let with = [
-                "--profile",
-                "--seed",
-                "--count",
-                "--out",
-                "--time-limit",
-                "--solver",
-            ];
-            stress_command(&Args::parse(rest, &with, &[], true)?, out, err, live)
-        }
+        Some("gen") => gen_command(&Args::parse(rest, GEN, &["--list"], false)?, out),
+        Some("judge") => judge_command(&Args::parse(rest, JUDGE, &[], true)?, out),
+        Some("stress") => stress_command(&Args::parse(rest, STRESS, &[], true)?, out, err, live),
         _ => Err(format!(
             "unknown command `{}`; the commands are gen, judge, stress (see `kit --help`)",
             sub.to_string_lossy()
