@@ -26,8 +26,8 @@ usage:
 
 gen     Without --out, one case (case 0) to stdout. With --out DIR, the cases
         0..N as DIR/NNNN.in with our solver's answer DIR/NNNN.out. An input
-        our solver rejects (a game that never ends) is drawn again, so every
-        case has an answer. Defaults: --profile random --seed 1 --count 1.
+        our solver has no answer to (exit 3: a game that never ends) is
+        drawn again, so every case has an answer. Defaults: --profile random --seed 1 --count 1.
         --list shows the profiles.
 judge   Runs CMD on every NAME.in that has a NAME.out below each DIR (default
         tests/data/PROBLEM, recursively), in the current directory, and

@@ -158,8 +158,8 @@ pub fn gen(
     let last = count.saturating_sub(1);
     let redrawn = match rejected {
         0 => String::new(),
-        1 => "; 1 input our solver rejected was drawn again".to_string(),
-        n => format!("; {n} inputs our solver rejected were drawn again"),
+        1 => "; 1 input without an answer was drawn again".to_string(),
+        n => format!("; {n} inputs without an answer were drawn again"),
     };
     writeln!(
         out,
@@ -310,7 +310,7 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
             "{summary}"
         );
         assert!(summary.trim_end().ends_with(&format!(
-            "{rejected} inputs our solver rejected were drawn again"
+            "{rejected} inputs without an answer were drawn again"
         )));
     }
 
