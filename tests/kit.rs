@@ -543,6 +543,10 @@ fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
         f.answer
     );
     assert!(f.took < SECONDS, "{:?}", f.took);
+    // Deterministic: the same seed finds and shrinks to the same case.
+    let again = stress_finds("zhuguosha", "random", &["sh".as_ref(), mp.as_ref()]);
+    assert_eq!(again.input, f.input);
+    assert_eq!(again.report.lines().next(), f.report.lines().next());
 }
 
 #[test]
