@@ -48,20 +48,23 @@ fn planted(script: &str) -> String {
 }
 
 /// One of our solvers with one rule broken: `anchor` (exactly once in
-/// `src/bin/<bin>.rs`) becomes `replacement`.
+/// `src/bin/<bin>.rs`) becomes `replacement`, or with `into_body`,
+/// `replacement` goes right after the first `{` that follows `anchor` (the
+/// start of a function's body, whatever its parameters).
 struct Patch {
     bin: &'static str,
     anchor: &'static str,
     replacement: &'static str,
+    into_body: bool,
 }
 
 /// 猪国杀 without 无懈可击: no trick is ever cancelled (and nobody spends a
 /// J).
 const IGNORES_WUXIE: Patch = Patch {
     bin: "zhuguosha",
-    anchor: "fn negated(&mut self, user: usize, target: usize) -> bool {",
-    replacement: "fn negated(&mut self, user: usize, target: usize) -> bool {\n        \
-                  if user != usize::MAX {\n            return false; // PLANTED\n        }",
+    anchor: "fn negated(",
+    replacement: "\n        return false; // PLANTED: nothing is ever cancelled\n",
+    into_body: true,
 };
 
 /// Ants whose `focus` weakness counts an enemy once even when several
@@ -90,6 +93,7 @@ const WRAPPED_ONCE: Patch = Patch {
             weak[(r * cols + c) as usize] = W::from(cells.len() as u8);
         }
     }",
+    into_body: false,
 };
 
 /// A 集 referee that loses A's gain in a round where A's count is 0.
@@ -98,6 +102,7 @@ const LOSES_AT_ZERO: Patch = Patch {
     anchor: "a += i128::from(sx.delta);",
     replacement: "if a != 0 || sx.delta <= 0 {\n                \
                   a += i128::from(sx.delta); // PLANTED: lost at count 0\n            }",
+    into_body: false,
 };
 
 /// A 集 solver that applies the draw chance twice per round.
@@ -105,6 +110,7 @@ const DRAWS_TWICE: Patch = Patch {
     bin: "ji_solver",
     anchor: "Game::new(&prob.variant, prob.cap, prob.keep)",
     replacement: "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep /* PLANTED */)",
+    into_body: false,
 };
 
 impl Patch {
@@ -124,10 +130,19 @@ impl Patch {
             common::rel(&path),
             file!()
         );
-        let file = dir.write(
-            &format!("{}.rs", self.bin),
-            &source.replacen(self.anchor, self.replacement, 1),
-        );
+        let patched = if self.into_body {
+            let at = source.find(self.anchor).expect("counted above");
+            let brace = at + source[at..].find('{').expect("a body after the anchor") + 1;
+            format!(
+                "{}{}{}",
+                &source[..brace],
+                self.replacement,
+                &source[brace..]
+            )
+        } else {
+            source.replacen(self.anchor, self.replacement, 1)
+        };
+        let file = dir.write(&format!("{}.rs", self.bin), &patched);
         let exe = dir.path().join(format!("planted_{}", self.bin));
         // opt-level 0 compiles fastest (ants_battle: 3 s instead of 8);
         // the generated cases are small.
