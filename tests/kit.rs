@@ -48,20 +48,23 @@ fn planted(script: &str) -> String {
 }
 
 /// One of our solvers with one rule broken: `anchor` (exactly once in
-/// `src/bin/<bin>.rs`) becomes `replacement`.
+/// `src/bin/<bin>.rs`) becomes `replacement`, or with `into_body`,
+/// `replacement` goes right after the first `{` that follows `anchor` (the
+/// start of a function's body, whatever its parameters).
 struct Patch {
     bin: &'static str,
     anchor: &'static str,
     replacement: &'static str,
+    into_body: bool,
 }
 
 /// 猪国杀 without 无懈可击: no trick is ever cancelled (and nobody spends a
 /// J).
 const IGNORES_WUXIE: Patch = Patch {
     bin: "zhuguosha",
-    anchor: "fn negated(&mut self, user: usize, target: usize) -> bool {",
-    replacement: "fn negated(&mut self, user: usize, target: usize) -> bool {\n        \
-                  if user != usize::MAX {\n            return false; // PLANTED\n        }",
+    anchor: "fn negated(",
+    replacement: "\n        return false; // PLANTED: nothing is ever cancelled\n",
+    into_body: true,
 };
 
 /// Ants whose `focus` weakness counts an enemy once even when several
@@ -90,6 +93,7 @@ const WRAPPED_ONCE: Patch = Patch {
             weak[(r * cols + c) as usize] = W::from(cells.len() as u8);
         }
     }",
+    into_body: false,
 };
 
 /// A 集 referee that loses A's gain in a round where A's count is 0.
@@ -98,6 +102,15 @@ const LOSES_AT_ZERO: Patch = Patch {
     anchor: "a += i128::from(sx.delta);",
     replacement: "if a != 0 || sx.delta <= 0 {\n                \
                   a += i128::from(sx.delta); // PLANTED: lost at count 0\n            }",
+    into_body: false,
+};
+
+/// A 集 solver that applies the draw chance twice per round.
+const DRAWS_TWICE: Patch = Patch {
+    bin: "ji_solver",
+    anchor: "Game::new(&prob.variant, prob.cap, prob.keep)",
+    replacement: "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep /* PLANTED */)",
+    into_body: false,
 };
 
 impl Patch {
@@ -117,10 +130,19 @@ impl Patch {
             common::rel(&path),
             file!()
         );
-        let file = dir.write(
-            &format!("{}.rs", self.bin),
-            &source.replacen(self.anchor, self.replacement, 1),
-        );
+        let patched = if self.into_body {
+            let at = source.find(self.anchor).expect("counted above");
+            let brace = at + source[at..].find('{').expect("a body after the anchor") + 1;
+            format!(
+                "{}{}{}",
+                &source[..brace],
+                self.replacement,
+                &source[brace..]
+            )
+        } else {
+            source.replacen(self.anchor, self.replacement, 1)
+        };
+        let file = dir.write(&format!("{}.rs", self.bin), &patched);
         let exe = dir.path().join(format!("planted_{}", self.bin));
         // opt-level 0 compiles fastest (ants_battle: 3 s instead of 8);
         // the generated cases are small.
@@ -536,6 +558,10 @@ fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
         f.answer
     );
     assert!(f.took < SECONDS, "{:?}", f.took);
+    // Deterministic: the same seed finds and shrinks to the same case.
+    let again = stress_finds("zhuguosha", "random", &["sh".as_ref(), mp.as_ref()]);
+    assert_eq!(again.input, f.input);
+    assert_eq!(again.report.lines().next(), f.report.lines().next());
 }
 
 #[test]
@@ -593,6 +619,26 @@ fn stress_finds_the_referee_that_loses_a_round_at_count_0() {
     eprintln!("ji_referee shrunk to {skills} skills, {rounds} rounds");
     assert!(skills <= 3 && rounds <= 3, "{}", f.report);
 
+    assert!(f.took < SECONDS, "{:?}", f.took);
+}
+
+#[test]
+fn stress_finds_the_solver_that_applies_the_draw_chance_twice() {
+    let dir = Scratch::new("kit-stress-jis");
+    let exe = DRAWS_TWICE.build(&dir);
+    let f = stress_finds("ji_solver", "draw_prob", &[exe.as_os_str()]);
+    // n, n skill lines, `R p`, q, q queries: one record per line.
+    let lines: Vec<&str> = f.input.lines().collect();
+    let skills: usize = lines[0].parse().unwrap();
+    let (rounds, percent) = lines[skills + 1].split_once(' ').unwrap();
+    let queries: usize = lines[skills + 2].parse().unwrap();
+    eprintln!(
+        "ji_solver shrunk to {skills} skills, R = {rounds}, p = {percent}, {queries} queries"
+    );
+    assert!(skills <= 3 && queries <= 2, "{}", f.report);
+    // The planted bug needs a draw chance and a second round.
+    assert!(percent.parse::<f64>().unwrap() > 0.0, "{}", f.report);
+    assert_ne!(rounds, "1", "{}", f.report);
     assert!(f.took < SECONDS, "{:?}", f.took);
 }
 

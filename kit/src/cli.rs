@@ -26,8 +26,8 @@ usage:
 
 gen     Without --out, one case (case 0) to stdout. With --out DIR, the cases
         0..N as DIR/NNNN.in with our solver's answer DIR/NNNN.out. An input
-        our solver rejects (a game that never ends) is drawn again, so every
-        case has an answer. Defaults: --profile random --seed 1 --count 1.
+        our solver has no answer to (exit 3: a game that never ends) is
+        drawn again, so every case has an answer. Defaults: --profile random --seed 1 --count 1.
         --list shows the profiles.
 judge   Runs CMD on every NAME.in that has a NAME.out below each DIR (default
         tests/data/PROBLEM, recursively), in the current directory, and
@@ -66,6 +66,18 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write, live: b
     }
 }
 
+/// The options that take a value, per command.
+const GEN: &[&str] = &["--profile", "--seed", "--count", "--out", "--solver"];
+const JUDGE: &[&str] = &["--dir", "--time-limit"];
+const STRESS: &[&str] = &[
+    "--profile",
+    "--seed",
+    "--count",
+    "--out",
+    "--time-limit",
+    "--solver",
+];
+
 fn dispatch(
     args: &[OsString],
     out: &mut dyn Write,
@@ -82,30 +94,9 @@ fn dispatch(
             out.write_all(USAGE.as_bytes()).map_err(io)?;
             Ok(true)
         }
-        Some("gen") => gen_command(
-            &Args::parse(
-                rest,
-                &["--profile", "--seed", "--count", "--out", "--solver"],
-                &["--list"],
-                false,
-            )?,
-            out,
-        ),
-        Some("judge") => judge_command(
-            &Args::parse(rest, &["--dir", "--time-limit"], &[], true)?,
-            out,
-        ),
-        Some("stress") => {
-            let with = [
-                "--profile",
-                "--seed",
-                "--count",
-                "--out",
-                "--time-limit",
-                "--solver",
-            ];
-            stress_command(&Args::parse(rest, &with, &[], true)?, out, err, live)
-        }
+        Some("gen") => gen_command(&Args::parse(rest, GEN, &["--list"], false)?, out),
+        Some("judge") => judge_command(&Args::parse(rest, JUDGE, &[], true)?, out),
+        Some("stress") => stress_command(&Args::parse(rest, STRESS, &[], true)?, out, err, live),
         _ => Err(format!(
             "unknown command `{}`; the commands are gen, judge, stress (see `kit --help`)",
             sub.to_string_lossy()
@@ -211,6 +202,13 @@ impl Args {
         }
     }
 
+    fn count(&self, default: u64) -> Result<u64, String> {
+        match self.number("--count", default)? {
+            0 => Err("--count must be at least 1".to_string()),
+            n => Ok(n),
+        }
+    }
+
     fn problem(&self) -> Result<&'static dyn Problem, String> {
         problems::find(&self.problem).ok_or_else(|| {
             let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
@@ -249,7 +247,7 @@ fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
         return Ok(true);
     }
     let profile = a.profile(problem)?;
-    let count = a.number("--count", 1)?;
+    let count = a.count(1)?;
     let dir = a.value("--out").map(PathBuf::from);
     if dir.is_none() && count != 1 {
         return Err("--count needs --out DIR (without --out, one case goes to stdout)".to_string());
@@ -300,6 +298,7 @@ fn stress_command(
 ) -> Result<bool, String> {
     let problem = a.problem()?;
     let profile = a.profile(problem)?;
+    let (seed, count, limit) = (a.number("--seed", 1)?, a.count(1000)?, a.time_limit()?);
     let solver = a.solver(problem)?;
     let out_dir = match a.value("--out") {
         Some(d) => PathBuf::from(d),
@@ -309,12 +308,12 @@ fn stress_command(
         source: Source {
             problem,
             profile: &profile,
-            seed: a.number("--seed", 1)?,
+            seed,
             solver: &solver,
         },
-        count: a.number("--count", 1000)?,
+        count,
         cmd: a.cmd.as_ref().expect("parsed with a program"),
-        limit: a.time_limit()?,
+        limit,
         out_dir,
     };
     stress::stress(&s, out, &mut Progress::new(err, live))
@@ -374,10 +373,30 @@ mod tests {
         refused(&["gen", "zhuguosha", "--", "x"], "takes no program");
         refused(&["judge", "zhuguosha"], "no program to run");
         refused(&["judge", "zhuguosha", "--"], "no program after `--`");
-        refused(&["stress", "zhuguosha", "--count", "many", "--", "x"], "");
+        refused(
+            &["stress", "zhuguosha", "--count", "many", "--", "x"],
+            "--count `many` is not a non-negative integer",
+        );
         refused(
             &["gen", "no_such_problem"],
             "unknown problem `no_such_problem`",
+        );
+        refused(
+            &["gen", "zhuguosha", "--count", "0", "--out", "x"],
+            "--count must be at least 1",
+        );
+        refused(
+            &[
+                "judge",
+                "zhuguosha",
+                "--dir",
+                ".",
+                "--time-limit",
+                "0",
+                "--",
+                "x",
+            ],
+            "at least 1 ms",
         );
     }
 

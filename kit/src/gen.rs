@@ -7,7 +7,7 @@
 
 use crate::problems::Problem;
 use crate::rng::Rng;
-use crate::run::{self, Cmd, Outcome};
+use crate::run::{self, Cmd, Outcome, Status};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
@@ -20,6 +20,9 @@ pub const OUR_LIMIT: Duration = Duration::from_secs(60);
 /// Draws in a row that our solver may reject before `kit gen` gives up on
 /// a case.
 pub const MAX_ATTEMPTS: u32 = 100;
+
+/// Our solvers' exit code for a valid input without an answer.
+pub const NO_ANSWER: i32 = 3;
 
 /// The seed of attempt `attempt` at case `index` of seed `seed`: the
 /// splitmix64 finaliser applied to each part in turn, so that no two cases
@@ -49,25 +52,41 @@ pub struct Drawn {
 }
 
 impl Source<'_> {
-    /// Case `index`: the first draw our solver accepts.
+    /// Case `index`: the first draw our solver answers. A draw on which it
+    /// exits 3 (a valid input without an answer, by the collection's
+    /// convention: a 猪国杀 game that never ends) is drawn again; any other
+    /// failure (exit 2: the generator wrote bad input; a crash; 60 s) is an
+    /// error that names the case, so that a broken generator shows.
     pub fn draw(&self, index: u64) -> Result<Drawn, String> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
             let mut rng = Rng::new(case_seed(self.seed, index, attempt));
             let input = self.problem.generate(self.profile, &mut rng);
             let ours = self.answer(&input)?;
-            if ours.success() {
-                return Ok(Drawn {
-                    input,
-                    ours,
-                    rejected: attempt,
-                });
+            match ours.status {
+                Status::Exited(0) => {
+                    return Ok(Drawn {
+                        input,
+                        ours,
+                        rejected: attempt,
+                    })
+                }
+                Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
+                status => {
+                    return Err(format!(
+                        "{} profile {} seed {} case {index} (attempt {attempt}): our solver \
+                         failed ({status}: {}); a bug in the generator or the solver",
+                        self.problem.name(),
+                        self.profile,
+                        self.seed,
+                        ours.first_stderr_line()
+                    ))
+                }
             }
-            last = format!("{}: {}", ours.status, ours.first_stderr_line());
         }
         Err(format!(
-            "{} profile {}: our solver rejected {MAX_ATTEMPTS} draws in a row for case {index} \
-             (the last: {last}); the generator is broken",
+            "{} profile {}: our solver found no answer to {MAX_ATTEMPTS} draws in a row for case \
+             {index} (the last: {last}); the generator is broken",
             self.problem.name(),
             self.profile
         ))
@@ -139,8 +158,8 @@ pub fn gen(
     let last = count.saturating_sub(1);
     let redrawn = match rejected {
         0 => String::new(),
-        1 => "; 1 input our solver rejected was drawn again".to_string(),
-        n => format!("; {n} inputs our solver rejected were drawn again"),
+        1 => "; 1 input without an answer was drawn again".to_string(),
+        n => format!("; {n} inputs without an answer were drawn again"),
     };
     writeln!(
         out,
@@ -223,7 +242,8 @@ pub(crate) mod tests {
     }
 
     /// The toy problem's solver.
-    pub const LARGEST: &str = r#"read n; read xs; [ "$n" = 4 ] && exit 3
+    pub const LARGEST: &str = r#"read n; read xs
+[ "$n" = 4 ] && { echo "largest: no answer for n = 4" >&2; exit 3; }
 m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
 
     pub fn sh(script: &str) -> Cmd {
@@ -290,7 +310,7 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
             "{summary}"
         );
         assert!(summary.trim_end().ends_with(&format!(
-            "{rejected} inputs our solver rejected were drawn again"
+            "{rejected} inputs without an answer were drawn again"
         )));
     }
 
@@ -313,10 +333,31 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         let solver = sh(LARGEST);
         let err = source("four", 1, &solver).draw(0).err().expect("rejected");
         assert!(
-            err.contains("our solver rejected 100 draws in a row for case 0"),
+            err.contains("our solver found no answer to 100 draws in a row for case 0"),
             "{err}"
         );
-        assert!(err.contains("exit code 3"), "{err}");
+        assert!(
+            err.contains("(the last: largest: no answer for n = 4)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bad_input_from_the_generator_is_an_error_not_a_redraw() {
+        let solver =
+            sh("read n; [ $n -gt 5 ] && { echo 'largest: line 1: too many' >&2; exit 2; }; echo 0");
+        let src = source("random", 1, &solver);
+        let errors: Vec<String> = (0..20).filter_map(|i| src.draw(i).err()).collect();
+        assert!(!errors.is_empty(), "n > 5 is drawn in some of 20 cases");
+        let err = &errors[0];
+        assert!(
+            err.starts_with("largest profile random seed 1 case "),
+            "{err}"
+        );
+        assert!(
+            err.contains("our solver failed (exit code 2: largest: line 1: too many)"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -19,12 +19,19 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdicts in the summary's order.
+    pub const CODES: [&'static str; 4] = ["AC", "WA", "RE", "TLE"];
+
     pub fn code(&self) -> &'static str {
+        Verdict::CODES[self.index()]
+    }
+
+    fn index(&self) -> usize {
         match self {
-            Verdict::Accepted => "AC",
-            Verdict::WrongAnswer(_) => "WA",
-            Verdict::RuntimeError(_) => "RE",
-            Verdict::TimeLimit => "TLE",
+            Verdict::Accepted => 0,
+            Verdict::WrongAnswer(_) => 1,
+            Verdict::RuntimeError(_) => 2,
+            Verdict::TimeLimit => 3,
         }
     }
 }
@@ -53,9 +60,10 @@ pub struct Judge<'a> {
     pub cmd: &'a Cmd,
 }
 
-/// The cases a user's program is judged on, and why the others are not.
-pub fn select(all: Vec<Case>) -> (Vec<Case>, Vec<String>) {
-    let (mut no_out, mut with_args, mut with_code) = (0, 0, 0);
+/// The cases a user's program is judged on, and why the others are not
+/// (`lonely`: `.in` files with neither `.out` nor `.err`).
+pub fn select(all: Vec<Case>, lonely: usize) -> (Vec<Case>, Vec<String>) {
+    let (mut no_out, mut with_args, mut with_code) = (lonely, 0, 0);
     let mut judged = Vec::new();
     for case in all {
         if case.stdout.is_none() {
@@ -96,15 +104,16 @@ pub fn select(all: Vec<Case>) -> (Vec<Case>, Vec<String>) {
 /// failure), then the skipped cases and a summary line such as
 /// `AC 148/150 (WA 2)`. True when every case is AC.
 pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
-    let mut all = Vec::new();
+    let (mut all, mut lonely) = (Vec::new(), 0);
     for dir in &j.dirs {
         if !dir.is_dir() {
             return Err(format!("{}: no such folder", dir.display()));
         }
-        let (found, _) = cases::discover(dir).map_err(|e| e.to_string())?;
+        let (found, problems) = cases::discover(dir).map_err(|e| e.to_string())?;
         all.extend(found);
+        lonely += problems.len();
     }
-    let (judged, skipped) = select(all);
+    let (judged, skipped) = select(all, lonely);
     if judged.is_empty() {
         let dirs: Vec<String> = j.dirs.iter().map(|d| d.display().to_string()).collect();
         return Err(format!(
@@ -174,7 +183,7 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
 /// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE.
 pub fn summary(counts: [usize; 4]) -> String {
     let total: usize = counts.iter().sum();
-    let failures: Vec<String> = ["WA", "RE", "TLE"]
+    let failures: Vec<String> = Verdict::CODES[1..]
         .iter()
         .zip(&counts[1..])
         .filter(|(_, &n)| n > 0)
@@ -217,6 +226,7 @@ mod tests {
         dir.write("flag.in", "1\n1\n");
         dir.write("flag.out", "1\n");
         dir.write("flag.args", "--strict\n");
+        dir.write("lonely.in", "2\n1 2\n");
         dir
     }
 
@@ -236,7 +246,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            lines[2].starts_with("not judged: 1 case without .out"),
+            lines[2].starts_with("not judged: 2 cases without .out"),
             "{text}"
         );
         assert!(lines[2].contains("1 case with .args"), "{text}");

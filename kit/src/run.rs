@@ -236,6 +236,12 @@ fn own_peak_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// At most this much of a program's stdout (and of its stderr) is kept;
+/// the rest is read and dropped, so that a program printing without end
+/// until the time limit cannot exhaust our memory. (Our largest answer, a
+/// 5000x5000 Ants map, is 25 MB.)
+pub const OUTPUT_CAP: usize = if cfg!(test) { 1 << 20 } else { 256 << 20 };
+
 /// A thread reading one pipe into a shared buffer until end of file.
 struct Drain {
     buf: Arc<Mutex<Vec<u8>>>,
@@ -252,7 +258,11 @@ impl Drain {
             loop {
                 match r.read(&mut chunk) {
                     Ok(0) => break,
-                    Ok(n) => shared.lock().expect("drain").extend_from_slice(&chunk[..n]),
+                    Ok(n) => {
+                        let mut buf = shared.lock().expect("drain");
+                        let room = OUTPUT_CAP.saturating_sub(buf.len()).min(n);
+                        buf.extend_from_slice(&chunk[..room]);
+                    }
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(_) => break,
                 }
@@ -414,6 +424,13 @@ mod tests {
         let o = go(&sh("echo done"), &big, 5000);
         assert!(o.success());
         assert_eq!(o.stdout, b"done\n");
+    }
+
+    #[test]
+    fn output_beyond_the_cap_is_read_and_dropped() {
+        let o = go(&sh("head -c 3000000 /dev/zero"), "", 10_000);
+        assert!(o.success(), "{:?}", o.status);
+        assert_eq!(o.stdout.len(), OUTPUT_CAP);
     }
 
     #[test]

@@ -236,7 +236,9 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
         return Ok(true);
     };
     let (index, size, first) = (found.index, found.input.len(), found.what.clone());
+    let found_after = progress.elapsed();
     let (best, steps, tried) = s.shrink(found, progress)?;
+    let shrinking = progress.elapsed() - found_after;
     progress.clear();
     let base = s
         .out_dir
@@ -254,12 +256,13 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
     let cases = if index == 0 { "case" } else { "cases" };
     let mut report = format!(
         "stress {name}: case {index} (profile {}, seed {}) fails: {first}\n\
-         found after {} {cases} in {:.1} s; shrunk in {steps} steps ({tried} candidates tried): \
-         {size} -> {} bytes\n",
+         found after {} {cases} in {:.1} s; shrunk in {steps} steps ({tried} candidates tried, \
+         {:.1} s): {size} -> {} bytes\n",
         src.profile,
         src.seed,
         index + 1,
-        progress.elapsed().as_secs_f64(),
+        found_after.as_secs_f64(),
+        shrinking.as_secs_f64(),
         best.input.len()
     );
     let show = |title: String, text: &str| format!("== {title}\n{}", clip(text, 60));
