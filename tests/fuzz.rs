@@ -158,7 +158,11 @@ fn fuzz(bin: &str) {
                 Some(101) => Some(format!("panicked: {}", stderr.trim())),
                 Some(0) => None,
                 Some(code) => {
-                    let lines: Vec<&str> = stderr.lines().collect();
+                    let mut lines: Vec<&str> = stderr.lines().collect();
+                    // A trace is a log before the one error line.
+                    if case.args.iter().any(|a| a == "--trace") {
+                        lines.drain(..lines.len().saturating_sub(1));
+                    }
                     match lines.as_slice() {
                         [line] if !line.trim().is_empty() => None,
                         _ => Some(format!(
