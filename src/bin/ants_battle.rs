@@ -30,8 +30,8 @@
 //! of D, for each cell", row by row in register blocks, vectorised (AVX2
 //! when the CPU has it); `damage` at larger N sums disks by sliding windows
 //! ([`DiskRows`]). A tall map is transposed first (the rules are symmetric).
-//! Row bands run on threads when the OS grants them, only for speed (see
-//! [`run_jobs_with`]). Time O(R * C * |D|), |D| <= 316; memory a few bytes
+//! One thread by default; with `--threads`, row bands run on threads when
+//! the OS grants them, only for speed (see [`run_jobs_with`]). Time O(R * C * |D|), |D| <= 316; memory a few bytes
 //! per cell. Damage is exact without floating point (see [`damage`]).
 //!
 //! # Limits and exit codes
@@ -62,7 +62,10 @@ Input (stdin): lines `rows R`, `cols C`, optional `players P` (2..10),
   then R lines `m ROW` over . % * a-j (ants) A-J (ant on own hill) 0-9 (hill).
   Blank lines and `#` comments are ignored; header lines in any order.
 Output (stdout): the normalised header and the map after the battle.
-Exit codes: 0 ok, 2 bad input (one stderr line `ants_battle: line L: what`).
+Options: --threads N (1..64 row bands on threads; default 1, no thread is
+  started), --threads auto (from the CPUs available, up to 8).
+Exit codes: 0 ok, 2 bad input or argument (one stderr line
+  `ants_battle: line L: what`), 1 unreadable input or unwritable output.
 ";
 
 // ---------------------------------------------------------------- input ----
@@ -73,6 +76,8 @@ Exit codes: 0 ok, 2 bad input (one stderr line `ants_battle: line L: what`).
 pub enum Failure {
     /// Bad input or argument: the 1-based line and what is wrong (exit 2).
     BadInput(usize, String),
+    /// A bad command-line argument (exit 2).
+    Usage(String),
     /// Reading the input or writing the output failed (exit 1).
     Io(String),
 }
@@ -80,7 +85,7 @@ pub enum Failure {
 impl Failure {
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..) => 2,
+            Failure::BadInput(..) | Failure::Usage(_) => 2,
             Failure::Io(_) => 1,
         }
     }
@@ -90,7 +95,7 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::BadInput(line, what) => write!(f, "line {line}: {what}"),
-            Failure::Io(what) => write!(f, "{what}"),
+            Failure::Usage(what) | Failure::Io(what) => write!(f, "{what}"),
         }
     }
 }
@@ -1256,7 +1261,8 @@ fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
     }
 }
 
-/// Worker threads worth having: one on small maps (starting costs more).
+/// `--threads auto`: one on small maps (starting costs more), else what
+/// the OS says is available (which reads cgroup files), at most 8.
 fn threads_for(cells: usize) -> usize {
     if cells < 1 << 16 {
         return 1;
@@ -1400,9 +1406,46 @@ pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
+/// The command line: `--threads N|auto`, `--explain`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Row bands (and threads) wanted; `None` for `auto`, 0 or 1 for one.
+    threads: Option<usize>,
+    explain: bool,
+}
+
+impl Options {
+    fn parse(mut args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
+        let mut options = Options {
+            threads: Some(1),
+            explain: false,
+        };
+        while let Some(arg) = args.next() {
+            let arg = arg.to_string_lossy();
+            if arg == "--explain" {
+                options.explain = true;
+            } else if arg == "--threads" {
+                let n = args.next().map(|n| n.to_string_lossy().into_owned());
+                options.threads = match n.as_deref() {
+                    Some("auto") => None,
+                    Some(n) => match n.parse() {
+                        Ok(n @ 1..=64) => Some(n),
+                        _ => return Err(Failure::Usage(format!("--threads {n}: not 1..64"))),
+                    },
+                    None => return Err(Failure::Usage("--threads needs N or auto".into())),
+                };
+            } else {
+                let what = format!("unexpected argument `{arg}` (see --help)");
+                return Err(Failure::Usage(what));
+            }
+        }
+        Ok(options)
+    }
+}
+
 /// Parses `input`, resolves the battle and writes the map to `out`.
 pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
-    solve_owned(input.to_vec(), out)
+    solve_owned(input.to_vec(), out, Options::default())
 }
 
 fn io_failure(what: &str) -> impl Fn(io::Error) -> Failure + '_ {
@@ -1410,33 +1453,31 @@ fn io_failure(what: &str) -> impl Fn(io::Error) -> Failure + '_ {
 }
 
 /// [`solve`] that reuses the input buffer as scratch memory.
-pub fn solve_owned<W: Write>(input: Vec<u8>, out: &mut W) -> Result<(), Failure> {
+pub fn solve_owned<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<(), Failure> {
     let mut map = parse(&input)?;
-    let threads = threads_for(map.rows * map.cols);
+    let threads = options
+        .threads
+        .unwrap_or_else(|| threads_for(map.rows * map.cols));
     battle(&mut map, input, threads);
     write_map(&map, out).map_err(io_failure("write output"))
 }
 
 fn main() {
-    if let Some(arg) = std::env::args_os().nth(1) {
-        if arg == "--help" || arg == "-h" {
-            let _ = io::stdout().write_all(HELP.as_bytes()); // no panic on a closed stdout
-            return;
-        }
-        eprintln!(
-            "{BIN}: unexpected argument `{}` (only --help)",
-            arg.to_string_lossy()
-        );
-        std::process::exit(2);
+    let mut args = std::env::args_os().skip(1).peekable();
+    if matches!(args.peek(), Some(a) if a == "--help" || a == "-h") {
+        let _ = io::stdout().write_all(HELP.as_bytes()); // no panic on a closed stdout
+        return;
     }
     let mut input = Vec::new();
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let result = io::stdin()
-        .lock()
-        .read_to_end(&mut input)
-        .map_err(io_failure("read input"))
-        .and_then(|_| solve_owned(input, &mut out))
-        .and_then(|()| out.flush().map_err(io_failure("write output")));
+    let result = Options::parse(args).and_then(|options| {
+        io::stdin()
+            .lock()
+            .read_to_end(&mut input)
+            .map_err(io_failure("read input"))?;
+        solve_owned(input, &mut out, options)?;
+        out.flush().map_err(io_failure("write output"))
+    });
     if let Err(failure) = result {
         eprintln!("{BIN}: {failure}");
         std::process::exit(failure.exit_code());
