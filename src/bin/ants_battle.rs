@@ -899,63 +899,74 @@ fn exact_damage_reaches_one<W: Weakness>(
     r: usize,
     c: usize,
 ) -> bool {
-    let me = field.owner[r * field.cols + c];
-    let mut count = [0u64; 317];
-    for &o in disk {
-        let s = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
-        let x = (c as isize + o.dc).rem_euclid(field.cols as isize) as usize;
-        let cell = s * field.cols + x;
+    let (rows, cols) = (field.rows as isize, field.cols as isize);
+    let (r, c) = (r as isize, c as isize);
+    let me = field.owner[(r * cols + c) as usize];
+    // Terms grouped by denominator: count[w] of them, denominators in order
+    // of first appearance.
+    let mut count = [0u16; 317];
+    let mut terms = Vec::with_capacity(disk.len());
+    let mut add = |cell: isize| {
+        let cell = cell as usize;
         if is_enemy(me, field.owner[cell]) {
-            count[weak[cell].into()] += 1;
+            let w: usize = weak[cell].into();
+            if count[w] == 0 {
+                terms.push(w);
+            }
+            count[w] += 1;
+        }
+    };
+    let h = disk.last().map_or(0, |o| o.dr); // the disk's reach, either axis
+    if r >= h && r + h < rows && c >= h && c + h < cols {
+        // Nothing wraps: plain index arithmetic, no division.
+        disk.iter().for_each(|o| add((r + o.dr) * cols + c + o.dc));
+    } else {
+        for o in disk {
+            add((r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols));
         }
     }
-    reaches_one(&count)
+    let terms: Vec<(u64, u64)> = terms.iter().map(|&w| (w as u64, count[w].into())).collect();
+    reaches_one(&terms)
 }
 
-/// sum over w of count[w] / w >= 1, exactly (count[0] ignored): in 128 bits
-/// if the lcm of the denominators allows, else in 512 (lcm(1..316) * 316 <
-/// 2^465).
-fn reaches_one(count: &[u64]) -> bool {
-    let present = || count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
+/// sum of k / w over the (w, k) terms (w > 0, each w once) >= 1, exactly:
+/// in 128 bits if the lcm of the denominators allows, else in 512
+/// (lcm(1..316) * 316 < 2^465).
+fn reaches_one(terms: &[(u64, u64)]) -> bool {
     let mut lcm = 1u128;
-    let mut small = true;
-    for (w, _) in present() {
-        let w = w as u128;
-        let next = lcm / gcd(lcm, w) * w;
+    for &(w, _) in terms {
+        // gcd(lcm, w) = gcd(lcm mod w, w): one wide division, then 64 bits.
+        let next = lcm * (w / gcd((lcm % u128::from(w)) as u64, w)) as u128;
         if next >= 1 << 100 {
-            small = false;
-            break;
+            return reaches_one_big(terms);
         }
         lcm = next;
     }
-    if small {
-        // Each part is below 2^100 and there are at most 316 terms.
-        let sum: u128 = present()
-            .map(|(w, &k)| lcm / w as u128 * u128::from(k))
-            .sum();
-        return sum >= lcm;
-    }
-    reaches_one_big(count)
+    // Each part is below 2^100 and there are at most 316 terms.
+    let sum: u128 = terms
+        .iter()
+        .map(|&(w, k)| lcm / u128::from(w) * u128::from(k))
+        .sum();
+    sum >= lcm
 }
 
 /// [`reaches_one`] with 512-bit integers only.
-fn reaches_one_big(count: &[u64]) -> bool {
-    let present = || count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
+fn reaches_one_big(terms: &[(u64, u64)]) -> bool {
     let mut lcm = Big::from(1);
-    for (w, _) in present() {
-        let (_, rem) = lcm.div_small(w as u64);
-        lcm.mul_small(w as u64 / gcd(rem.into(), w as u128) as u64);
+    for &(w, _) in terms {
+        let (_, rem) = lcm.div_small(w);
+        lcm.mul_small(w / gcd(rem, w));
     }
     let mut sum = Big::from(0);
-    for (w, &k) in present() {
-        let (mut part, _) = lcm.div_small(w as u64);
+    for &(w, k) in terms {
+        let (mut part, _) = lcm.div_small(w);
         part.mul_small(k);
         sum.add(&part);
     }
     sum >= lcm
 }
 
-fn gcd(mut a: u128, mut b: u128) -> u128 {
+fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
