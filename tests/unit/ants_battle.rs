@@ -225,57 +225,6 @@ fn exact_sums_decide_ties() {
 }
 
 #[test]
-fn the_wide_path_agrees_with_the_narrow_one() {
-    // Many prime denominators push the lcm past 2^100; floating point
-    // is trusted only where the margin is wide.
-    let mut seed = 7u64;
-    let mut next = || lcg(&mut seed) >> 33;
-    for _ in 0..2000 {
-        let mut count = [0u64; 317];
-        let n_terms = 1 + next() % 60;
-        for _ in 0..n_terms {
-            count[1 + (next() % 316) as usize] += 1;
-        }
-        let f: f64 = count
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(w, &k)| k as f64 / w as f64)
-            .sum();
-        let exact = reaches_one(&terms(&count));
-        assert_eq!(exact, reaches_one_big(&terms(&count)));
-        if (f - 1.0).abs() > 1e-9 {
-            assert_eq!(exact, f >= 1.0, "{count:?}");
-        }
-    }
-}
-
-#[test]
-fn the_damage_filter_matches_exact_sums_at_radius_100() {
-    // Dense 3-player map at r2 = 100: every ant's received damage,
-    // computed exactly term by term, decides its fate.
-    let (rows, cols) = (23usize, 29usize);
-    let mut map = random_map(rows, cols, 100, AttackMode::Damage, 11, b"abc.......");
-    let field = Field::new(&map, Vec::new(), 1);
-    let disk = attack_disk(100);
-    assert_eq!(disk.len(), 316);
-    let mut weak = vec![0u16; rows * cols];
-    weakness_plane::<u16>(&field, &disk, &mut weak, &mut []);
-    battle(&mut map, Vec::new(), 1);
-    for r in 0..rows {
-        for c in 0..cols {
-            let me = field.owner[r * cols + c];
-            if me == NO_ANT {
-                continue;
-            }
-            let dies = exact_damage_reaches_one(&field, &disk, &weak, r, c);
-            let dead = map.cells[r * cols + c] == b'.';
-            assert_eq!(dies, dead, "cell {r},{c}");
-        }
-    }
-}
-
-#[test]
 fn row_check_finds_bad_bytes_and_owners() {
     assert_eq!(row_check(b".%*"), (false, 0));
     assert_eq!(row_check(b"aJ9"), (false, 10));
@@ -304,11 +253,21 @@ fn every_job_runs_once_whatever_threads_are_granted() {
     run_jobs(Vec::<u8>::new(), |_| panic!("no job"));
 }
 
-fn lcg(x: &mut u64) -> u64 {
-    *x = x
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    *x
+/// splitmix64: the tests' own seeded generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
 }
 
 fn map_of(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: Vec<u8>) -> Map {
@@ -332,8 +291,8 @@ fn random_map(
     seed: u64,
     palette: &[u8],
 ) -> Map {
-    let mut x = seed;
-    let cells = (0..rows * cols).map(|_| palette[(lcg(&mut x) >> 40) as usize % palette.len()]);
+    let mut rng = Rng(seed);
+    let cells = (0..rows * cols).map(|_| palette[rng.below(palette.len())]);
     map_of(rows, cols, r2, mode, cells.collect())
 }
 
@@ -361,4 +320,415 @@ fn the_battle_is_the_same_with_one_band_or_many() {
         }
     }
     assert!(deaths > 1000, "{deaths}");
+}
+
+// ------------------------------------------------------------ naive model ----
+//
+// The rule transcribed directly, sharing nothing with the solver: for each
+// ant its enemy list by scanning the attack disk with wrap-around, then the
+// mode's rule, in O(ants * disk) (closest: O(ants^2) per map), with exact
+// fractions of the model's own big integers for damage.
+
+/// A natural number in base 2^32, least significant digit first, no
+/// leading zero digits (zero is empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Nat(Vec<u32>);
+
+impl Nat {
+    fn of(v: u32) -> Nat {
+        Nat(if v == 0 { vec![] } else { vec![v] }).trimmed()
+    }
+
+    fn trimmed(mut self) -> Nat {
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+        self
+    }
+
+    fn times(&self, m: u32) -> Nat {
+        let mut carry = 0u64;
+        let mut out: Vec<u32> = self
+            .0
+            .iter()
+            .map(|&d| {
+                let t = u64::from(d) * u64::from(m) + carry;
+                carry = t >> 32;
+                t as u32
+            })
+            .collect();
+        out.push(carry as u32);
+        Nat(out).trimmed()
+    }
+
+    fn plus(&self, o: &Nat) -> Nat {
+        let mut carry = 0u64;
+        let out = (0..self.0.len().max(o.0.len()) + 1).map(|i| {
+            let t = u64::from(*self.0.get(i).unwrap_or(&0))
+                + u64::from(*o.0.get(i).unwrap_or(&0))
+                + carry;
+            carry = t >> 32;
+            t as u32
+        });
+        Nat(out.collect()).trimmed()
+    }
+
+    /// (self / d, self mod d).
+    fn div_rem(&self, d: u32) -> (Nat, u32) {
+        let mut rem = 0u64;
+        let mut q = vec![0u32; self.0.len()];
+        for i in (0..self.0.len()).rev() {
+            let cur = (rem << 32) | u64::from(self.0[i]);
+            q[i] = (cur / u64::from(d)) as u32;
+            rem = cur % u64::from(d);
+        }
+        (Nat(q).trimmed(), rem as u32)
+    }
+
+    fn at_least(&self, o: &Nat) -> bool {
+        if self.0.len() != o.0.len() {
+            return self.0.len() > o.0.len();
+        }
+        self.0.iter().rev().cmp(o.0.iter().rev()) != std::cmp::Ordering::Less
+    }
+}
+
+fn gcd32(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd32(b, a % b)
+    }
+}
+
+/// An exact fraction num / den, den > 0.
+#[derive(Clone, Debug)]
+struct Frac {
+    num: Nat,
+    den: Nat,
+}
+
+impl Frac {
+    fn zero() -> Frac {
+        Frac {
+            num: Nat::of(0),
+            den: Nat::of(1),
+        }
+    }
+
+    /// self + 1 / w over the common denominator lcm(den, w).
+    fn plus_unit(&self, w: u32) -> Frac {
+        let g = gcd32(self.den.div_rem(w).1, w);
+        let (den_g, _) = self.den.div_rem(g);
+        Frac {
+            num: self.num.times(w / g).plus(&den_g),
+            den: self.den.times(w / g),
+        }
+    }
+}
+
+fn model_owner(b: u8) -> Option<u8> {
+    match b {
+        b'a'..=b'j' => Some(b - b'a'),
+        b'A'..=b'J' => Some(b - b'A'),
+        _ => None,
+    }
+}
+
+/// The cells of the enemy list of the ant in `cell` (one entry per offset
+/// of the disk whose wrapped cell holds an ant of another owner).
+fn model_enemies(
+    rows: usize,
+    cols: usize,
+    r2: i64,
+    owners: &[Option<u8>],
+    cell: usize,
+) -> Vec<usize> {
+    let (r, c) = ((cell / cols) as i64, (cell % cols) as i64);
+    let mut list = Vec::new();
+    for dr in -10i64..=10 {
+        for dc in -10i64..=10 {
+            let d = dr * dr + dc * dc;
+            if d == 0 || d > r2 {
+                continue;
+            }
+            let y = (r + dr).rem_euclid(rows as i64) as usize;
+            let x = (c + dc).rem_euclid(cols as i64) as usize;
+            let other = y * cols + x;
+            if matches!(owners[other], Some(o) if Some(o) != owners[cell]) {
+                list.push(other);
+            }
+        }
+    }
+    list
+}
+
+/// Squared toroidal distance: per axis min(|delta|, size - |delta|).
+fn model_distance(rows: usize, cols: usize, a: usize, b: usize) -> usize {
+    let axis = |p: usize, q: usize, size: usize| {
+        let d = p.abs_diff(q);
+        d.min(size - d)
+    };
+    let dr = axis(a / cols, b / cols, rows);
+    let dc = axis(a % cols, b % cols, cols);
+    dr * dr + dc * dc
+}
+
+/// Which ants die, by the naive model: a flag per cell.
+fn model_deaths(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> Vec<bool> {
+    let owners: Vec<Option<u8>> = cells.iter().map(|&b| model_owner(b)).collect();
+    let ants: Vec<usize> = (0..cells.len()).filter(|&i| owners[i].is_some()).collect();
+    let mut list = vec![Vec::new(); cells.len()];
+    for &a in &ants {
+        list[a] = model_enemies(rows, cols, r2 as i64, &owners, a);
+    }
+    let w = |a: usize| list[a].len();
+    let mut dead = vec![false; cells.len()];
+    match mode {
+        AttackMode::Focus => {
+            for &a in &ants {
+                dead[a] = w(a) > 0 && list[a].iter().any(|&e| w(e) <= w(a));
+            }
+        }
+        AttackMode::Support => {
+            for &a in &ants {
+                dead[a] = !list[a].is_empty();
+            }
+        }
+        AttackMode::Damage => {
+            // "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
+            // enemy list".
+            let mut received = vec![Frac::zero(); cells.len()];
+            for &x in &ants {
+                for &e in &list[x] {
+                    received[e] = received[e].plus_unit(w(x) as u32);
+                }
+            }
+            for &a in &ants {
+                dead[a] = received[a].num.at_least(&received[a].den);
+            }
+        }
+        AttackMode::Closest => {
+            let mut edges = vec![Vec::new(); r2 as usize];
+            for (i, &a) in ants.iter().enumerate() {
+                for &b in &ants[i + 1..] {
+                    let d = model_distance(rows, cols, a, b);
+                    if owners[a] != owners[b] && d < r2 as usize {
+                        edges[d].push((a, b));
+                    }
+                }
+            }
+            for step in edges.iter().skip(1) {
+                // Union-find over the living ants joined at this distance.
+                let mut parent: Vec<usize> = (0..cells.len()).collect();
+                fn root(p: &mut [usize], mut x: usize) -> usize {
+                    while p[x] != x {
+                        x = p[x];
+                    }
+                    x
+                }
+                for &(a, b) in step.iter().filter(|&&(a, b)| !dead[a] && !dead[b]) {
+                    let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                    parent[ra] = rb;
+                }
+                let mut size = vec![0usize; cells.len()];
+                for &a in ants.iter().filter(|&&a| !dead[a]) {
+                    size[root(&mut parent, a)] += 1;
+                }
+                let dying: Vec<usize> = ants
+                    .iter()
+                    .copied()
+                    .filter(|&a| !dead[a] && size[root(&mut parent, a)] >= 2)
+                    .collect();
+                for a in dying {
+                    dead[a] = true;
+                }
+            }
+        }
+    }
+    dead
+}
+
+/// The map after the battle, by the naive model.
+fn model_battle(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> Vec<u8> {
+    let dead = model_deaths(rows, cols, r2, mode, cells);
+    let after = cells.iter().zip(&dead).map(|(&b, &d)| match (d, b) {
+        (false, _) => b,
+        (true, b'A'..=b'J') => b - b'A' + b'0',
+        (true, _) => b'.',
+    });
+    after.collect()
+}
+
+const MODES: [AttackMode; 4] = [
+    AttackMode::Focus,
+    AttackMode::Support,
+    AttackMode::Damage,
+    AttackMode::Closest,
+];
+
+/// A random map of `players` owners (some maybe absent) at a random density.
+fn random_cells(rng: &mut Rng, rows: usize, cols: usize, players: usize) -> Vec<u8> {
+    let density = 1 + rng.below(9); // tenths of the cells hold ants
+    (0..rows * cols)
+        .map(|_| {
+            if rng.below(10) < density {
+                let o = rng.below(players) as u8;
+                if rng.below(8) == 0 {
+                    b'A' + o
+                } else {
+                    b'a' + o
+                }
+            } else {
+                b".....%*0"[rng.below(8)]
+            }
+        })
+        .collect()
+}
+
+/// Checks the solver's battle against the model on one map; returns the
+/// number of deaths.
+fn check_against_model(
+    rows: usize,
+    cols: usize,
+    r2: u64,
+    mode: AttackMode,
+    cells: Vec<u8>,
+    threads: usize,
+) -> usize {
+    let expected = model_battle(rows, cols, r2, mode, &cells);
+    let text = String::from_utf8(cells.clone()).unwrap();
+    let mut map = map_of(rows, cols, r2, mode, cells);
+    battle(&mut map, Vec::new(), threads);
+    assert_eq!(
+        String::from_utf8(map.cells.clone()).unwrap(),
+        String::from_utf8(expected.clone()).unwrap(),
+        "{rows}x{cols} r2={r2} {mode:?} threads={threads} map {text}"
+    );
+    text.bytes().zip(&expected).filter(|(a, b)| a != *b).count()
+}
+
+#[test]
+fn every_mode_matches_the_naive_model_on_small_tori() {
+    // Tori smaller than the disk: one enemy is listed several times, and
+    // offsets wrap onto the ant itself.
+    let mut rng = Rng(2011);
+    let mut deaths = [0usize; 4];
+    for _ in 0..600 {
+        let (rows, cols) = (1 + rng.below(9), 1 + rng.below(9));
+        let r2 = [rng.below(101), rng.below(26), rng.below(6)][rng.below(3)] as u64;
+        let spread = [2, 3, 9][rng.below(3)];
+        let players = 2 + rng.below(spread);
+        let cells = random_cells(&mut rng, rows, cols, players);
+        for (k, mode) in MODES.into_iter().enumerate() {
+            deaths[k] += check_against_model(rows, cols, r2, mode, cells.clone(), 1);
+        }
+    }
+    assert!(
+        deaths.iter().all(|&d| d > 500),
+        "deaths per mode {deaths:?}"
+    );
+}
+
+#[test]
+fn every_mode_matches_the_naive_model_on_wider_maps() {
+    // Rows long enough for the sweep's register blocks and the sliding
+    // windows, tall maps (transposed), and several bands.
+    let mut rng = Rng(5);
+    for &(rows, cols) in &[(7, 170), (170, 7), (23, 29), (3, 150), (12, 40)] {
+        for r2 in [1, 2, 5, 13, 25, 50, 81, 100] {
+            let players = 2 + rng.below(5);
+            let cells = random_cells(&mut rng, rows, cols, players);
+            for mode in MODES {
+                let threads = 1 + rng.below(3);
+                check_against_model(rows, cols, r2, mode, cells.clone(), threads);
+            }
+        }
+    }
+}
+
+/// The ants whose damage takes the solver's exact fallback (T < K <
+/// T + w(a), see `damage`) with a denominator lcm of 2^100 or more (the
+/// 512-bit path).
+fn big_fallback_ants(rows: usize, cols: usize, r2: u64, cells: &[u8]) -> usize {
+    let owners: Vec<Option<u8>> = cells.iter().map(|&b| model_owner(b)).collect();
+    let ants = (0..cells.len()).filter(|&a| owners[a].is_some());
+    let lists: Vec<Vec<usize>> = (0..cells.len())
+        .map(|a| model_enemies(rows, cols, r2 as i64, &owners, a))
+        .collect();
+    let k = u64::from(DAMAGE_UNIT);
+    let two_100 = Nat::of(1 << 25)
+        .times(1 << 25)
+        .times(1 << 25)
+        .times(1 << 25);
+    let hard = |&a: &usize| {
+        let mut t = 0u64;
+        let mut lcm = Nat::of(1);
+        for &e in &lists[a] {
+            let w = lists[e].len() as u32;
+            t += k / u64::from(w);
+            let g = gcd32(lcm.div_rem(w).1, w);
+            lcm = lcm.times(w / g);
+        }
+        lcm.at_least(&two_100) && t < k && k < t + lists[a].len() as u64
+    };
+    ants.filter(hard).count()
+}
+
+#[test]
+fn damage_matches_the_model_where_the_512_bit_path_decides() {
+    // Small dense tori at large N give enemies many different weaknesses
+    // (the lcm passes 2^100); keep maps until enough ants fall between
+    // the filter's bounds and so take the 512-bit exact sum.
+    let mut rng = Rng(316);
+    let (mut hard, mut maps) = (0, 0);
+    while hard < 20 {
+        maps += 1;
+        assert!(maps < 20_000, "only {hard} hard ants");
+        let (rows, cols) = (3 + rng.below(6), 3 + rng.below(6));
+        let r2 = 60 + rng.below(41) as u64;
+        let players = 2 + rng.below(6);
+        let cells = random_cells(&mut rng, rows, cols, players);
+        let found = big_fallback_ants(rows, cols, r2, &cells);
+        if found > 0 {
+            hard += found;
+            check_against_model(rows, cols, r2, AttackMode::Damage, cells, 1);
+        }
+    }
+    eprintln!("{hard} hard ants in {maps} maps");
+}
+
+#[test]
+fn exact_sums_match_the_model_fractions() {
+    // reaches_one on random term sets, many with large prime
+    // denominators (the 512-bit path), and sums of exactly 1 or just below.
+    let mut rng = Rng(97);
+    for round in 0..3000 {
+        let mut count = [0u64; 317];
+        for _ in 0..1 + rng.below(40) {
+            let w = if round % 2 == 0 {
+                1 + rng.below(316)
+            } else {
+                200 + rng.below(117)
+            };
+            count[w] += 1 + rng.below(3) as u64;
+        }
+        if round % 3 == 0 {
+            // (w - 1)/w + 2/(2w) = 1 exactly, or 1/(2w) short of it.
+            count = [0u64; 317];
+            let w = 1 + rng.below(158);
+            count[w] += w as u64 - 1;
+            count[2 * w] += 1 + (round % 2) as u64;
+        }
+        let mut frac = Frac::zero();
+        for (w, &k) in count.iter().enumerate() {
+            for _ in 0..k {
+                frac = frac.plus_unit(w as u32);
+            }
+        }
+        let want = frac.num.at_least(&frac.den);
+        let t = terms(&count);
+        assert_eq!(reaches_one(&t), want, "{t:?}");
+        assert_eq!(reaches_one_big(&t), want, "{t:?}");
+    }
 }
