@@ -2,20 +2,10 @@
 //! engine (蚂蚁之战 / アリの戦い): given the map after the moves, decide
 //! which ants die in battle and print the map afterwards.
 //!
-//! # Input
-//! Text lines; blank lines and `#` lines are ignored, every other line is
-//! `key value` split at the first space (blanks and a CR trimmed): `rows R`,
-//! `cols C` (required, `cols` before the first `m` line), `players P`
-//! (2..10), `attackradius2 N` (0..100, default 5), `attack MODE` (`focus`
-//! default, `closest`, `support`, `damage`), and R lines `m ROW` of exactly
-//! C cells: `.` land, `%` water, `*` food, `a`..`j` ant of player 0..9,
-//! `A`..`J` ant on its own hill, `0`..`9` empty hill (owners below P). Other
-//! keys (`score`, `hive`, ...) are ignored; header lines come in any order.
-//!
-//! # Output
-//! `rows`, `cols`, then `players`, `attackradius2`, `attack` each only if the
-//! input had it, then the R `m` lines after the battle: a dead ant becomes
-//! `.`, a dead ant on its hill becomes the hill digit.
+//! # Input, output, options
+//! As [`HELP`] says (`--help` prints it). Header lines come in any order,
+//! `cols` before the first `m` line; other keys (`score`, `hive`, ...) are
+//! ignored. A dead ant becomes `.`, or its hill's digit.
 //!
 //! # Rules (the engine `ants.py` wins over prose)
 //! The map is a torus. The attack disk D holds the offsets (dr, dc) with
@@ -30,16 +20,14 @@
 //! of D, for each cell", row by row in register blocks, vectorised (AVX2
 //! when the CPU has it); `damage` at larger N sums disks by sliding windows
 //! ([`DiskRows`]). A tall map is transposed first (the rules are symmetric).
-//! One thread by default; with `--threads`, row bands run on threads when
-//! the OS grants them, only for speed (see [`run_jobs_with`]). Time O(R * C * |D|), |D| <= 316; memory a few bytes
-//! per cell. Damage is exact without floating point (see [`damage`]).
+//! One thread unless `--threads` asks for more (see [`run_jobs_with`]).
+//! Time O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Damage is
+//! exact without floating point (see [`damage`]).
 //!
-//! # Limits and exit codes
-//! R * C <= 25,000,000 cells, N <= 100, players 2..10. Exit 0 on success,
-//! 2 on bad input or a bad argument (one line `ants_battle: line L: what` on
-//! stderr), 1 if the input cannot be read or the output written. Exit 3
-//! never happens: every battle has an exact result. Errors are one
-//! [`Failure`], whose [`Failure::exit_code`] is the only mapping to codes.
+//! # Limits and errors
+//! R * C <= 25,000,000 cells, N <= 100. Errors are one [`Failure`], whose
+//! [`Failure::exit_code`] is the only mapping to exit codes; no exit 3,
+//! every battle has an exact result.
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -64,6 +52,10 @@ Input (stdin): lines `rows R`, `cols C`, optional `players P` (2..10),
 Output (stdout): the normalised header and the map after the battle.
 Options: --threads N (1..64 row bands on threads; default 1, no thread is
   started), --threads auto (from the CPUs available, up to 8).
+  --explain: then `explain`, `w ROW` per row (. no ant, weakness 0-9, + 10
+  or more), and per dead ant `dead ROW COL OWNER REASON` (0-based), REASON
+  `focus by R C w=W enemy_w=E` (its least-weak enemy, first cell on ties),
+  `damage NUM/DEN` (lowest terms), `closest d=D`, `support enemies=W`.
 Exit codes: 0 ok, 2 bad input or argument (one stderr line
   `ants_battle: line L: what`), 1 unreadable input or unwritable output.
 ";
@@ -104,16 +96,13 @@ fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
     Err(Failure::BadInput(line, what))
 }
 
-/// The attack rule (`attack` key).
+/// The attack rule (`attack` key): [`focus`] (the contest's), [`closest`],
+/// [`support`], [`damage`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttackMode {
-    /// The contest rule: [`focus`].
     Focus,
-    /// [`closest`].
     Closest,
-    /// What the engine does for "support": [`support`].
     Support,
-    /// [`damage`].
     Damage,
 }
 
@@ -475,12 +464,11 @@ impl Weakness for u16 {
 }
 
 /// The battlefield as the rules see it: one owner byte per cell ([`NO_ANT`]
-/// where no living ant stands), possibly transposed so that rows are long.
+/// where no living ant stands).
 struct Field {
     rows: usize,
     cols: usize,
     owner: Vec<u8>,
-    transposed: bool,
     /// Row bands: one job each for [`run_jobs`].
     bands: Vec<Range<usize>>,
 }
@@ -491,28 +479,6 @@ impl Field {
     /// `threads` is the number of row bands wanted (1: one band).
     fn new(map: &Map, mut scratch: Vec<u8>, threads: usize) -> Field {
         let (r, c) = (map.rows, map.cols);
-        if r > c {
-            // Tall map: work on the transpose, tile by tile for the cache.
-            let mut owner = vec![NO_ANT; r * c];
-            const TILE: usize = 64;
-            for r0 in (0..r).step_by(TILE) {
-                for c0 in (0..c).step_by(TILE) {
-                    for y in r0..(r0 + TILE).min(r) {
-                        for x in c0..(c0 + TILE).min(c) {
-                            owner[x * r + y] = ant_owner(map.cells[y * c + x]);
-                        }
-                    }
-                }
-            }
-            let bands = bands(c, threads);
-            return Field {
-                rows: c,
-                cols: r,
-                owner,
-                transposed: true,
-                bands,
-            };
-        }
         let mut owner = if scratch.len() >= r * c {
             scratch.truncate(r * c);
             scratch
@@ -531,18 +497,7 @@ impl Field {
             rows: r,
             cols: c,
             owner,
-            transposed: false,
             bands,
-        }
-    }
-
-    /// Index into the map's characters of a working cell.
-    fn map_index(&self, cell: usize) -> usize {
-        if self.transposed {
-            let (y, x) = (cell / self.cols, cell % self.cols);
-            x * self.rows + y
-        } else {
-            cell
         }
     }
 
@@ -562,6 +517,17 @@ pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
     if disk.is_empty() || map.rows * map.cols == 1 {
         return; // "N = 0, or a 1x1 map: nobody fights."
     }
+    if map.rows > map.cols {
+        // A tall map battles as its transpose (the rules are symmetric),
+        // so that rows stay long.
+        let (rows, cols) = (map.rows, map.cols);
+        map.cells = transpose(&map.cells, rows, cols);
+        (map.rows, map.cols) = (cols, rows);
+        battle(map, scratch, threads);
+        map.cells = transpose(&map.cells, cols, rows);
+        (map.rows, map.cols) = (rows, cols);
+        return;
+    }
     let mut field = Field::new(map, scratch, threads);
     // "All deaths are decided on the map before the battle and applied
     // together": the rules read only `field`, deaths go to the characters.
@@ -575,6 +541,23 @@ pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
         AttackMode::Support => support(field, disk, cells),
         AttackMode::Closest => closest(field, disk, n, cells),
     }
+}
+
+/// The cells of a `rows` x `cols` map transposed, tile by tile for the
+/// cache.
+fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
+    const TILE: usize = 64;
+    let mut out = vec![0; cells.len()];
+    for r0 in (0..rows).step_by(TILE) {
+        for c0 in (0..cols).step_by(TILE) {
+            for y in r0..(r0 + TILE).min(rows) {
+                for x in c0..(c0 + TILE).min(cols) {
+                    out[x * rows + y] = cells[y * cols + x];
+                }
+            }
+        }
+    }
+    out
 }
 
 /// "Ants of the same owner never count, in any mode". Owners are 0..9 and
@@ -605,9 +588,9 @@ struct FocusBand<'a, W> {
     weak: &'a [W],
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_, '_>> for FocusBand<'_, W> {
+impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, sink): DeathJob) {
+    fn run(&self, (band, mut sink): DeathJob) {
         let field = self.field;
         let mut sweep = Sweep::new(field, self.disk);
         let mut flag = vec![0u8; field.cols];
@@ -617,7 +600,7 @@ impl<W: Weakness> BandWork<DeathJob<'_, '_>> for FocusBand<'_, W> {
                 // already excludes them; the owner test excludes friends.
                 f | ((them != me) & (its_w <= my_w)) as u8
             });
-            sink.row(r, &mut flag, field.row(r));
+            sink.row(r, &flag, field.row(r));
         }
     }
 }
@@ -637,9 +620,9 @@ struct EnemyBand<'a> {
     offsets: &'a [Offset],
 }
 
-impl BandWork<DeathJob<'_, '_>> for EnemyBand<'_> {
+impl BandWork<DeathJob<'_>> for EnemyBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, sink): DeathJob) {
+    fn run(&self, (band, mut sink): DeathJob) {
         let field = self.field;
         let mut sweep = Sweep::new(field, self.offsets);
         let mut flag = vec![0u8; field.cols];
@@ -647,7 +630,7 @@ impl BandWork<DeathJob<'_, '_>> for EnemyBand<'_> {
             sweep.row::<u8, u8, 128>(&field.owner, r, &mut flag, |f, me, _, them, _| {
                 f | is_enemy(me, them) as u8
             });
-            sink.row(r, &mut flag, field.row(r));
+            sink.row(r, &flag, field.row(r));
         }
     }
 }
@@ -665,33 +648,30 @@ impl BandWork<DeathJob<'_, '_>> for EnemyBand<'_> {
 /// the ant itself) or >= N take no part.
 #[inline(always)]
 fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
-    let axis = |d: isize, size: usize| {
-        let t = d.rem_euclid(size as isize) as usize;
-        t.min(size - t) as u64
-    };
-    let distance = |o: &Offset| {
-        let (a, b) = (axis(o.dr, field.rows), axis(o.dc, field.cols));
-        a * a + b * b
-    };
     for d in 1..n {
-        let offsets: Vec<Offset> = disk.iter().filter(|o| distance(o) == d).copied().collect();
+        let distance = |o: &&Offset| torus_distance(field.rows, field.cols, o) == d;
+        let offsets: Vec<Offset> = disk.iter().filter(distance).copied().collect();
         if offsets.is_empty() {
             continue;
         }
         let offsets = &offsets;
-        let dead = decide(field, cells, &EnemyBand { field, offsets });
+        decide(field, cells, &EnemyBand { field, offsets });
         // The next step sees only the ants still alive.
-        if field.transposed {
-            for &cell in &dead {
-                field.owner[cell as usize] = NO_ANT;
-            }
-        } else {
-            // No list: the owners follow the characters.
-            for (o, &ch) in field.owner.iter_mut().zip(cells.iter()) {
-                *o = if ant_owner(ch) == NO_ANT { NO_ANT } else { *o };
-            }
+        for (o, &ch) in field.owner.iter_mut().zip(cells.iter()) {
+            *o = if ant_owner(ch) == NO_ANT { NO_ANT } else { *o };
         }
     }
+}
+
+/// Squared toroidal distance from a cell to where `o` lands on a map of
+/// `rows` x `cols` (per axis min(|delta|, size - |delta|)).
+fn torus_distance(rows: usize, cols: usize, o: &Offset) -> u64 {
+    let axis = |d: isize, size: usize| {
+        let t = d.rem_euclid(size as isize) as usize;
+        t.min(size - t) as u64
+    };
+    let (a, b) = (axis(o.dr, rows), axis(o.dc, cols));
+    a * a + b * b
 }
 
 /// Fixed-point unit of the damage filter: 2 * lcm(1..12), below 2^16.
@@ -730,9 +710,9 @@ struct DamageBand<'a, W> {
     owners: u8,
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
+impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, sink): DeathJob) {
+    fn run(&self, (band, mut sink): DeathJob) {
         let (field, cols, weak) = (self.field, self.field.cols, self.weak);
         let mut sweep = Sweep::new(field, self.disk);
         let mut acc = vec![0u16; cols];
@@ -766,7 +746,7 @@ impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
                     flag[c] = exact_damage_reaches_one(field, self.disk, weak, r, c) as u8;
                 });
             }
-            sink.row(r, &mut flag, own);
+            sink.row(r, &flag, own);
         }
     }
 }
@@ -902,31 +882,35 @@ fn exact_damage_reaches_one<W: Weakness>(
     let (rows, cols) = (field.rows as isize, field.cols as isize);
     let (r, c) = (r as isize, c as isize);
     let me = field.owner[(r * cols + c) as usize];
-    // Terms grouped by denominator: count[w] of them, denominators in order
-    // of first appearance.
-    let mut count = [0u16; 317];
-    let mut terms = Vec::with_capacity(disk.len());
-    let mut add = |cell: isize| {
-        let cell = cell as usize;
-        if is_enemy(me, field.owner[cell]) {
-            let w: usize = weak[cell].into();
-            if count[w] == 0 {
-                terms.push(w);
-            }
-            count[w] += 1;
+    let h = disk.last().map_or(0, |o| o.dr); // the disk's reach, either axis
+    let inside = r >= h && r + h < rows && c >= h && c + h < cols;
+    let at = |o: &Offset| {
+        if inside {
+            ((r + o.dr) * cols + c + o.dc) as usize // nothing wraps: no division
+        } else {
+            ((r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols)) as usize
         }
     };
-    let h = disk.last().map_or(0, |o| o.dr); // the disk's reach, either axis
-    if r >= h && r + h < rows && c >= h && c + h < cols {
-        // Nothing wraps: plain index arithmetic, no division.
-        disk.iter().for_each(|o| add((r + o.dr) * cols + c + o.dc));
-    } else {
-        for o in disk {
-            add((r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols));
+    let mut enemies = Vec::with_capacity(disk.len());
+    for x in disk.iter().map(at) {
+        if is_enemy(me, field.owner[x]) {
+            enemies.push(weak[x].into());
         }
     }
-    let terms: Vec<(u64, u64)> = terms.iter().map(|&w| (w as u64, count[w].into())).collect();
-    reaches_one(&terms)
+    reaches_one(&damage_terms(enemies.into_iter()))
+}
+
+/// The damage 1/w(e) per list entry as (w, k) terms, k entries of
+/// weakness w, each w once, in order of first appearance.
+fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<(u64, u64)> {
+    let (mut count, mut seen) = ([0u16; 317], Vec::with_capacity(317));
+    for w in weaks {
+        if count[w] == 0 {
+            seen.push(w);
+        }
+        count[w] += 1;
+    }
+    seen.iter().map(|&w| (w as u64, count[w].into())).collect()
 }
 
 /// sum of k / w over the (w, k) terms (w > 0, each w once) >= 1, exactly:
@@ -952,6 +936,12 @@ fn reaches_one(terms: &[(u64, u64)]) -> bool {
 
 /// [`reaches_one`] with 512-bit integers only.
 fn reaches_one_big(terms: &[(u64, u64)]) -> bool {
+    let (sum, lcm) = fraction(terms);
+    sum >= lcm
+}
+
+/// sum of k / w over the (w, k) terms as (numerator, lcm of the w).
+fn fraction(terms: &[(u64, u64)]) -> (Big, Big) {
     let mut lcm = Big::from(1);
     for &(w, _) in terms {
         let (_, rem) = lcm.div_small(w);
@@ -963,7 +953,24 @@ fn reaches_one_big(terms: &[(u64, u64)]) -> bool {
         part.mul_small(k);
         sum.add(&part);
     }
-    sum >= lcm
+    (sum, lcm)
+}
+
+impl fmt::Display for Big {
+    /// Decimal, in base-10^19 parts.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (mut x, mut parts) = (*self, Vec::new());
+        loop {
+            let (q, part) = x.div_small(10_000_000_000_000_000_000);
+            parts.push(part);
+            x = q;
+            if x == Big::from(0) {
+                break;
+            }
+        }
+        write!(f, "{}", parts.pop().unwrap_or(0))?;
+        parts.iter().rev().try_for_each(|p| write!(f, "{p:019}"))
+    }
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -1215,32 +1222,18 @@ impl<'a> Sweep<'a> {
     }
 }
 
-/// Where a band's deaths go: into the map's characters (row-major map), or
-/// a list of working cell indices (transposed). Rules read only the [`Field`].
-enum Sink<'a> {
-    /// The band's characters, and its first row.
-    Chars(&'a mut [u8], usize),
-    List(Vec<u32>),
-}
+/// A band's map characters, where its deaths go, and its first row.
+struct Sink<'a>(&'a mut [u8], usize);
 
 impl Sink<'_> {
-    /// `flag[c] != 0` marks a death wherever an ant stands; `flag` may be
-    /// overwritten.
+    /// `flag[c] != 0` marks a death wherever an ant stands.
     #[inline(always)]
-    fn row(&mut self, r: usize, flag: &mut [u8], own: &[u8]) {
-        match self {
-            Sink::Chars(cells, row0) => {
-                let c = own.len();
-                let chars = &mut cells[(r - *row0) * c..(r - *row0 + 1) * c];
-                for ((ch, &f), &me) in chars.iter_mut().zip(flag.iter()).zip(own) {
-                    let dies = (f != 0) & (me != NO_ANT);
-                    *ch = if dies { dead_char(*ch) } else { *ch };
-                }
-            }
-            Sink::List(cells) => {
-                let base = r * own.len();
-                for_each_death(flag, own, |c| cells.push((base + c) as u32));
-            }
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
+        let (c, r) = (own.len(), r - self.1);
+        let chars = &mut self.0[r * c..(r + 1) * c];
+        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
+            let dies = (f != 0) & (me != NO_ANT);
+            *ch = if dies { dead_char(*ch) } else { *ch };
         }
     }
 }
@@ -1359,37 +1352,17 @@ unsafe fn run_avx2<J, K: BandWork<J>>(work: &K, job: J) {
 }
 
 /// A band's rows of a pass that decides deaths, and where they go.
-type DeathJob<'s, 'c> = (Range<usize>, &'s mut Sink<'c>);
+type DeathJob<'c> = (Range<usize>, Sink<'c>);
 
-/// Runs a death pass over all bands, writes the deaths to the map's
-/// characters, returns them as working cell indices if they went through
-/// lists (transposed map), else nothing.
-fn decide<K>(field: &Field, cells: &mut [u8], work: &K) -> Vec<u32>
+/// Runs a death pass over all bands; the deaths go to the map's characters.
+fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
 where
-    K: for<'s, 'c> BandWork<DeathJob<'s, 'c>>,
+    K: for<'c> BandWork<DeathJob<'c>>,
 {
     let (bands, cols) = (&field.bands, field.cols);
-    let mut sinks: Vec<Sink> = if field.transposed {
-        bands.iter().map(|_| Sink::List(Vec::new())).collect()
-    } else {
-        let parts = split_rows(cells, bands, cols).into_iter().zip(bands);
-        parts
-            .map(|(part, band)| Sink::Chars(part, band.start))
-            .collect()
-    };
-    let jobs = bands.iter().cloned().zip(sinks.iter_mut()).collect();
-    run_jobs(jobs, |job| run_fast(work, job));
-    let mut dead = Vec::new();
-    for sink in sinks {
-        if let Sink::List(list) = sink {
-            dead.extend(list);
-        }
-    }
-    for &cell in &dead {
-        let k = field.map_index(cell as usize);
-        cells[k] = dead_char(cells[k]);
-    }
-    dead
+    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
+    let jobs = sinks.map(|(part, band)| (band.clone(), Sink(part, band.start)));
+    run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
 // --------------------------------------------------------------- output ----
@@ -1417,60 +1390,139 @@ pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
+// -------------------------------------------------------------- explain ----
+
+/// `--explain` (format in [`HELP`]): recomputed ant by ant from the rules
+/// on the map `before` the battle, in O(ants * |D|); the battle's map only
+/// says who died.
+fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
+    let (rows, cols, n) = (map.rows, map.cols, map.radius2.unwrap_or(5));
+    let disk = attack_disk(n);
+    let owner: Vec<u8> = before.iter().map(|&b| ant_owner(b)).collect();
+    let (ri, ci) = (rows as isize, cols as isize);
+    let land = |i: usize, o: &Offset| {
+        let (r, c) = ((i / cols) as isize + o.dr, (i % cols) as isize + o.dc);
+        r.rem_euclid(ri) as usize * cols + c.rem_euclid(ci) as usize
+    };
+    // The enemy list of the ant in cell i, as cells, one per offset.
+    let list = |i: usize| -> Vec<usize> {
+        let cells = disk.iter().map(|o| land(i, o));
+        cells.filter(|&j| is_enemy(owner[i], owner[j])).collect()
+    };
+    let weak: Vec<usize> = (0..owner.len()).map(|i| list(i).len()).collect();
+    writeln!(out, "explain")?;
+    for r in 0..rows {
+        let row = (r * cols..(r + 1) * cols).map(|i| match (owner[i], weak[i]) {
+            (NO_ANT, _) => '.',
+            (_, w @ 0..=9) => (b'0' + w as u8) as char,
+            _ => '+',
+        });
+        writeln!(out, "w {}", row.collect::<String>())?;
+    }
+    // closest: the step d at which each ant died (0: alive), replayed.
+    let mut step = vec![0u64; owner.len()];
+    let mode = map.mode.unwrap_or(AttackMode::Focus);
+    for d in (1..n).filter(|_| mode == AttackMode::Closest) {
+        let at_d: Vec<&Offset> = disk
+            .iter()
+            .filter(|o| torus_distance(rows, cols, o) == d)
+            .collect();
+        let alive = |i: usize| owner[i] != NO_ANT && step[i] == 0;
+        let fights = |i: usize| {
+            at_d.iter()
+                .any(|o| alive(land(i, o)) && is_enemy(owner[i], owner[land(i, o)]))
+        };
+        let dying: Vec<usize> = (0..owner.len())
+            .filter(|&i| alive(i) && fights(i))
+            .collect();
+        dying.into_iter().for_each(|i| step[i] = d);
+    }
+    let died = |&i: &usize| owner[i] != NO_ANT && ant_owner(map.cells[i]) == NO_ANT;
+    for i in (0..owner.len()).filter(died) {
+        let (enemies, w) = (list(i), weak[i]);
+        write!(out, "dead {} {} {} ", i / cols, i % cols, owner[i])?;
+        match mode {
+            AttackMode::Focus => {
+                // The enemy of least weakness; on ties the first cell.
+                let e = enemies.iter().copied().min_by_key(|&e| (weak[e], e));
+                let (e, ew) = e.map_or((0, 0), |e| (e, weak[e]));
+                writeln!(out, "focus by {} {} w={w} enemy_w={ew}", e / cols, e % cols)
+            }
+            AttackMode::Support => writeln!(out, "support enemies={w}"),
+            AttackMode::Closest => writeln!(out, "closest d={}", step[i]),
+            AttackMode::Damage => {
+                let terms = damage_terms(enemies.iter().map(|&e| weak[e]));
+                let (mut num, mut den) = fraction(&terms);
+                // Lowest terms: the lcm's primes are those of the w.
+                for p in (2..=316).filter(|p| terms.iter().any(|t| t.0 % p == 0)) {
+                    while let ((a, 0), (b, 0)) = (num.div_small(p), den.div_small(p)) {
+                        (num, den) = (a, b);
+                    }
+                }
+                writeln!(out, "damage {num}/{den}")
+            }
+        }?;
+    }
+    Ok(())
+}
+
 /// The command line: `--threads N|auto`, `--explain`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Row bands (and threads) wanted; `None` for `auto`, 0 or 1 for one.
-    threads: Option<usize>,
+    /// Row bands (and threads) wanted; 0 for `auto`.
+    threads: usize,
     explain: bool,
 }
 
 impl Options {
-    fn parse(mut args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
-        let mut options = Options {
-            threads: Some(1),
-            explain: false,
-        };
+    const ONE: Options = Options {
+        threads: 1,
+        explain: false,
+    };
+
+    fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
+        let mut options = Options::ONE;
+        let mut args = args.map(|a| a.to_string_lossy().into_owned());
         while let Some(arg) = args.next() {
-            let arg = arg.to_string_lossy();
             if arg == "--explain" {
                 options.explain = true;
-            } else if arg == "--threads" {
-                let n = args.next().map(|n| n.to_string_lossy().into_owned());
-                options.threads = match n.as_deref() {
-                    Some("auto") => None,
-                    Some(n) => match n.parse() {
-                        Ok(n @ 1..=64) => Some(n),
-                        _ => return Err(Failure::Usage(format!("--threads {n}: not 1..64"))),
-                    },
-                    None => return Err(Failure::Usage("--threads needs N or auto".into())),
-                };
-            } else {
-                let what = format!("unexpected argument `{arg}` (see --help)");
-                return Err(Failure::Usage(what));
+                continue;
             }
+            let n = args.next().filter(|_| arg == "--threads");
+            options.threads = match n.as_deref().map(|n| (n, n.parse())) {
+                Some(("auto", _)) => 0,
+                Some((_, Ok(n @ 1..=64))) => n,
+                Some((n, _)) => return Err(Failure::Usage(format!("--threads {n}: not 1..64"))),
+                None => return Err(Failure::Usage(format!("bad argument `{arg}` (see --help)"))),
+            };
         }
         Ok(options)
     }
-}
-
-/// Parses `input`, resolves the battle and writes the map to `out`.
-pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), Failure> {
-    solve_owned(input.to_vec(), out, Options::default())
 }
 
 fn io_failure(what: &str) -> impl Fn(io::Error) -> Failure + '_ {
     move |e| Failure::Io(format!("cannot {what}: {e}"))
 }
 
-/// [`solve`] that reuses the input buffer as scratch memory.
-pub fn solve_owned<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<(), Failure> {
+/// Parses `input`, resolves the battle and writes the map to `out`; the
+/// input buffer is reused as scratch memory.
+pub fn solve<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<(), Failure> {
     let mut map = parse(&input)?;
-    let threads = options
-        .threads
-        .unwrap_or_else(|| threads_for(map.rows * map.cols));
+    let before = if options.explain {
+        map.cells.clone()
+    } else {
+        Vec::new()
+    };
+    let threads = match options.threads {
+        0 => threads_for(map.rows * map.cols),
+        n => n,
+    };
     battle(&mut map, input, threads);
-    write_map(&map, out).map_err(io_failure("write output"))
+    let mut written = write_map(&map, out);
+    if options.explain {
+        written = written.and_then(|()| explain(&before, &map, out));
+    }
+    written.map_err(io_failure("write output"))
 }
 
 fn main() {
@@ -1486,7 +1538,7 @@ fn main() {
             .lock()
             .read_to_end(&mut input)
             .map_err(io_failure("read input"))?;
-        solve_owned(input, &mut out, options)?;
+        solve(input, &mut out, options)?;
         out.flush().map_err(io_failure("write output"))
     });
     if let Err(failure) = result {

@@ -2,7 +2,7 @@ use super::*;
 
 fn run(input: &str) -> Result<String, Failure> {
     let mut out = Vec::new();
-    solve(input.as_bytes(), &mut out)?;
+    solve(input.as_bytes().to_vec(), &mut out, Options::ONE)?;
     Ok(String::from_utf8(out).unwrap())
 }
 
@@ -385,6 +385,16 @@ impl Nat {
         (Nat(q).trimmed(), rem as u32)
     }
 
+    fn mul(&self, o: &Nat) -> Nat {
+        let mut acc = Nat::of(0);
+        for (k, &digit) in o.0.iter().enumerate() {
+            let mut part = self.times(digit);
+            part.0.splice(0..0, std::iter::repeat(0).take(k)); // times 2^(32k)
+            acc = acc.plus(&part.trimmed());
+        }
+        acc
+    }
+
     fn at_least(&self, o: &Nat) -> bool {
         if self.0.len() != o.0.len() {
             return self.0.len() > o.0.len();
@@ -474,8 +484,16 @@ fn model_distance(rows: usize, cols: usize, a: usize, b: usize) -> usize {
     dr * dr + dc * dc
 }
 
-/// Which ants die, by the naive model: a flag per cell.
-fn model_deaths(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> Vec<bool> {
+/// The naive model's battle, per cell: the enemy list, whether the ant
+/// dies, the closest step at which it dies, the damage it receives.
+struct Model {
+    list: Vec<Vec<usize>>,
+    dead: Vec<bool>,
+    step: Vec<usize>,
+    received: Vec<Frac>,
+}
+
+fn model(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> Model {
     let owners: Vec<Option<u8>> = cells.iter().map(|&b| model_owner(b)).collect();
     let ants: Vec<usize> = (0..cells.len()).filter(|&i| owners[i].is_some()).collect();
     let mut list = vec![Vec::new(); cells.len()];
@@ -484,6 +502,8 @@ fn model_deaths(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8
     }
     let w = |a: usize| list[a].len();
     let mut dead = vec![false; cells.len()];
+    let mut step = vec![0; cells.len()];
+    let mut received = vec![Frac::zero(); cells.len()];
     match mode {
         AttackMode::Focus => {
             for &a in &ants {
@@ -498,7 +518,6 @@ fn model_deaths(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8
         AttackMode::Damage => {
             // "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
             // enemy list".
-            let mut received = vec![Frac::zero(); cells.len()];
             for &x in &ants {
                 for &e in &list[x] {
                     received[e] = received[e].plus_unit(w(x) as u32);
@@ -518,7 +537,7 @@ fn model_deaths(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8
                     }
                 }
             }
-            for step in edges.iter().skip(1) {
+            for (d, edges) in edges.iter().enumerate().skip(1) {
                 // Union-find over the living ants joined at this distance.
                 let mut parent: Vec<usize> = (0..cells.len()).collect();
                 fn root(p: &mut [usize], mut x: usize) -> usize {
@@ -527,7 +546,7 @@ fn model_deaths(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8
                     }
                     x
                 }
-                for &(a, b) in step.iter().filter(|&&(a, b)| !dead[a] && !dead[b]) {
+                for &(a, b) in edges.iter().filter(|&&(a, b)| !dead[a] && !dead[b]) {
                     let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
                     parent[ra] = rb;
                 }
@@ -541,17 +560,22 @@ fn model_deaths(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8
                     .filter(|&a| !dead[a] && size[root(&mut parent, a)] >= 2)
                     .collect();
                 for a in dying {
-                    dead[a] = true;
+                    (dead[a], step[a]) = (true, d);
                 }
             }
         }
     }
-    dead
+    Model {
+        list,
+        dead,
+        step,
+        received,
+    }
 }
 
 /// The map after the battle, by the naive model.
 fn model_battle(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> Vec<u8> {
-    let dead = model_deaths(rows, cols, r2, mode, cells);
+    let dead = model(rows, cols, r2, mode, cells).dead;
     let after = cells.iter().zip(&dead).map(|(&b, &d)| match (d, b) {
         (false, _) => b,
         (true, b'A'..=b'J') => b - b'A' + b'0',
@@ -606,6 +630,100 @@ fn check_against_model(
         "{rows}x{cols} r2={r2} {mode:?} threads={threads} map {text}"
     );
     text.bytes().zip(&expected).filter(|(a, b)| a != *b).count()
+}
+
+/// A decimal number as the model's natural.
+fn nat_of(decimal: &str) -> Nat {
+    let digits = decimal.bytes().map(|d| u32::from(d - b'0'));
+    digits.fold(Nat::of(0), |n, d| n.times(10).plus(&Nat::of(d)))
+}
+
+/// Checks `--explain` against the model: the `w` rows, and each `dead`
+/// line's reason.
+fn check_explain(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) {
+    let m = model(rows, cols, r2, mode, cells);
+    let mut input = format!(
+        "rows {rows}\ncols {cols}\nattackradius2 {r2}\nattack {}\n",
+        mode.name()
+    );
+    for row in cells.chunks(cols) {
+        input.push_str(&format!("m {}\n", String::from_utf8(row.to_vec()).unwrap()));
+    }
+    let mut out = Vec::new();
+    let explain = Options {
+        threads: 1,
+        explain: true,
+    };
+    solve(input.clone().into_bytes(), &mut out, explain).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let (_, text) = out.split_once("explain\n").expect("an explain line");
+    let mut lines = text.lines();
+    for r in 0..rows {
+        let want: String = (r * cols..(r + 1) * cols)
+            .map(|i| match (model_owner(cells[i]), m.list[i].len()) {
+                (None, _) => '.',
+                (_, w @ 0..=9) => (b'0' + w as u8) as char,
+                _ => '+',
+            })
+            .collect();
+        assert_eq!(lines.next(), Some(format!("w {want}").as_str()), "{input}");
+    }
+    let w = |i: usize| m.list[i].len();
+    let dead: Vec<usize> = (0..cells.len()).filter(|&i| m.dead[i]).collect();
+    for (&i, line) in dead.iter().zip(lines.by_ref()) {
+        let owner = model_owner(cells[i]).unwrap();
+        let head = format!("dead {} {} {owner} ", i / cols, i % cols);
+        let reason = line
+            .strip_prefix(&head)
+            .unwrap_or_else(|| panic!("{line} for {head}\n{input}"));
+        match mode {
+            AttackMode::Focus => {
+                let e = m.list[i]
+                    .iter()
+                    .copied()
+                    .min_by_key(|&e| (w(e), e))
+                    .unwrap();
+                let want = format!(
+                    "focus by {} {} w={} enemy_w={}",
+                    e / cols,
+                    e % cols,
+                    w(i),
+                    w(e)
+                );
+                assert_eq!(reason, want, "{input}");
+            }
+            AttackMode::Support => assert_eq!(reason, format!("support enemies={}", w(i))),
+            AttackMode::Closest => assert_eq!(reason, format!("closest d={}", m.step[i])),
+            AttackMode::Damage => {
+                let (num, den) = reason
+                    .strip_prefix("damage ")
+                    .and_then(|f| f.split_once('/'))
+                    .unwrap_or_else(|| panic!("{reason}"));
+                let (num, den) = (nat_of(num), nat_of(den));
+                let got = &m.received[i];
+                // num / den = got exactly, in lowest terms.
+                assert_eq!(num.mul(&got.den), got.num.mul(&den), "{reason}\n{input}");
+                for p in 2..=316u32 {
+                    assert!(num.div_rem(p).1 != 0 || den.div_rem(p).1 != 0, "{reason}");
+                }
+            }
+        }
+    }
+    assert_eq!(lines.next(), None, "{input}");
+}
+
+#[test]
+fn explain_matches_the_model() {
+    let mut rng = Rng(12);
+    for _ in 0..300 {
+        let (rows, cols) = (1 + rng.below(12), 1 + rng.below(12));
+        let r2 = [rng.below(101), rng.below(26), rng.below(6)][rng.below(3)] as u64;
+        let players = 2 + rng.below(4);
+        let cells = random_cells(&mut rng, rows, cols, players);
+        for mode in MODES {
+            check_explain(rows, cols, r2, mode, &cells);
+        }
+    }
 }
 
 #[test]
