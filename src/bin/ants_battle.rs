@@ -595,7 +595,7 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
         let mut sweep = Sweep::new(field, self.disk);
         let mut flag = vec![0u8; field.cols];
         for r in band {
-            sweep.row::<W, u8, 64>(self.weak, r, &mut flag, |f, me, my_w, them, its_w| {
+            sweep.row::<W, u8, 128>(self.weak, r, &mut flag, |f, me, my_w, them, its_w| {
                 // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
                 // already excludes them; the owner test excludes friends.
                 f | ((them != me) & (its_w <= my_w)) as u8
