@@ -66,7 +66,7 @@ Exit codes: 0 ok, 2 bad input or argument (one stderr line
 /// to exit codes. (No exit 3: every battle has an exact result.)
 #[derive(Debug)]
 pub enum Failure {
-    /// Bad input or argument: the 1-based line and what is wrong (exit 2).
+    /// Bad input: the 1-based line and what is wrong there (exit 2).
     BadInput(usize, String),
     /// A bad command-line argument (exit 2).
     Usage(String),
