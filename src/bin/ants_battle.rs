@@ -2,20 +2,10 @@
 //! engine (蚂蚁之战 / アリの戦い): given the map after the moves, decide
 //! which ants die in battle and print the map afterwards.
 //!
-//! # Input
-//! Text lines; blank lines and `#` lines are ignored, every other line is
-//! `key value` split at the first space (blanks and a CR trimmed): `rows R`,
-//! `cols C` (required, `cols` before the first `m` line), `players P`
-//! (2..10), `attackradius2 N` (0..100, default 5), `attack MODE` (`focus`
-//! default, `closest`, `support`, `damage`), and R lines `m ROW` of exactly
-//! C cells: `.` land, `%` water, `*` food, `a`..`j` ant of player 0..9,
-//! `A`..`J` ant on its own hill, `0`..`9` empty hill (owners below P). Other
-//! keys (`score`, `hive`, ...) are ignored; header lines come in any order.
-//!
-//! # Output
-//! `rows`, `cols`, then `players`, `attackradius2`, `attack` each only if the
-//! input had it, then the R `m` lines after the battle: a dead ant becomes
-//! `.`, a dead ant on its hill becomes the hill digit.
+//! # Input, output, options
+//! As [`HELP`] says (`--help` prints it). Header lines come in any order,
+//! `cols` before the first `m` line; other keys (`score`, `hive`, ...) are
+//! ignored. A dead ant becomes `.`, or its hill's digit.
 //!
 //! # Rules (the engine `ants.py` wins over prose)
 //! The map is a torus. The attack disk D holds the offsets (dr, dc) with
@@ -30,15 +20,14 @@
 //! of D, for each cell", row by row in register blocks, vectorised (AVX2
 //! when the CPU has it); `damage` at larger N sums disks by sliding windows
 //! ([`DiskRows`]). A tall map is transposed first (the rules are symmetric).
-//! Row bands run on threads when the OS grants them, only for speed (see
-//! [`run_jobs_with`]). Time O(R * C * |D|), |D| <= 316; memory a few bytes
-//! per cell. Damage is exact without floating point (see [`damage`]).
+//! One thread unless `--threads` asks for more (see [`run_jobs_with`]).
+//! Time O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Damage is
+//! exact without floating point (see [`damage`]).
 //!
-//! # Limits and exit codes
-//! R * C <= 25,000,000 cells, N <= 100, players 2..10. Exit 0 on success,
-//! 2 on bad input or a bad argument (one line `ants_battle: line L: what` on
-//! stderr), 1 if the output cannot be written. Exit 3 never happens: every
-//! battle has an exact result.
+//! # Limits and errors
+//! R * C <= 25,000,000 cells, N <= 100. Errors are one [`Failure`], whose
+//! [`Failure::exit_code`] is the only mapping to exit codes; no exit 3,
+//! every battle has an exact result.
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -61,34 +50,59 @@ Input (stdin): lines `rows R`, `cols C`, optional `players P` (2..10),
   then R lines `m ROW` over . % * a-j (ants) A-J (ant on own hill) 0-9 (hill).
   Blank lines and `#` comments are ignored; header lines in any order.
 Output (stdout): the normalised header and the map after the battle.
-Exit codes: 0 ok, 2 bad input (one stderr line `ants_battle: line L: what`).
+Options: --threads N (1..64 row bands on threads; default 1, no thread is
+  started), --threads auto (from the CPUs available, up to 8).
+  --explain: then `explain`, `w ROW` per row (. no ant, weakness 0-9, + 10
+  or more), and per dead ant `dead ROW COL OWNER REASON` (0-based), REASON
+  `focus by R C w=W enemy_w=E` (its least-weak enemy, first cell on ties),
+  `damage NUM/DEN` (lowest terms), `closest d=D`, `support enemies=W`.
+Exit codes: 0 ok, 2 bad input or argument (one stderr line
+  `ants_battle: line L: what`), 1 unreadable input or unwritable output.
 ";
 
 // ---------------------------------------------------------------- input ----
 
-/// Bad input: a 1-based line number and what is wrong there.
+/// Everything that can go wrong; [`Failure::exit_code`] is the only mapping
+/// to exit codes. (No exit 3: every battle has an exact result.)
 #[derive(Debug)]
-pub struct Failure {
-    line: usize,
-    what: String,
+pub enum Failure {
+    /// Bad input: the 1-based line and what is wrong there (exit 2).
+    BadInput(usize, String),
+    /// A bad command-line argument (exit 2).
+    Usage(String),
+    /// Reading the input or writing the output failed (exit 1).
+    Io(String),
+}
+
+impl Failure {
+    fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadInput(..) | Failure::Usage(_) => 2,
+            Failure::Io(_) => 1,
+        }
+    }
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.what)
+        match self {
+            Failure::BadInput(line, what) => write!(f, "line {line}: {what}"),
+            Failure::Usage(what) | Failure::Io(what) => write!(f, "{what}"),
+        }
     }
 }
 
-/// The attack rule (`attack` key).
+fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
+    Err(Failure::BadInput(line, what))
+}
+
+/// The attack rule (`attack` key): [`focus`] (the contest's), [`closest`],
+/// [`support`], [`damage`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttackMode {
-    /// The contest rule: [`focus`].
     Focus,
-    /// [`closest`].
     Closest,
-    /// What the engine does for "support": [`support`].
     Support,
-    /// [`damage`].
     Damage,
 }
 
@@ -187,10 +201,10 @@ fn dead_char(b: u8) -> u8 {
     }
 }
 
-/// Returns a [`Failure`] at the given line, with a `format!` message.
+/// Returns [`bad`] at the given line, with a `format!` message.
 macro_rules! bail {
     ($line:expr, $($what:tt)*) => {
-        return Err(Failure { line: $line, what: format!($($what)*) })
+        return bad($line, format!($($what)*))
     };
 }
 
@@ -450,12 +464,11 @@ impl Weakness for u16 {
 }
 
 /// The battlefield as the rules see it: one owner byte per cell ([`NO_ANT`]
-/// where no living ant stands), possibly transposed so that rows are long.
+/// where no living ant stands).
 struct Field {
     rows: usize,
     cols: usize,
     owner: Vec<u8>,
-    transposed: bool,
     /// Row bands: one job each for [`run_jobs`].
     bands: Vec<Range<usize>>,
 }
@@ -466,28 +479,6 @@ impl Field {
     /// `threads` is the number of row bands wanted (1: one band).
     fn new(map: &Map, mut scratch: Vec<u8>, threads: usize) -> Field {
         let (r, c) = (map.rows, map.cols);
-        if r > c {
-            // Tall map: work on the transpose, tile by tile for the cache.
-            let mut owner = vec![NO_ANT; r * c];
-            const TILE: usize = 64;
-            for r0 in (0..r).step_by(TILE) {
-                for c0 in (0..c).step_by(TILE) {
-                    for y in r0..(r0 + TILE).min(r) {
-                        for x in c0..(c0 + TILE).min(c) {
-                            owner[x * r + y] = ant_owner(map.cells[y * c + x]);
-                        }
-                    }
-                }
-            }
-            let bands = bands(c, threads);
-            return Field {
-                rows: c,
-                cols: r,
-                owner,
-                transposed: true,
-                bands,
-            };
-        }
         let mut owner = if scratch.len() >= r * c {
             scratch.truncate(r * c);
             scratch
@@ -506,18 +497,7 @@ impl Field {
             rows: r,
             cols: c,
             owner,
-            transposed: false,
             bands,
-        }
-    }
-
-    /// Index into the map's characters of a working cell.
-    fn map_index(&self, cell: usize) -> usize {
-        if self.transposed {
-            let (y, x) = (cell / self.cols, cell % self.cols);
-            x * self.rows + y
-        } else {
-            cell
         }
     }
 
@@ -537,6 +517,17 @@ pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
     if disk.is_empty() || map.rows * map.cols == 1 {
         return; // "N = 0, or a 1x1 map: nobody fights."
     }
+    if map.rows > map.cols {
+        // A tall map battles as its transpose (the rules are symmetric),
+        // so that rows stay long.
+        let (rows, cols) = (map.rows, map.cols);
+        map.cells = transpose(&map.cells, rows, cols);
+        (map.rows, map.cols) = (cols, rows);
+        battle(map, scratch, threads);
+        map.cells = transpose(&map.cells, cols, rows);
+        (map.rows, map.cols) = (rows, cols);
+        return;
+    }
     let mut field = Field::new(map, scratch, threads);
     // "All deaths are decided on the map before the battle and applied
     // together": the rules read only `field`, deaths go to the characters.
@@ -550,6 +541,23 @@ pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
         AttackMode::Support => support(field, disk, cells),
         AttackMode::Closest => closest(field, disk, n, cells),
     }
+}
+
+/// The cells of a `rows` x `cols` map transposed, tile by tile for the
+/// cache.
+fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
+    const TILE: usize = 64;
+    let mut out = vec![0; cells.len()];
+    for r0 in (0..rows).step_by(TILE) {
+        for c0 in (0..cols).step_by(TILE) {
+            for y in r0..(r0 + TILE).min(rows) {
+                for x in c0..(c0 + TILE).min(cols) {
+                    out[x * rows + y] = cells[y * cols + x];
+                }
+            }
+        }
+    }
+    out
 }
 
 /// "Ants of the same owner never count, in any mode". Owners are 0..9 and
@@ -580,19 +588,19 @@ struct FocusBand<'a, W> {
     weak: &'a [W],
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_, '_>> for FocusBand<'_, W> {
+impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, sink): DeathJob) {
+    fn run(&self, (band, mut sink): DeathJob) {
         let field = self.field;
         let mut sweep = Sweep::new(field, self.disk);
         let mut flag = vec![0u8; field.cols];
         for r in band {
-            sweep.row::<W, u8, 64>(self.weak, r, &mut flag, |f, me, my_w, them, its_w| {
+            sweep.row::<W, u8, 128>(self.weak, r, &mut flag, |f, me, my_w, them, its_w| {
                 // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
                 // already excludes them; the owner test excludes friends.
                 f | ((them != me) & (its_w <= my_w)) as u8
             });
-            sink.row(r, &mut flag, field.row(r));
+            sink.row(r, &flag, field.row(r));
         }
     }
 }
@@ -612,9 +620,9 @@ struct EnemyBand<'a> {
     offsets: &'a [Offset],
 }
 
-impl BandWork<DeathJob<'_, '_>> for EnemyBand<'_> {
+impl BandWork<DeathJob<'_>> for EnemyBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, sink): DeathJob) {
+    fn run(&self, (band, mut sink): DeathJob) {
         let field = self.field;
         let mut sweep = Sweep::new(field, self.offsets);
         let mut flag = vec![0u8; field.cols];
@@ -622,7 +630,7 @@ impl BandWork<DeathJob<'_, '_>> for EnemyBand<'_> {
             sweep.row::<u8, u8, 128>(&field.owner, r, &mut flag, |f, me, _, them, _| {
                 f | is_enemy(me, them) as u8
             });
-            sink.row(r, &mut flag, field.row(r));
+            sink.row(r, &flag, field.row(r));
         }
     }
 }
@@ -640,33 +648,30 @@ impl BandWork<DeathJob<'_, '_>> for EnemyBand<'_> {
 /// the ant itself) or >= N take no part.
 #[inline(always)]
 fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
-    let axis = |d: isize, size: usize| {
-        let t = d.rem_euclid(size as isize) as usize;
-        t.min(size - t) as u64
-    };
-    let distance = |o: &Offset| {
-        let (a, b) = (axis(o.dr, field.rows), axis(o.dc, field.cols));
-        a * a + b * b
-    };
     for d in 1..n {
-        let offsets: Vec<Offset> = disk.iter().filter(|o| distance(o) == d).copied().collect();
+        let distance = |o: &&Offset| torus_distance(field.rows, field.cols, o) == d;
+        let offsets: Vec<Offset> = disk.iter().filter(distance).copied().collect();
         if offsets.is_empty() {
             continue;
         }
         let offsets = &offsets;
-        let dead = decide(field, cells, &EnemyBand { field, offsets });
+        decide(field, cells, &EnemyBand { field, offsets });
         // The next step sees only the ants still alive.
-        if field.transposed {
-            for &cell in &dead {
-                field.owner[cell as usize] = NO_ANT;
-            }
-        } else {
-            // No list: the owners follow the characters.
-            for (o, &ch) in field.owner.iter_mut().zip(cells.iter()) {
-                *o = if ant_owner(ch) == NO_ANT { NO_ANT } else { *o };
-            }
+        for (o, &ch) in field.owner.iter_mut().zip(cells.iter()) {
+            *o = if ant_owner(ch) == NO_ANT { NO_ANT } else { *o };
         }
     }
+}
+
+/// Squared toroidal distance from a cell to where `o` lands on a map of
+/// `rows` x `cols` (per axis min(|delta|, size - |delta|)).
+fn torus_distance(rows: usize, cols: usize, o: &Offset) -> u64 {
+    let axis = |d: isize, size: usize| {
+        let t = d.rem_euclid(size as isize) as usize;
+        t.min(size - t) as u64
+    };
+    let (a, b) = (axis(o.dr, rows), axis(o.dc, cols));
+    a * a + b * b
 }
 
 /// Fixed-point unit of the damage filter: 2 * lcm(1..12), below 2^16.
@@ -705,9 +710,9 @@ struct DamageBand<'a, W> {
     owners: u8,
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
+impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, sink): DeathJob) {
+    fn run(&self, (band, mut sink): DeathJob) {
         let (field, cols, weak) = (self.field, self.field.cols, self.weak);
         let mut sweep = Sweep::new(field, self.disk);
         let mut acc = vec![0u16; cols];
@@ -741,7 +746,7 @@ impl<W: Weakness> BandWork<DeathJob<'_, '_>> for DamageBand<'_, W> {
                     flag[c] = exact_damage_reaches_one(field, self.disk, weak, r, c) as u8;
                 });
             }
-            sink.row(r, &mut flag, own);
+            sink.row(r, &flag, own);
         }
     }
 }
@@ -874,63 +879,101 @@ fn exact_damage_reaches_one<W: Weakness>(
     r: usize,
     c: usize,
 ) -> bool {
-    let me = field.owner[r * field.cols + c];
-    let mut count = [0u64; 317];
-    for &o in disk {
-        let s = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
-        let x = (c as isize + o.dc).rem_euclid(field.cols as isize) as usize;
-        let cell = s * field.cols + x;
-        if is_enemy(me, field.owner[cell]) {
-            count[weak[cell].into()] += 1;
+    let (rows, cols) = (field.rows as isize, field.cols as isize);
+    let (r, c) = (r as isize, c as isize);
+    let me = field.owner[(r * cols + c) as usize];
+    let h = disk.last().map_or(0, |o| o.dr); // the disk's reach, either axis
+    let inside = r >= h && r + h < rows && c >= h && c + h < cols;
+    let at = |o: &Offset| {
+        if inside {
+            ((r + o.dr) * cols + c + o.dc) as usize // nothing wraps: no division
+        } else {
+            ((r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols)) as usize
+        }
+    };
+    let mut enemies = Vec::with_capacity(disk.len());
+    for x in disk.iter().map(at) {
+        if is_enemy(me, field.owner[x]) {
+            enemies.push(weak[x].into());
         }
     }
-    reaches_one(&count)
+    reaches_one(&damage_terms(enemies.into_iter()))
 }
 
-/// sum over w of count[w] / w >= 1, exactly (count[0] ignored): in 128 bits
-/// if the lcm of the denominators allows, else in 512 (lcm(1..316) * 316 <
-/// 2^465).
-fn reaches_one(count: &[u64]) -> bool {
-    let present = || count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
+/// The damage 1/w(e) per list entry as (w, k) terms, k entries of
+/// weakness w, each w once, in order of first appearance.
+fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<(u64, u64)> {
+    let (mut count, mut seen) = ([0u16; 317], Vec::with_capacity(317));
+    for w in weaks {
+        if count[w] == 0 {
+            seen.push(w);
+        }
+        count[w] += 1;
+    }
+    seen.iter().map(|&w| (w as u64, count[w].into())).collect()
+}
+
+/// sum of k / w over the (w, k) terms (w > 0, each w once) >= 1, exactly:
+/// in 128 bits if the lcm of the denominators allows, else in 512
+/// (lcm(1..316) * 316 < 2^465).
+fn reaches_one(terms: &[(u64, u64)]) -> bool {
     let mut lcm = 1u128;
-    let mut small = true;
-    for (w, _) in present() {
-        let w = w as u128;
-        let next = lcm / gcd(lcm, w) * w;
+    for &(w, _) in terms {
+        // gcd(lcm, w) = gcd(lcm mod w, w): one wide division, then 64 bits.
+        let next = lcm * (w / gcd((lcm % u128::from(w)) as u64, w)) as u128;
         if next >= 1 << 100 {
-            small = false;
-            break;
+            return reaches_one_big(terms);
         }
         lcm = next;
     }
-    if small {
-        // Each part is below 2^100 and there are at most 316 terms.
-        let sum: u128 = present()
-            .map(|(w, &k)| lcm / w as u128 * u128::from(k))
-            .sum();
-        return sum >= lcm;
-    }
-    reaches_one_big(count)
-}
-
-/// [`reaches_one`] with 512-bit integers only.
-fn reaches_one_big(count: &[u64]) -> bool {
-    let present = || count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
-    let mut lcm = Big::from(1);
-    for (w, _) in present() {
-        let (_, rem) = lcm.div_small(w as u64);
-        lcm.mul_small(w as u64 / gcd(rem.into(), w as u128) as u64);
-    }
-    let mut sum = Big::from(0);
-    for (w, &k) in present() {
-        let (mut part, _) = lcm.div_small(w as u64);
-        part.mul_small(k);
-        sum.add(&part);
-    }
+    // Each part is below 2^100 and there are at most 316 terms.
+    let sum: u128 = terms
+        .iter()
+        .map(|&(w, k)| lcm / u128::from(w) * u128::from(k))
+        .sum();
     sum >= lcm
 }
 
-fn gcd(mut a: u128, mut b: u128) -> u128 {
+/// [`reaches_one`] with 512-bit integers only.
+fn reaches_one_big(terms: &[(u64, u64)]) -> bool {
+    let (sum, lcm) = fraction(terms);
+    sum >= lcm
+}
+
+/// sum of k / w over the (w, k) terms as (numerator, lcm of the w).
+fn fraction(terms: &[(u64, u64)]) -> (Big, Big) {
+    let mut lcm = Big::from(1);
+    for &(w, _) in terms {
+        let (_, rem) = lcm.div_small(w);
+        lcm.mul_small(w / gcd(rem, w));
+    }
+    let mut sum = Big::from(0);
+    for &(w, k) in terms {
+        let (mut part, _) = lcm.div_small(w);
+        part.mul_small(k);
+        sum.add(&part);
+    }
+    (sum, lcm)
+}
+
+impl fmt::Display for Big {
+    /// Decimal, in base-10^19 parts.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (mut x, mut parts) = (*self, Vec::new());
+        loop {
+            let (q, part) = x.div_small(10_000_000_000_000_000_000);
+            parts.push(part);
+            x = q;
+            if x == Big::from(0) {
+                break;
+            }
+        }
+        write!(f, "{}", parts.pop().unwrap_or(0))?;
+        parts.iter().rev().try_for_each(|p| write!(f, "{p:019}"))
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
@@ -1179,32 +1222,18 @@ impl<'a> Sweep<'a> {
     }
 }
 
-/// Where a band's deaths go: into the map's characters (row-major map), or
-/// a list of working cell indices (transposed). Rules read only the [`Field`].
-enum Sink<'a> {
-    /// The band's characters, and its first row.
-    Chars(&'a mut [u8], usize),
-    List(Vec<u32>),
-}
+/// A band's map characters, where its deaths go, and its first row.
+struct Sink<'a>(&'a mut [u8], usize);
 
 impl Sink<'_> {
-    /// `flag[c] != 0` marks a death wherever an ant stands; `flag` may be
-    /// overwritten.
+    /// `flag[c] != 0` marks a death wherever an ant stands.
     #[inline(always)]
-    fn row(&mut self, r: usize, flag: &mut [u8], own: &[u8]) {
-        match self {
-            Sink::Chars(cells, row0) => {
-                let c = own.len();
-                let chars = &mut cells[(r - *row0) * c..(r - *row0 + 1) * c];
-                for ((ch, &f), &me) in chars.iter_mut().zip(flag.iter()).zip(own) {
-                    let dies = (f != 0) & (me != NO_ANT);
-                    *ch = if dies { dead_char(*ch) } else { *ch };
-                }
-            }
-            Sink::List(cells) => {
-                let base = r * own.len();
-                for_each_death(flag, own, |c| cells.push((base + c) as u32));
-            }
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
+        let (c, r) = (own.len(), r - self.1);
+        let chars = &mut self.0[r * c..(r + 1) * c];
+        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
+            let dies = (f != 0) & (me != NO_ANT);
+            *ch = if dies { dead_char(*ch) } else { *ch };
         }
     }
 }
@@ -1236,7 +1265,8 @@ fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
     }
 }
 
-/// Worker threads worth having: one on small maps (starting costs more).
+/// `--threads auto`: one on small maps (starting costs more), else what
+/// the OS says is available (which reads cgroup files), at most 8.
 fn threads_for(cells: usize) -> usize {
     if cells < 1 << 16 {
         return 1;
@@ -1322,37 +1352,17 @@ unsafe fn run_avx2<J, K: BandWork<J>>(work: &K, job: J) {
 }
 
 /// A band's rows of a pass that decides deaths, and where they go.
-type DeathJob<'s, 'c> = (Range<usize>, &'s mut Sink<'c>);
+type DeathJob<'c> = (Range<usize>, Sink<'c>);
 
-/// Runs a death pass over all bands, writes the deaths to the map's
-/// characters, returns them as working cell indices if they went through
-/// lists (transposed map), else nothing.
-fn decide<K>(field: &Field, cells: &mut [u8], work: &K) -> Vec<u32>
+/// Runs a death pass over all bands; the deaths go to the map's characters.
+fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
 where
-    K: for<'s, 'c> BandWork<DeathJob<'s, 'c>>,
+    K: for<'c> BandWork<DeathJob<'c>>,
 {
     let (bands, cols) = (&field.bands, field.cols);
-    let mut sinks: Vec<Sink> = if field.transposed {
-        bands.iter().map(|_| Sink::List(Vec::new())).collect()
-    } else {
-        let parts = split_rows(cells, bands, cols).into_iter().zip(bands);
-        parts
-            .map(|(part, band)| Sink::Chars(part, band.start))
-            .collect()
-    };
-    let jobs = bands.iter().cloned().zip(sinks.iter_mut()).collect();
-    run_jobs(jobs, |job| run_fast(work, job));
-    let mut dead = Vec::new();
-    for sink in sinks {
-        if let Sink::List(list) = sink {
-            dead.extend(list);
-        }
-    }
-    for &cell in &dead {
-        let k = field.map_index(cell as usize);
-        cells[k] = dead_char(cells[k]);
-    }
-    dead
+    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
+    let jobs = sinks.map(|(part, band)| (band.clone(), Sink(part, band.start)));
+    run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
 // --------------------------------------------------------------- output ----
@@ -1380,421 +1390,163 @@ pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// Everything that can go wrong in [`solve`].
-#[derive(Debug)]
-pub enum SolveError {
-    Input(Failure),
-    Output(io::Error),
+// -------------------------------------------------------------- explain ----
+
+/// `--explain` (format in [`HELP`]): recomputed ant by ant from the rules
+/// on the map `before` the battle, in O(ants * |D|); the battle's map only
+/// says who died.
+fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
+    let (rows, cols, n) = (map.rows, map.cols, map.radius2.unwrap_or(5));
+    let disk = attack_disk(n);
+    let owner: Vec<u8> = before.iter().map(|&b| ant_owner(b)).collect();
+    let (ri, ci) = (rows as isize, cols as isize);
+    let land = |i: usize, o: &Offset| {
+        let (r, c) = ((i / cols) as isize + o.dr, (i % cols) as isize + o.dc);
+        r.rem_euclid(ri) as usize * cols + c.rem_euclid(ci) as usize
+    };
+    // The enemy list of the ant in cell i, as cells, one per offset.
+    let list = |i: usize| -> Vec<usize> {
+        let cells = disk.iter().map(|o| land(i, o));
+        cells.filter(|&j| is_enemy(owner[i], owner[j])).collect()
+    };
+    let weak: Vec<usize> = (0..owner.len()).map(|i| list(i).len()).collect();
+    writeln!(out, "explain")?;
+    for r in 0..rows {
+        let row = (r * cols..(r + 1) * cols).map(|i| match (owner[i], weak[i]) {
+            (NO_ANT, _) => '.',
+            (_, w @ 0..=9) => (b'0' + w as u8) as char,
+            _ => '+',
+        });
+        writeln!(out, "w {}", row.collect::<String>())?;
+    }
+    // closest: the step d at which each ant died (0: alive), replayed.
+    let mut step = vec![0u64; owner.len()];
+    let mode = map.mode.unwrap_or(AttackMode::Focus);
+    for d in (1..n).filter(|_| mode == AttackMode::Closest) {
+        let at_d: Vec<&Offset> = disk
+            .iter()
+            .filter(|o| torus_distance(rows, cols, o) == d)
+            .collect();
+        let alive = |i: usize| owner[i] != NO_ANT && step[i] == 0;
+        let fights = |i: usize| {
+            at_d.iter()
+                .any(|o| alive(land(i, o)) && is_enemy(owner[i], owner[land(i, o)]))
+        };
+        let dying: Vec<usize> = (0..owner.len())
+            .filter(|&i| alive(i) && fights(i))
+            .collect();
+        dying.into_iter().for_each(|i| step[i] = d);
+    }
+    let died = |&i: &usize| owner[i] != NO_ANT && ant_owner(map.cells[i]) == NO_ANT;
+    for i in (0..owner.len()).filter(died) {
+        let (enemies, w) = (list(i), weak[i]);
+        write!(out, "dead {} {} {} ", i / cols, i % cols, owner[i])?;
+        match mode {
+            AttackMode::Focus => {
+                // The enemy of least weakness; on ties the first cell.
+                let e = enemies.iter().copied().min_by_key(|&e| (weak[e], e));
+                let (e, ew) = e.map_or((0, 0), |e| (e, weak[e]));
+                writeln!(out, "focus by {} {} w={w} enemy_w={ew}", e / cols, e % cols)
+            }
+            AttackMode::Support => writeln!(out, "support enemies={w}"),
+            AttackMode::Closest => writeln!(out, "closest d={}", step[i]),
+            AttackMode::Damage => {
+                let terms = damage_terms(enemies.iter().map(|&e| weak[e]));
+                let (mut num, mut den) = fraction(&terms);
+                // Lowest terms: the lcm's primes are those of the w.
+                for p in (2..=316).filter(|p| terms.iter().any(|t| t.0 % p == 0)) {
+                    while let ((a, 0), (b, 0)) = (num.div_small(p), den.div_small(p)) {
+                        (num, den) = (a, b);
+                    }
+                }
+                writeln!(out, "damage {num}/{den}")
+            }
+        }?;
+    }
+    Ok(())
 }
 
-/// Parses `input`, resolves the battle and writes the map to `out`.
-pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<(), SolveError> {
-    solve_owned(input.to_vec(), out)
+/// The command line: `--threads N|auto`, `--explain`.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Row bands (and threads) wanted; 0 for `auto`.
+    threads: usize,
+    explain: bool,
 }
 
-/// [`solve`] that reuses the input buffer as scratch memory.
-pub fn solve_owned<W: Write>(input: Vec<u8>, out: &mut W) -> Result<(), SolveError> {
-    let mut map = parse(&input).map_err(SolveError::Input)?;
-    let threads = threads_for(map.rows * map.cols);
+impl Options {
+    const ONE: Options = Options {
+        threads: 1,
+        explain: false,
+    };
+
+    fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
+        let mut options = Options::ONE;
+        let mut args = args.map(|a| a.to_string_lossy().into_owned());
+        while let Some(arg) = args.next() {
+            if arg == "--explain" {
+                options.explain = true;
+                continue;
+            }
+            let n = args.next().filter(|_| arg == "--threads");
+            options.threads = match n.as_deref().map(|n| (n, n.parse())) {
+                Some(("auto", _)) => 0,
+                Some((_, Ok(n @ 1..=64))) => n,
+                Some((n, _)) => return Err(Failure::Usage(format!("--threads {n}: not 1..64"))),
+                None => return Err(Failure::Usage(format!("bad argument `{arg}` (see --help)"))),
+            };
+        }
+        Ok(options)
+    }
+}
+
+fn io_failure(what: &str) -> impl Fn(io::Error) -> Failure + '_ {
+    move |e| Failure::Io(format!("cannot {what}: {e}"))
+}
+
+/// Parses `input`, resolves the battle and writes the map to `out`; the
+/// input buffer is reused as scratch memory.
+pub fn solve<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<(), Failure> {
+    let mut map = parse(&input)?;
+    let before = if options.explain {
+        map.cells.clone()
+    } else {
+        Vec::new()
+    };
+    let threads = match options.threads {
+        0 => threads_for(map.rows * map.cols),
+        n => n,
+    };
     battle(&mut map, input, threads);
-    write_map(&map, out).map_err(SolveError::Output)
+    let mut written = write_map(&map, out);
+    if options.explain {
+        written = written.and_then(|()| explain(&before, &map, out));
+    }
+    written.map_err(io_failure("write output"))
 }
 
 fn main() {
-    if let Some(arg) = std::env::args_os().nth(1) {
-        if arg == "--help" || arg == "-h" {
-            let _ = io::stdout().write_all(HELP.as_bytes()); // no panic on a closed stdout
-            return;
-        }
-        eprintln!(
-            "{BIN}: unexpected argument `{}` (only --help)",
-            arg.to_string_lossy()
-        );
-        std::process::exit(2);
+    let mut args = std::env::args_os().skip(1).peekable();
+    if matches!(args.peek(), Some(a) if a == "--help" || a == "-h") {
+        let _ = io::stdout().write_all(HELP.as_bytes()); // no panic on a closed stdout
+        return;
     }
     let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        eprintln!("{BIN}: line 1: cannot read input: {e}");
-        std::process::exit(2);
-    }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let result =
-        solve_owned(input, &mut out).and_then(|()| out.flush().map_err(SolveError::Output));
-    let code = match result {
-        Ok(()) => return,
-        Err(SolveError::Input(f)) => {
-            eprintln!("{BIN}: {f}");
-            2
-        }
-        Err(SolveError::Output(e)) => {
-            eprintln!("{BIN}: cannot write output: {e}");
-            1
-        }
-    };
-    std::process::exit(code);
+    let result = Options::parse(args).and_then(|options| {
+        io::stdin()
+            .lock()
+            .read_to_end(&mut input)
+            .map_err(io_failure("read input"))?;
+        solve(input, &mut out, options)?;
+        out.flush().map_err(io_failure("write output"))
+    });
+    if let Err(failure) = result {
+        eprintln!("{BIN}: {failure}");
+        std::process::exit(failure.exit_code());
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(input: &str) -> Result<String, Failure> {
-        let mut out = Vec::new();
-        match solve(input.as_bytes(), &mut out) {
-            Ok(()) => Ok(String::from_utf8(out).unwrap()),
-            Err(SolveError::Input(f)) => Err(f),
-            Err(SolveError::Output(e)) => panic!("output error {e}"),
-        }
-    }
-
-    /// The map rows of the output, without the `m ` prefix.
-    fn rows_after(input: &str) -> Vec<String> {
-        run(input)
-            .unwrap()
-            .lines()
-            .filter_map(|l| l.strip_prefix("m ").map(str::to_string))
-            .collect()
-    }
-
-    fn battle_of(mode: &str, r2: u32, rows: &[&str]) -> Vec<String> {
-        let mut text = format!(
-            "rows {}\ncols {}\nattackradius2 {r2}\nattack {mode}\n",
-            rows.len(),
-            rows[0].len()
-        );
-        for r in rows {
-            text.push_str(&format!("m {r}\n"));
-        }
-        rows_after(&text)
-    }
-
-    fn err(input: &str) -> String {
-        run(input).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn one_on_one_both_die_in_focus() {
-        let got = battle_of("focus", 5, &[".....", ".ab..", "....."]);
-        assert_eq!(got, [".....", ".....", "....."]);
-    }
-
-    #[test]
-    fn sandwich_kills_only_the_middle() {
-        let got = battle_of("focus", 5, &[".......", ".a.b.a.", "......."]);
-        assert_eq!(got[1], ".a...a.");
-    }
-
-    #[test]
-    fn three_players_all_die_when_all_in_range() {
-        let got = battle_of("focus", 5, &["......", ".a.b..", "..c...", "......"]);
-        assert!(got.iter().all(|r| r.chars().all(|c| c == '.')), "{got:?}");
-    }
-
-    #[test]
-    fn a_dead_ant_on_its_hill_leaves_the_hill_digit() {
-        let got = battle_of("focus", 5, &["......", ".Ab...", "......", "......"]);
-        assert_eq!(got[1], ".0....");
-    }
-
-    #[test]
-    fn water_food_and_hills_never_change() {
-        let got = battle_of("support", 5, &["%*0.", "a1b.", "....", "...."]);
-        assert_eq!(got, ["%*0.", ".1..", "....", "...."]);
-    }
-
-    #[test]
-    fn radius_zero_and_one_cell_maps_have_no_battle() {
-        assert_eq!(battle_of("focus", 0, &["ab", "ba"]), ["ab", "ba"]);
-        assert_eq!(battle_of("support", 100, &["a"]), ["a"]);
-        assert_eq!(battle_of("damage", 100, &["A"]), ["A"]);
-    }
-
-    #[test]
-    fn multiplicity_counts_an_enemy_twice_on_a_narrow_map() {
-        // 1 x 2 map, r2 = 1: offsets (0,-1) and (0,1) both land on the
-        // other cell, so each ant's list holds its enemy twice; (+-1, 0)
-        // land on the ant itself and never count.
-        let map = map_of(1, 2, 1, AttackMode::Focus, b"ab".to_vec());
-        let field = Field::new(&map, Vec::new(), 1);
-        let disk = attack_disk(1);
-        let mut weak = vec![0u8; 2];
-        weakness_plane::<u8>(&field, &disk, &mut weak, &mut []);
-        assert_eq!(weak, [2, 2]);
-    }
-
-    #[test]
-    fn support_kills_every_ant_with_an_enemy() {
-        let got = battle_of("support", 1, &["......", ".ab.a.", "......"]);
-        assert_eq!(got[1], "....a.");
-    }
-
-    #[test]
-    fn damage_of_exactly_one_kills() {
-        // r2 = 1, 2 x 2 block: each ant has two enemies of weakness 2:
-        // 1/2 + 1/2 = 1.
-        let got = battle_of("damage", 1, &["....", ".ab.", ".ba.", "...."]);
-        assert_eq!(got[1], "....");
-        assert_eq!(got[2], "....");
-    }
-
-    #[test]
-    fn damage_below_one_spares() {
-        // `b` has one enemy whose weakness is 2: damage 1/2.
-        let got = battle_of("damage", 1, &[".....", ".bab.", "....."]);
-        assert_eq!(got[1], ".b.b.");
-    }
-
-    #[test]
-    fn closest_fights_below_r2_but_not_at_r2() {
-        // r2 = 5: `a`..`b` at distance 4 fight, `c`..`d` at 5 do not.
-        let map = ["........", ".a.b....", "........", "....c...", "......d."];
-        let got = battle_of("closest", 5, &map);
-        assert_eq!(
-            got,
-            ["........", "........", "........", "....c...", "......d."]
-        );
-    }
-
-    #[test]
-    fn closest_chain_links_friends_through_enemies() {
-        // a-b-a at distance 1 form one group: all three die at d = 1, and
-        // the far `b` (distance 4 from the right `a`) survives because its
-        // enemy is gone before d = 4.
-        let got = battle_of("closest", 5, &["..........", ".aba.b....", ".........."]);
-        assert_eq!(got[1], ".....b....");
-    }
-
-    #[test]
-    fn closest_nearer_pairs_fight_first() {
-        // b is at 1 from a and at 4 from c: a and b die at d = 1, c lives.
-        let got = battle_of("closest", 5, &[".........", ".ab.c....", "........."]);
-        assert_eq!(got[1], "....c....");
-    }
-
-    #[test]
-    fn transposed_maps_give_the_same_battle() {
-        let rows = ["a.b.", "bba.", ".ab.", "a..b", "b.a.", ".bb.", "aa.b"];
-        let cols: Vec<String> = (0..4)
-            .map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect())
-            .collect();
-        let col_refs: Vec<&str> = cols.iter().map(String::as_str).collect();
-        for mode in ["focus", "support", "damage", "closest"] {
-            for r2 in [1, 2, 5, 10, 25] {
-                let tall = battle_of(mode, r2, &rows);
-                let wide = battle_of(mode, r2, &col_refs);
-                for (c, col) in wide.iter().enumerate() {
-                    let from_tall: String = tall.iter().map(|r| r.as_bytes()[c] as char).collect();
-                    assert_eq!(&from_tall, col, "{mode} r2={r2}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn header_is_normalised_and_optional_keys_stay_out() {
-        let out = run("# c\n\nattack damage\ncols 2\nm ..\nrows 1\nscore 3\n").unwrap();
-        assert_eq!(out, "rows 1\ncols 2\nattack damage\nm ..\n");
-        let out = run("rows 1\ncols 2\nattackradius2 007\nplayers 10\nm ab\n").unwrap();
-        assert_eq!(out, "rows 1\ncols 2\nplayers 10\nattackradius2 7\nm ..\n");
-    }
-
-    #[test]
-    fn crlf_input_gives_the_same_output() {
-        let lf = "rows 2\ncols 3\nplayers 2\nm ab.\nm ...\n";
-        assert_eq!(run(&lf.replace('\n', "\r\n")).unwrap(), run(lf).unwrap());
-        let bad = "rows 1\r\ncols 2\r\nm a\r\n";
-        assert_eq!(err(bad), "line 3: map row has 1 cells, expected 2");
-    }
-
-    #[test]
-    fn bad_inputs_name_their_line() {
-        // Most messages are pinned by the fixtures in tests/data/ants_battle/bad.
-        assert_eq!(err(""), "line 1: empty input");
-        let short = "line 4: map row has 1 cells, expected 2";
-        assert_eq!(err("rows 2\ncols 2\nm ..\nm .\n"), short);
-        assert!(err("players 2\nrows 1\ncols 2\nm .c\n").starts_with("line 4: ant `c`"));
-        assert!(err("attackradius2 x\n").starts_with("line 1: attackradius2"));
-        assert!(err("rows 5001\ncols 5000\n").contains("over the limit"));
-        assert!(err("rows 0\n").contains("positive"));
-        assert!(err("rows 1\nrows 1\n").contains("duplicate"));
-    }
-
-    #[test]
-    fn players_may_exceed_the_owners_present() {
-        let out = run("rows 1\ncols 3\nplayers 10\nm a.b\n").unwrap();
-        assert!(out.ends_with("m ...\n"), "{out}");
-    }
-
-    #[test]
-    fn big_numbers_divide_and_multiply_back() {
-        let mut x = Big::from(1);
-        for w in 2..=316u64 {
-            x.mul_small(w);
-            if x.0[0] != 0 {
-                break;
-            }
-        }
-        let (q, r) = x.div_small(97);
-        let mut back = q;
-        back.mul_small(97);
-        back.add(&Big::from(r));
-        assert_eq!(back, x);
-        assert!(Big::from(3) < Big::from(4));
-    }
-
-    #[test]
-    fn exact_sums_decide_ties() {
-        let mut count = [0u64; 317];
-        count[3] = 3;
-        assert!(reaches_one(&count) && reaches_one_big(&count));
-        count[3] = 2;
-        count[4] = 1;
-        assert!(!reaches_one(&count) && !reaches_one_big(&count));
-        count[12] = 1; // 2/3 + 1/4 + 1/12 = 1
-        assert!(reaches_one(&count) && reaches_one_big(&count));
-        let mut count = [0u64; 317];
-        count[313] = 313; // a prime: 313/313
-        assert!(reaches_one(&count));
-        count[313] = 312;
-        assert!(!reaches_one(&count));
-    }
-
-    #[test]
-    fn the_wide_path_agrees_with_the_narrow_one() {
-        // Many prime denominators push the lcm past 2^100; floating point
-        // is trusted only where the margin is wide.
-        let mut seed = 7u64;
-        let mut next = || lcg(&mut seed) >> 33;
-        for _ in 0..2000 {
-            let mut count = [0u64; 317];
-            let terms = 1 + next() % 60;
-            for _ in 0..terms {
-                count[1 + (next() % 316) as usize] += 1;
-            }
-            let f: f64 = count
-                .iter()
-                .enumerate()
-                .skip(1)
-                .map(|(w, &k)| k as f64 / w as f64)
-                .sum();
-            let exact = reaches_one(&count);
-            assert_eq!(exact, reaches_one_big(&count));
-            if (f - 1.0).abs() > 1e-9 {
-                assert_eq!(exact, f >= 1.0, "{count:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_damage_filter_matches_exact_sums_at_radius_100() {
-        // Dense 3-player map at r2 = 100: every ant's received damage,
-        // computed exactly term by term, decides its fate.
-        let (rows, cols) = (23usize, 29usize);
-        let mut map = random_map(rows, cols, 100, AttackMode::Damage, 11, b"abc.......");
-        let field = Field::new(&map, Vec::new(), 1);
-        let disk = attack_disk(100);
-        assert_eq!(disk.len(), 316);
-        let mut weak = vec![0u16; rows * cols];
-        weakness_plane::<u16>(&field, &disk, &mut weak, &mut []);
-        battle(&mut map, Vec::new(), 1);
-        for r in 0..rows {
-            for c in 0..cols {
-                let me = field.owner[r * cols + c];
-                if me == NO_ANT {
-                    continue;
-                }
-                let dies = exact_damage_reaches_one(&field, &disk, &weak, r, c);
-                let dead = map.cells[r * cols + c] == b'.';
-                assert_eq!(dies, dead, "cell {r},{c}");
-            }
-        }
-    }
-
-    #[test]
-    fn row_check_finds_bad_bytes_and_owners() {
-        assert_eq!(row_check(b".%*"), (false, 0));
-        assert_eq!(row_check(b"aJ9"), (false, 10));
-        assert_eq!(row_check(b"k"), (true, 0));
-        assert!(row_check(b"\x0e").0); // `| 0x20` would make it '.'
-        assert!(row_check(b"K").0);
-        assert_eq!(cell_owner(b'c'), Some(2));
-    }
-
-    #[test]
-    fn every_job_runs_once_whatever_threads_are_granted() {
-        // helpers = 0 is what a judge refusing every thread gets.
-        for helpers in [0, 1, 3] {
-            let mut plane = vec![0u32; 10 * 3];
-            let bands = bands(10, 4);
-            assert_eq!(bands.len(), 4);
-            let jobs = bands.iter().cloned().zip(split_rows(&mut plane, &bands, 3));
-            let work = |(band, part): (Range<usize>, &mut [u32])| {
-                for (k, x) in part.iter_mut().enumerate() {
-                    *x += (band.start * 3 + k) as u32 + 1;
-                }
-            };
-            run_jobs_with(jobs.collect(), helpers, work);
-            assert_eq!(plane, (1..=30).collect::<Vec<u32>>(), "helpers {helpers}");
-        }
-        run_jobs(Vec::<u8>::new(), |_| panic!("no job"));
-    }
-
-    fn lcg(x: &mut u64) -> u64 {
-        *x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *x
-    }
-
-    fn map_of(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: Vec<u8>) -> Map {
-        let (players, radius2, mode) = (None, Some(r2), Some(mode));
-        Map {
-            rows,
-            cols,
-            players,
-            radius2,
-            mode,
-            cells,
-        }
-    }
-
-    /// A random map over the characters of `palette`.
-    fn random_map(
-        rows: usize,
-        cols: usize,
-        r2: u64,
-        mode: AttackMode,
-        seed: u64,
-        palette: &[u8],
-    ) -> Map {
-        let mut x = seed;
-        let cells = (0..rows * cols).map(|_| palette[(lcg(&mut x) >> 40) as usize % palette.len()]);
-        map_of(rows, cols, r2, mode, cells.collect())
-    }
-
-    #[test]
-    fn the_battle_is_the_same_with_one_band_or_many() {
-        let mut deaths = 0;
-        for (rows, cols) in [(13, 40), (40, 13), (9, 9), (2, 31)] {
-            use AttackMode::*;
-            for mode in [Focus, Support, Damage, Closest] {
-                for r2 in [1, 5, 25, 100] {
-                    let seed = (rows * 1000 + cols) as u64 + r2;
-                    let mut one = random_map(rows, cols, r2, mode, seed, b"abcAB.%0....");
-                    let before = one.cells.clone();
-                    battle(&mut one, Vec::new(), 1);
-                    deaths += before.iter().zip(&one.cells).filter(|x| x.0 != x.1).count();
-                    for threads in [2, 3, 7] {
-                        let mut many = random_map(rows, cols, r2, mode, seed, b"abcAB.%0....");
-                        battle(&mut many, Vec::new(), threads);
-                        assert_eq!(
-                            many.cells, one.cells,
-                            "{rows}x{cols} {mode:?} {r2} {threads}"
-                        );
-                    }
-                }
-            }
-        }
-        assert!(deaths > 1000, "{deaths}");
-    }
-}
+#[path = "../../tests/unit/ants_battle.rs"]
+mod tests;

@@ -1,0 +1,852 @@
+use super::*;
+
+fn run(input: &str) -> Result<String, Failure> {
+    let mut out = Vec::new();
+    solve(input.as_bytes().to_vec(), &mut out, Options::ONE)?;
+    Ok(String::from_utf8(out).unwrap())
+}
+
+/// The map rows of the output, without the `m ` prefix.
+fn rows_after(input: &str) -> Vec<String> {
+    run(input)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("m ").map(str::to_string))
+        .collect()
+}
+
+fn battle_of(mode: &str, r2: u32, rows: &[&str]) -> Vec<String> {
+    let mut text = format!(
+        "rows {}\ncols {}\nattackradius2 {r2}\nattack {mode}\n",
+        rows.len(),
+        rows[0].len()
+    );
+    for r in rows {
+        text.push_str(&format!("m {r}\n"));
+    }
+    rows_after(&text)
+}
+
+fn err(input: &str) -> String {
+    run(input).unwrap_err().to_string()
+}
+
+#[test]
+fn one_on_one_both_die_in_focus() {
+    let got = battle_of("focus", 5, &[".....", ".ab..", "....."]);
+    assert_eq!(got, [".....", ".....", "....."]);
+}
+
+#[test]
+fn sandwich_kills_only_the_middle() {
+    let got = battle_of("focus", 5, &[".......", ".a.b.a.", "......."]);
+    assert_eq!(got[1], ".a...a.");
+}
+
+#[test]
+fn three_players_all_die_when_all_in_range() {
+    let got = battle_of("focus", 5, &["......", ".a.b..", "..c...", "......"]);
+    assert!(got.iter().all(|r| r.chars().all(|c| c == '.')), "{got:?}");
+}
+
+#[test]
+fn a_dead_ant_on_its_hill_leaves_the_hill_digit() {
+    let got = battle_of("focus", 5, &["......", ".Ab...", "......", "......"]);
+    assert_eq!(got[1], ".0....");
+}
+
+#[test]
+fn water_food_and_hills_never_change() {
+    let got = battle_of("support", 5, &["%*0.", "a1b.", "....", "...."]);
+    assert_eq!(got, ["%*0.", ".1..", "....", "...."]);
+}
+
+#[test]
+fn radius_zero_and_one_cell_maps_have_no_battle() {
+    assert_eq!(battle_of("focus", 0, &["ab", "ba"]), ["ab", "ba"]);
+    assert_eq!(battle_of("support", 100, &["a"]), ["a"]);
+    assert_eq!(battle_of("damage", 100, &["A"]), ["A"]);
+}
+
+#[test]
+fn multiplicity_counts_an_enemy_twice_on_a_narrow_map() {
+    // 1 x 2 map, r2 = 1: offsets (0,-1) and (0,1) both land on the
+    // other cell, so each ant's list holds its enemy twice; (+-1, 0)
+    // land on the ant itself and never count.
+    let map = map_of(1, 2, 1, AttackMode::Focus, b"ab".to_vec());
+    let field = Field::new(&map, Vec::new(), 1);
+    let disk = attack_disk(1);
+    let mut weak = vec![0u8; 2];
+    weakness_plane::<u8>(&field, &disk, &mut weak, &mut []);
+    assert_eq!(weak, [2, 2]);
+}
+
+#[test]
+fn support_kills_every_ant_with_an_enemy() {
+    let got = battle_of("support", 1, &["......", ".ab.a.", "......"]);
+    assert_eq!(got[1], "....a.");
+}
+
+#[test]
+fn damage_of_exactly_one_kills() {
+    // r2 = 1, 2 x 2 block: each ant has two enemies of weakness 2:
+    // 1/2 + 1/2 = 1.
+    let got = battle_of("damage", 1, &["....", ".ab.", ".ba.", "...."]);
+    assert_eq!(got[1], "....");
+    assert_eq!(got[2], "....");
+}
+
+#[test]
+fn damage_below_one_spares() {
+    // `b` has one enemy whose weakness is 2: damage 1/2.
+    let got = battle_of("damage", 1, &[".....", ".bab.", "....."]);
+    assert_eq!(got[1], ".b.b.");
+}
+
+#[test]
+fn closest_fights_below_r2_but_not_at_r2() {
+    // r2 = 5: `a`..`b` at distance 4 fight, `c`..`d` at 5 do not.
+    let map = ["........", ".a.b....", "........", "....c...", "......d."];
+    let got = battle_of("closest", 5, &map);
+    assert_eq!(
+        got,
+        ["........", "........", "........", "....c...", "......d."]
+    );
+}
+
+#[test]
+fn closest_chain_links_friends_through_enemies() {
+    // a-b-a at distance 1 form one group: all three die at d = 1, and
+    // the far `b` (distance 4 from the right `a`) survives because its
+    // enemy is gone before d = 4.
+    let got = battle_of("closest", 5, &["..........", ".aba.b....", ".........."]);
+    assert_eq!(got[1], ".....b....");
+}
+
+#[test]
+fn closest_nearer_pairs_fight_first() {
+    // b is at 1 from a and at 4 from c: a and b die at d = 1, c lives.
+    let got = battle_of("closest", 5, &[".........", ".ab.c....", "........."]);
+    assert_eq!(got[1], "....c....");
+}
+
+#[test]
+fn transposed_maps_give_the_same_battle() {
+    let rows = ["a.b.", "bba.", ".ab.", "a..b", "b.a.", ".bb.", "aa.b"];
+    let cols: Vec<String> = (0..4)
+        .map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect())
+        .collect();
+    let col_refs: Vec<&str> = cols.iter().map(String::as_str).collect();
+    for mode in ["focus", "support", "damage", "closest"] {
+        for r2 in [1, 2, 5, 10, 25] {
+            let tall = battle_of(mode, r2, &rows);
+            let wide = battle_of(mode, r2, &col_refs);
+            for (c, col) in wide.iter().enumerate() {
+                let from_tall: String = tall.iter().map(|r| r.as_bytes()[c] as char).collect();
+                assert_eq!(&from_tall, col, "{mode} r2={r2}");
+            }
+        }
+    }
+}
+
+#[test]
+fn header_is_normalised_and_optional_keys_stay_out() {
+    let out = run("# c\n\nattack damage\ncols 2\nm ..\nrows 1\nscore 3\n").unwrap();
+    assert_eq!(out, "rows 1\ncols 2\nattack damage\nm ..\n");
+    let out = run("rows 1\ncols 2\nattackradius2 007\nplayers 10\nm ab\n").unwrap();
+    assert_eq!(out, "rows 1\ncols 2\nplayers 10\nattackradius2 7\nm ..\n");
+}
+
+#[test]
+fn crlf_input_gives_the_same_output() {
+    let lf = "rows 2\ncols 3\nplayers 2\nm ab.\nm ...\n";
+    assert_eq!(run(&lf.replace('\n', "\r\n")).unwrap(), run(lf).unwrap());
+    let bad = "rows 1\r\ncols 2\r\nm a\r\n";
+    assert_eq!(err(bad), "line 3: map row has 1 cells, expected 2");
+}
+
+#[test]
+fn bad_inputs_name_their_line() {
+    // Most messages are pinned by the fixtures in tests/data/ants_battle/bad.
+    assert_eq!(err(""), "line 1: empty input");
+    let short = "line 4: map row has 1 cells, expected 2";
+    assert_eq!(err("rows 2\ncols 2\nm ..\nm .\n"), short);
+    assert!(err("players 2\nrows 1\ncols 2\nm .c\n").starts_with("line 4: ant `c`"));
+    assert!(err("attackradius2 x\n").starts_with("line 1: attackradius2"));
+    assert!(err("rows 5001\ncols 5000\n").contains("over the limit"));
+    assert!(err("rows 0\n").contains("positive"));
+    assert!(err("rows 1\nrows 1\n").contains("duplicate"));
+}
+
+#[test]
+fn players_may_exceed_the_owners_present() {
+    let out = run("rows 1\ncols 3\nplayers 10\nm a.b\n").unwrap();
+    assert!(out.ends_with("m ...\n"), "{out}");
+}
+
+#[test]
+fn big_numbers_divide_and_multiply_back() {
+    let mut x = Big::from(1);
+    for w in 2..=316u64 {
+        x.mul_small(w);
+        if x.0[0] != 0 {
+            break;
+        }
+    }
+    let (q, r) = x.div_small(97);
+    let mut back = q;
+    back.mul_small(97);
+    back.add(&Big::from(r));
+    assert_eq!(back, x);
+    assert!(Big::from(3) < Big::from(4));
+}
+
+/// The (w, k) terms of a count-per-denominator table.
+fn terms(count: &[u64]) -> Vec<(u64, u64)> {
+    let present = count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
+    present.map(|(w, &k)| (w as u64, k)).collect()
+}
+
+#[test]
+fn exact_sums_decide_ties() {
+    let mut count = [0u64; 317];
+    count[3] = 3;
+    assert!(reaches_one(&terms(&count)) && reaches_one_big(&terms(&count)));
+    count[3] = 2;
+    count[4] = 1;
+    assert!(!reaches_one(&terms(&count)) && !reaches_one_big(&terms(&count)));
+    count[12] = 1; // 2/3 + 1/4 + 1/12 = 1
+    assert!(reaches_one(&terms(&count)) && reaches_one_big(&terms(&count)));
+    let mut count = [0u64; 317];
+    count[313] = 313; // a prime: 313/313
+    assert!(reaches_one(&terms(&count)));
+    count[313] = 312;
+    assert!(!reaches_one(&terms(&count)));
+}
+
+#[test]
+fn row_check_finds_bad_bytes_and_owners() {
+    assert_eq!(row_check(b".%*"), (false, 0));
+    assert_eq!(row_check(b"aJ9"), (false, 10));
+    assert_eq!(row_check(b"k"), (true, 0));
+    assert!(row_check(b"\x0e").0); // `| 0x20` would make it '.'
+    assert!(row_check(b"K").0);
+    assert_eq!(cell_owner(b'c'), Some(2));
+}
+
+#[test]
+fn every_job_runs_once_whatever_threads_are_granted() {
+    // helpers = 0 is what a judge refusing every thread gets.
+    for helpers in [0, 1, 3] {
+        let mut plane = vec![0u32; 10 * 3];
+        let bands = bands(10, 4);
+        assert_eq!(bands.len(), 4);
+        let jobs = bands.iter().cloned().zip(split_rows(&mut plane, &bands, 3));
+        let work = |(band, part): (Range<usize>, &mut [u32])| {
+            for (k, x) in part.iter_mut().enumerate() {
+                *x += (band.start * 3 + k) as u32 + 1;
+            }
+        };
+        run_jobs_with(jobs.collect(), helpers, work);
+        assert_eq!(plane, (1..=30).collect::<Vec<u32>>(), "helpers {helpers}");
+    }
+    run_jobs(Vec::<u8>::new(), |_| panic!("no job"));
+}
+
+/// splitmix64: the tests' own seeded generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn map_of(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: Vec<u8>) -> Map {
+    let (players, radius2, mode) = (None, Some(r2), Some(mode));
+    Map {
+        rows,
+        cols,
+        players,
+        radius2,
+        mode,
+        cells,
+    }
+}
+
+/// A random map over the characters of `palette`.
+fn random_map(
+    rows: usize,
+    cols: usize,
+    r2: u64,
+    mode: AttackMode,
+    seed: u64,
+    palette: &[u8],
+) -> Map {
+    let mut rng = Rng(seed);
+    let cells = (0..rows * cols).map(|_| palette[rng.below(palette.len())]);
+    map_of(rows, cols, r2, mode, cells.collect())
+}
+
+#[test]
+fn the_battle_is_the_same_with_one_band_or_many() {
+    let mut deaths = 0;
+    for (rows, cols) in [(13, 40), (40, 13), (9, 9), (2, 31)] {
+        use AttackMode::*;
+        for mode in [Focus, Support, Damage, Closest] {
+            for r2 in [1, 5, 25, 100] {
+                let seed = (rows * 1000 + cols) as u64 + r2;
+                let mut one = random_map(rows, cols, r2, mode, seed, b"abcAB.%0....");
+                let before = one.cells.clone();
+                battle(&mut one, Vec::new(), 1);
+                deaths += before.iter().zip(&one.cells).filter(|x| x.0 != x.1).count();
+                for threads in [2, 3, 7] {
+                    let mut many = random_map(rows, cols, r2, mode, seed, b"abcAB.%0....");
+                    battle(&mut many, Vec::new(), threads);
+                    assert_eq!(
+                        many.cells, one.cells,
+                        "{rows}x{cols} {mode:?} {r2} {threads}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(deaths > 1000, "{deaths}");
+}
+
+// ------------------------------------------------------------ naive model ----
+//
+// The rule transcribed directly, sharing nothing with the solver: for each
+// ant its enemy list by scanning the attack disk with wrap-around, then the
+// mode's rule, in O(ants * disk) (closest: O(ants^2) per map), with exact
+// fractions of the model's own big integers for damage.
+
+/// A natural number in base 2^32, least significant digit first, no
+/// leading zero digits (zero is empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Nat(Vec<u32>);
+
+impl Nat {
+    fn of(v: u32) -> Nat {
+        Nat(if v == 0 { vec![] } else { vec![v] }).trimmed()
+    }
+
+    fn trimmed(mut self) -> Nat {
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+        self
+    }
+
+    fn times(&self, m: u32) -> Nat {
+        let mut carry = 0u64;
+        let mut out: Vec<u32> = self
+            .0
+            .iter()
+            .map(|&d| {
+                let t = u64::from(d) * u64::from(m) + carry;
+                carry = t >> 32;
+                t as u32
+            })
+            .collect();
+        out.push(carry as u32);
+        Nat(out).trimmed()
+    }
+
+    fn plus(&self, o: &Nat) -> Nat {
+        let mut carry = 0u64;
+        let out = (0..self.0.len().max(o.0.len()) + 1).map(|i| {
+            let t = u64::from(*self.0.get(i).unwrap_or(&0))
+                + u64::from(*o.0.get(i).unwrap_or(&0))
+                + carry;
+            carry = t >> 32;
+            t as u32
+        });
+        Nat(out.collect()).trimmed()
+    }
+
+    /// (self / d, self mod d).
+    fn div_rem(&self, d: u32) -> (Nat, u32) {
+        let mut rem = 0u64;
+        let mut q = vec![0u32; self.0.len()];
+        for i in (0..self.0.len()).rev() {
+            let cur = (rem << 32) | u64::from(self.0[i]);
+            q[i] = (cur / u64::from(d)) as u32;
+            rem = cur % u64::from(d);
+        }
+        (Nat(q).trimmed(), rem as u32)
+    }
+
+    fn mul(&self, o: &Nat) -> Nat {
+        let mut acc = Nat::of(0);
+        for (k, &digit) in o.0.iter().enumerate() {
+            let mut part = self.times(digit);
+            part.0.splice(0..0, std::iter::repeat(0).take(k)); // times 2^(32k)
+            acc = acc.plus(&part.trimmed());
+        }
+        acc
+    }
+
+    fn at_least(&self, o: &Nat) -> bool {
+        if self.0.len() != o.0.len() {
+            return self.0.len() > o.0.len();
+        }
+        self.0.iter().rev().cmp(o.0.iter().rev()) != std::cmp::Ordering::Less
+    }
+}
+
+fn gcd32(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd32(b, a % b)
+    }
+}
+
+/// An exact fraction num / den, den > 0.
+#[derive(Clone, Debug)]
+struct Frac {
+    num: Nat,
+    den: Nat,
+}
+
+impl Frac {
+    fn zero() -> Frac {
+        Frac {
+            num: Nat::of(0),
+            den: Nat::of(1),
+        }
+    }
+
+    /// self + 1 / w over the common denominator lcm(den, w).
+    fn plus_unit(&self, w: u32) -> Frac {
+        let g = gcd32(self.den.div_rem(w).1, w);
+        let (den_g, _) = self.den.div_rem(g);
+        Frac {
+            num: self.num.times(w / g).plus(&den_g),
+            den: self.den.times(w / g),
+        }
+    }
+}
+
+fn model_owner(b: u8) -> Option<u8> {
+    match b {
+        b'a'..=b'j' => Some(b - b'a'),
+        b'A'..=b'J' => Some(b - b'A'),
+        _ => None,
+    }
+}
+
+/// The cells of the enemy list of the ant in `cell` (one entry per offset
+/// of the disk whose wrapped cell holds an ant of another owner).
+fn model_enemies(
+    rows: usize,
+    cols: usize,
+    r2: i64,
+    owners: &[Option<u8>],
+    cell: usize,
+) -> Vec<usize> {
+    let (r, c) = ((cell / cols) as i64, (cell % cols) as i64);
+    let mut list = Vec::new();
+    for dr in -10i64..=10 {
+        for dc in -10i64..=10 {
+            let d = dr * dr + dc * dc;
+            if d == 0 || d > r2 {
+                continue;
+            }
+            let y = (r + dr).rem_euclid(rows as i64) as usize;
+            let x = (c + dc).rem_euclid(cols as i64) as usize;
+            let other = y * cols + x;
+            if matches!(owners[other], Some(o) if Some(o) != owners[cell]) {
+                list.push(other);
+            }
+        }
+    }
+    list
+}
+
+/// Squared toroidal distance: per axis min(|delta|, size - |delta|).
+fn model_distance(rows: usize, cols: usize, a: usize, b: usize) -> usize {
+    let axis = |p: usize, q: usize, size: usize| {
+        let d = p.abs_diff(q);
+        d.min(size - d)
+    };
+    let dr = axis(a / cols, b / cols, rows);
+    let dc = axis(a % cols, b % cols, cols);
+    dr * dr + dc * dc
+}
+
+/// The naive model's battle, per cell: the enemy list, whether the ant
+/// dies, the closest step at which it dies, the damage it receives.
+struct Model {
+    list: Vec<Vec<usize>>,
+    dead: Vec<bool>,
+    step: Vec<usize>,
+    received: Vec<Frac>,
+}
+
+fn model(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> Model {
+    let owners: Vec<Option<u8>> = cells.iter().map(|&b| model_owner(b)).collect();
+    let ants: Vec<usize> = (0..cells.len()).filter(|&i| owners[i].is_some()).collect();
+    let mut list = vec![Vec::new(); cells.len()];
+    for &a in &ants {
+        list[a] = model_enemies(rows, cols, r2 as i64, &owners, a);
+    }
+    let w = |a: usize| list[a].len();
+    let mut dead = vec![false; cells.len()];
+    let mut step = vec![0; cells.len()];
+    let mut received = vec![Frac::zero(); cells.len()];
+    match mode {
+        AttackMode::Focus => {
+            for &a in &ants {
+                dead[a] = w(a) > 0 && list[a].iter().any(|&e| w(e) <= w(a));
+            }
+        }
+        AttackMode::Support => {
+            for &a in &ants {
+                dead[a] = !list[a].is_empty();
+            }
+        }
+        AttackMode::Damage => {
+            // "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
+            // enemy list".
+            for &x in &ants {
+                for &e in &list[x] {
+                    received[e] = received[e].plus_unit(w(x) as u32);
+                }
+            }
+            for &a in &ants {
+                dead[a] = received[a].num.at_least(&received[a].den);
+            }
+        }
+        AttackMode::Closest => {
+            let mut edges = vec![Vec::new(); r2 as usize];
+            for (i, &a) in ants.iter().enumerate() {
+                for &b in &ants[i + 1..] {
+                    let d = model_distance(rows, cols, a, b);
+                    if owners[a] != owners[b] && d < r2 as usize {
+                        edges[d].push((a, b));
+                    }
+                }
+            }
+            for (d, edges) in edges.iter().enumerate().skip(1) {
+                // Union-find over the living ants joined at this distance.
+                let mut parent: Vec<usize> = (0..cells.len()).collect();
+                fn root(p: &mut [usize], mut x: usize) -> usize {
+                    while p[x] != x {
+                        x = p[x];
+                    }
+                    x
+                }
+                for &(a, b) in edges.iter().filter(|&&(a, b)| !dead[a] && !dead[b]) {
+                    let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                    parent[ra] = rb;
+                }
+                let mut size = vec![0usize; cells.len()];
+                for &a in ants.iter().filter(|&&a| !dead[a]) {
+                    size[root(&mut parent, a)] += 1;
+                }
+                let dying: Vec<usize> = ants
+                    .iter()
+                    .copied()
+                    .filter(|&a| !dead[a] && size[root(&mut parent, a)] >= 2)
+                    .collect();
+                for a in dying {
+                    (dead[a], step[a]) = (true, d);
+                }
+            }
+        }
+    }
+    Model {
+        list,
+        dead,
+        step,
+        received,
+    }
+}
+
+/// The map after the battle, by the naive model.
+fn model_battle(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> Vec<u8> {
+    let dead = model(rows, cols, r2, mode, cells).dead;
+    let after = cells.iter().zip(&dead).map(|(&b, &d)| match (d, b) {
+        (false, _) => b,
+        (true, b'A'..=b'J') => b - b'A' + b'0',
+        (true, _) => b'.',
+    });
+    after.collect()
+}
+
+const MODES: [AttackMode; 4] = [
+    AttackMode::Focus,
+    AttackMode::Support,
+    AttackMode::Damage,
+    AttackMode::Closest,
+];
+
+/// A random map of `players` owners (some maybe absent) at a random density.
+fn random_cells(rng: &mut Rng, rows: usize, cols: usize, players: usize) -> Vec<u8> {
+    let density = 1 + rng.below(9); // tenths of the cells hold ants
+    (0..rows * cols)
+        .map(|_| {
+            if rng.below(10) < density {
+                let o = rng.below(players) as u8;
+                if rng.below(8) == 0 {
+                    b'A' + o
+                } else {
+                    b'a' + o
+                }
+            } else {
+                b".....%*0"[rng.below(8)]
+            }
+        })
+        .collect()
+}
+
+/// Checks the solver's battle against the model on one map; returns the
+/// number of deaths.
+fn check_against_model(
+    rows: usize,
+    cols: usize,
+    r2: u64,
+    mode: AttackMode,
+    cells: Vec<u8>,
+    threads: usize,
+) -> usize {
+    let expected = model_battle(rows, cols, r2, mode, &cells);
+    let text = String::from_utf8(cells.clone()).unwrap();
+    let mut map = map_of(rows, cols, r2, mode, cells);
+    battle(&mut map, Vec::new(), threads);
+    assert_eq!(
+        String::from_utf8(map.cells.clone()).unwrap(),
+        String::from_utf8(expected.clone()).unwrap(),
+        "{rows}x{cols} r2={r2} {mode:?} threads={threads} map {text}"
+    );
+    text.bytes().zip(&expected).filter(|(a, b)| a != *b).count()
+}
+
+/// A decimal number as the model's natural.
+fn nat_of(decimal: &str) -> Nat {
+    let digits = decimal.bytes().map(|d| u32::from(d - b'0'));
+    digits.fold(Nat::of(0), |n, d| n.times(10).plus(&Nat::of(d)))
+}
+
+/// Checks `--explain` against the model: the `w` rows, and each `dead`
+/// line's reason.
+fn check_explain(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) {
+    let m = model(rows, cols, r2, mode, cells);
+    let mut input = format!(
+        "rows {rows}\ncols {cols}\nattackradius2 {r2}\nattack {}\n",
+        mode.name()
+    );
+    for row in cells.chunks(cols) {
+        input.push_str(&format!("m {}\n", String::from_utf8(row.to_vec()).unwrap()));
+    }
+    let mut out = Vec::new();
+    let explain = Options {
+        threads: 1,
+        explain: true,
+    };
+    solve(input.clone().into_bytes(), &mut out, explain).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let (_, text) = out.split_once("explain\n").expect("an explain line");
+    let mut lines = text.lines();
+    for r in 0..rows {
+        let want: String = (r * cols..(r + 1) * cols)
+            .map(|i| match (model_owner(cells[i]), m.list[i].len()) {
+                (None, _) => '.',
+                (_, w @ 0..=9) => (b'0' + w as u8) as char,
+                _ => '+',
+            })
+            .collect();
+        assert_eq!(lines.next(), Some(format!("w {want}").as_str()), "{input}");
+    }
+    let w = |i: usize| m.list[i].len();
+    let dead: Vec<usize> = (0..cells.len()).filter(|&i| m.dead[i]).collect();
+    for (&i, line) in dead.iter().zip(lines.by_ref()) {
+        let owner = model_owner(cells[i]).unwrap();
+        let head = format!("dead {} {} {owner} ", i / cols, i % cols);
+        let reason = line
+            .strip_prefix(&head)
+            .unwrap_or_else(|| panic!("{line} for {head}\n{input}"));
+        match mode {
+            AttackMode::Focus => {
+                let e = m.list[i]
+                    .iter()
+                    .copied()
+                    .min_by_key(|&e| (w(e), e))
+                    .unwrap();
+                let want = format!(
+                    "focus by {} {} w={} enemy_w={}",
+                    e / cols,
+                    e % cols,
+                    w(i),
+                    w(e)
+                );
+                assert_eq!(reason, want, "{input}");
+            }
+            AttackMode::Support => assert_eq!(reason, format!("support enemies={}", w(i))),
+            AttackMode::Closest => assert_eq!(reason, format!("closest d={}", m.step[i])),
+            AttackMode::Damage => {
+                let (num, den) = reason
+                    .strip_prefix("damage ")
+                    .and_then(|f| f.split_once('/'))
+                    .unwrap_or_else(|| panic!("{reason}"));
+                let (num, den) = (nat_of(num), nat_of(den));
+                let got = &m.received[i];
+                // num / den = got exactly, in lowest terms.
+                assert_eq!(num.mul(&got.den), got.num.mul(&den), "{reason}\n{input}");
+                for p in 2..=316u32 {
+                    assert!(num.div_rem(p).1 != 0 || den.div_rem(p).1 != 0, "{reason}");
+                }
+            }
+        }
+    }
+    assert_eq!(lines.next(), None, "{input}");
+}
+
+#[test]
+fn explain_matches_the_model() {
+    let mut rng = Rng(12);
+    for _ in 0..300 {
+        let (rows, cols) = (1 + rng.below(12), 1 + rng.below(12));
+        let r2 = [rng.below(101), rng.below(26), rng.below(6)][rng.below(3)] as u64;
+        let players = 2 + rng.below(4);
+        let cells = random_cells(&mut rng, rows, cols, players);
+        for mode in MODES {
+            check_explain(rows, cols, r2, mode, &cells);
+        }
+    }
+}
+
+#[test]
+fn every_mode_matches_the_naive_model_on_small_tori() {
+    // Tori smaller than the disk: one enemy is listed several times, and
+    // offsets wrap onto the ant itself.
+    let mut rng = Rng(2011);
+    let mut deaths = [0usize; 4];
+    for _ in 0..600 {
+        let (rows, cols) = (1 + rng.below(9), 1 + rng.below(9));
+        let r2 = [rng.below(101), rng.below(26), rng.below(6)][rng.below(3)] as u64;
+        let spread = [2, 3, 9][rng.below(3)];
+        let players = 2 + rng.below(spread);
+        let cells = random_cells(&mut rng, rows, cols, players);
+        for (k, mode) in MODES.into_iter().enumerate() {
+            deaths[k] += check_against_model(rows, cols, r2, mode, cells.clone(), 1);
+        }
+    }
+    assert!(
+        deaths.iter().all(|&d| d > 500),
+        "deaths per mode {deaths:?}"
+    );
+}
+
+#[test]
+fn every_mode_matches_the_naive_model_on_wider_maps() {
+    // Rows long enough for the sweep's register blocks and the sliding
+    // windows, tall maps (transposed), and several bands.
+    let mut rng = Rng(5);
+    for &(rows, cols) in &[(7, 170), (170, 7), (23, 29), (3, 150), (12, 40)] {
+        for r2 in [1, 2, 5, 13, 25, 50, 81, 100] {
+            let players = 2 + rng.below(5);
+            let cells = random_cells(&mut rng, rows, cols, players);
+            for mode in MODES {
+                let threads = 1 + rng.below(3);
+                check_against_model(rows, cols, r2, mode, cells.clone(), threads);
+            }
+        }
+    }
+}
+
+/// The ants whose damage takes the solver's exact fallback (T < K <
+/// T + w(a), see `damage`) with a denominator lcm of 2^100 or more (the
+/// 512-bit path).
+fn big_fallback_ants(rows: usize, cols: usize, r2: u64, cells: &[u8]) -> usize {
+    let owners: Vec<Option<u8>> = cells.iter().map(|&b| model_owner(b)).collect();
+    let ants = (0..cells.len()).filter(|&a| owners[a].is_some());
+    let lists: Vec<Vec<usize>> = (0..cells.len())
+        .map(|a| model_enemies(rows, cols, r2 as i64, &owners, a))
+        .collect();
+    let k = u64::from(DAMAGE_UNIT);
+    let two_100 = Nat::of(1 << 25)
+        .times(1 << 25)
+        .times(1 << 25)
+        .times(1 << 25);
+    let hard = |&a: &usize| {
+        let mut t = 0u64;
+        let mut lcm = Nat::of(1);
+        for &e in &lists[a] {
+            let w = lists[e].len() as u32;
+            t += k / u64::from(w);
+            let g = gcd32(lcm.div_rem(w).1, w);
+            lcm = lcm.times(w / g);
+        }
+        lcm.at_least(&two_100) && t < k && k < t + lists[a].len() as u64
+    };
+    ants.filter(hard).count()
+}
+
+#[test]
+fn damage_matches_the_model_where_the_512_bit_path_decides() {
+    // Small dense tori at large N give enemies many different weaknesses
+    // (the lcm passes 2^100); keep maps until enough ants fall between
+    // the filter's bounds and so take the 512-bit exact sum.
+    let mut rng = Rng(316);
+    let (mut hard, mut maps) = (0, 0);
+    while hard < 20 {
+        maps += 1;
+        assert!(maps < 20_000, "only {hard} hard ants");
+        let (rows, cols) = (3 + rng.below(6), 3 + rng.below(6));
+        let r2 = 60 + rng.below(41) as u64;
+        let players = 2 + rng.below(6);
+        let cells = random_cells(&mut rng, rows, cols, players);
+        let found = big_fallback_ants(rows, cols, r2, &cells);
+        if found > 0 {
+            hard += found;
+            check_against_model(rows, cols, r2, AttackMode::Damage, cells, 1);
+        }
+    }
+    eprintln!("{hard} hard ants in {maps} maps");
+}
+
+#[test]
+fn exact_sums_match_the_model_fractions() {
+    // reaches_one on random term sets, many with large prime
+    // denominators (the 512-bit path), and sums of exactly 1 or just below.
+    let mut rng = Rng(97);
+    for round in 0..3000 {
+        let mut count = [0u64; 317];
+        for _ in 0..1 + rng.below(40) {
+            let w = if round % 2 == 0 {
+                1 + rng.below(316)
+            } else {
+                200 + rng.below(117)
+            };
+            count[w] += 1 + rng.below(3) as u64;
+        }
+        if round % 3 == 0 {
+            // (w - 1)/w + 2/(2w) = 1 exactly, or 1/(2w) short of it.
+            count = [0u64; 317];
+            let w = 1 + rng.below(158);
+            count[w] += w as u64 - 1;
+            count[2 * w] += 1 + (round % 2) as u64;
+        }
+        let mut frac = Frac::zero();
+        for (w, &k) in count.iter().enumerate() {
+            for _ in 0..k {
+                frac = frac.plus_unit(w as u32);
+            }
+        }
+        let want = frac.num.at_least(&frac.den);
+        let t = terms(&count);
+        assert_eq!(reaches_one(&t), want, "{t:?}");
+        assert_eq!(reaches_one_big(&t), want, "{t:?}");
+    }
+}
