@@ -7,7 +7,9 @@
 //! play goes on. A variant is a set of skills. Counts are capped at
 //! C = max req after every round (excess is lost).
 //!
-//! Input (whitespace-separated tokens; CRLF reads as LF):
+//! Input (tokens separated by any whitespace, read in order as `cin` would;
+//! whatever follows the last query is ignored; `--strict` checks the
+//! statement's layout, see HELP):
 //! - the variant: `n`, then n skills `name delta req k beaten_1 .. beaten_k`
 //!   (names: distinct UTF-8 tokens of at most 32 bytes, read by position;
 //!   `req >= max(0, -delta)`; "beats" irreflexive and antisymmetric);
@@ -16,32 +18,37 @@
 //! - `q`, then q queries `x y` with 0 <= x, y <= C.
 //!
 //! Output: per query one line, P(A wins) - P(B wins) under optimal play from
-//! the counts (x, y), with exactly 9 digits after the point (never `-0`).
+//! the counts (x, y), with exactly 9 digits after the point (never `-0`);
+//! with `--strategy` two more lines, the optimal mixed strategies.
 //!
 //! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
 //! pair of moves that ends the game pays +1 or -1 and any other pair pays
 //! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 for
-//! lim V_k (`solve_table`); slow unlimited games are extrapolated and
-//! bracketed by certified bounds (`certify`). Stage games: saddle points,
-//! dominance, a 2x2 formula or a simplex, certified by the strategies
-//! found (`Stage::mixed`).
+//! lim V_k (`solve_table`); slow unlimited games are bracketed by the exact
+//! guarantees of stationary strategies (`certify`). Stage games: saddle
+//! points, dominance, a 2x2 formula or a simplex, certified by the
+//! strategies found (`Stage::mixed`). No clock: every budget counts work,
+//! so one input gives the same bytes and exit code on every machine.
 //!
-//! Exit codes: 0 values printed; 2 bad input or argument (one stderr line
-//! `ji_solver: line L: what is wrong`, no output); 3 valid input but values
-//! not certified to within 1e-6 (a slow unlimited game, a huge R cut by the
-//! time budget, a stage game solved only to within 1e-9): the best values
-//! are printed and one stderr line says how far off they may be; or a
-//! variant too large to tabulate (no values). 1: the output cannot be
-//! written.
+//! Exit codes (`Failure::exit_code`): 0 values printed; 2 bad input or
+//! argument (one stderr line `ji_solver: line L: what is wrong`, no
+//! output); 3 valid input but values not certified to within 1e-6 (the
+//! best values are printed and one stderr line says how far off they may
+//! be), or a variant too large to tabulate (no values); 1 the input cannot
+//! be read or the output cannot be written.
 //!
 //! Complexity: per round one stage game for each of the C(C+1)/2 states
 //! x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to build plus a
-//! simplex on at most n x n when mixed. Limits: n <= 64, C <= 1000, 2.5 s.
+//! simplex on at most n x n when mixed. Limits: n <= 64, C <= 1000, and a
+//! fixed budget of work (`WORK`).
 
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
+/// Wall-clock budget (to be replaced).
+const BUDGET: Duration = Duration::from_millis(2500);
 
 const BIN: &str = "ji_solver";
 /// Longest skill name in bytes (the format's limit).
@@ -50,43 +57,54 @@ const MAX_NAME_BYTES: usize = 32;
 const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
-/// Wall-clock budget for the iteration; past it the best values are printed
-/// with exit code 3 (the fuzz limit is 5 s).
-const BUDGET: Duration = Duration::from_millis(2500);
 
 fn main() {
-    if let Some(arg) = std::env::args_os().nth(1) {
-        if arg == "--help" || arg == "-h" {
-            print!("{}", HELP);
-            return;
-        }
-        die(
-            2,
-            format_args!("unknown argument `{}` (try --help)", arg.to_string_lossy()),
-        );
-    }
-    let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        die(2, format_args!("cannot read stdin: {}", e));
-    }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = solve(&input, &mut out);
-    if let Err(e) = out.flush() {
-        die(1, format_args!("cannot write stdout: {}", e));
-    }
-    match result {
-        Ok(None) => {}
-        Ok(Some(warning)) => die(3, warning),
-        // Line 0 is the output failing, not the input.
-        Err(f) => die(if f.line == 0 { 1 } else { 2 }, f),
+    if let Err(failure) = run_main() {
+        eprintln!("{}: {}", BIN, failure);
+        std::process::exit(failure.exit_code());
     }
 }
 
-/// Ends the run with one stderr line and the exit code.
-fn die(code: i32, msg: impl std::fmt::Display) -> ! {
-    eprintln!("{}: {}", BIN, msg);
-    std::process::exit(code)
+fn run_main() -> Result<(), Failure> {
+    let mut opts = Options::default();
+    for arg in std::env::args_os().skip(1) {
+        match arg.to_str() {
+            Some("--help") | Some("-h") => {
+                return io::stdout()
+                    .write_all(HELP.as_bytes())
+                    .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)));
+            }
+            Some("--strict") => opts.strict = true,
+            Some("--strategy") => opts.strategy = true,
+            _ => {
+                return Err(Failure::BadArgument(format!(
+                    "unknown argument `{}` (try --help)",
+                    arg.to_string_lossy()
+                )))
+            }
+        }
+    }
+    let mut input = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut input)
+        .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    // The values are printed even when they are not certified (exit 3).
+    let result = solve(&input, &opts, &mut out);
+    out.flush()
+        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))?;
+    result
+}
+
+/// The command-line options.
+#[derive(Default)]
+pub struct Options {
+    /// `--strict`: check the statement's exact layout too.
+    strict: bool,
+    /// `--strategy`: print the optimal strategies after each value.
+    strategy: bool,
 }
 
 const HELP: &str = "\
@@ -94,29 +112,74 @@ ji_solver: value of 集 (波波攒) under optimal play.
 input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
         then `R p` (round limit, 0 = none; draw chance in percent),
         then q and q queries `x y` (counts of A and B, 0..=C = max req).
+        Tokens are read in order, separated by any whitespace; whatever
+        follows the last query is ignored.
 output: per query P(A wins) - P(B wins), 9 digits after the point.
-exit:   0 ok, 2 bad input or argument, 3 not certified (best values printed).
+options:
+  --strategy  after each value two lines `A: name prob ...` and
+              `B: name prob ...`: optimal mixed strategies of the query's
+              first round (6 decimals; skills of probability 0 left out).
+  --strict    also check the statement's layout; the first deviation is
+              bad input `line L column C: ...` (C counts bytes):
+              n alone on line 1, then one skill per line, `R p` on one
+              line, q on one line, one query `x y` per line; tokens
+              separated by one space; no space at the start or end of a
+              line; no blank line; nothing after the last query; every
+              line ends with a newline (CRLF counts as one).
+exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
+        argument, 3 valid but not certified (best values printed).
 ";
 
-/// Why the input was rejected: the 1-based line and what is wrong.
+/// Why a run did not end with exit code 0.
 #[derive(Debug, PartialEq)]
-pub struct Failure {
-    line: usize,
-    msg: String,
+pub enum Failure {
+    /// An unknown command-line argument (exit code 2).
+    BadArgument(String),
+    /// Bad input: the 1-based line and what is wrong (exit code 2).
+    BadInput(usize, String),
+    /// Input off the statement's layout under `--strict`: 1-based line,
+    /// 1-based byte column and what is wrong (exit code 2).
+    BadLayout(usize, usize, String),
+    /// Valid input whose values are not certified to within 1e-6, or too
+    /// large to tabulate (exit code 3); the best values were printed.
+    Uncertified(String),
+    /// The input cannot be read or the output cannot be written (exit 1).
+    Io(String),
 }
 
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Line 0: not about the input (the output could not be written).
-        match self.line {
-            0 => write!(f, "{}", self.msg),
-            line => write!(f, "line {}: {}", line, self.msg),
+impl Failure {
+    /// The process exit code: the one place that maps failures to codes.
+    fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadArgument(_) | Failure::BadInput(..) | Failure::BadLayout(..) => 2,
+            Failure::Uncertified(_) => 3,
+            Failure::Io(_) => 1,
         }
     }
 }
 
-fn fail<T>(line: usize, msg: String) -> Result<T, Failure> {
-    Err(Failure { line, msg })
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout(line, column, what) => {
+                write!(f, "line {} column {}: {}", line, column, what)
+            }
+            Failure::BadArgument(what) | Failure::Uncertified(what) | Failure::Io(what) => {
+                write!(f, "{}", what)
+            }
+        }
+    }
+}
+
+fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
+    Err(Failure::BadInput(line, what))
+}
+
+/// The variant block's former name for `bad` (to go once the shared block
+/// calls `bad`).
+fn fail<T>(line: usize, what: String) -> Result<T, Failure> {
+    bad(line, what)
 }
 
 // ---------------------------------------------------------------- tokens
@@ -1274,14 +1337,15 @@ fn certify(
 
 // ---------------------------------------------------------------- output
 
-/// Reads the problem, solves it and prints one value per query. `Ok(Some)`
-/// carries the warning of an uncertified answer (exit code 3).
-pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<Option<String>, Failure> {
+/// Reads the problem, solves it and prints one value per query. The values
+/// are written even when they are not certified (`Failure::Uncertified`).
+pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
     let start = Instant::now();
     let prob = parse_problem(input)?;
+    let _ = opts;
     let n = prob.variant.skills.len();
     if prob.cap > MAX_CAP || n > MAX_SKILLS {
-        return Ok(Some(format!(
+        return Err(Failure::Uncertified(format!(
             "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
             n, prob.cap, MAX_SKILLS, MAX_CAP
         )));
@@ -1294,11 +1358,12 @@ pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<Option<String>, Fail
         text.push_str(&format_value(table[x * w + y]));
         text.push('\n');
     }
-    out.write_all(text.as_bytes()).map_err(|e| Failure {
-        line: 0,
-        msg: format!("cannot write the values: {}", e),
-    })?;
-    Ok(warning)
+    out.write_all(text.as_bytes())
+        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))?;
+    match warning {
+        Some(why) => Err(Failure::Uncertified(why)),
+        None => Ok(()),
+    }
 }
 
 /// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
@@ -1312,285 +1377,5 @@ fn format_value(v: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const COMMON: &str = "8
-集 1 0 0
-小防 0 0 0
-中防 0 0 0
-大防 -1 1 0
-小波 -1 1 2 集 中防
-中波 -2 2 3 集 小波 小防
-大波 -3 3 5 集 小波 小防 中波 中防
-黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
-";
-
-    fn run(input: &str) -> Result<(String, Option<String>), Failure> {
-        let mut out = Vec::new();
-        let warning = solve(input.as_bytes(), &mut out)?;
-        Ok((String::from_utf8(out).unwrap(), warning))
-    }
-
-    fn values(input: &str) -> Vec<f64> {
-        let (out, warning) = run(input).unwrap();
-        assert_eq!(warning, None);
-        out.lines().map(|l| l.parse().unwrap()).collect()
-    }
-
-    fn err(input: &str) -> String {
-        run(input).unwrap_err().to_string()
-    }
-
-    fn all_states(c: usize) -> String {
-        let mut s = format!("{}\n", (c + 1) * (c + 1));
-        for a in 0..=c {
-            for b in 0..=c {
-                s.push_str(&format!("{} {}\n", a, b));
-            }
-        }
-        s
-    }
-
-    fn game_of(text: &str, keep: f64) -> Game {
-        let v = parse_variant(&mut Lexer::new(text.as_bytes())).unwrap();
-        let cap = v.skills.iter().map(|s| s.req).max().unwrap();
-        Game::new(&v, cap, keep)
-    }
-
-    fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
-        let mut st = Stage {
-            m: m.to_vec(),
-            ..Stage::default()
-        };
-        st.value(rows, cols)
-    }
-
-    #[test]
-    fn rock_paper_scissors_is_fair() {
-        let rps = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
-        assert!(game_value(&rps, 3, 3).abs() < 1e-12);
-        // Skew-symmetric with unequal stakes: still value 0.
-        let weighted = [0.0, -1.0, 2.0, 1.0, 0.0, -1.0, -2.0, 1.0, 0.0];
-        assert!(game_value(&weighted, 3, 3).abs() < 1e-12);
-    }
-
-    #[test]
-    fn diagonal_games_have_harmonic_values() {
-        // diag(d_1..d_k) with d_i > 0 has value 1 / sum(1/d_i).
-        let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
-        assert!((game_value(&d3, 3, 3) - 6.0 / 11.0).abs() < 1e-12);
-        let mut d4 = vec![0.0; 16];
-        for (i, d) in [1.0, 2.0, 4.0, 8.0].iter().enumerate() {
-            d4[i * 4 + i] = *d;
-        }
-        assert!((game_value(&d4, 4, 4) - 8.0 / 15.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn simplex_returns_optimal_strategies() {
-        let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
-        let mut lp = Simplex::default();
-        for bland in [false, true] {
-            assert!(lp.solve(&d3, 3, 3, bland));
-            // Both players play i with probability proportional to 1/d_i.
-            for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
-                assert!((lp.x[i] - want).abs() < 1e-12 && (lp.y[i] - want).abs() < 1e-12);
-            }
-        }
-    }
-
-    #[test]
-    fn small_games_saddle_dominance_and_2x2() {
-        // Pure saddle at (row 1, col 0): value 2.
-        assert_eq!(game_value(&[1.0, 5.0, 2.0, 3.0], 2, 2), 2.0);
-        // 2x2 mixed: (3*1 - (-1)(-2)) / (3 + 1 + 1 + 2) = 1/7.
-        assert!((game_value(&[3.0, -1.0, -2.0, 1.0], 2, 2) - 1.0 / 7.0).abs() < 1e-15);
-        // Matching pennies plus a dominated third row.
-        let m = [1.0, -1.0, -1.0, 1.0, -2.0, -2.0];
-        assert!(game_value(&m, 3, 2).abs() < 1e-15);
-        // Degenerate: all equal.
-        assert_eq!(game_value(&[0.5; 9], 3, 3), 0.5);
-    }
-
-    #[test]
-    fn common_variant_two_rounds() {
-        let v = values(&format!("{}2 0\n4\n1 0\n2 0\n2 1\n4 3\n", COMMON));
-        let want = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 7.0, 1.0 / 5.0];
-        for (a, b) in v.iter().zip(want) {
-            assert!((a - b).abs() < 1e-9, "{} vs {}", a, b);
-        }
-    }
-
-    #[test]
-    fn common_variant_unlimited_value() {
-        let v = values(&format!("{}0 0\n2\n1 0\n0 1\n", COMMON));
-        assert!((v[0] - 0.633334348).abs() < 1e-9);
-        assert_eq!(v[0], -v[1]);
-    }
-
-    #[test]
-    fn full_tables_are_antisymmetric_without_mirroring() {
-        // Solve every state (not only x < y) and check V(a, a) = 0 and
-        // V(b, a) = -V(a, b): the mirroring in `sweep` is then sound.
-        for (text, keep) in [(COMMON, 1.0), (COMMON, 0.99), (TOY, 1.0), (TOY, 0.5)] {
-            let game = game_of(text, keep);
-            let w = game.width();
-            let mut old = vec![0.0; w * w];
-            let mut stage = Stage::default();
-            for _ in 0..30 {
-                let mut new = vec![0.0; w * w];
-                for a in 0..w {
-                    for b in 0..w {
-                        new[a * w + b] = game.stage_value(a, b, &old, &mut stage);
-                    }
-                }
-                old = new;
-                for a in 0..w {
-                    assert!(old[a * w + a].abs() < 1e-12);
-                    for b in 0..w {
-                        assert!((old[a * w + b] + old[b * w + a]).abs() < 1e-12);
-                    }
-                }
-            }
-        }
-    }
-
-    const TOY: &str = "4
-集 1 0 0
-小防 0 0 0
-无限波 0 1 1 集
-黑洞 -3 3 3 集 小防 无限波
-";
-
-    #[test]
-    fn p100_equals_one_round() {
-        let q = all_states(5);
-        let a = values(&format!("{}1 0\n{}", COMMON, q));
-        let b = values(&format!("{}0 100\n{}", COMMON, q));
-        let c = values(&format!("{}7 100.000\n{}", COMMON, q));
-        assert_eq!(a, b);
-        assert_eq!(a, c);
-    }
-
-    #[test]
-    fn cap_loses_excess() {
-        let v = "3\n大集 3 0 0\n防 -1 1 0\n波 -2 2 1 大集\n5 0\n2\n2 0\n0 2\n";
-        assert_eq!(values(v), vec![1.0, -1.0]);
-    }
-
-    #[test]
-    fn no_usable_skill_loses() {
-        // Only skill needs 1: at (1, 0) B cannot move; at (0, 0) neither.
-        let v = "2\nx -1 1 0\ny 0 1 0\n3 0\n3\n1 0\n0 0\n0 1\n";
-        assert_eq!(values(v), vec![1.0, 0.0, -1.0]);
-    }
-
-    #[test]
-    fn output_has_nine_digits_and_no_negative_zero() {
-        assert_eq!(format_value(-1e-12), "0.000000000");
-        assert_eq!(format_value(-0.0), "0.000000000");
-        assert_eq!(format_value(2.0 / 3.0), "0.666666667");
-        assert_eq!(format_value(-1.0), "-1.000000000");
-    }
-
-    #[test]
-    fn slow_unlimited_game_is_extrapolated_and_bounded() {
-        // V_k(1, 0) = 1 - c/k: A wins by mixing in a rare 集. The printed
-        // limit is 1 whether or not the bounds got narrow enough in time
-        // for exit code 0.
-        let (out, warning) = run(&format!("{}0 0\n2\n1 0\n0 1\n", TOY)).unwrap();
-        let v: Vec<f64> = out.lines().map(|l| l.parse().unwrap()).collect();
-        assert!((v[0] - 1.0).abs() < 1e-6 && v[1] == -v[0], "{:?}", v);
-        if let Some(w) = warning {
-            assert!(w.contains("not converged"), "{}", w);
-        }
-    }
-
-    #[test]
-    fn slower_unlimited_game_reports_exit_3() {
-        let v = "8\n集 1 0 0\n小防 0 0 0\n中防 0 0 0\n无限波 0 1 1 集\n小波 -1 2 2 集 中防\n\
-                 中波 -2 4 3 集 小波 小防\n大波 -3 7 4 集 小波 小防 中波\n\
-                 黑洞 -5 10 7 集 小波 小防 中波 中防 大波 无限波\n0 0\n1\n0 1\n";
-        let (out, warning) = run(v).unwrap();
-        assert!(out.trim().parse::<f64>().unwrap() < -0.9999);
-        let w = warning.unwrap();
-        assert!(
-            w.contains("not converged") && w.contains("extrapolated"),
-            "{}",
-            w
-        );
-    }
-
-    #[test]
-    fn certify_brackets_the_common_value() {
-        let game = game_of(COMMON, 1.0);
-        let w = game.width();
-        let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
-        let mut stage = Stage::default();
-        let far = Instant::now() + Duration::from_secs(60);
-        for _ in 0..60 {
-            game.sweep(&old, &mut new, &mut stage, far).unwrap();
-            std::mem::swap(&mut old, &mut new);
-        }
-        let mut est = old.clone();
-        let width = certify(&game, &old, 1e-12, &mut est, &mut stage, far).unwrap();
-        assert!(width < 1e-7, "{}", width);
-        assert!((est[w] - 0.633334348).abs() < 1e-9);
-    }
-
-    #[test]
-    fn parses_percent_forms() {
-        assert_eq!(parse_percent(b"0.0"), Some(0.0));
-        assert_eq!(parse_percent(b"2.50"), Some(2.5));
-        assert_eq!(parse_percent(b"100.000"), Some(100.0));
-        assert_eq!(parse_percent(b"1e2"), None);
-        assert_eq!(parse_percent(b"-1"), None);
-        assert_eq!(parse_percent(b"1.2.3"), None);
-        assert_eq!(parse_percent(b"."), None);
-    }
-
-    #[test]
-    fn rejects_bad_input() {
-        let q = "1\n0 0\n";
-        let c = COMMON;
-        for (input, want) in [
-            (String::new(), "line 1: unexpected end of input: expected the number of skills n"),
-            (
-                format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q),
-                "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)",
-            ),
-            (
-                format!("1\na -3 2 0\n1 0\n{}", q),
-                "line 2: skill `a`: req 2 is below its cost (req must be at least max(0, -delta) = 3)",
-            ),
-            (
-                format!("1\na 0 0 1 a\n1 0\n{}", q),
-                "line 2: skill `a`: beats 1 skills but only 0 others exist",
-            ),
-            (
-                format!("{}1 100.5\n{}", c, q),
-                "line 10: draw probability p = 100.5 is out of range (0..=100)",
-            ),
-            (
-                format!("{}1 -1\n{}", c, q),
-                "line 10: draw probability p `-1` is not a decimal number of percent",
-            ),
-            (
-                format!("{}-1 0\n{}", c, q),
-                "line 10: expected the round limit R (an integer >= 0), found `-1`",
-            ),
-            (format!("{}1 0\n1\n6 0\n", c), "line 12: query 1: x = 6 is out of range (0..=5)"),
-            (
-                format!("{}1 0\n2\n1 1\n", c),
-                "line 12: unexpected end of input: expected x of query 2 of 2",
-            ),
-            (
-                format!("{}1 0\n1\n1 1 1\n", c),
-                "line 12: unexpected token `1` after the last of 1 queries",
-            ),
-        ] {
-            assert_eq!(err(&input), want);
-        }
-    }
-}
+#[path = "../../tests/unit/ji_solver.rs"]
+mod tests;

@@ -1,0 +1,286 @@
+//! Unit tests of `src/bin/ji_solver.rs` (kept outside the pasted file).
+
+use super::*;
+
+const COMMON: &str = "8
+集 1 0 0
+小防 0 0 0
+中防 0 0 0
+大防 -1 1 0
+小波 -1 1 2 集 中防
+中波 -2 2 3 集 小波 小防
+大波 -3 3 5 集 小波 小防 中波 中防
+黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
+";
+
+/// The output and the warning of an uncertified answer; `Err` for bad input.
+fn run(input: &str) -> Result<(String, Option<String>), Failure> {
+    let mut out = Vec::new();
+    match solve(input.as_bytes(), &Options::default(), &mut out) {
+        Ok(()) => Ok((String::from_utf8(out).unwrap(), None)),
+        Err(Failure::Uncertified(why)) => Ok((String::from_utf8(out).unwrap(), Some(why))),
+        Err(f) => Err(f),
+    }
+}
+
+fn values(input: &str) -> Vec<f64> {
+    let (out, warning) = run(input).unwrap();
+    assert_eq!(warning, None);
+    out.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+fn err(input: &str) -> String {
+    run(input).unwrap_err().to_string()
+}
+
+fn all_states(c: usize) -> String {
+    let mut s = format!("{}\n", (c + 1) * (c + 1));
+    for a in 0..=c {
+        for b in 0..=c {
+            s.push_str(&format!("{} {}\n", a, b));
+        }
+    }
+    s
+}
+
+fn game_of(text: &str, keep: f64) -> Game {
+    let v = parse_variant(&mut Lexer::new(text.as_bytes())).unwrap();
+    let cap = v.skills.iter().map(|s| s.req).max().unwrap();
+    Game::new(&v, cap, keep)
+}
+
+fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
+    let mut st = Stage {
+        m: m.to_vec(),
+        ..Stage::default()
+    };
+    st.value(rows, cols)
+}
+
+#[test]
+fn rock_paper_scissors_is_fair() {
+    let rps = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
+    assert!(game_value(&rps, 3, 3).abs() < 1e-12);
+    // Skew-symmetric with unequal stakes: still value 0.
+    let weighted = [0.0, -1.0, 2.0, 1.0, 0.0, -1.0, -2.0, 1.0, 0.0];
+    assert!(game_value(&weighted, 3, 3).abs() < 1e-12);
+}
+
+#[test]
+fn diagonal_games_have_harmonic_values() {
+    // diag(d_1..d_k) with d_i > 0 has value 1 / sum(1/d_i).
+    let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
+    assert!((game_value(&d3, 3, 3) - 6.0 / 11.0).abs() < 1e-12);
+    let mut d4 = vec![0.0; 16];
+    for (i, d) in [1.0, 2.0, 4.0, 8.0].iter().enumerate() {
+        d4[i * 4 + i] = *d;
+    }
+    assert!((game_value(&d4, 4, 4) - 8.0 / 15.0).abs() < 1e-12);
+}
+
+#[test]
+fn simplex_returns_optimal_strategies() {
+    let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
+    let mut lp = Simplex::default();
+    for bland in [false, true] {
+        assert!(lp.solve(&d3, 3, 3, bland));
+        // Both players play i with probability proportional to 1/d_i.
+        for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
+            assert!((lp.x[i] - want).abs() < 1e-12 && (lp.y[i] - want).abs() < 1e-12);
+        }
+    }
+}
+
+#[test]
+fn small_games_saddle_dominance_and_2x2() {
+    // Pure saddle at (row 1, col 0): value 2.
+    assert_eq!(game_value(&[1.0, 5.0, 2.0, 3.0], 2, 2), 2.0);
+    // 2x2 mixed: (3*1 - (-1)(-2)) / (3 + 1 + 1 + 2) = 1/7.
+    assert!((game_value(&[3.0, -1.0, -2.0, 1.0], 2, 2) - 1.0 / 7.0).abs() < 1e-15);
+    // Matching pennies plus a dominated third row.
+    let m = [1.0, -1.0, -1.0, 1.0, -2.0, -2.0];
+    assert!(game_value(&m, 3, 2).abs() < 1e-15);
+    // Degenerate: all equal.
+    assert_eq!(game_value(&[0.5; 9], 3, 3), 0.5);
+}
+
+#[test]
+fn common_variant_two_rounds() {
+    let v = values(&format!("{}2 0\n4\n1 0\n2 0\n2 1\n4 3\n", COMMON));
+    let want = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 7.0, 1.0 / 5.0];
+    for (a, b) in v.iter().zip(want) {
+        assert!((a - b).abs() < 1e-9, "{} vs {}", a, b);
+    }
+}
+
+#[test]
+fn common_variant_unlimited_value() {
+    let v = values(&format!("{}0 0\n2\n1 0\n0 1\n", COMMON));
+    assert!((v[0] - 0.633334348).abs() < 1e-9);
+    assert_eq!(v[0], -v[1]);
+}
+
+#[test]
+fn full_tables_are_antisymmetric_without_mirroring() {
+    // Solve every state (not only x < y) and check V(a, a) = 0 and
+    // V(b, a) = -V(a, b): the mirroring in `sweep` is then sound.
+    for (text, keep) in [(COMMON, 1.0), (COMMON, 0.99), (TOY, 1.0), (TOY, 0.5)] {
+        let game = game_of(text, keep);
+        let w = game.width();
+        let mut old = vec![0.0; w * w];
+        let mut stage = Stage::default();
+        for _ in 0..30 {
+            let mut new = vec![0.0; w * w];
+            for a in 0..w {
+                for b in 0..w {
+                    new[a * w + b] = game.stage_value(a, b, &old, &mut stage);
+                }
+            }
+            old = new;
+            for a in 0..w {
+                assert!(old[a * w + a].abs() < 1e-12);
+                for b in 0..w {
+                    assert!((old[a * w + b] + old[b * w + a]).abs() < 1e-12);
+                }
+            }
+        }
+    }
+}
+
+const TOY: &str = "4
+集 1 0 0
+小防 0 0 0
+无限波 0 1 1 集
+黑洞 -3 3 3 集 小防 无限波
+";
+
+#[test]
+fn p100_equals_one_round() {
+    let q = all_states(5);
+    let a = values(&format!("{}1 0\n{}", COMMON, q));
+    let b = values(&format!("{}0 100\n{}", COMMON, q));
+    let c = values(&format!("{}7 100.000\n{}", COMMON, q));
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+}
+
+#[test]
+fn cap_loses_excess() {
+    let v = "3\n大集 3 0 0\n防 -1 1 0\n波 -2 2 1 大集\n5 0\n2\n2 0\n0 2\n";
+    assert_eq!(values(v), vec![1.0, -1.0]);
+}
+
+#[test]
+fn no_usable_skill_loses() {
+    // Only skill needs 1: at (1, 0) B cannot move; at (0, 0) neither.
+    let v = "2\nx -1 1 0\ny 0 1 0\n3 0\n3\n1 0\n0 0\n0 1\n";
+    assert_eq!(values(v), vec![1.0, 0.0, -1.0]);
+}
+
+#[test]
+fn output_has_nine_digits_and_no_negative_zero() {
+    assert_eq!(format_value(-1e-12), "0.000000000");
+    assert_eq!(format_value(-0.0), "0.000000000");
+    assert_eq!(format_value(2.0 / 3.0), "0.666666667");
+    assert_eq!(format_value(-1.0), "-1.000000000");
+}
+
+#[test]
+fn slow_unlimited_game_is_extrapolated_and_bounded() {
+    // V_k(1, 0) = 1 - c/k: A wins by mixing in a rare 集. The printed
+    // limit is 1 whether or not the bounds got narrow enough in time
+    // for exit code 0.
+    let (out, warning) = run(&format!("{}0 0\n2\n1 0\n0 1\n", TOY)).unwrap();
+    let v: Vec<f64> = out.lines().map(|l| l.parse().unwrap()).collect();
+    assert!((v[0] - 1.0).abs() < 1e-6 && v[1] == -v[0], "{:?}", v);
+    if let Some(w) = warning {
+        assert!(w.contains("not converged"), "{}", w);
+    }
+}
+
+#[test]
+fn slower_unlimited_game_reports_exit_3() {
+    let v = "8\n集 1 0 0\n小防 0 0 0\n中防 0 0 0\n无限波 0 1 1 集\n小波 -1 2 2 集 中防\n\
+             中波 -2 4 3 集 小波 小防\n大波 -3 7 4 集 小波 小防 中波\n\
+             黑洞 -5 10 7 集 小波 小防 中波 中防 大波 无限波\n0 0\n1\n0 1\n";
+    let (out, warning) = run(v).unwrap();
+    assert!(out.trim().parse::<f64>().unwrap() < -0.9999);
+    let w = warning.unwrap();
+    assert!(
+        w.contains("not converged") && w.contains("extrapolated"),
+        "{}",
+        w
+    );
+}
+
+#[test]
+fn certify_brackets_the_common_value() {
+    let game = game_of(COMMON, 1.0);
+    let w = game.width();
+    let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    let mut stage = Stage::default();
+    let far = Instant::now() + Duration::from_secs(60);
+    for _ in 0..60 {
+        game.sweep(&old, &mut new, &mut stage, far).unwrap();
+        std::mem::swap(&mut old, &mut new);
+    }
+    let mut est = old.clone();
+    let width = certify(&game, &old, 1e-12, &mut est, &mut stage, far).unwrap();
+    assert!(width < 1e-7, "{}", width);
+    assert!((est[w] - 0.633334348).abs() < 1e-9);
+}
+
+#[test]
+fn parses_percent_forms() {
+    assert_eq!(parse_percent(b"0.0"), Some(0.0));
+    assert_eq!(parse_percent(b"2.50"), Some(2.5));
+    assert_eq!(parse_percent(b"100.000"), Some(100.0));
+    assert_eq!(parse_percent(b"1e2"), None);
+    assert_eq!(parse_percent(b"-1"), None);
+    assert_eq!(parse_percent(b"1.2.3"), None);
+    assert_eq!(parse_percent(b"."), None);
+}
+
+#[test]
+fn rejects_bad_input() {
+    let q = "1\n0 0\n";
+    let c = COMMON;
+    for (input, want) in [
+        (String::new(), "line 1: unexpected end of input: expected the number of skills n"),
+        (
+            format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q),
+            "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)",
+        ),
+        (
+            format!("1\na -3 2 0\n1 0\n{}", q),
+            "line 2: skill `a`: req 2 is below its cost (req must be at least max(0, -delta) = 3)",
+        ),
+        (
+            format!("1\na 0 0 1 a\n1 0\n{}", q),
+            "line 2: skill `a`: beats 1 skills but only 0 others exist",
+        ),
+        (
+            format!("{}1 100.5\n{}", c, q),
+            "line 10: draw probability p = 100.5 is out of range (0..=100)",
+        ),
+        (
+            format!("{}1 -1\n{}", c, q),
+            "line 10: draw probability p `-1` is not a decimal number of percent",
+        ),
+        (
+            format!("{}-1 0\n{}", c, q),
+            "line 10: expected the round limit R (an integer >= 0), found `-1`",
+        ),
+        (format!("{}1 0\n1\n6 0\n", c), "line 12: query 1: x = 6 is out of range (0..=5)"),
+        (
+            format!("{}1 0\n2\n1 1\n", c),
+            "line 12: unexpected end of input: expected x of query 2 of 2",
+        ),
+        (
+            format!("{}1 0\n1\n1 1 1\n", c),
+            "line 12: unexpected token `1` after the last of 1 queries",
+        ),
+    ] {
+        assert_eq!(err(&input), want);
+    }
+}
