@@ -46,9 +46,6 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
-/// Wall-clock budget (to be replaced).
-const BUDGET: Duration = Duration::from_millis(2500);
 
 const BIN: &str = "ji_solver";
 /// Longest skill name in bytes (the format's limit).
@@ -631,6 +628,8 @@ struct Game {
     /// 1 - p/100: factor on the value of the state an unfinished round
     /// leads to.
     keep: f64,
+    /// order[i]: the variant's index of skill i (skills in req order).
+    order: Vec<usize>,
 }
 
 impl Game {
@@ -659,6 +658,7 @@ impl Game {
             usable,
             outcome,
             keep,
+            order,
         }
     }
 
@@ -678,9 +678,16 @@ impl Game {
             .clamp(0, self.cap as i64) as usize
     }
 
-    /// The value of the stage game at counts (a, b) given the values `next`
-    /// of the states one round later: rows are A's skills, columns B's.
-    fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
+    /// Builds the stage game at counts (a, b) into `stage.m` given the
+    /// values `next` of the states one round later: rows are A's skills,
+    /// columns B's. `Err(value)` when a player cannot move.
+    fn build_stage(
+        &self,
+        a: usize,
+        b: usize,
+        next: &[f64],
+        stage: &mut Stage,
+    ) -> Result<(usize, usize), f64> {
         // "needs at least `req` 集": the usable skills, a prefix by req.
         let (rows, cols) = (self.usable[a], self.usable[b]);
         // Reading (the statement is silent; its referee says "an illegal
@@ -688,13 +695,14 @@ impl Game {
         // req-0 skill gives ILLEGAL AB 1"): a player with no usable skill
         // cannot move and loses; if neither can move, a draw.
         match (rows, cols) {
-            (0, 0) => return 0.0,
-            (0, _) => return -1.0,
-            (_, 0) => return 1.0,
+            (0, 0) => return Err(0.0),
+            (0, _) => return Err(-1.0),
+            (_, 0) => return Err(1.0),
             _ => {}
         }
         let w = self.width();
         stage.m.clear();
+        stage.work += (rows * cols + 32) as u64;
         for i in 0..rows {
             let row = self.next(a, i) * w;
             let out = &self.outcome[i * self.n..i * self.n + cols];
@@ -709,7 +717,18 @@ impl Game {
                 });
             }
         }
-        stage.value(rows, cols)
+        Ok((rows, cols))
+    }
+
+    /// The value of the stage game at (a, b).
+    fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
+        match self.build_stage(a, b, next, stage) {
+            Ok((rows, cols)) => stage.value(rows, cols),
+            Err(v) => {
+                stage.last_error = 0.0;
+                v
+            }
+        }
     }
 }
 
@@ -732,6 +751,18 @@ struct Stage {
     /// (saddle point, one row or column left), else a rounding margin plus
     /// the certificate's gap.
     last_error: f64,
+    /// The best row and column strategies `mixed` found (on `red`).
+    best_x: Vec<f64>,
+    best_y: Vec<f64>,
+    /// Work done: matrix entries built and tableau entries updated.
+    work: u64,
+    /// Per state, a strategy of A (`sure[0]`) or B (`sure[1]`) that wins
+    /// for sure: the one of the round the state's value first became +1
+    /// (for A) or -1 (for B). Its moves lead only to states that reached
+    /// the same value in an earlier round, so it wins as a stationary
+    /// strategy too (a stage game at the limit may not: staying can look
+    /// as good as winning).
+    sure: [Vec<Vec<f64>>; 2],
 }
 
 /// Rounding margin of a certificate x.M_j or M_i.y: a sum of at most 64
@@ -851,6 +882,8 @@ impl Stage {
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64) -> f64 {
         let mut lo = f64::NEG_INFINITY;
         let mut hi = f64::INFINITY;
+        self.best_x.clear();
+        self.best_y.clear();
         for attempt in 0..4 {
             let transposed = attempt % 2 == 1;
             let bland = attempt >= 2;
@@ -860,9 +893,9 @@ impl Stage {
                 self.neg_t.clear();
                 self.neg_t
                     .extend((0..c).flat_map(|j| (0..r).map(move |i| -red[i * c + j])));
-                self.lp.solve(&self.neg_t, c, r, bland)
+                self.lp.solve(&self.neg_t, c, r, bland, &mut self.work)
             } else {
-                self.lp.solve(&self.red, r, c, bland)
+                self.lp.solve(&self.red, r, c, bland, &mut self.work)
             };
             if ok {
                 // Row strategy of the original game and column strategy.
@@ -880,8 +913,14 @@ impl Stage {
                 for i in 0..r {
                     high = high.max((0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>());
                 }
-                lo = lo.max(low);
-                hi = hi.min(high);
+                if low > lo {
+                    lo = low;
+                    self.best_x.clone_from(xs);
+                }
+                if high < hi {
+                    hi = high;
+                    self.best_y.clone_from(ys);
+                }
             }
             if hi - lo <= GAP_OK {
                 break;
@@ -899,6 +938,58 @@ impl Stage {
             return 0.5 * (lo + hi);
         }
         self.certified(lo, hi)
+    }
+
+    /// Optimal strategies of the matrix game in `self.m` (rows x cols):
+    /// A's in `best_x`, B's in `best_y`, over all rows and columns. A saddle
+    /// gives pure strategies; else an optimal strategy of the game left
+    /// after removing weakly dominated rows and columns, which is optimal
+    /// in the whole game too.
+    fn strategies(&mut self, rows: usize, cols: usize) {
+        let m = &self.m;
+        let row_min = |i: usize| m[i * cols..(i + 1) * cols].iter().copied().fold(f64::INFINITY, f64::min);
+        let col_max = |j: usize| (0..rows).map(|i| m[i * cols + j]).fold(f64::NEG_INFINITY, f64::max);
+        let i0 = (0..rows).fold(0, |b, i| if row_min(i) > row_min(b) { i } else { b });
+        let j0 = (0..cols).fold(0, |b, j| if col_max(j) < col_max(b) { j } else { b });
+        let (mut x, mut y) = (vec![0.0; rows], vec![0.0; cols]);
+        if col_max(j0) <= row_min(i0) {
+            x[i0] = 1.0;
+            y[j0] = 1.0;
+        } else {
+            let (r, c) = self.reduce(rows, cols);
+            if r == 1 || c == 1 {
+                // One line left: its best entry for the other player.
+                let red = &self.red;
+                let k0 = (0..red.len()).fold(0, |b, k| {
+                    let better = if r == 1 { red[k] < red[b] } else { red[k] > red[b] };
+                    if better {
+                        k
+                    } else {
+                        b
+                    }
+                });
+                self.best_x = (0..r).map(|k| f64::from(r == 1 || k == k0)).collect();
+                self.best_y = (0..c).map(|k| f64::from(c == 1 || k == k0)).collect();
+            } else {
+                self.mixed(r, c, f64::NEG_INFINITY, f64::INFINITY);
+            }
+            let on = |flags: &[bool]| -> Vec<usize> { (0..flags.len()).filter(|&k| flags[k]).collect() };
+            for (k, &i) in on(&self.row_on).iter().enumerate() {
+                x[i] = self.best_x.get(k).copied().unwrap_or(0.0);
+            }
+            for (k, &j) in on(&self.col_on).iter().enumerate() {
+                y[j] = self.best_y.get(k).copied().unwrap_or(0.0);
+            }
+            // No simplex attempt succeeded (never seen): the pure guarantees.
+            if x.iter().sum::<f64>() == 0.0 {
+                x[i0] = 1.0;
+            }
+            if y.iter().sum::<f64>() == 0.0 {
+                y[j0] = 1.0;
+            }
+        }
+        self.best_x = x;
+        self.best_y = y;
     }
 
     /// The midpoint of certified bounds [lo, hi] on the value, recorded
@@ -928,7 +1019,7 @@ impl Simplex {
     /// Pivots below a tolerance are refused (a tiny pivot can be off by far
     /// more than rounding); `bland` picks the smallest index (no cycling)
     /// instead of the steepest reduced cost.
-    fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool) -> bool {
+    fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
         const COST_EPS: f64 = 1e-11;
         const PIVOT_EPS: f64 = 1e-9;
         let Simplex { tab, basis, x, y } = self;
@@ -994,6 +1085,7 @@ impl Simplex {
             if leave == usize::MAX {
                 return false;
             }
+            *work += ((r + 1) * w) as u64;
             let p = tab[leave * w + enter];
             for v in &mut tab[leave * w..(leave + 1) * w] {
                 *v /= p;
@@ -1038,56 +1130,86 @@ impl Simplex {
 
 // ---------------------------------------------------------------- iteration
 
+/// The budget of work, in stage-game entries built (plus 32 per stage
+/// game), tableau entries updated and linear-system steps (`Stage::work`):
+/// about 2 s on the development machine, and the same count, so the same
+/// answer, on every machine. Past it the values are printed with exit
+/// code 3.
+const WORK: u64 = 300_000_000;
+
 impl Game {
     /// One round of value iteration: `new` = T(`old`) on every state a < b,
     /// mirrored to b > a; V(a, a) = 0 (the stage game there is symmetric).
-    /// Returns the largest change and the largest error bound of a stage
-    /// value, or `None` if the deadline passed.
-    fn sweep(
-        &self,
-        old: &[f64],
-        new: &mut [f64],
-        stage: &mut Stage,
-        deadline: Instant,
-    ) -> Option<(f64, f64)> {
+    /// Returns the largest change, or `None` if the work budget ran out
+    /// (then `new` is partly written).
+    fn sweep(&self, old: &[f64], new: &mut [f64], stage: &mut Stage) -> Option<f64> {
         let w = self.width();
         let mut change: f64 = 0.0;
-        // With keep < 1 every entry keep * V is rounded too.
-        let mut error: f64 = if self.keep < 1.0 { 2.3e-16 } else { 0.0 };
-        // Look at the clock every few stage games (every one when they are
-        // large): a sweep of a big table can outlast the budget.
-        let every = if self.n > 16 { 1 } else { 64 };
-        if Instant::now() > deadline {
-            return None;
-        }
-        let mut count = 0usize;
         for a in 0..w {
             new[a * w + a] = 0.0;
             for b in a + 1..w {
-                count += 1;
-                if count % every == 0 && Instant::now() > deadline {
+                if stage.work > WORK {
                     return None;
                 }
                 let v = self.stage_value(a, b, old, stage);
+                if v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
+                    self.note_sure_win(a, b, v, stage);
+                }
                 change = change.max((v - old[a * w + b]).abs());
-                error = error.max(stage.last_error);
                 new[a * w + b] = v;
                 new[b * w + a] = -v;
             }
         }
-        Some((change, error))
+        Some(change)
+    }
+}
+
+impl Game {
+    /// Keeps the winner's strategy of the stage game just solved at (a, b),
+    /// whose value v is +1 or -1, for (a, b) and for the mirrored (b, a),
+    /// where the other player is in the winner's place.
+    fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
+        let w = self.width();
+        if self.usable[a] == 0 || self.usable[b] == 0 {
+            return;
+        }
+        if stage.sure[0].is_empty() {
+            stage.sure = [vec![Vec::new(); w * w], vec![Vec::new(); w * w]];
+        }
+        stage.strategies(self.usable[a], self.usable[b]);
+        let (s, t) = (a * w + b, b * w + a);
+        if v > 0.0 {
+            stage.sure[0][s] = stage.best_x.clone();
+            stage.sure[1][t] = stage.best_x.clone();
+        } else {
+            stage.sure[1][s] = stage.best_y.clone();
+            stage.sure[0][t] = stage.best_y.clone();
+        }
     }
 }
 
 /// Changes below this count as converged for the unlimited game.
 const STILL: f64 = 1e-13;
 
-/// Computes the table of values; returns it with a warning if it is not
-/// certified.
-fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<String>) {
+/// Sweeps of the unlimited game before `certify` is tried (then at every
+/// doubling).
+const CERTIFY_FROM: u64 = 256;
+
+/// Width of certified bounds accepted as an answer.
+const CERTIFIED: f64 = 1e-7;
+
+/// The computed table: `values` to print, `cont` the table whose stage
+/// games are the query's first round (for `--strategy`): V_{R-1} for
+/// R > 0, the values themselves for R = 0.
+struct Solved {
+    values: Vec<f64>,
+    cont: Vec<f64>,
+    warning: Option<String>,
+}
+
+/// Computes the table of values, with a warning if it is not certified.
+fn solve_table(game: &Game, rounds: u64) -> Solved {
     let w = game.width();
-    // Unlimited play keeps a fifth of the budget for `certify`.
-    let deadline = start + if rounds == 0 { BUDGET * 4 / 5 } else { BUDGET };
     let mut stage = Stage::default();
     let mut old = vec![0.0; w * w];
     let mut new = vec![0.0; w * w];
@@ -1101,61 +1223,38 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
     };
     let mut done: u64 = 0;
     let mut last = f64::INFINITY;
-    // Unlimited play: the last tables at rounds 2^j, to extrapolate from.
-    let mut snaps: Vec<(u64, Vec<f64>)> = Vec::new();
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes: Vec<f64> = Vec::new();
-    // How far the table may be from the exact V_k: T is nonexpansive, so
-    // the stage games' error bounds add up at most.
-    let mut drift = 0.0;
+    let mut cont = None;
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
-        let change = match game.sweep(&old, &mut new, &mut stage, deadline) {
-            Some((c, e)) => {
-                drift += e;
-                c
-            }
-            None if rounds > 0 => {
-                break Some(format!(
-                    "stopped after {} of {} rounds (time budget); the values still moved by {:.1e} in the last round",
-                    done, rounds, last
-                ));
-            }
+        let change = match game.sweep(&old, &mut new, &mut stage) {
+            Some(c) => c,
             None => {
-                let reached = old.clone();
-                let note = extrapolate(&mut old, &snaps, done, last);
-                match certify(game, &reached, drift, &mut old, &mut stage, start + BUDGET) {
-                    Some(width) if width <= CERTIFIED => break None,
-                    Some(width) => {
-                        break Some(format!("{}; certified bounds {:.1e} wide", note, width))
+                cont = Some(old.clone());
+                let mut note = String::new();
+                if rounds == 0 {
+                    match certify(game, &old, &mut stage) {
+                        Some((mid, width)) if width <= CERTIFIED => {
+                            old = mid;
+                            cont = None;
+                            break None;
+                        }
+                        Some((_, width)) => note = format!("; certified bounds {:.1e} wide", width),
+                        None => {}
                     }
-                    None => break Some(note),
                 }
+                break Some(format!(
+                    "stopped after {} rounds (work budget): the values still moved by {:.1e} in the last round{}",
+                    done, last, note
+                ));
             }
         };
         std::mem::swap(&mut old, &mut new);
         done += 1;
         last = change;
-        if rounds == 0 && done >= 64 && done.is_power_of_two() {
-            if snaps.len() == 4 {
-                snaps.remove(0);
-            }
-            snaps.push((done, old.clone()));
-            // Slow so far: try to certify the extrapolated limit now (at
-            // most 64 sweeps' cost per doubling) rather than at the budget.
-            if done >= 1 << 14 {
-                let mut est = old.clone();
-                extrapolate(&mut est, &snaps, done, last);
-                if let Some(width) = certify(game, &old, drift, &mut est, &mut stage, deadline) {
-                    if width <= CERTIFIED {
-                        old = est;
-                        break None;
-                    }
-                }
-            }
-        }
         // A fixed point stays fixed; else the rounds left can add at most
         // change * min(left, tail).
         let left = if rounds > 0 {
@@ -1172,7 +1271,7 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
         // the second half of the rounds (a short window is swamped by
         // rounding near 1e-13), so that the rest, change * rho / (1 - rho),
         // is small too. Values like 1/k have changes like 1/k^2: a change
-        // of 1e-13 still leaves ~1e-7; they go on to `extrapolate`.
+        // of 1e-13 still leaves ~1e-7; `certify` settles those.
         if done.is_power_of_two() {
             changes.push(change);
         }
@@ -1184,155 +1283,308 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
                 break None;
             }
         }
+        if rounds == 0 && done >= CERTIFY_FROM && done.is_power_of_two() {
+            if let Some((mid, width)) = certify(game, &old, &mut stage) {
+                if width <= CERTIFIED {
+                    old = mid;
+                    break None;
+                }
+            }
+        }
     };
     let worst = stage.worst_gap;
     let warning = warning.or_else(|| {
         (worst > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", worst))
     });
-    (old, warning)
-}
-
-/// The unlimited game did not converge in time (some 无限集 variants
-/// approach their limit only like 1/k: a player wins with probability
-/// 1 - eps by mixing in a rare move). Replaces `table` by the limit
-/// extrapolated from the tables at rounds k, 2k, 4k (a power law
-/// V_k = v + c k^-a makes the differences over doubled horizons geometric:
-/// their sum is added) and returns the warning: how far the values still
-/// moved, and the spread of two successive extrapolations as an estimate of
-/// the error. Not a certificate: `certify` may bound it.
-fn extrapolate(table: &mut [f64], snaps: &[(u64, Vec<f64>)], done: u64, last: f64) -> String {
-    let head = format!(
-        "not converged after {} rounds (time budget): the values still moved by {:.1e} per round",
-        done, last
-    );
-    let limit = |s: &[(u64, Vec<f64>)]| -> Vec<f64> {
-        let (a, b, c) = (&s[0].1, &s[1].1, &s[2].1);
-        (0..c.len())
-            .map(|i| {
-                let (d1, d2) = (b[i] - a[i], c[i] - b[i]);
-                if d1 == 0.0 || d2 == 0.0 || d1 * d2 < 0.0 || d2.abs() >= d1.abs() {
-                    return c[i];
-                }
-                let r = d2 / d1;
-                (c[i] + d2 * r / (1.0 - r)).clamp(-1.0, 1.0)
-            })
-            .collect()
+    let cont = match cont {
+        Some(c) => c,
+        None if rounds > 0 => new,
+        None => old.clone(),
     };
-    if snaps.len() < 3 {
-        return format!("{}; printed the last values", head);
+    Solved {
+        values: old,
+        cont,
+        warning,
     }
-    let k = snaps.len();
-    let best = limit(&snaps[k - 3..]);
-    let spread = if k >= 4 {
-        let prev = limit(&snaps[k - 4..k - 1]);
-        best.iter()
-            .zip(&prev)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max)
-    } else {
-        f64::INFINITY
-    };
-    let moved = best
-        .iter()
-        .zip(table.iter())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
-    table.copy_from_slice(&best);
-    format!(
-        "{}; printed the limit extrapolated from rounds {}, {}, {} (it differs from round {} by up to {:.1e}; estimated error {:.1e})",
-        head,
-        snaps[k - 3].0,
-        snaps[k - 2].0,
-        snaps[k - 1].0,
-        done,
-        moved,
-        spread
-    )
 }
 
-/// How far below the estimate `certify` starts, so that T(u) >= u can hold
-/// despite the stage values' rounding margins.
-const SLACK: f64 = 1e-8;
+// ---------------------------------------------------------------- certify
 
-/// First extra step when `certify` lowers a state again.
-const STEP: f64 = 1e-10;
+/// Largest table certified: one dense linear system of this many states
+/// per policy-iteration step.
+const MAX_CERTIFY_STATES: usize = 484;
 
-/// Width of certified bounds accepted as an answer (the judge's tolerance).
-const CERTIFIED: f64 = 1e-6;
+/// Widens both bounds against the rounding of the linear systems (their
+/// residuals are near 1e-15).
+const MARGIN: f64 = 1e-9;
 
-/// Certified bounds on lim V_k from the table `reached` of some round K
-/// (within `drift` of the exact V_K) and an estimate `est` of the limit.
-/// T is monotone, so u <= V_K and T(u) >= u give, by induction,
-/// V_k = T^(k-K)(V_K) >= T^(k-K)(u) >= u for every k >= K; and as A and B
-/// are alike (V_k(b, a) = -V_k(a, b) exactly), w(a, b) = -u(b, a) >= V_k.
-/// So every V_k with k >= K lies in [u, w], and so does the limit (or, if
-/// it did not exist, every limit point). u starts at
-/// min(V_K, est) - SLACK - drift and is lowered to min(u, T(u)), with T(u)
-/// taken at its certified lower bound, until T(u) >= u. On success `est`
-/// is clamped into [u, w] and the largest width w - u is returned; `None`
-/// if no such u was found in time.
-fn certify(
-    game: &Game,
-    reached: &[f64],
-    drift: f64,
-    est: &mut [f64],
-    stage: &mut Stage,
-    deadline: Instant,
-) -> Option<f64> {
+/// Certified bounds on the unlimited game's values, from the stationary
+/// strategies that the stage games at `table` give both players. Returns
+/// the midpoints and the largest width, or `None` if the table is too large
+/// or policy iteration did not settle.
+///
+/// Why [low, high] brackets the answer. Fix A's stationary strategy x. What
+/// B can reach against it is a Markov decision process; `reply_value`
+/// finds B's best expected result low(s) over all strategies of B (a game
+/// that never ends counts 0). So from every state A guarantees low(s) in
+/// the unlimited game, whose value is therefore >= low(s); likewise B's y
+/// holds it to <= high(s). The unlimited game is a recursive game (it pays
+/// only when it ends): it has a value (Everett 1957), and the values V_k
+/// of the k-round games converge to it (Mertens and Neyman 1981, the
+/// uniform value), so lim V_k, the answer, lies in [low, high]. With p > 0
+/// the same argument needs no theorem: the game is discounted and V_k
+/// converges to its value. V(b, a) = -V(a, b) (A and B are alike), so the
+/// bounds of the mirrored state bound too, and the midpoints stay exactly
+/// antisymmetric. Each bound is widened by MARGIN for rounding.
+fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f64)> {
     let w = game.width();
-    let mut u: Vec<f64> = reached
-        .iter()
-        .zip(est.iter())
-        .map(|(&v, &e)| (v.min(e) - SLACK - drift).max(-1.0))
-        .collect();
-    // With keep < 1 the matrix entries keep * u are rounded as well.
-    let entry_error = if game.keep < 1.0 { 1e-15 } else { 0.0 };
-    let mut next = vec![0.0; w * w];
-    // How often each state was lowered: the step grows with it.
-    let mut hits = vec![0i32; w * w];
-    for _ in 0..64 {
-        let mut holds = true;
-        for a in 0..w {
-            if Instant::now() > deadline {
-                return None;
-            }
-            for b in 0..w {
-                // Every state: u is not antisymmetric.
-                let v = game.stage_value(a, b, &u, stage);
-                let t = v - stage.last_error - entry_error;
-                let s = a * w + b;
-                if t < u[s] && u[s] > -1.0 {
-                    holds = false;
-                }
-                next[s] = t.max(-1.0);
-            }
-        }
-        if stage.worst_gap > 1e-10 {
-            return None;
-        }
-        if holds {
-            let mut width: f64 = 0.0;
+    if w * w > MAX_CERTIFY_STATES {
+        return None;
+    }
+    let (mut low, mut high) = (vec![-1.0f64; w * w], vec![1.0f64; w * w]);
+    let mut cont = table.to_vec();
+    let mut best = None;
+    for pass in 0..PASSES {
+        // A hint of discount breaks ties towards ending the game: at a
+        // value reached only in the limit, staying can look as good as
+        // the rare move that wins.
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        for who in 0..2 {
+            // Alternately the midpoints and each player's own bound.
+            let src = match (pass % 2, who) {
+                (0, _) => &cont,
+                (_, 0) => &high,
+                _ => &low,
+            };
+            let tilted: Vec<f64> = src.iter().map(|v| v * (1.0 - TILT)).collect();
             for a in 0..w {
                 for b in 0..w {
-                    let (lo, hi) = (u[a * w + b], -u[b * w + a]);
-                    width = width.max(hi - lo);
-                    est[a * w + b] = est[a * w + b].max(lo).min(hi);
+                    let s = a * w + b;
+                    if let Ok((r, c)) = game.build_stage(a, b, &tilted, stage) {
+                        stage.strategies(r, c);
+                    } else {
+                        stage.best_x.clear();
+                        stage.best_y.clear();
+                    }
+                    let sure = stage.sure[who].get(s).filter(|x| !x.is_empty()).cloned();
+                    if who == 0 {
+                        xs.push(sure.unwrap_or_else(|| stage.best_x.clone()));
+                    } else {
+                        ys.push(sure.unwrap_or_else(|| stage.best_y.clone()));
+                    }
                 }
             }
-            return Some(width);
         }
-        // Lower the states where T(u) < u, by a step that doubles each
-        // time the same state is hit: a state that only leads back to
-        // itself never gains the rounding margin (it ends at -1, a bound
-        // that always holds).
-        for ((x, &t), h) in u.iter_mut().zip(&next).zip(hits.iter_mut()) {
-            if t < *x {
-                *x = (t - STEP * (f64::powi(2.0, *h) - 1.0)).max(-1.0);
-                *h += 1;
+        let l = game.reply_value(&xs, false, &mut stage.work)?;
+        let h = game.reply_value(&ys, true, &mut stage.work)?;
+        let mut width: f64 = 0.0;
+        for s in 0..w * w {
+            low[s] = low[s].max(l[s]);
+            high[s] = high[s].min(h[s]);
+        }
+        for a in 0..w {
+            for b in 0..w {
+                let (s, t) = (a * w + b, b * w + a);
+                let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
+                let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
+                width = width.max(hi - lo);
+                cont[s] = 0.5 * (lo + hi);
+            }
+        }
+        best = Some((cont.clone(), width));
+        if width <= CERTIFIED {
+            break;
+        }
+    }
+    best
+}
+
+/// Rounds of `certify`: strategies from the table, then from the midpoints
+/// of the bounds found.
+const PASSES: usize = 24;
+
+/// The discount hint of `certify`'s stage games.
+const TILT: f64 = 1e-9;
+
+/// One reply of the player who answers a fixed strategy: its payoff now
+/// (for the replier, who minimises), whether it can never end the game,
+/// and its transitions `to[start..end]`.
+struct Reply {
+    payoff: f64,
+    stays: bool,
+    start: usize,
+    end: usize,
+}
+
+/// Strict improvement needed to change a reply in policy iteration (more
+/// than rounding, so that it cannot cycle).
+const IMPROVES: f64 = 1e-14;
+
+impl Game {
+    /// The best the replier (A if `a_replies`, else B) can do against the
+    /// other's stationary strategy `strat` (per state, over that player's
+    /// usable skills): the values for A. Policy iteration on the Markov
+    /// decision process of the replier, who minimises `sign * value`.
+    /// A reply "stays" if it can never end the game; Z is the largest set
+    /// of states where the replier can stay forever (staying in Z); there it
+    /// may also "stop" with 0, which is what staying forever is worth.
+    /// Every policy that stops on Z ends the game or stops with probability
+    /// 1 (a closed class without ending would lie in Z), so each policy's
+    /// values solve one linear system; changing only strict improvements
+    /// keeps that true. When no reply improves, the values v satisfy
+    /// v(s) <= payoff + E[v(next)] for every reply and v <= 0 on Z, so for
+    /// any strategy of the replier v(state) + the payoff so far is a
+    /// submartingale; it ends in a payoff, in Z (where v <= 0), or (with
+    /// probability 0) forever outside Z: v is the replier's optimum.
+    fn reply_value(&self, strat: &[Vec<f64>], a_replies: bool, work: &mut u64) -> Option<Vec<f64>> {
+        let w = self.width();
+        let ns = w * w;
+        let sign = if a_replies { -1.0 } else { 1.0 };
+        let mut first = vec![0usize; ns + 1];
+        let mut replies: Vec<Reply> = Vec::new();
+        let mut to: Vec<(usize, f64)> = Vec::new();
+        let mut fixed = vec![0.0; ns];
+        for a in 0..w {
+            for b in 0..w {
+                let s = a * w + b;
+                let (rows, cols) = (self.usable[a], self.usable[b]);
+                if rows == 0 || cols == 0 {
+                    // As in `build_stage`: who cannot move loses.
+                    fixed[s] = sign * (f64::from(cols == 0) - f64::from(rows == 0));
+                }
+                let mine = if rows == 0 || cols == 0 {
+                    0
+                } else if a_replies {
+                    rows
+                } else {
+                    cols
+                };
+                for k in 0..mine {
+                    let start = to.len();
+                    let (mut payoff, mut stays) = (0.0, self.keep == 1.0);
+                    for (l, &p) in strat[s].iter().enumerate().filter(|e| *e.1 > 0.0) {
+                        let (i, j) = if a_replies { (k, l) } else { (l, k) };
+                        match self.outcome[i * self.n + j] {
+                            0 => to.push((self.next(a, i) * w + self.next(b, j), self.keep * p)),
+                            o => {
+                                payoff += sign * p * f64::from(o);
+                                stays = false;
+                            }
+                        }
+                    }
+                    let end = to.len();
+                    replies.push(Reply { payoff, stays, start, end });
+                }
+                first[s + 1] = replies.len();
+            }
+        }
+        let acts = |s: usize| first[s]..first[s + 1];
+        // Z: drop states until each has a staying reply into Z.
+        let mut z: Vec<bool> = (0..ns).map(|s| !acts(s).is_empty()).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for s in 0..ns {
+                let keeps = |r: &Reply| r.stays && to[r.start..r.end].iter().all(|e| z[e.0]);
+                if z[s] && !replies[acts(s)].iter().any(keeps) {
+                    z[s] = false;
+                    changed = true;
+                }
+            }
+        }
+        const STOP: usize = usize::MAX;
+        let mut policy: Vec<usize> = (0..ns).map(|s| if z[s] { STOP } else { first[s] }).collect();
+        let mut v = fixed.clone();
+        for _ in 0..200 {
+            // Evaluate: v = payoff + P v on the states that play on.
+            let live: Vec<usize> = (0..ns).filter(|&s| !acts(s).is_empty() && policy[s] != STOP).collect();
+            let mut index = vec![usize::MAX; ns];
+            for (k, &s) in live.iter().enumerate() {
+                index[s] = k;
+            }
+            let m = live.len();
+            let mut sys = vec![0.0; m * (m + 1)];
+            for (k, &s) in live.iter().enumerate() {
+                let r = &replies[policy[s]];
+                let row = &mut sys[k * (m + 1)..(k + 1) * (m + 1)];
+                row[k] += 1.0;
+                row[m] = r.payoff;
+                for &(t, p) in &to[r.start..r.end] {
+                    if index[t] != usize::MAX {
+                        row[index[t]] -= p;
+                    } else {
+                        row[m] += p * fixed[t];
+                    }
+                }
+            }
+            *work += (m * m * m / 3) as u64;
+            let x = gauss(&mut sys, m)?;
+            for s in 0..ns {
+                v[s] = if index[s] != usize::MAX {
+                    x[index[s]]
+                } else if policy[s] == STOP {
+                    0.0
+                } else {
+                    fixed[s]
+                };
+            }
+            // Improve: the best reply where it beats the current one.
+            let mut stable = true;
+            for s in 0..ns {
+                let mut best = v[s] - IMPROVES;
+                let mut choice = policy[s];
+                if z[s] && 0.0 < best {
+                    best = 0.0;
+                    choice = STOP;
+                }
+                for a in acts(s) {
+                    let r = &replies[a];
+                    let q = r.payoff + to[r.start..r.end].iter().map(|&(t, p)| p * v[t]).sum::<f64>();
+                    if q < best {
+                        best = q;
+                        choice = a;
+                    }
+                }
+                if choice != policy[s] {
+                    policy[s] = choice;
+                    stable = false;
+                }
+            }
+            if stable {
+                return Some(v.iter().map(|&x| sign * x).collect());
+            }
+        }
+        None
+    }
+}
+
+/// Solves the m x m system in `sys` (rows of m coefficients and the right
+/// side) by Gaussian elimination with partial pivoting.
+fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<f64>> {
+    let w = m + 1;
+    for c in 0..m {
+        let p = (c..m).max_by(|&i, &j| sys[i * w + c].abs().total_cmp(&sys[j * w + c].abs()))?;
+        if sys[p * w + c].abs() < 1e-300 {
+            return None;
+        }
+        for k in 0..w {
+            sys.swap(c * w + k, p * w + k);
+        }
+        for i in c + 1..m {
+            let f = sys[i * w + c] / sys[c * w + c];
+            if f != 0.0 {
+                for k in c..w {
+                    sys[i * w + k] -= f * sys[c * w + k];
+                }
             }
         }
     }
-    None
+    let mut x = vec![0.0; m];
+    for c in (0..m).rev() {
+        let s: f64 = (c + 1..m).map(|k| sys[c * w + k] * x[k]).sum();
+        x[c] = (sys[c * w + m] - s) / sys[c * w + c];
+    }
+    Some(x)
 }
 
 // ---------------------------------------------------------------- output
@@ -1340,9 +1592,7 @@ fn certify(
 /// Reads the problem, solves it and prints one value per query. The values
 /// are written even when they are not certified (`Failure::Uncertified`).
 pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
-    let start = Instant::now();
     let prob = parse_problem(input)?;
-    let _ = opts;
     let n = prob.variant.skills.len();
     if prob.cap > MAX_CAP || n > MAX_SKILLS {
         return Err(Failure::Uncertified(format!(
@@ -1351,12 +1601,32 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
         )));
     }
     let game = Game::new(&prob.variant, prob.cap, prob.keep);
-    let (table, warning) = solve_table(&game, prob.rounds, start);
+    let Solved {
+        values: table,
+        cont,
+        warning,
+    } = solve_table(&game, prob.rounds);
     let w = game.width();
     let mut text = String::new();
+    let mut stage = Stage::default();
     for &(x, y) in &prob.queries {
         text.push_str(&format_value(table[x * w + y]));
         text.push('\n');
+        if opts.strategy {
+            // The query's first round: the stage game at (x, y) with the
+            // values of the round after it (see `Solved::cont`).
+            let (mut xs, mut ys) = (Vec::new(), Vec::new());
+            if let Ok((r, c)) = game.build_stage(x, y, &cont, &mut stage) {
+                stage.strategies(r, c);
+                xs = std::mem::take(&mut stage.best_x);
+                ys = std::mem::take(&mut stage.best_y);
+            }
+            for (who, probs) in [("A:", xs), ("B:", ys)] {
+                text.push_str(who);
+                text.push_str(&format_strategy(&probs, &game.order, &prob.variant));
+                text.push('\n');
+            }
+        }
     }
     out.write_all(text.as_bytes())
         .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))?;
@@ -1364,6 +1634,34 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
         Some(why) => Err(Failure::Uncertified(why)),
         None => Ok(()),
     }
+}
+
+/// ` name prob` for each skill of positive probability, in the variant's
+/// order, with 6 decimals that sum to exactly 1 (largest remainders get
+/// the units that rounding down leaves over).
+fn format_strategy(probs: &[f64], order: &[usize], v: &Variant<'_>) -> String {
+    const UNIT: f64 = 1e6;
+    let total: f64 = probs.iter().sum();
+    let scaled: Vec<f64> = probs.iter().map(|p| p / total * UNIT).collect();
+    let mut units: Vec<u64> = scaled.iter().map(|s| s.floor() as u64).collect();
+    let left = (UNIT as u64).saturating_sub(units.iter().sum());
+    let mut by_rest: Vec<usize> = (0..probs.len()).collect();
+    by_rest.sort_by(|&i, &j| (scaled[j] - scaled[j].floor()).total_cmp(&(scaled[i] - scaled[i].floor())));
+    for &i in by_rest.iter().take(left as usize) {
+        units[i] += 1;
+    }
+    let mut shown: Vec<(usize, u64)> = (0..probs.len()).map(|i| (order[i], units[i])).collect();
+    shown.sort_unstable();
+    let mut s = String::new();
+    for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
+        s.push_str(&format!(
+            " {} {}.{:06}",
+            String::from_utf8_lossy(v.skills[skill].name),
+            u / 1_000_000,
+            u % 1_000_000
+        ));
+    }
+    s
 }
 
 /// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
