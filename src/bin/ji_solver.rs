@@ -595,13 +595,8 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
         }
         queries.push((pair[0], pair[1]));
     }
-    if let Some(t) = lx.next() {
-        return t.fail(format!(
-            "unexpected token `{}` after the last of {} queries",
-            show(t.text),
-            q
-        ));
-    }
+    // Reading: like `cin`, whatever follows the last query is not read
+    // (`--strict` refuses it).
     Ok(Problem {
         variant,
         rounds,
@@ -609,6 +604,84 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
         cap,
         queries,
     })
+}
+
+/// `--strict`: the statement's layout, checked once the tokens were read
+/// and found good: n alone on line 1, one skill per line, `R p` on one
+/// line, q on one line, one query per line; one space between tokens and
+/// none at either end of a line; every line ends with a newline (CRLF
+/// counts as one); nothing follows the last query. Columns count bytes.
+fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
+    let lines = n + 3 + q;
+    let mut pos = 0;
+    for line in 1..=lines {
+        let what = match line {
+            1 => "the number of skills n",
+            l if l <= n + 1 => "a skill",
+            l if l == n + 2 => "`R p`",
+            l if l == n + 3 => "the number of queries q",
+            _ => "a query `x y`",
+        };
+        let end = input[pos..].iter().position(|&b| b == b'\n').map(|k| pos + k);
+        let mut text = &input[pos..end.unwrap_or(input.len())];
+        if end.is_some() && text.last() == Some(&b'\r') {
+            text = &text[..text.len() - 1];
+        }
+        let off = |col: usize, what: String| Err(Failure::BadLayout(line, col + 1, what));
+        // Tokens expected on the line; a skill's count k is its 4th token.
+        let mut want = match line {
+            1 => 1,
+            l if l <= n + 1 => 4,
+            l if l == n + 3 => 1,
+            _ => 2,
+        };
+        let (mut count, mut col) = (0, 0);
+        while col < text.len() {
+            let c = text[col];
+            if c == b' ' {
+                if col == 0 || col + 1 == text.len() {
+                    let place = if col == 0 { "start" } else { "end" };
+                    return off(col, format!("space at the {} of the line", place));
+                }
+                if text[col + 1] == b' ' {
+                    return off(col + 1, "two spaces in a row (tokens are separated by one space)".to_string());
+                }
+                col += 1;
+                continue;
+            }
+            if is_space(c) {
+                return off(col, format!("byte {:?} between tokens (only one space may separate them)", c as char));
+            }
+            let start = col;
+            while col < text.len() && !is_space(text[col]) {
+                col += 1;
+            }
+            count += 1;
+            if count > want {
+                return off(start, format!("extra token `{}` after {} (one per line)", show(&text[start..col]), what));
+            }
+            if line > 1 && line <= n + 1 && count == 4 {
+                want += parse_u64(&text[start..col]).unwrap_or(0) as usize;
+            }
+        }
+        if count == 0 {
+            return off(0, format!("blank line where {} should be", what));
+        }
+        if count < want {
+            return off(
+                text.len(),
+                format!("the line ends after {} of the {} tokens of {}", count, want, what),
+            );
+        }
+        match end {
+            Some(e) => pos = e + 1,
+            None => return off(text.len(), "no newline at the end of the last line".to_string()),
+        }
+    }
+    if pos < input.len() {
+        return Err(Failure::BadLayout(lines + 1, 1, "text after the last query".to_string()));
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------- model
@@ -1594,6 +1667,9 @@ fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<f64>> {
 pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
     let prob = parse_problem(input)?;
     let n = prob.variant.skills.len();
+    if opts.strict {
+        check_layout(input, n, prob.queries.len())?;
+    }
     if prob.cap > MAX_CAP || n > MAX_SKILLS {
         return Err(Failure::Uncertified(format!(
             "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
@@ -1618,12 +1694,12 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
             let (mut xs, mut ys) = (Vec::new(), Vec::new());
             if let Ok((r, c)) = game.build_stage(x, y, &cont, &mut stage) {
                 stage.strategies(r, c);
-                xs = std::mem::take(&mut stage.best_x);
-                ys = std::mem::take(&mut stage.best_y);
+                xs = round_strategy(&stage.best_x, &stage.m, c, true);
+                ys = round_strategy(&stage.best_y, &stage.m, c, false);
             }
-            for (who, probs) in [("A:", xs), ("B:", ys)] {
+            for (who, units) in [("A:", xs), ("B:", ys)] {
                 text.push_str(who);
-                text.push_str(&format_strategy(&probs, &game.order, &prob.variant));
+                text.push_str(&format_strategy(&units, &game.order, &prob.variant));
                 text.push('\n');
             }
         }
@@ -1636,30 +1712,59 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
     }
 }
 
-/// ` name prob` for each skill of positive probability, in the variant's
-/// order, with 6 decimals that sum to exactly 1 (largest remainders get
-/// the units that rounding down leaves over).
-fn format_strategy(probs: &[f64], order: &[usize], v: &Variant<'_>) -> String {
-    const UNIT: f64 = 1e6;
-    let total: f64 = probs.iter().sum();
-    let scaled: Vec<f64> = probs.iter().map(|p| p / total * UNIT).collect();
-    let mut units: Vec<u64> = scaled.iter().map(|s| s.floor() as u64).collect();
-    let left = (UNIT as u64).saturating_sub(units.iter().sum());
+/// A strategy of the stage game in `m` (rows x cols) in millionths that
+/// sum to exactly 10^6: rounded down, the units left over go to the
+/// largest remainders, then single units move while that raises the
+/// player's guarantee (rounding alone may cost it 1e-6).
+fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> Vec<i64> {
+    let scaled: Vec<f64> = probs.iter().map(|p| p * 1e6).collect();
+    let mut units: Vec<i64> = scaled.iter().map(|s| s.floor() as i64).collect();
+    let left = 1_000_000 - units.iter().sum::<i64>();
     let mut by_rest: Vec<usize> = (0..probs.len()).collect();
     by_rest.sort_by(|&i, &j| (scaled[j] - scaled[j].floor()).total_cmp(&(scaled[i] - scaled[i].floor())));
-    for &i in by_rest.iter().take(left as usize) {
+    for &i in by_rest.iter().cycle().take(left.max(0) as usize) {
         units[i] += 1;
     }
-    let mut shown: Vec<(usize, u64)> = (0..probs.len()).map(|i| (order[i], units[i])).collect();
+    let entry = |k: usize, l: usize| if rows_player { m[k * cols + l] } else { -m[l * cols + k] };
+    let others = if rows_player { cols } else { m.len() / cols };
+    let guarantee = |u: &[i64]| {
+        (0..others)
+            .map(|l| (0..u.len()).map(|k| u[k] as f64 * entry(k, l)).sum::<f64>())
+            .fold(f64::INFINITY, f64::min)
+    };
+    for _ in 0..64 {
+        let mut best = (guarantee(&units), 0, 0);
+        let k = units.len();
+        for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
+            if units[from] > 0 {
+                units[from] -= 1;
+                units[to] += 1;
+                let g = guarantee(&units);
+                if g > best.0 {
+                    best = (g, from, to);
+                }
+                units[from] += 1;
+                units[to] -= 1;
+            }
+        }
+        if best.1 == best.2 {
+            break;
+        }
+        units[best.1] -= 1;
+        units[best.2] += 1;
+    }
+    units
+}
+
+/// ` name prob` for each skill of positive probability (in millionths),
+/// in the variant's order.
+fn format_strategy(units: &[i64], order: &[usize], v: &Variant<'_>) -> String {
+    let mut shown: Vec<(usize, i64)> = (0..units.len()).map(|i| (order[i], units[i])).collect();
     shown.sort_unstable();
     let mut s = String::new();
     for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
-        s.push_str(&format!(
-            " {} {}.{:06}",
-            String::from_utf8_lossy(v.skills[skill].name),
-            u / 1_000_000,
-            u % 1_000_000
-        ));
+        let name = String::from_utf8_lossy(v.skills[skill].name);
+        s.push_str(&format!(" {} {}.{:06}", name, u / 1_000_000, u % 1_000_000));
     }
     s
 }
