@@ -622,7 +622,10 @@ fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
             l if l == n + 3 => "the number of queries q",
             _ => "a query `x y`",
         };
-        let end = input[pos..].iter().position(|&b| b == b'\n').map(|k| pos + k);
+        let end = input[pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|k| pos + k);
         let mut text = &input[pos..end.unwrap_or(input.len())];
         if end.is_some() && text.last() == Some(&b'\r') {
             text = &text[..text.len() - 1];
@@ -644,13 +647,22 @@ fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
                     return off(col, format!("space at the {} of the line", place));
                 }
                 if text[col + 1] == b' ' {
-                    return off(col + 1, "two spaces in a row (tokens are separated by one space)".to_string());
+                    return off(
+                        col + 1,
+                        "two spaces in a row (tokens are separated by one space)".to_string(),
+                    );
                 }
                 col += 1;
                 continue;
             }
             if is_space(c) {
-                return off(col, format!("byte {:?} between tokens (only one space may separate them)", c as char));
+                return off(
+                    col,
+                    format!(
+                        "byte {:?} between tokens (only one space may separate them)",
+                        c as char
+                    ),
+                );
             }
             let start = col;
             while col < text.len() && !is_space(text[col]) {
@@ -658,7 +670,14 @@ fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
             }
             count += 1;
             if count > want {
-                return off(start, format!("extra token `{}` after {} (one per line)", show(&text[start..col]), what));
+                return off(
+                    start,
+                    format!(
+                        "extra token `{}` after {} (one per line)",
+                        show(&text[start..col]),
+                        what
+                    ),
+                );
             }
             if line > 1 && line <= n + 1 && count == 4 {
                 want += parse_u64(&text[start..col]).unwrap_or(0) as usize;
@@ -670,16 +689,28 @@ fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
         if count < want {
             return off(
                 text.len(),
-                format!("the line ends after {} of the {} tokens of {}", count, want, what),
+                format!(
+                    "the line ends after {} of the {} tokens of {}",
+                    count, want, what
+                ),
             );
         }
         match end {
             Some(e) => pos = e + 1,
-            None => return off(text.len(), "no newline at the end of the last line".to_string()),
+            None => {
+                return off(
+                    text.len(),
+                    "no newline at the end of the last line".to_string(),
+                )
+            }
         }
     }
     if pos < input.len() {
-        return Err(Failure::BadLayout(lines + 1, 1, "text after the last query".to_string()));
+        return Err(Failure::BadLayout(
+            lines + 1,
+            1,
+            "text after the last query".to_string(),
+        ));
     }
     Ok(())
 }
@@ -797,10 +828,7 @@ impl Game {
     fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
         match self.build_stage(a, b, next, stage) {
             Ok((rows, cols)) => stage.value(rows, cols),
-            Err(v) => {
-                stage.last_error = 0.0;
-                v
-            }
+            Err(v) => v,
         }
     }
 }
@@ -820,11 +848,11 @@ struct Stage {
     lp: Simplex,
     /// Largest gap between the certified bounds of any stage game.
     worst_gap: f64,
-    /// Error bound of the last value: 0 when it is an entry of the matrix
-    /// (saddle point, one row or column left), else a rounding margin plus
-    /// the certificate's gap.
-    last_error: f64,
-    /// The best row and column strategies `mixed` found (on `red`).
+    /// The last game's maximin row and minimax column; whether it had no
+    /// saddle (then `red`, `row_on`, `col_on` hold what dominance left).
+    pure: (usize, usize),
+    reduced: bool,
+    /// The best row and column strategies found on `red`.
     best_x: Vec<f64>,
     best_y: Vec<f64>,
     /// Work done: matrix entries built and tableau entries updated.
@@ -838,61 +866,48 @@ struct Stage {
     sure: [Vec<Vec<f64>>; 2],
 }
 
-/// Rounding margin of a certificate x.M_j or M_i.y: a sum of at most 64
-/// products of numbers in [-1, 1] with weights summing to 1.
-const ROUNDING: f64 = 1e-14;
-
 /// Gap below which a simplex answer is accepted without a second try.
 const GAP_OK: f64 = 1e-12;
 
 impl Stage {
-    /// The value of the matrix game in `self.m` (rows x cols).
+    /// The value of the matrix game in `self.m` (rows x cols). Leaves what
+    /// `strategies` needs: the pure maximin row and minimax column, and
+    /// after dominance the optimal strategies of what is left.
     fn value(&mut self, rows: usize, cols: usize) -> f64 {
-        self.last_error = 0.0;
-        // Pure saddle point: max of row minima = min of column maxima.
         let m = &self.m;
-        let lower = (0..rows)
-            .map(|i| {
-                m[i * cols..(i + 1) * cols]
-                    .iter()
-                    .copied()
-                    .fold(f64::INFINITY, f64::min)
-            })
-            .fold(f64::NEG_INFINITY, f64::max);
-        let upper = (0..cols)
-            .map(|j| {
-                (0..rows)
-                    .map(|i| m[i * cols + j])
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .fold(f64::INFINITY, f64::min);
-        if upper <= lower {
+        // Pure saddle point: max of row minima = min of column maxima.
+        let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
+        for i in 0..rows {
+            let v = m[i * cols..(i + 1) * cols].iter().fold(f64::INFINITY, |a, &b| a.min(b));
+            if v > lower {
+                lower = v;
+                self.pure.0 = i;
+            }
+        }
+        for j in 0..cols {
+            let v = (0..rows).fold(f64::NEG_INFINITY, |a, i| a.max(m[i * cols + j]));
+            if v < upper {
+                upper = v;
+                self.pure.1 = j;
+            }
+        }
+        self.reduced = upper > lower;
+        if !self.reduced {
             return lower;
         }
         let (r, c) = self.reduce(rows, cols);
-        if r == 1 {
-            return self.red.iter().copied().fold(f64::INFINITY, f64::min);
+        if r > 1 && c > 1 {
+            return self.mixed(r, c, lower, upper).clamp(lower, upper);
         }
-        if c == 1 {
-            return self.red.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        }
-        if r == 2 && c == 2 {
-            // No dominated row or column is left, so no saddle either: both
-            // players mix and the classic formula applies.
-            let (p, q, s, t) = (self.red[0], self.red[1], self.red[2], self.red[3]);
-            let den = p + t - q - s;
-            if den.abs() > 1e-12 {
-                // Certified like the simplex: x = (t - s, p - q) / den
-                // guarantees lo, y = (t - q, p - s) / den at most hi.
-                let (x0, y0) = ((t - s) / den, (t - q) / den);
-                let lo = (x0 * p + (1.0 - x0) * s).min(x0 * q + (1.0 - x0) * t);
-                let hi = (p * y0 + q * (1.0 - y0)).max(s * y0 + t * (1.0 - y0));
-                if (0.0..=1.0).contains(&x0) && (0.0..=1.0).contains(&y0) && lo <= hi {
-                    return self.certified(lo, hi).clamp(lower, upper);
-                }
-            }
-        }
-        self.mixed(r, c, lower, upper).clamp(lower, upper)
+        // One line left: its best entry for the other player.
+        let red = &self.red;
+        let better = |k: usize, b: usize| if r == 1 { red[k] < red[b] } else { red[k] > red[b] };
+        let k0 = (0..red.len()).fold(0, |b, k| if better(k, b) { k } else { b });
+        self.best_x.clear();
+        self.best_x.extend((0..r).map(|k| f64::from(r == 1 || k == k0)));
+        self.best_y.clear();
+        self.best_y.extend((0..c).map(|k| f64::from(c == 1 || k == k0)));
+        red[k0]
     }
 
     /// Removes weakly dominated rows and columns until none is left (this
@@ -1005,72 +1020,37 @@ impl Stage {
         if !hi.is_finite() {
             hi = upper;
         }
-        if hi < lo {
-            // Crossed bounds are rounding noise.
-            self.last_error = ROUNDING;
-            return 0.5 * (lo + hi);
-        }
-        self.certified(lo, hi)
+        // The value lies in [lo, hi] (crossed bounds are rounding noise).
+        self.worst_gap = self.worst_gap.max(hi - lo);
+        0.5 * (lo + hi)
     }
 
     /// Optimal strategies of the matrix game in `self.m` (rows x cols):
     /// A's in `best_x`, B's in `best_y`, over all rows and columns. A saddle
-    /// gives pure strategies; else an optimal strategy of the game left
-    /// after removing weakly dominated rows and columns, which is optimal
-    /// in the whole game too.
+    /// gives pure strategies; else those of the game left after removing
+    /// weakly dominated rows and columns, optimal in the whole game too.
     fn strategies(&mut self, rows: usize, cols: usize) {
-        let m = &self.m;
-        let row_min = |i: usize| m[i * cols..(i + 1) * cols].iter().copied().fold(f64::INFINITY, f64::min);
-        let col_max = |j: usize| (0..rows).map(|i| m[i * cols + j]).fold(f64::NEG_INFINITY, f64::max);
-        let i0 = (0..rows).fold(0, |b, i| if row_min(i) > row_min(b) { i } else { b });
-        let j0 = (0..cols).fold(0, |b, j| if col_max(j) < col_max(b) { j } else { b });
-        let (mut x, mut y) = (vec![0.0; rows], vec![0.0; cols]);
-        if col_max(j0) <= row_min(i0) {
-            x[i0] = 1.0;
-            y[j0] = 1.0;
-        } else {
-            let (r, c) = self.reduce(rows, cols);
-            if r == 1 || c == 1 {
-                // One line left: its best entry for the other player.
-                let red = &self.red;
-                let k0 = (0..red.len()).fold(0, |b, k| {
-                    let better = if r == 1 { red[k] < red[b] } else { red[k] > red[b] };
-                    if better {
-                        k
-                    } else {
-                        b
-                    }
-                });
-                self.best_x = (0..r).map(|k| f64::from(r == 1 || k == k0)).collect();
-                self.best_y = (0..c).map(|k| f64::from(c == 1 || k == k0)).collect();
-            } else {
-                self.mixed(r, c, f64::NEG_INFINITY, f64::INFINITY);
-            }
-            let on = |flags: &[bool]| -> Vec<usize> { (0..flags.len()).filter(|&k| flags[k]).collect() };
-            for (k, &i) in on(&self.row_on).iter().enumerate() {
+        self.value(rows, cols);
+        let mut x = vec![0.0; rows];
+        let mut y = vec![0.0; cols];
+        if self.reduced {
+            let on = |f: &[bool]| (0..f.len()).filter(|&k| f[k]).collect::<Vec<_>>();
+            for (k, i) in on(&self.row_on).into_iter().enumerate() {
                 x[i] = self.best_x.get(k).copied().unwrap_or(0.0);
             }
-            for (k, &j) in on(&self.col_on).iter().enumerate() {
+            for (k, j) in on(&self.col_on).into_iter().enumerate() {
                 y[j] = self.best_y.get(k).copied().unwrap_or(0.0);
             }
-            // No simplex attempt succeeded (never seen): the pure guarantees.
-            if x.iter().sum::<f64>() == 0.0 {
-                x[i0] = 1.0;
-            }
-            if y.iter().sum::<f64>() == 0.0 {
-                y[j0] = 1.0;
-            }
+        }
+        // A saddle, or no simplex attempt succeeded (never seen).
+        if x.iter().sum::<f64>() == 0.0 {
+            x[self.pure.0] = 1.0;
+        }
+        if y.iter().sum::<f64>() == 0.0 {
+            y[self.pure.1] = 1.0;
         }
         self.best_x = x;
         self.best_y = y;
-    }
-
-    /// The midpoint of certified bounds [lo, hi] on the value, recorded
-    /// with its error bound.
-    fn certified(&mut self, lo: f64, hi: f64) -> f64 {
-        self.worst_gap = self.worst_gap.max(hi - lo);
-        self.last_error = ROUNDING + (hi - lo);
-        0.5 * (lo + hi)
     }
 }
 
@@ -1546,7 +1526,12 @@ impl Game {
                         }
                     }
                     let end = to.len();
-                    replies.push(Reply { payoff, stays, start, end });
+                    replies.push(Reply {
+                        payoff,
+                        stays,
+                        start,
+                        end,
+                    });
                 }
                 first[s + 1] = replies.len();
             }
@@ -1566,11 +1551,15 @@ impl Game {
             }
         }
         const STOP: usize = usize::MAX;
-        let mut policy: Vec<usize> = (0..ns).map(|s| if z[s] { STOP } else { first[s] }).collect();
+        let mut policy: Vec<usize> = (0..ns)
+            .map(|s| if z[s] { STOP } else { first[s] })
+            .collect();
         let mut v = fixed.clone();
         for _ in 0..200 {
             // Evaluate: v = payoff + P v on the states that play on.
-            let live: Vec<usize> = (0..ns).filter(|&s| !acts(s).is_empty() && policy[s] != STOP).collect();
+            let live: Vec<usize> = (0..ns)
+                .filter(|&s| !acts(s).is_empty() && policy[s] != STOP)
+                .collect();
             let mut index = vec![usize::MAX; ns];
             for (k, &s) in live.iter().enumerate() {
                 index[s] = k;
@@ -1612,7 +1601,11 @@ impl Game {
                 }
                 for a in acts(s) {
                     let r = &replies[a];
-                    let q = r.payoff + to[r.start..r.end].iter().map(|&(t, p)| p * v[t]).sum::<f64>();
+                    let q = r.payoff
+                        + to[r.start..r.end]
+                            .iter()
+                            .map(|&(t, p)| p * v[t])
+                            .sum::<f64>();
                     if q < best {
                         best = q;
                         choice = a;
@@ -1721,11 +1714,19 @@ fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> V
     let mut units: Vec<i64> = scaled.iter().map(|s| s.floor() as i64).collect();
     let left = 1_000_000 - units.iter().sum::<i64>();
     let mut by_rest: Vec<usize> = (0..probs.len()).collect();
-    by_rest.sort_by(|&i, &j| (scaled[j] - scaled[j].floor()).total_cmp(&(scaled[i] - scaled[i].floor())));
+    by_rest.sort_by(|&i, &j| {
+        (scaled[j] - scaled[j].floor()).total_cmp(&(scaled[i] - scaled[i].floor()))
+    });
     for &i in by_rest.iter().cycle().take(left.max(0) as usize) {
         units[i] += 1;
     }
-    let entry = |k: usize, l: usize| if rows_player { m[k * cols + l] } else { -m[l * cols + k] };
+    let entry = |k: usize, l: usize| {
+        if rows_player {
+            m[k * cols + l]
+        } else {
+            -m[l * cols + k]
+        }
+    };
     let others = if rows_player { cols } else { m.len() / cols };
     let guarantee = |u: &[i64]| {
         (0..others)

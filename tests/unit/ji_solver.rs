@@ -243,7 +243,10 @@ fn rejects_bad_input() {
     let q = "1\n0 0\n";
     let c = COMMON;
     for (input, want) in [
-        (String::new(), "line 1: unexpected end of input: expected the number of skills n"),
+        (
+            String::new(),
+            "line 1: unexpected end of input: expected the number of skills n",
+        ),
         (
             format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q),
             "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)",
@@ -268,7 +271,10 @@ fn rejects_bad_input() {
             format!("{}-1 0\n{}", c, q),
             "line 10: expected the round limit R (an integer >= 0), found `-1`",
         ),
-        (format!("{}1 0\n1\n6 0\n", c), "line 12: query 1: x = 6 is out of range (0..=5)"),
+        (
+            format!("{}1 0\n1\n6 0\n", c),
+            "line 12: query 1: x = 6 is out of range (0..=5)",
+        ),
         (
             format!("{}1 0\n2\n1 1\n", c),
             "line 12: unexpected end of input: expected x of query 2 of 2",
@@ -322,7 +328,11 @@ impl Rng {
 
 /// A random variant of up to `max_n` skills with C <= `max_c`: (text,
 /// deltas, reqs, beats[i][j]).
-fn random_variant(rng: &mut Rng, max_n: u64, max_c: u64) -> (String, Vec<i64>, Vec<i64>, Vec<Vec<bool>>) {
+fn random_variant(
+    rng: &mut Rng,
+    max_n: u64,
+    max_c: u64,
+) -> (String, Vec<i64>, Vec<i64>, Vec<Vec<bool>>) {
     let n = 1 + rng.below(max_n) as usize;
     let c = rng.below(max_c + 1) as i64;
     let mut delta = Vec::new();
@@ -334,7 +344,11 @@ fn random_variant(rng: &mut Rng, max_n: u64, max_c: u64) -> (String, Vec<i64>, V
             _ => -(rng.below(c as u64 + 1) as i64),
         };
         let least = (-d).max(0);
-        let r = if i == 0 { least } else { least + rng.below((c - least) as u64 + 1) as i64 };
+        let r = if i == 0 {
+            least
+        } else {
+            least + rng.below((c - least) as u64 + 1) as i64
+        };
         delta.push(d);
         req.push(r);
     }
@@ -350,8 +364,18 @@ fn random_variant(rng: &mut Rng, max_n: u64, max_c: u64) -> (String, Vec<i64>, V
     }
     let mut text = format!("{}\n", n);
     for i in 0..n {
-        let list: Vec<String> = (0..n).filter(|&j| beats[i][j]).map(|j| format!("s{}", j)).collect();
-        text.push_str(&format!("s{} {} {} {} {}\n", i, delta[i], req[i], list.len(), list.join(" ")));
+        let list: Vec<String> = (0..n)
+            .filter(|&j| beats[i][j])
+            .map(|j| format!("s{}", j))
+            .collect();
+        text.push_str(&format!(
+            "s{} {} {} {} {}\n",
+            i,
+            delta[i],
+            req[i],
+            list.len(),
+            list.join(" ")
+        ));
     }
     (text, delta, req, beats)
 }
@@ -383,7 +407,10 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
         let percent = [0.0, 10.0][rng.below(2) as usize];
         let keep = 1.0 - percent / 100.0;
         let q = all_states(c);
-        let (out, failure) = run_with(format!("{}{} {}\n{}", text, rounds, percent, q).as_bytes(), &strategy);
+        let (out, failure) = run_with(
+            format!("{}{} {}\n{}", text, rounds, percent, q).as_bytes(),
+            &strategy,
+        );
         assert!(failure.is_none(), "{}: {:?}", text, failure);
         let cont: Vec<f64> = match rounds {
             0 => out.lines().step_by(3).map(|l| l.parse().unwrap()).collect(),
@@ -396,7 +423,11 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
                 let k = 3 * (a * (c + 1) + b);
                 let value: f64 = lines[k].parse().unwrap();
                 let req = &req;
-                let usable = |x: usize| (0..n).filter(move |&i| req[i] <= x as i64).collect::<Vec<_>>();
+                let usable = |x: usize| {
+                    (0..n)
+                        .filter(move |&i| req[i] <= x as i64)
+                        .collect::<Vec<_>>()
+                };
                 let entry = |i: usize, j: usize| {
                     if beats[i][j] {
                         1.0
@@ -409,7 +440,9 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
                 };
                 let mixed = |line: &str, who: &str| -> Vec<(usize, f64)> {
                     let t: Vec<&str> = line.strip_prefix(who).unwrap().split_whitespace().collect();
-                    t.chunks(2).map(|p| (p[0][1..].parse().unwrap(), p[1].parse().unwrap())).collect()
+                    t.chunks(2)
+                        .map(|p| (p[0][1..].parse().unwrap(), p[1].parse().unwrap()))
+                        .collect()
                 };
                 let (x, y) = (mixed(lines[k + 1], "A:"), mixed(lines[k + 2], "B:"));
                 if usable(a).is_empty() || usable(b).is_empty() {
@@ -422,11 +455,32 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
                 assert!((sum(&x) - 1.0).abs() < 1e-9 && (sum(&y) - 1.0).abs() < 1e-9);
                 for j in usable(b) {
                     let got: f64 = x.iter().map(|&(i, p)| p * entry(i, j)).sum();
-                    assert!(got >= value - slack(x.len()), "{}({}, {}): A gets {} < {} against s{}", text, a, b, got, value, j);
+                    assert!(
+                        got >= value - slack(x.len()),
+                        "{}({}, {}): A gets {} < {} against s{}",
+                        text,
+                        a,
+                        b,
+                        got,
+                        value,
+                        j
+                    );
                 }
                 for i in usable(a) {
                     let got: f64 = y.iter().map(|&(j, p)| p * entry(i, j)).sum();
-                    assert!(got <= value + slack(y.len()), "{}R={} p={} ({}, {}): B gives {} > {} to s{}: {:?}", text, rounds, percent, a, b, got, value, i, y);
+                    assert!(
+                        got <= value + slack(y.len()),
+                        "{}R={} p={} ({}, {}): B gives {} > {} to s{}: {:?}",
+                        text,
+                        rounds,
+                        percent,
+                        a,
+                        b,
+                        got,
+                        value,
+                        i,
+                        y
+                    );
                 }
             }
         }
