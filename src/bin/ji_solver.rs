@@ -1,46 +1,21 @@
 //! 集 (波波攒) solver: the value of the game under optimal play.
 //!
-//! The game: two players, A and B, move at the same time each round. Each
-//! holds a public count of 集 starting at 0. A skill changes its user's count
-//! by `delta` and needs at least `req` 集. If one side's skill beats the
-//! other's, that side wins and the game ends; otherwise both deltas apply and
-//! play goes on. A variant is a set of skills. Counts are capped at
-//! C = max req after every round (excess is lost).
-//!
-//! Input (tokens separated by any whitespace, read in order as `cin` would;
-//! whatever follows the last query is ignored; `--strict` checks the
-//! statement's layout, see HELP):
-//! - the variant: `n`, then n skills `name delta req k beaten_1 .. beaten_k`
-//!   (names: distinct UTF-8 tokens of at most 32 bytes, read by position;
-//!   `req >= max(0, -delta)`; "beats" irreflexive and antisymmetric);
-//! - `R p`: R >= 0 the round limit (0 = none), p the draw probability in
-//!   percent, digits with at most one point (`0`, `2.50`, `100.000`);
-//! - `q`, then q queries `x y` with 0 <= x, y <= C.
-//!
-//! Output: per query one line, P(A wins) - P(B wins) under optimal play from
-//! the counts (x, y), with exactly 9 digits after the point (never `-0`);
-//! with `--strategy` two more lines, the optimal mixed strategies.
+//! Two players, A and B, move at the same time each round. Each holds a
+//! public count of 集 starting at 0. A skill changes its user's count by
+//! `delta` and needs at least `req` 集. If one side's skill beats the
+//! other's, that side wins and the game ends; otherwise both deltas apply
+//! and play goes on. Counts are capped at C = max req. Input, output and
+//! exit codes: `HELP`.
 //!
 //! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
 //! pair of moves that ends the game pays +1 or -1 and any other pair pays
 //! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 for
 //! lim V_k (`solve_table`); slow unlimited games are bracketed by the exact
-//! guarantees of stationary strategies (`certify`). Stage games: saddle
-//! points, dominance, a 2x2 formula or a simplex, certified by the
-//! strategies found (`Stage::mixed`). No clock: every budget counts work,
-//! so one input gives the same bytes and exit code on every machine.
-//!
-//! Exit codes (`Failure::exit_code`): 0 values printed; 2 bad input or
-//! argument (one stderr line `ji_solver: line L: what is wrong`, no
-//! output); 3 valid input but values not certified to within 1e-6 (the
-//! best values are printed and one stderr line says how far off they may
-//! be), or a variant too large to tabulate (no values); 1 the input cannot
-//! be read or the output cannot be written.
-//!
-//! Complexity: per round one stage game for each of the C(C+1)/2 states
-//! x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to build plus a
-//! simplex on at most n x n when mixed. Limits: n <= 64, C <= 1000, and a
-//! fixed budget of work (`WORK`).
+//! guarantees of stationary strategies (`certify`). Stage games: saddle,
+//! dominance, simplex certified by its strategies (`Stage`). No clock: the
+//! budget counts work, so one input gives the same bytes and exit code on
+//! every machine. Per round one stage game per state x < y
+//! (V(y, x) = -V(x, y), V(x, x) = 0). Limits: n <= 64, C <= 1000, `WORK`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -612,15 +587,15 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
 /// none at either end of a line; every line ends with a newline (CRLF
 /// counts as one); nothing follows the last query. Columns count bytes.
 fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
-    let lines = n + 3 + q;
     let mut pos = 0;
-    for line in 1..=lines {
-        let what = match line {
-            1 => "the number of skills n",
-            l if l <= n + 1 => "a skill",
-            l if l == n + 2 => "`R p`",
-            l if l == n + 3 => "the number of queries q",
-            _ => "a query `x y`",
+    for line in 1..=n + 3 + q {
+        let skill = line > 1 && line <= n + 1;
+        let (what, mut want) = match line {
+            1 => ("the number of skills n", 1),
+            _ if skill => ("a skill", 4),
+            l if l == n + 2 => ("`R p`", 2),
+            l if l == n + 3 => ("the number of queries q", 1),
+            _ => ("a query `x y`", 2),
         };
         let end = input[pos..]
             .iter()
@@ -631,69 +606,40 @@ fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
             text = &text[..text.len() - 1];
         }
         let off = |col: usize, what: String| Err(Failure::BadLayout(line, col + 1, what));
-        // Tokens expected on the line; a skill's count k is its 4th token.
-        let mut want = match line {
-            1 => 1,
-            l if l <= n + 1 => 4,
-            l if l == n + 3 => 1,
-            _ => 2,
-        };
+        if text.is_empty() {
+            return off(0, format!("blank line where {} should be", what));
+        }
         let (mut count, mut col) = (0, 0);
-        while col < text.len() {
-            let c = text[col];
-            if c == b' ' {
-                if col == 0 || col + 1 == text.len() {
-                    let place = if col == 0 { "start" } else { "end" };
-                    return off(col, format!("space at the {} of the line", place));
-                }
-                if text[col + 1] == b' ' {
-                    return off(
-                        col + 1,
-                        "two spaces in a row (tokens are separated by one space)".to_string(),
-                    );
-                }
-                col += 1;
-                continue;
+        for tok in text.split(|&b| b == b' ') {
+            if tok.is_empty() {
+                let why = match col {
+                    0 => "space at the start of the line",
+                    c if c == text.len() => "space at the end of the line",
+                    _ => "two spaces in a row (tokens are separated by one space)",
+                };
+                return off(col - usize::from(col == text.len()), why.to_string());
             }
-            if is_space(c) {
-                return off(
-                    col,
-                    format!(
-                        "byte {:?} between tokens (only one space may separate them)",
-                        c as char
-                    ),
-                );
-            }
-            let start = col;
-            while col < text.len() && !is_space(text[col]) {
-                col += 1;
+            if let Some(i) = tok.iter().position(|&b| is_space(b)) {
+                let why = "between tokens (only one space may separate them)";
+                return off(col + i, format!("byte {:?} {}", tok[i] as char, why));
             }
             count += 1;
             if count > want {
-                return off(
-                    start,
-                    format!(
-                        "extra token `{}` after {} (one per line)",
-                        show(&text[start..col]),
-                        what
-                    ),
-                );
+                let why = format!("extra token `{}` after {} (one per line)", show(tok), what);
+                return off(col, why);
             }
-            if line > 1 && line <= n + 1 && count == 4 {
-                want += parse_u64(&text[start..col]).unwrap_or(0) as usize;
+            if skill && count == 4 {
+                // A skill's 4th token is its count k.
+                want += parse_u64(tok).unwrap_or(0) as usize;
             }
-        }
-        if count == 0 {
-            return off(0, format!("blank line where {} should be", what));
+            col += tok.len() + 1;
         }
         if count < want {
-            return off(
-                text.len(),
-                format!(
-                    "the line ends after {} of the {} tokens of {}",
-                    count, want, what
-                ),
+            let why = format!(
+                "the line ends after {} of the {} tokens of {}",
+                count, want, what
             );
+            return off(text.len(), why);
         }
         match end {
             Some(e) => pos = e + 1,
@@ -707,7 +653,7 @@ fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
     }
     if pos < input.len() {
         return Err(Failure::BadLayout(
-            lines + 1,
+            n + 4 + q,
             1,
             "text after the last query".to_string(),
         ));
@@ -878,7 +824,9 @@ impl Stage {
         // Pure saddle point: max of row minima = min of column maxima.
         let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
         for i in 0..rows {
-            let v = m[i * cols..(i + 1) * cols].iter().fold(f64::INFINITY, |a, &b| a.min(b));
+            let v = m[i * cols..(i + 1) * cols]
+                .iter()
+                .fold(f64::INFINITY, |a, &b| a.min(b));
             if v > lower {
                 lower = v;
                 self.pure.0 = i;
@@ -901,12 +849,20 @@ impl Stage {
         }
         // One line left: its best entry for the other player.
         let red = &self.red;
-        let better = |k: usize, b: usize| if r == 1 { red[k] < red[b] } else { red[k] > red[b] };
+        let better = |k: usize, b: usize| {
+            if r == 1 {
+                red[k] < red[b]
+            } else {
+                red[k] > red[b]
+            }
+        };
         let k0 = (0..red.len()).fold(0, |b, k| if better(k, b) { k } else { b });
         self.best_x.clear();
-        self.best_x.extend((0..r).map(|k| f64::from(r == 1 || k == k0)));
+        self.best_x
+            .extend((0..r).map(|k| f64::from(r == 1 || k == k0)));
         self.best_y.clear();
-        self.best_y.extend((0..c).map(|k| f64::from(c == 1 || k == k0)));
+        self.best_y
+            .extend((0..c).map(|k| f64::from(c == 1 || k == k0)));
         red[k0]
     }
 
@@ -1279,30 +1235,33 @@ fn solve_table(game: &Game, rounds: u64) -> Solved {
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes: Vec<f64> = Vec::new();
     let mut cont = None;
+    let mut note = String::new();
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
-        let change = match game.sweep(&old, &mut new, &mut stage) {
+        let change = game.sweep(&old, &mut new, &mut stage);
+        if change.is_none() {
+            cont = Some(old.clone());
+        }
+        if rounds == 0 && (change.is_none() || done >= CERTIFY_FROM && done.is_power_of_two()) {
+            match certify(game, &old, &mut stage) {
+                Some((mid, width)) if width <= CERTIFIED => {
+                    old = mid;
+                    cont = None;
+                    break None;
+                }
+                Some((_, width)) => note = format!("; certified bounds {:.1e} wide", width),
+                None => {}
+            }
+        }
+        let change = match change {
             Some(c) => c,
             None => {
-                cont = Some(old.clone());
-                let mut note = String::new();
-                if rounds == 0 {
-                    match certify(game, &old, &mut stage) {
-                        Some((mid, width)) if width <= CERTIFIED => {
-                            old = mid;
-                            cont = None;
-                            break None;
-                        }
-                        Some((_, width)) => note = format!("; certified bounds {:.1e} wide", width),
-                        None => {}
-                    }
-                }
                 break Some(format!(
                     "stopped after {} rounds (work budget): the values still moved by {:.1e} in the last round{}",
                     done, last, note
-                ));
+                ))
             }
         };
         std::mem::swap(&mut old, &mut new);
@@ -1318,13 +1277,10 @@ fn solve_table(game: &Game, rounds: u64) -> Solved {
         if change == 0.0 || change * left.min(tail) < 1e-12 {
             break None;
         }
-        // No such bound (p = 0 and R = 0 or huge; a modest R is played
-        // out): "iterate until the largest change is below 1e-13", and only
-        // if the changes shrink geometrically, at a rate rho measured over
-        // the second half of the rounds (a short window is swamped by
-        // rounding near 1e-13), so that the rest, change * rho / (1 - rho),
-        // is small too. Values like 1/k have changes like 1/k^2: a change
-        // of 1e-13 still leaves ~1e-7; `certify` settles those.
+        // No such bound (p = 0, R = 0 or huge): a change below 1e-13 that
+        // shrinks geometrically, at a rate rho measured over the second half
+        // of the rounds, so that the rest, change * rho / (1 - rho), is small
+        // too. Values like 1/k (changes 1/k^2) go on to `certify`.
         if done.is_power_of_two() {
             changes.push(change);
         }
@@ -1334,14 +1290,6 @@ fn solve_table(game: &Game, rounds: u64) -> Solved {
             let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
             if rho < 1.0 && change * rho / (1.0 - rho) < 1e-9 {
                 break None;
-            }
-        }
-        if rounds == 0 && done >= CERTIFY_FROM && done.is_power_of_two() {
-            if let Some((mid, width)) = certify(game, &old, &mut stage) {
-                if width <= CERTIFIED {
-                    old = mid;
-                    break None;
-                }
             }
         }
     };
@@ -1363,32 +1311,36 @@ fn solve_table(game: &Game, rounds: u64) -> Solved {
 
 // ---------------------------------------------------------------- certify
 
-/// Largest table certified: one dense linear system of this many states
-/// per policy-iteration step.
+/// Largest table certified (one dense linear system per policy step).
 const MAX_CERTIFY_STATES: usize = 484;
 
-/// Widens both bounds against the rounding of the linear systems (their
-/// residuals are near 1e-15).
+/// Widens both bounds against the rounding of the linear systems.
 const MARGIN: f64 = 1e-9;
 
-/// Certified bounds on the unlimited game's values, from the stationary
-/// strategies that the stage games at `table` give both players. Returns
-/// the midpoints and the largest width, or `None` if the table is too large
-/// or policy iteration did not settle.
+/// Rounds of `certify`; its stage games' hint of discount.
+const PASSES: usize = 24;
+const TILT: f64 = 1e-9;
+
+/// Certified bounds on the unlimited game's values from stationary
+/// strategies of both players: the midpoints and the largest width, or
+/// `None` (table too large, policy iteration unsettled).
 ///
-/// Why [low, high] brackets the answer. Fix A's stationary strategy x. What
-/// B can reach against it is a Markov decision process; `reply_value`
-/// finds B's best expected result low(s) over all strategies of B (a game
-/// that never ends counts 0). So from every state A guarantees low(s) in
-/// the unlimited game, whose value is therefore >= low(s); likewise B's y
-/// holds it to <= high(s). The unlimited game is a recursive game (it pays
-/// only when it ends): it has a value (Everett 1957), and the values V_k
-/// of the k-round games converge to it (Mertens and Neyman 1981, the
-/// uniform value), so lim V_k, the answer, lies in [low, high]. With p > 0
-/// the same argument needs no theorem: the game is discounted and V_k
-/// converges to its value. V(b, a) = -V(a, b) (A and B are alike), so the
-/// bounds of the mirrored state bound too, and the midpoints stay exactly
-/// antisymmetric. Each bound is widened by MARGIN for rounding.
+/// Soundness. Fix A's stationary strategy x. What B can reach against it is
+/// a Markov decision process; `reply_value` finds B's best result low(s)
+/// over all strategies of B (a game that never ends counts 0). So A
+/// guarantees low(s) in the unlimited game, whose value is >= low(s);
+/// B's y likewise holds it <= high(s). The unlimited game is a recursive
+/// game (it pays only when it ends): it has a value (Everett 1957) and the
+/// k-round values V_k converge to it (Mertens and Neyman 1981), so lim V_k,
+/// the answer, lies in [low, high]; with p > 0 the game is discounted and
+/// no theorem is needed. V(b, a) = -V(a, b), so the mirrored state's bounds
+/// hold too (the midpoints stay exactly antisymmetric). MARGIN covers
+/// rounding.
+///
+/// The strategies: the stage games' at `table`, then alternately at the
+/// midpoints and at each player's own bound (each pass shrinks a rare
+/// move's weight), with a hint of discount (TILT) so that staying never
+/// ties with the rare move that ends the game, and `Stage::sure` wins.
 fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f64)> {
     let w = game.width();
     if w * w > MAX_CERTIFY_STATES {
@@ -1398,51 +1350,40 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f
     let mut cont = table.to_vec();
     let mut best = None;
     for pass in 0..PASSES {
-        // A hint of discount breaks ties towards ending the game: at a
-        // value reached only in the limit, staying can look as good as
-        // the rare move that wins.
-        let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        for who in 0..2 {
-            // Alternately the midpoints and each player's own bound.
+        let mut strat = [Vec::new(), Vec::new()];
+        for (who, list) in strat.iter_mut().enumerate() {
             let src = match (pass % 2, who) {
                 (0, _) => &cont,
                 (_, 0) => &high,
                 _ => &low,
             };
             let tilted: Vec<f64> = src.iter().map(|v| v * (1.0 - TILT)).collect();
-            for a in 0..w {
-                for b in 0..w {
-                    let s = a * w + b;
-                    if let Ok((r, c)) = game.build_stage(a, b, &tilted, stage) {
-                        stage.strategies(r, c);
-                    } else {
-                        stage.best_x.clear();
-                        stage.best_y.clear();
-                    }
-                    let sure = stage.sure[who].get(s).filter(|x| !x.is_empty()).cloned();
-                    if who == 0 {
-                        xs.push(sure.unwrap_or_else(|| stage.best_x.clone()));
-                    } else {
-                        ys.push(sure.unwrap_or_else(|| stage.best_y.clone()));
-                    }
+            for s in 0..w * w {
+                if let Ok((r, c)) = game.build_stage(s / w, s % w, &tilted, stage) {
+                    stage.strategies(r, c);
                 }
+                let own = if who == 0 {
+                    &stage.best_x
+                } else {
+                    &stage.best_y
+                };
+                let sure = stage.sure[who].get(s).filter(|x| !x.is_empty());
+                list.push(sure.unwrap_or(own).clone());
             }
         }
-        let l = game.reply_value(&xs, false, &mut stage.work)?;
-        let h = game.reply_value(&ys, true, &mut stage.work)?;
-        let mut width: f64 = 0.0;
+        let l = game.reply_value(&strat[0], false, &mut stage.work)?;
+        let h = game.reply_value(&strat[1], true, &mut stage.work)?;
         for s in 0..w * w {
             low[s] = low[s].max(l[s]);
             high[s] = high[s].min(h[s]);
         }
-        for a in 0..w {
-            for b in 0..w {
-                let (s, t) = (a * w + b, b * w + a);
-                let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
-                let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
-                width = width.max(hi - lo);
-                cont[s] = 0.5 * (lo + hi);
-            }
+        let mut width: f64 = 0.0;
+        for s in 0..w * w {
+            let t = (s % w) * w + s / w;
+            let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
+            let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
+            width = width.max(hi - lo);
+            cont[s] = 0.5 * (lo + hi);
         }
         best = Some((cont.clone(), width));
         if width <= CERTIFIED {
@@ -1452,113 +1393,75 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f
     best
 }
 
-/// Rounds of `certify`: strategies from the table, then from the midpoints
-/// of the bounds found.
-const PASSES: usize = 24;
-
-/// The discount hint of `certify`'s stage games.
-const TILT: f64 = 1e-9;
-
-/// One reply of the player who answers a fixed strategy: its payoff now
-/// (for the replier, who minimises), whether it can never end the game,
-/// and its transitions `to[start..end]`.
-struct Reply {
-    payoff: f64,
-    stays: bool,
-    start: usize,
-    end: usize,
-}
-
-/// Strict improvement needed to change a reply in policy iteration (more
-/// than rounding, so that it cannot cycle).
-const IMPROVES: f64 = 1e-14;
+/// One reply to a fixed strategy: its payoff now (for the replier, who
+/// minimises), whether it can never end the game, its transitions.
+type Reply = (f64, bool, Vec<(usize, f64)>);
 
 impl Game {
     /// The best the replier (A if `a_replies`, else B) can do against the
-    /// other's stationary strategy `strat` (per state, over that player's
-    /// usable skills): the values for A. Policy iteration on the Markov
-    /// decision process of the replier, who minimises `sign * value`.
-    /// A reply "stays" if it can never end the game; Z is the largest set
-    /// of states where the replier can stay forever (staying in Z); there it
-    /// may also "stop" with 0, which is what staying forever is worth.
-    /// Every policy that stops on Z ends the game or stops with probability
-    /// 1 (a closed class without ending would lie in Z), so each policy's
-    /// values solve one linear system; changing only strict improvements
-    /// keeps that true. When no reply improves, the values v satisfy
-    /// v(s) <= payoff + E[v(next)] for every reply and v <= 0 on Z, so for
-    /// any strategy of the replier v(state) + the payoff so far is a
-    /// submartingale; it ends in a payoff, in Z (where v <= 0), or (with
-    /// probability 0) forever outside Z: v is the replier's optimum.
+    /// other's stationary strategy `strat`: the values for A, by policy
+    /// iteration on the replier's Markov decision process.
+    ///
+    /// Z is the largest set of states where the replier can stay forever
+    /// (by replies that never end the game and stay in Z); there it may
+    /// also "stop", worth 0 like staying forever. A policy that stops on Z
+    /// ends or stops with probability 1 (a closed class that never ends
+    /// lies in Z), so its values solve one linear system, and changing a
+    /// reply only where it is strictly better keeps that true. When none
+    /// is, v(s) <= payoff + E[v(next)] for every reply and v <= 0 on Z, so
+    /// for any strategy of the replier, v(state) + the payoff so far is a
+    /// submartingale that ends in a payoff, in Z (v <= 0) or, with
+    /// probability 0, forever outside Z: v is the replier's optimum.
     fn reply_value(&self, strat: &[Vec<f64>], a_replies: bool, work: &mut u64) -> Option<Vec<f64>> {
         let w = self.width();
         let ns = w * w;
         let sign = if a_replies { -1.0 } else { 1.0 };
-        let mut first = vec![0usize; ns + 1];
-        let mut replies: Vec<Reply> = Vec::new();
-        let mut to: Vec<(usize, f64)> = Vec::new();
+        let mut replies: Vec<Vec<Reply>> = vec![Vec::new(); ns];
         let mut fixed = vec![0.0; ns];
-        for a in 0..w {
-            for b in 0..w {
-                let s = a * w + b;
-                let (rows, cols) = (self.usable[a], self.usable[b]);
-                if rows == 0 || cols == 0 {
-                    // As in `build_stage`: who cannot move loses.
-                    fixed[s] = sign * (f64::from(cols == 0) - f64::from(rows == 0));
-                }
-                let mine = if rows == 0 || cols == 0 {
-                    0
-                } else if a_replies {
-                    rows
-                } else {
-                    cols
-                };
-                for k in 0..mine {
-                    let start = to.len();
-                    let (mut payoff, mut stays) = (0.0, self.keep == 1.0);
-                    for (l, &p) in strat[s].iter().enumerate().filter(|e| *e.1 > 0.0) {
-                        let (i, j) = if a_replies { (k, l) } else { (l, k) };
-                        match self.outcome[i * self.n + j] {
-                            0 => to.push((self.next(a, i) * w + self.next(b, j), self.keep * p)),
-                            o => {
-                                payoff += sign * p * f64::from(o);
-                                stays = false;
-                            }
+        for s in 0..ns {
+            let (a, b) = (s / w, s % w);
+            let (rows, cols) = (self.usable[a], self.usable[b]);
+            if rows == 0 || cols == 0 {
+                // As in `build_stage`: who cannot move loses.
+                fixed[s] = sign * (f64::from(cols == 0) - f64::from(rows == 0));
+                continue;
+            }
+            for k in 0..if a_replies { rows } else { cols } {
+                let mut reply: Reply = (0.0, self.keep == 1.0, Vec::new());
+                for (l, &p) in strat[s].iter().enumerate().filter(|e| *e.1 > 0.0) {
+                    let (i, j) = if a_replies { (k, l) } else { (l, k) };
+                    match self.outcome[i * self.n + j] {
+                        0 => reply
+                            .2
+                            .push((self.next(a, i) * w + self.next(b, j), self.keep * p)),
+                        o => {
+                            reply.0 += sign * p * f64::from(o);
+                            reply.1 = false;
                         }
                     }
-                    let end = to.len();
-                    replies.push(Reply {
-                        payoff,
-                        stays,
-                        start,
-                        end,
-                    });
                 }
-                first[s + 1] = replies.len();
+                replies[s].push(reply);
             }
         }
-        let acts = |s: usize| first[s]..first[s + 1];
-        // Z: drop states until each has a staying reply into Z.
-        let mut z: Vec<bool> = (0..ns).map(|s| !acts(s).is_empty()).collect();
+        let mut z: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
         let mut changed = true;
         while changed {
             changed = false;
             for s in 0..ns {
-                let keeps = |r: &Reply| r.stays && to[r.start..r.end].iter().all(|e| z[e.0]);
-                if z[s] && !replies[acts(s)].iter().any(keeps) {
+                let keeps = |r: &Reply| r.1 && r.2.iter().all(|e| z[e.0]);
+                if z[s] && !replies[s].iter().any(keeps) {
                     z[s] = false;
                     changed = true;
                 }
             }
         }
         const STOP: usize = usize::MAX;
-        let mut policy: Vec<usize> = (0..ns)
-            .map(|s| if z[s] { STOP } else { first[s] })
-            .collect();
+        let mut policy: Vec<usize> = z.iter().map(|&y| if y { STOP } else { 0 }).collect();
         let mut v = fixed.clone();
         for _ in 0..200 {
             // Evaluate: v = payoff + P v on the states that play on.
             let live: Vec<usize> = (0..ns)
-                .filter(|&s| !acts(s).is_empty() && policy[s] != STOP)
+                .filter(|&s| !replies[s].is_empty() && policy[s] != STOP)
                 .collect();
             let mut index = vec![usize::MAX; ns];
             for (k, &s) in live.iter().enumerate() {
@@ -1567,54 +1470,42 @@ impl Game {
             let m = live.len();
             let mut sys = vec![0.0; m * (m + 1)];
             for (k, &s) in live.iter().enumerate() {
-                let r = &replies[policy[s]];
+                let r = &replies[s][policy[s]];
                 let row = &mut sys[k * (m + 1)..(k + 1) * (m + 1)];
                 row[k] += 1.0;
-                row[m] = r.payoff;
-                for &(t, p) in &to[r.start..r.end] {
-                    if index[t] != usize::MAX {
-                        row[index[t]] -= p;
-                    } else {
-                        row[m] += p * fixed[t];
+                row[m] = r.0;
+                for &(t, p) in &r.2 {
+                    match index[t] {
+                        usize::MAX => row[m] += p * fixed[t],
+                        i => row[i] -= p,
                     }
                 }
             }
             *work += (m * m * m / 3) as u64;
             let x = gauss(&mut sys, m)?;
             for s in 0..ns {
-                v[s] = if index[s] != usize::MAX {
-                    x[index[s]]
-                } else if policy[s] == STOP {
-                    0.0
-                } else {
-                    fixed[s]
+                v[s] = match (index[s], policy[s]) {
+                    (usize::MAX, STOP) => 0.0,
+                    (usize::MAX, _) => fixed[s],
+                    (i, _) => x[i],
                 };
             }
-            // Improve: the best reply where it beats the current one.
+            // Improve: a reply (or stopping) strictly better than the one
+            // played.
             let mut stable = true;
             for s in 0..ns {
-                let mut best = v[s] - IMPROVES;
-                let mut choice = policy[s];
-                if z[s] && 0.0 < best {
-                    best = 0.0;
-                    choice = STOP;
+                let mut best = (v[s] - IMPROVES, policy[s]);
+                if z[s] && 0.0 < best.0 {
+                    best = (0.0, STOP);
                 }
-                for a in acts(s) {
-                    let r = &replies[a];
-                    let q = r.payoff
-                        + to[r.start..r.end]
-                            .iter()
-                            .map(|&(t, p)| p * v[t])
-                            .sum::<f64>();
-                    if q < best {
-                        best = q;
-                        choice = a;
+                for (a, r) in replies[s].iter().enumerate() {
+                    let q = r.0 + r.2.iter().map(|&(t, p)| p * v[t]).sum::<f64>();
+                    if q < best.0 {
+                        best = (q, a);
                     }
                 }
-                if choice != policy[s] {
-                    policy[s] = choice;
-                    stable = false;
-                }
+                stable &= best.1 == policy[s];
+                policy[s] = best.1;
             }
             if stable {
                 return Some(v.iter().map(|&x| sign * x).collect());
@@ -1623,6 +1514,9 @@ impl Game {
         None
     }
 }
+
+/// Strict improvement needed to change a reply (more than rounding).
+const IMPROVES: f64 = 1e-14;
 
 /// Solves the m x m system in `sys` (rows of m coefficients and the right
 /// side) by Gaussian elimination with partial pivoting.
