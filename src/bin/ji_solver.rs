@@ -1,11 +1,5 @@
-//! 集 (波波攒) solver: the value of the game under optimal play.
-//!
-//! Two players, A and B, move at the same time each round. Each holds a
-//! public count of 集 starting at 0. A skill changes its user's count by
-//! `delta` and needs at least `req` 集. If one side's skill beats the
-//! other's, that side wins and the game ends; otherwise both deltas apply
-//! and play goes on. Counts are capped at C = max req. Input, output and
-//! exit codes: `HELP`.
+//! 集 (波波攒) solver: the value of the game under optimal play. Input,
+//! output and exit codes: `HELP`; counts are capped at C = max req.
 //!
 //! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
 //! pair of moves that ends the game pays +1 or -1 and any other pair pays
@@ -13,9 +7,8 @@
 //! lim V_k (`solve_table`); slow unlimited games are bracketed by the exact
 //! guarantees of stationary strategies (`certify`). Stage games: saddle,
 //! dominance, simplex certified by its strategies (`Stage`). No clock: the
-//! budget counts work, so one input gives the same bytes and exit code on
-//! every machine. Per round one stage game per state x < y
-//! (V(y, x) = -V(x, y), V(x, x) = 0). Limits: n <= 64, C <= 1000, `WORK`.
+//! budget counts work, so an input gives the same bytes and exit code on
+//! every machine. Limits: n <= 64, C <= 1000, `WORK`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -70,12 +63,10 @@ fn run_main() -> Result<(), Failure> {
     result
 }
 
-/// The command-line options.
+/// The command-line options (see `HELP`).
 #[derive(Default)]
 pub struct Options {
-    /// `--strict`: check the statement's exact layout too.
     strict: bool,
-    /// `--strategy`: print the optimal strategies after each value.
     strategy: bool,
 }
 
@@ -83,21 +74,17 @@ const HELP: &str = "\
 ji_solver: value of 集 (波波攒) under optimal play.
 input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
         then `R p` (round limit, 0 = none; draw chance in percent),
-        then q and q queries `x y` (counts of A and B, 0..=C = max req).
-        Tokens are read in order, separated by any whitespace; whatever
-        follows the last query is ignored.
+        then q and q queries `x y` (counts of A and B, 0..=C = max req),
+        separated by any whitespace; what follows the last query is ignored.
 output: per query P(A wins) - P(B wins), 9 digits after the point.
-options:
-  --strategy  after each value two lines `A: name prob ...` and
-              `B: name prob ...`: optimal mixed strategies of the query's
-              first round (6 decimals; skills of probability 0 left out).
-  --strict    also check the statement's layout; the first deviation is
-              bad input `line L column C: ...` (C counts bytes):
-              n alone on line 1, then one skill per line, `R p` on one
-              line, q on one line, one query `x y` per line; tokens
-              separated by one space; no space at the start or end of a
-              line; no blank line; nothing after the last query; every
-              line ends with a newline (CRLF counts as one).
+  --strategy  after each value, `A: name prob ...` and `B: name prob ...`:
+              optimal strategies of the query's first round (6 decimals,
+              skills of probability 0 left out).
+  --strict    bad input `line L column C: ...` (C in bytes) unless: n on
+              line 1, one skill per line, `R p` on one line, q on one, one
+              query per line; one space between tokens, none at either end
+              of a line; no blank line; every line ends with a newline
+              (CRLF is one); nothing after the last query.
 exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
         argument, 3 valid but not certified (best values printed).
 ";
@@ -109,11 +96,10 @@ pub enum Failure {
     BadArgument(String),
     /// Bad input: the 1-based line and what is wrong (exit code 2).
     BadInput(usize, String),
-    /// Input off the statement's layout under `--strict`: 1-based line,
-    /// 1-based byte column and what is wrong (exit code 2).
+    /// Off the layout under `--strict`: line, byte column, what (exit 2).
     BadLayout(usize, usize, String),
-    /// Valid input whose values are not certified to within 1e-6, or too
-    /// large to tabulate (exit code 3); the best values were printed.
+    /// Valid input, values not certified (the best printed) or too large to
+    /// tabulate (exit code 3).
     Uncertified(String),
     /// The input cannot be read or the output cannot be written (exit 1).
     Io(String),
@@ -148,8 +134,7 @@ fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
     Err(Failure::BadInput(line, what))
 }
 
-/// The variant block's former name for `bad` (to go once the shared block
-/// calls `bad`).
+/// `bad` as the variant block calls it (goes with the shared block).
 fn fail<T>(line: usize, what: String) -> Result<T, Failure> {
     bad(line, what)
 }
@@ -488,11 +473,9 @@ fn parse_percent(text: &[u8]) -> Option<f64> {
 /// The whole input, checked.
 struct Problem<'a> {
     variant: Variant<'a>,
-    /// R: the round limit, 0 for none.
+    /// R (0: none), 1 - p/100 and C = max req.
     rounds: u64,
-    /// 1 - p/100: the chance that an unfinished round is not called off.
     keep: f64,
-    /// C = max req: counts are capped at C after every round.
     cap: i64,
     queries: Vec<(usize, usize)>,
 }
@@ -581,11 +564,8 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
     })
 }
 
-/// `--strict`: the statement's layout, checked once the tokens were read
-/// and found good: n alone on line 1, one skill per line, `R p` on one
-/// line, q on one line, one query per line; one space between tokens and
-/// none at either end of a line; every line ends with a newline (CRLF
-/// counts as one); nothing follows the last query. Columns count bytes.
+/// `--strict`: the layout of `HELP`, checked once the tokens were read and
+/// found good. Columns count bytes.
 fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
     let mut pos = 0;
     for line in 1..=n + 3 + q {
@@ -667,7 +647,7 @@ fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
 /// usable with c 集 are a prefix of the list.
 struct Game {
     n: usize,
-    /// C: the cap on counts (the largest req).
+    /// C, the cap on counts.
     cap: usize,
     /// delta of each skill, in req order.
     delta: Vec<i64>,
@@ -675,10 +655,9 @@ struct Game {
     usable: Vec<usize>,
     /// outcome[i * n + j]: +1 if skill i beats skill j, -1 if j beats i.
     outcome: Vec<i8>,
-    /// 1 - p/100: factor on the value of the state an unfinished round
-    /// leads to.
+    /// 1 - p/100: the chance an unfinished round is not called off.
     keep: f64,
-    /// order[i]: the variant's index of skill i (skills in req order).
+    /// The variant's index of each skill.
     order: Vec<usize>,
 }
 
@@ -781,10 +760,10 @@ impl Game {
 
 // ---------------------------------------------------------------- stage game
 
-/// Scratch space and statistics for solving stage (matrix) games.
+/// Scratch space for stage (matrix) games.
 #[derive(Default)]
 struct Stage {
-    /// The matrix, row-major; the row player (A) maximises.
+    /// The matrix, row-major; A (rows) maximises.
     m: Vec<f64>,
     /// What is left of `m` after dominance, and its negated transpose.
     red: Vec<f64>,
@@ -794,21 +773,18 @@ struct Stage {
     lp: Simplex,
     /// Largest gap between the certified bounds of any stage game.
     worst_gap: f64,
-    /// The last game's maximin row and minimax column; whether it had no
-    /// saddle (then `red`, `row_on`, `col_on` hold what dominance left).
+    /// The last game's maximin row and minimax column; no saddle (then
+    /// `red`, `row_on`, `col_on` hold what dominance left)?
     pure: (usize, usize),
     reduced: bool,
     /// The best row and column strategies found on `red`.
     best_x: Vec<f64>,
     best_y: Vec<f64>,
-    /// Work done: matrix entries built and tableau entries updated.
+    /// Work done (see `WORK`).
     work: u64,
-    /// Per state, a strategy of A (`sure[0]`) or B (`sure[1]`) that wins
-    /// for sure: the one of the round the state's value first became +1
-    /// (for A) or -1 (for B). Its moves lead only to states that reached
-    /// the same value in an earlier round, so it wins as a stationary
-    /// strategy too (a stage game at the limit may not: staying can look
-    /// as good as winning).
+    /// Per state, A's (`sure[0]`) or B's strategy of the round the state's
+    /// value first became +1 (-1 for B): it leads only to states that got
+    /// there earlier, so it wins as a stationary strategy too.
     sure: [Vec<Vec<f64>>; 2],
 }
 
@@ -816,9 +792,8 @@ struct Stage {
 const GAP_OK: f64 = 1e-12;
 
 impl Stage {
-    /// The value of the matrix game in `self.m` (rows x cols). Leaves what
-    /// `strategies` needs: the pure maximin row and minimax column, and
-    /// after dominance the optimal strategies of what is left.
+    /// The value of the matrix game in `m` (rows x cols); leaves what
+    /// `strategies` needs.
     fn value(&mut self, rows: usize, cols: usize) -> f64 {
         let m = &self.m;
         // Pure saddle point: max of row minima = min of column maxima.
@@ -859,49 +834,38 @@ impl Stage {
         let k0 = (0..red.len()).fold(0, |b, k| if better(k, b) { k } else { b });
         self.best_x.clear();
         self.best_x
-            .extend((0..r).map(|k| f64::from(r == 1 || k == k0)));
+            .extend((0..r).map(|k| f64::from(u8::from(r == 1 || k == k0))));
         self.best_y.clear();
         self.best_y
-            .extend((0..c).map(|k| f64::from(c == 1 || k == k0)));
+            .extend((0..c).map(|k| f64::from(u8::from(c == 1 || k == k0))));
         red[k0]
     }
 
-    /// Removes weakly dominated rows and columns until none is left (this
-    /// keeps the value); leaves the r x c remainder in `self.red`.
+    /// Removes weakly dominated rows and columns (this keeps the value);
+    /// leaves the r x c remainder in `red`.
     fn reduce(&mut self, rows: usize, cols: usize) -> (usize, usize) {
         let m = &self.m;
-        self.row_on.clear();
-        self.row_on.resize(rows, true);
-        self.col_on.clear();
-        self.col_on.resize(cols, true);
         let (row_on, col_on) = (&mut self.row_on, &mut self.col_on);
+        row_on.clear();
+        row_on.resize(rows, true);
+        col_on.clear();
+        col_on.resize(cols, true);
         let mut changed = true;
         while changed {
             changed = false;
+            // Row i is dominated by row k if it is nowhere better for A.
             for i in 0..rows {
-                if !row_on[i] {
-                    continue;
-                }
-                let dominated = (0..rows).any(|k| {
-                    k != i
-                        && row_on[k]
-                        && (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j])
-                });
-                if dominated {
+                let le =
+                    |k: usize| (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j]);
+                if row_on[i] && (0..rows).any(|k| k != i && row_on[k] && le(k)) {
                     row_on[i] = false;
                     changed = true;
                 }
             }
             for j in 0..cols {
-                if !col_on[j] {
-                    continue;
-                }
-                let dominated = (0..cols).any(|l| {
-                    l != j
-                        && col_on[l]
-                        && (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l])
-                });
-                if dominated {
+                let ge =
+                    |l: usize| (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l]);
+                if col_on[j] && (0..cols).any(|l| l != j && col_on[l] && ge(l)) {
                     col_on[j] = false;
                     changed = true;
                 }
@@ -909,20 +873,17 @@ impl Stage {
         }
         self.red.clear();
         for i in (0..rows).filter(|&i| row_on[i]) {
-            for j in (0..cols).filter(|&j| col_on[j]) {
-                self.red.push(m[i * cols + j]);
-            }
+            self.red
+                .extend((0..cols).filter(|&j| col_on[j]).map(|j| m[i * cols + j]));
         }
         let r = row_on.iter().filter(|&&b| b).count();
         (r, self.red.len() / r)
     }
 
-    /// A mixed stage game (r x c in `self.red`): simplex, then certified by
-    /// the strategies found. The row strategy x guarantees at least
-    /// min_j x.M_j and the column strategy y at most max_i M_i.y, so the
-    /// value lies between; a wide gap triggers the transposed problem and
-    /// Bland's rule, and the tightest bounds win. `lower` and `upper` (the
-    /// pure-strategy bounds) stand in for a bound no attempt found.
+    /// A mixed stage game (r x c in `red`) by simplex, certified by its
+    /// strategies: x guarantees min_j x.M_j, y at most max_i M_i.y; a wide
+    /// gap tries the transposed game and Bland's rule. `lower`, `upper`
+    /// (pure bounds) stand in for a bound no attempt found.
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64) -> f64 {
         let mut lo = f64::NEG_INFINITY;
         let mut hi = f64::INFINITY;
@@ -981,10 +942,8 @@ impl Stage {
         0.5 * (lo + hi)
     }
 
-    /// Optimal strategies of the matrix game in `self.m` (rows x cols):
-    /// A's in `best_x`, B's in `best_y`, over all rows and columns. A saddle
-    /// gives pure strategies; else those of the game left after removing
-    /// weakly dominated rows and columns, optimal in the whole game too.
+    /// Optimal strategies of the game in `m`, into `best_x`, `best_y`: pure
+    /// at a saddle, else those of what dominance left (optimal in `m` too).
     fn strategies(&mut self, rows: usize, cols: usize) {
         self.value(rows, cols);
         let mut x = vec![0.0; rows];
@@ -1021,13 +980,11 @@ struct Simplex {
 }
 
 impl Simplex {
-    /// Solves the matrix game `a` (r x c, the row player maximises): with
-    /// B = a + shift > 0, maximise sum(y) subject to B y <= 1, y >= 0. On
-    /// success `y` holds the column strategy and `x` (from the reduced
-    /// costs of the slacks, the dual) the row strategy, both normalised.
-    /// Pivots below a tolerance are refused (a tiny pivot can be off by far
-    /// more than rounding); `bland` picks the smallest index (no cycling)
-    /// instead of the steepest reduced cost.
+    /// Solves the matrix game `a` (r x c, rows maximise): with B = a +
+    /// shift > 0, max sum(y) s.t. B y <= 1, y >= 0; `y` and `x` (the dual,
+    /// from the slacks' costs) become the strategies. Tiny pivots are
+    /// refused (they can be off by far more than rounding); `bland` takes
+    /// the smallest index instead of the steepest cost.
     fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
         const COST_EPS: f64 = 1e-11;
         const PIVOT_EPS: f64 = 1e-9;
@@ -1139,18 +1096,14 @@ impl Simplex {
 
 // ---------------------------------------------------------------- iteration
 
-/// The budget of work, in stage-game entries built (plus 32 per stage
-/// game), tableau entries updated and linear-system steps (`Stage::work`):
-/// about 2 s on the development machine, and the same count, so the same
-/// answer, on every machine. Past it the values are printed with exit
-/// code 3.
+/// The budget of work (`Stage::work`: stage-game entries built plus 32
+/// each, tableau entries and linear-system steps): about 2 s here, the
+/// same answer everywhere. Past it: exit code 3.
 const WORK: u64 = 300_000_000;
 
 impl Game {
-    /// One round of value iteration: `new` = T(`old`) on every state a < b,
-    /// mirrored to b > a; V(a, a) = 0 (the stage game there is symmetric).
-    /// Returns the largest change, or `None` if the work budget ran out
-    /// (then `new` is partly written).
+    /// One round: `new` = T(`old`) on the states a < b, mirrored; V(a, a) =
+    /// 0. The largest change, or `None` when out of work (`new` partial).
     fn sweep(&self, old: &[f64], new: &mut [f64], stage: &mut Stage) -> Option<f64> {
         let w = self.width();
         let mut change: f64 = 0.0;
@@ -1161,7 +1114,8 @@ impl Game {
                     return None;
                 }
                 let v = self.stage_value(a, b, old, stage);
-                if v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
+                let moves = self.usable[a] > 0 && self.usable[b] > 0;
+                if moves && v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
                     self.note_sure_win(a, b, v, stage);
                 }
                 change = change.max((v - old[a * w + b]).abs());
@@ -1175,49 +1129,34 @@ impl Game {
 
 impl Game {
     /// Keeps the winner's strategy of the stage game just solved at (a, b),
-    /// whose value v is +1 or -1, for (a, b) and for the mirrored (b, a),
-    /// where the other player is in the winner's place.
+    /// of value v = +1 or -1, for (a, b) and for the mirrored (b, a).
     fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
         let w = self.width();
-        if self.usable[a] == 0 || self.usable[b] == 0 {
-            return;
-        }
         if stage.sure[0].is_empty() {
             stage.sure = [vec![Vec::new(); w * w], vec![Vec::new(); w * w]];
         }
         stage.strategies(self.usable[a], self.usable[b]);
-        let (s, t) = (a * w + b, b * w + a);
-        if v > 0.0 {
-            stage.sure[0][s] = stage.best_x.clone();
-            stage.sure[1][t] = stage.best_x.clone();
+        let who = usize::from(v < 0.0);
+        let won = if v > 0.0 {
+            &stage.best_x
         } else {
-            stage.sure[1][s] = stage.best_y.clone();
-            stage.sure[0][t] = stage.best_y.clone();
-        }
+            &stage.best_y
+        };
+        stage.sure[who][a * w + b] = won.clone();
+        stage.sure[1 - who][b * w + a] = won.clone();
     }
 }
 
-/// Changes below this count as converged for the unlimited game.
+/// A change that counts as converged; the sweeps before `certify` is tried
+/// (then at every doubling); the width of bounds it must reach.
 const STILL: f64 = 1e-13;
-
-/// Sweeps of the unlimited game before `certify` is tried (then at every
-/// doubling).
 const CERTIFY_FROM: u64 = 256;
-
-/// Width of certified bounds accepted as an answer.
 const CERTIFIED: f64 = 1e-7;
 
-/// The computed table: `values` to print, `cont` the table whose stage
-/// games are the query's first round (for `--strategy`): V_{R-1} for
-/// R > 0, the values themselves for R = 0.
-struct Solved {
-    values: Vec<f64>,
-    cont: Vec<f64>,
-    warning: Option<String>,
-}
-
-/// Computes the table of values, with a warning if it is not certified.
-fn solve_table(game: &Game, rounds: u64) -> Solved {
+/// The table of values, the table whose stage games are the query's first
+/// round (for `--strategy`: V_{R-1} for R > 0, the values for R = 0), and
+/// a warning if the values are not certified.
+fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>) {
     let w = game.width();
     let mut stage = Stage::default();
     let mut old = vec![0.0; w * w];
@@ -1302,22 +1241,18 @@ fn solve_table(game: &Game, rounds: u64) -> Solved {
         None if rounds > 0 => new,
         None => old.clone(),
     };
-    Solved {
-        values: old,
-        cont,
-        warning,
-    }
+    (old, cont, warning)
 }
 
 // ---------------------------------------------------------------- certify
 
-/// Largest table certified (one dense linear system per policy step).
+/// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
 
 /// Widens both bounds against the rounding of the linear systems.
 const MARGIN: f64 = 1e-9;
 
-/// Rounds of `certify`; its stage games' hint of discount.
+/// `certify`'s rounds and hint of discount.
 const PASSES: usize = 24;
 const TILT: f64 = 1e-9;
 
@@ -1325,22 +1260,19 @@ const TILT: f64 = 1e-9;
 /// strategies of both players: the midpoints and the largest width, or
 /// `None` (table too large, policy iteration unsettled).
 ///
-/// Soundness. Fix A's stationary strategy x. What B can reach against it is
-/// a Markov decision process; `reply_value` finds B's best result low(s)
-/// over all strategies of B (a game that never ends counts 0). So A
-/// guarantees low(s) in the unlimited game, whose value is >= low(s);
-/// B's y likewise holds it <= high(s). The unlimited game is a recursive
-/// game (it pays only when it ends): it has a value (Everett 1957) and the
-/// k-round values V_k converge to it (Mertens and Neyman 1981), so lim V_k,
-/// the answer, lies in [low, high]; with p > 0 the game is discounted and
-/// no theorem is needed. V(b, a) = -V(a, b), so the mirrored state's bounds
-/// hold too (the midpoints stay exactly antisymmetric). MARGIN covers
-/// rounding.
+/// Soundness: against A's stationary x, B faces a Markov decision process;
+/// `reply_value` finds B's best result low(s) over all B's strategies (a
+/// game that never ends counts 0), so A guarantees low(s) in the unlimited
+/// game; B's y likewise holds it to high(s). That game is recursive (it
+/// pays only when it ends): it has a value (Everett 1957), the limit of the
+/// k-round values V_k (Mertens and Neyman 1981), so lim V_k, the answer,
+/// lies in [low, high] (for p > 0, plain discounting). V(b, a) = -V(a, b)
+/// lets the mirror's bounds bound too. MARGIN covers rounding.
 ///
 /// The strategies: the stage games' at `table`, then alternately at the
 /// midpoints and at each player's own bound (each pass shrinks a rare
-/// move's weight), with a hint of discount (TILT) so that staying never
-/// ties with the rare move that ends the game, and `Stage::sure` wins.
+/// move's weight), with a hint of discount (TILT): staying never ties with
+/// a rare move that ends the game; `Stage::sure` wins.
 fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f64)> {
     let w = game.width();
     if w * w > MAX_CERTIFY_STATES {
@@ -1398,20 +1330,15 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f
 type Reply = (f64, bool, Vec<(usize, f64)>);
 
 impl Game {
-    /// The best the replier (A if `a_replies`, else B) can do against the
-    /// other's stationary strategy `strat`: the values for A, by policy
-    /// iteration on the replier's Markov decision process.
-    ///
-    /// Z is the largest set of states where the replier can stay forever
-    /// (by replies that never end the game and stay in Z); there it may
-    /// also "stop", worth 0 like staying forever. A policy that stops on Z
-    /// ends or stops with probability 1 (a closed class that never ends
-    /// lies in Z), so its values solve one linear system, and changing a
-    /// reply only where it is strictly better keeps that true. When none
-    /// is, v(s) <= payoff + E[v(next)] for every reply and v <= 0 on Z, so
-    /// for any strategy of the replier, v(state) + the payoff so far is a
-    /// submartingale that ends in a payoff, in Z (v <= 0) or, with
-    /// probability 0, forever outside Z: v is the replier's optimum.
+    /// The values for A when the replier (A if `a_replies`, else B) best
+    /// answers the other's stationary `strat`: policy iteration. Z is the
+    /// largest set where the replier can stay forever (by replies that never
+    /// end the game, into Z); there it may "stop", worth 0 like staying. A
+    /// policy that stops on Z ends with probability 1 (a closed class that
+    /// never ends lies in Z): one linear system; strict improvements keep
+    /// that. When none is left, v <= payoff + E[v(next)] for every reply and
+    /// v <= 0 on Z, so under any replier strategy v(state) + payoff so far
+    /// is a submartingale ending in a payoff or in Z: v is the optimum.
     fn reply_value(&self, strat: &[Vec<f64>], a_replies: bool, work: &mut u64) -> Option<Vec<f64>> {
         let w = self.width();
         let ns = w * w;
@@ -1423,7 +1350,7 @@ impl Game {
             let (rows, cols) = (self.usable[a], self.usable[b]);
             if rows == 0 || cols == 0 {
                 // As in `build_stage`: who cannot move loses.
-                fixed[s] = sign * (f64::from(cols == 0) - f64::from(rows == 0));
+                fixed[s] = sign * f64::from(i8::from(cols == 0) - i8::from(rows == 0));
                 continue;
             }
             for k in 0..if a_replies { rows } else { cols } {
@@ -1564,11 +1491,7 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
         )));
     }
     let game = Game::new(&prob.variant, prob.cap, prob.keep);
-    let Solved {
-        values: table,
-        cont,
-        warning,
-    } = solve_table(&game, prob.rounds);
+    let (table, cont, warning) = solve_table(&game, prob.rounds);
     let w = game.width();
     let mut text = String::new();
     let mut stage = Stage::default();
@@ -1576,17 +1499,24 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
         text.push_str(&format_value(table[x * w + y]));
         text.push('\n');
         if opts.strategy {
-            // The query's first round: the stage game at (x, y) with the
-            // values of the round after it (see `Solved::cont`).
+            // The query's first round (see `solve_table`).
             let (mut xs, mut ys) = (Vec::new(), Vec::new());
             if let Ok((r, c)) = game.build_stage(x, y, &cont, &mut stage) {
                 stage.strategies(r, c);
                 xs = round_strategy(&stage.best_x, &stage.m, c, true);
                 ys = round_strategy(&stage.best_y, &stage.m, c, false);
             }
-            for (who, units) in [("A:", xs), ("B:", ys)] {
+            for (who, units) in [("A", xs), ("B", ys)] {
+                // ` name prob` per skill of positive probability, in the
+                // variant's order.
+                let mut shown: Vec<(usize, i64)> = game.order.iter().copied().zip(units).collect();
+                shown.sort_unstable();
                 text.push_str(who);
-                text.push_str(&format_strategy(&units, &game.order, &prob.variant));
+                text.push(':');
+                for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
+                    let name = String::from_utf8_lossy(prob.variant.skills[skill].name);
+                    text.push_str(&format!(" {} {}.{:06}", name, u / 1_000_000, u % 1_000_000));
+                }
                 text.push('\n');
             }
         }
@@ -1599,21 +1529,13 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
     }
 }
 
-/// A strategy of the stage game in `m` (rows x cols) in millionths that
-/// sum to exactly 10^6: rounded down, the units left over go to the
-/// largest remainders, then single units move while that raises the
-/// player's guarantee (rounding alone may cost it 1e-6).
+/// A strategy of the stage game `m` (`cols` columns) in millionths summing
+/// to 10^6: rounded down, the rest on the likeliest skill, then single
+/// units move while that raises the player's guarantee.
 fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> Vec<i64> {
-    let scaled: Vec<f64> = probs.iter().map(|p| p * 1e6).collect();
-    let mut units: Vec<i64> = scaled.iter().map(|s| s.floor() as i64).collect();
-    let left = 1_000_000 - units.iter().sum::<i64>();
-    let mut by_rest: Vec<usize> = (0..probs.len()).collect();
-    by_rest.sort_by(|&i, &j| {
-        (scaled[j] - scaled[j].floor()).total_cmp(&(scaled[i] - scaled[i].floor()))
-    });
-    for &i in by_rest.iter().cycle().take(left.max(0) as usize) {
-        units[i] += 1;
-    }
+    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
+    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
+    units[top] += 1_000_000 - units.iter().sum::<i64>();
     let entry = |k: usize, l: usize| {
         if rows_player {
             m[k * cols + l]
@@ -1622,19 +1544,18 @@ fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> V
         }
     };
     let others = if rows_player { cols } else { m.len() / cols };
-    let guarantee = |u: &[i64]| {
-        (0..others)
-            .map(|l| (0..u.len()).map(|k| u[k] as f64 * entry(k, l)).sum::<f64>())
-            .fold(f64::INFINITY, f64::min)
+    let worth = |u: &[i64]| {
+        let pay = |l: usize| (0..u.len()).map(|k| u[k] as f64 * entry(k, l)).sum::<f64>();
+        (0..others).map(pay).fold(f64::INFINITY, f64::min)
     };
-    for _ in 0..64 {
-        let mut best = (guarantee(&units), 0, 0);
-        let k = units.len();
+    let k = units.len();
+    loop {
+        let mut best = (worth(&units), 0, 0);
         for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
             if units[from] > 0 {
                 units[from] -= 1;
                 units[to] += 1;
-                let g = guarantee(&units);
+                let g = worth(&units);
                 if g > best.0 {
                     best = (g, from, to);
                 }
@@ -1643,25 +1564,11 @@ fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> V
             }
         }
         if best.1 == best.2 {
-            break;
+            return units;
         }
         units[best.1] -= 1;
         units[best.2] += 1;
     }
-    units
-}
-
-/// ` name prob` for each skill of positive probability (in millionths),
-/// in the variant's order.
-fn format_strategy(units: &[i64], order: &[usize], v: &Variant<'_>) -> String {
-    let mut shown: Vec<(usize, i64)> = (0..units.len()).map(|i| (order[i], units[i])).collect();
-    shown.sort_unstable();
-    let mut s = String::new();
-    for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
-        let name = String::from_utf8_lossy(v.skills[skill].name);
-        s.push_str(&format!(" {} {}.{:06}", name, u / 1_000_000, u % 1_000_000));
-    }
-    s
 }
 
 /// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.

@@ -326,6 +326,8 @@ impl Rng {
     }
 }
 
+/// Skill pairs are indexed both ways: a range loop reads best.
+#[allow(clippy::needless_range_loop, clippy::type_complexity)]
 /// A random variant of up to `max_n` skills with C <= `max_c`: (text,
 /// deltas, reqs, beats[i][j]).
 fn random_variant(
