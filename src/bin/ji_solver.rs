@@ -1303,17 +1303,20 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f
                 list.push(sure.unwrap_or(own).clone());
             }
         }
-        let l = game.reply_value(&strat[0], false, &mut stage.work)?;
-        let h = game.reply_value(&strat[1], true, &mut stage.work)?;
+        let (l, el) = game.reply_value(&strat[0], false, &mut stage.work)?;
+        let (h, eh) = game.reply_value(&strat[1], true, &mut stage.work)?;
         for s in 0..w * w {
-            low[s] = low[s].max(l[s]);
-            high[s] = high[s].min(h[s]);
+            low[s] = low[s].max(l[s] - el);
+            high[s] = high[s].min(h[s] + eh);
         }
         let mut width: f64 = 0.0;
         for s in 0..w * w {
             let t = (s % w) * w + s / w;
             let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
             let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
+            if lo > hi {
+                return None; // Inconsistent bounds: never certify them.
+            }
             width = width.max(hi - lo);
             cont[s] = 0.5 * (lo + hi);
         }
@@ -1339,7 +1342,12 @@ impl Game {
     /// that. When none is left, v <= payoff + E[v(next)] for every reply and
     /// v <= 0 on Z, so under any replier strategy v(state) + payoff so far
     /// is a submartingale ending in a payoff or in Z: v is the optimum.
-    fn reply_value(&self, strat: &[Vec<f64>], a_replies: bool, work: &mut u64) -> Option<Vec<f64>> {
+    fn reply_value(
+        &self,
+        strat: &[Vec<f64>],
+        a_replies: bool,
+        work: &mut u64,
+    ) -> Option<(Vec<f64>, f64)> {
         let w = self.width();
         let ns = w * w;
         let sign = if a_replies { -1.0 } else { 1.0 };
@@ -1353,9 +1361,16 @@ impl Game {
                 fixed[s] = sign * f64::from(i8::from(cols == 0) - i8::from(rows == 0));
                 continue;
             }
+            // LP noise (1e-16) is no rare move: dropped.
+            let kept: f64 = strat[s].iter().filter(|&&p| p > 1e-12).sum();
             for k in 0..if a_replies { rows } else { cols } {
                 let mut reply: Reply = (0.0, self.keep == 1.0, Vec::new());
-                for (l, &p) in strat[s].iter().enumerate().filter(|e| *e.1 > 0.0) {
+                for (l, p) in strat[s]
+                    .iter()
+                    .map(|p| p / kept)
+                    .enumerate()
+                    .filter(|e| e.1 > 1e-12)
+                {
                     let (i, j) = if a_replies { (k, l) } else { (l, k) };
                     match self.outcome[i * self.n + j] {
                         0 => reply
@@ -1395,12 +1410,15 @@ impl Game {
                 index[s] = k;
             }
             let m = live.len();
-            let mut sys = vec![0.0; m * (m + 1)];
+            // Right sides: the payoffs, and 1 per round (the expected
+            // rounds T, which bound how rounding errors add up).
+            let mut sys = vec![0.0; m * (m + 2)];
             for (k, &s) in live.iter().enumerate() {
                 let r = &replies[s][policy[s]];
-                let row = &mut sys[k * (m + 1)..(k + 1) * (m + 1)];
+                let row = &mut sys[k * (m + 2)..(k + 1) * (m + 2)];
                 row[k] += 1.0;
                 row[m] = r.0;
+                row[m + 1] = 1.0;
                 for &(t, p) in &r.2 {
                     match index[t] {
                         usize::MAX => row[m] += p * fixed[t],
@@ -1414,9 +1432,11 @@ impl Game {
                 v[s] = match (index[s], policy[s]) {
                     (usize::MAX, STOP) => 0.0,
                     (usize::MAX, _) => fixed[s],
-                    (i, _) => x[i],
+                    (i, _) => x[i][0],
                 };
             }
+            let rounds = x.iter().fold(1.0f64, |t, e| t.max(e[1]));
+            let mut residual: f64 = 0.0;
             // Improve: a reply (or stopping) strictly better than the one
             // played.
             let mut stable = true;
@@ -1425,8 +1445,18 @@ impl Game {
                 if z[s] && 0.0 < best.0 {
                     best = (0.0, STOP);
                 }
+                if z[s] {
+                    residual = residual.max(v[s]);
+                }
                 for (a, r) in replies[s].iter().enumerate() {
                     let q = r.0 + r.2.iter().map(|&(t, p)| p * v[t]).sum::<f64>();
+                    // How far v is from solving its system, or from optimal.
+                    let off = if a == policy[s] {
+                        (q - v[s]).abs()
+                    } else {
+                        v[s] - q
+                    };
+                    residual = residual.max(off);
                     if q < best.0 {
                         best = (q, a);
                     }
@@ -1435,7 +1465,8 @@ impl Game {
                 policy[s] = best.1;
             }
             if stable {
-                return Some(v.iter().map(|&x| sign * x).collect());
+                let error = residual * rounds;
+                return Some((v.iter().map(|&x| sign * x).collect(), error));
             }
         }
         None
@@ -1445,10 +1476,10 @@ impl Game {
 /// Strict improvement needed to change a reply (more than rounding).
 const IMPROVES: f64 = 1e-14;
 
-/// Solves the m x m system in `sys` (rows of m coefficients and the right
-/// side) by Gaussian elimination with partial pivoting.
-fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<f64>> {
-    let w = m + 1;
+/// Solves the m x m system `sys` (rows: m coefficients, two right sides)
+/// by Gaussian elimination with partial pivoting.
+fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<[f64; 2]>> {
+    let w = m + 2;
     for c in 0..m {
         let p = (c..m).max_by(|&i, &j| sys[i * w + c].abs().total_cmp(&sys[j * w + c].abs()))?;
         if sys[p * w + c].abs() < 1e-300 {
@@ -1466,10 +1497,12 @@ fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<f64>> {
             }
         }
     }
-    let mut x = vec![0.0; m];
+    let mut x = vec![[0.0; 2]; m];
     for c in (0..m).rev() {
-        let s: f64 = (c + 1..m).map(|k| sys[c * w + k] * x[k]).sum();
-        x[c] = (sys[c * w + m] - s) / sys[c * w + c];
+        for r in 0..2 {
+            let s: f64 = (c + 1..m).map(|k| sys[c * w + k] * x[k][r]).sum();
+            x[c][r] = (sys[c * w + m + r] - s) / sys[c * w + c];
+        }
     }
     Some(x)
 }
