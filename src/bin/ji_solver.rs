@@ -1,14 +1,11 @@
 //! 集 (波波攒) solver: the value of the game under optimal play. Input,
 //! output and exit codes: `HELP`; counts are capped at C = max req.
 //!
-//! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
-//! pair of moves that ends the game pays +1 or -1 and any other pair pays
+//! V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a pair
+//! of moves that ends the game pays +1 or -1 and any other pair pays
 //! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 for
-//! lim V_k (`solve_table`); slow unlimited games are bracketed by the exact
-//! guarantees of stationary strategies (`certify`). Stage games: saddle,
-//! dominance, simplex certified by its strategies (`Stage`). No clock: the
-//! budget counts work, so an input gives the same bytes and exit code on
-//! every machine. Limits: n <= 64, C <= 1000, `WORK`.
+//! lim V_k (`solve_table`, `certify`). No clock: the budget counts work,
+//! so an input gives the same bytes and exit code on every machine.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -553,8 +550,7 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
         }
         queries.push((pair[0], pair[1]));
     }
-    // Reading: like `cin`, whatever follows the last query is not read
-    // (`--strict` refuses it).
+    // Reading: like `cin`, what follows the last query is not read.
     Ok(Problem {
         variant,
         rounds,
@@ -937,7 +933,7 @@ impl Stage {
         if !hi.is_finite() {
             hi = upper;
         }
-        // The value lies in [lo, hi] (crossed bounds are rounding noise).
+        // The value is in [lo, hi] (if crossed: rounding noise).
         self.worst_gap = self.worst_gap.max(hi - lo);
         0.5 * (lo + hi)
     }
@@ -1216,10 +1212,9 @@ fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>)
         if change == 0.0 || change * left.min(tail) < 1e-12 {
             break None;
         }
-        // No such bound (p = 0, R = 0 or huge): a change below 1e-13 that
-        // shrinks geometrically, at a rate rho measured over the second half
-        // of the rounds, so that the rest, change * rho / (1 - rho), is small
-        // too. Values like 1/k (changes 1/k^2) go on to `certify`.
+        // Else (p = 0): a change below 1e-13 shrinking geometrically (rate
+        // rho over the second half of the rounds), so that the rest,
+        // change * rho / (1 - rho), is small too; 1/k values go on.
         if done.is_power_of_two() {
             changes.push(change);
         }
@@ -1249,30 +1244,20 @@ fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>)
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
 
-/// Widens both bounds against the rounding of the linear systems.
 const MARGIN: f64 = 1e-9;
 
-/// `certify`'s rounds and hint of discount.
 const PASSES: usize = 24;
 const TILT: f64 = 1e-9;
 
-/// Certified bounds on the unlimited game's values from stationary
-/// strategies of both players: the midpoints and the largest width, or
-/// `None` (table too large, policy iteration unsettled).
-///
-/// Soundness: against A's stationary x, B faces a Markov decision process;
-/// `reply_value` finds B's best result low(s) over all B's strategies (a
-/// game that never ends counts 0), so A guarantees low(s) in the unlimited
-/// game; B's y likewise holds it to high(s). That game is recursive (it
-/// pays only when it ends): it has a value (Everett 1957), the limit of the
-/// k-round values V_k (Mertens and Neyman 1981), so lim V_k, the answer,
-/// lies in [low, high] (for p > 0, plain discounting). V(b, a) = -V(a, b)
-/// lets the mirror's bounds bound too. MARGIN covers rounding.
-///
-/// The strategies: the stage games' at `table`, then alternately at the
-/// midpoints and at each player's own bound (each pass shrinks a rare
-/// move's weight), with a hint of discount (TILT): staying never ties with
-/// a rare move that ends the game; `Stage::sure` wins.
+/// Certified bounds on the unlimited game's values: the midpoints and the
+/// largest width, or `None`. Soundness: against A's stationary x, B faces
+/// a Markov decision process whose optimum low(s) (`reply_value`; a game
+/// that never ends counts 0) A guarantees; B's y holds it to high(s). The
+/// game is recursive: its value (Everett 1957) is lim V_k (Mertens and
+/// Neyman 1981), the answer, so it lies in [low, high]; V(b, a) = -V(a, b).
+/// Strategies: the stage games' at `table`, then alternately at the
+/// midpoints and each player's own bound, with a hint of discount (TILT)
+/// so that staying never ties with a rare move that ends the game.
 fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f64)> {
     let w = game.width();
     if w * w > MAX_CERTIFY_STATES {
@@ -1315,7 +1300,7 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f
             let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
             let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
             if lo > hi {
-                return None; // Inconsistent bounds: never certify them.
+                return None; // Inconsistent: never certify.
             }
             width = width.max(hi - lo);
             cont[s] = 0.5 * (lo + hi);
@@ -1333,15 +1318,12 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f
 type Reply = (f64, bool, Vec<(usize, f64)>);
 
 impl Game {
-    /// The values for A when the replier (A if `a_replies`, else B) best
-    /// answers the other's stationary `strat`: policy iteration. Z is the
-    /// largest set where the replier can stay forever (by replies that never
-    /// end the game, into Z); there it may "stop", worth 0 like staying. A
-    /// policy that stops on Z ends with probability 1 (a closed class that
-    /// never ends lies in Z): one linear system; strict improvements keep
-    /// that. When none is left, v <= payoff + E[v(next)] for every reply and
-    /// v <= 0 on Z, so under any replier strategy v(state) + payoff so far
-    /// is a submartingale ending in a payoff or in Z: v is the optimum.
+    /// A's values when the replier (A if `a_replies`) best answers the
+    /// stationary `strat`, by policy iteration, and their error bound. Z:
+    /// where the replier can stay forever; there it may "stop" (worth 0).
+    /// Stopping on Z, every policy ends (one linear system), and strict
+    /// improvements keep that; at the end v <= payoff + E[v(next)] and
+    /// v <= 0 on Z, so v + payoff so far is a submartingale: v is optimal.
     fn reply_value(
         &self,
         strat: &[Vec<f64>],
@@ -1361,7 +1343,7 @@ impl Game {
                 fixed[s] = sign * f64::from(i8::from(cols == 0) - i8::from(rows == 0));
                 continue;
             }
-            // LP noise (1e-16) is no rare move: dropped.
+            // LP noise (1e-16) is no rare move.
             let kept: f64 = strat[s].iter().filter(|&&p| p > 1e-12).sum();
             for k in 0..if a_replies { rows } else { cols } {
                 let mut reply: Reply = (0.0, self.keep == 1.0, Vec::new());
@@ -1410,8 +1392,8 @@ impl Game {
                 index[s] = k;
             }
             let m = live.len();
-            // Right sides: the payoffs, and 1 per round (the expected
-            // rounds T, which bound how rounding errors add up).
+            // Right sides: payoffs, and 1 (expected rounds, which bound
+            // how rounding adds up).
             let mut sys = vec![0.0; m * (m + 2)];
             for (k, &s) in live.iter().enumerate() {
                 let r = &replies[s][policy[s]];
@@ -1450,7 +1432,6 @@ impl Game {
                 }
                 for (a, r) in replies[s].iter().enumerate() {
                     let q = r.0 + r.2.iter().map(|&(t, p)| p * v[t]).sum::<f64>();
-                    // How far v is from solving its system, or from optimal.
                     let off = if a == policy[s] {
                         (q - v[s]).abs()
                     } else {
