@@ -384,7 +384,7 @@ fn random_variant(
 
 /// What 6-decimal rounding may cost: 1e-6 (1/3, 1/3, 1/3 costs exactly
 /// that in rock-paper-scissors), and up to half a unit per skill in the
-/// support beyond two, as no grid point may do better (2/13, 5/13, 4/13,
+/// support beyond two, where no unit move may help (2/13, 5/13, 4/13,
 /// 2/13 costs 1.08e-6); plus the 9-digit rounding of the printed value.
 fn slack(support: usize) -> f64 {
     1e-6 * (support as f64 / 2.0).max(1.0) + 1e-9
