@@ -1,127 +1,135 @@
-//! 集 (波波攒) solver: the value of the game under optimal play.
+//! 集 (波波攒) solver: the value of the game under optimal play. Input,
+//! output and exit codes: `HELP`; counts are capped at C = max req.
 //!
-//! The game: two players, A and B, move at the same time each round. Each
-//! holds a public count of 集 starting at 0. A skill changes its user's count
-//! by `delta` and needs at least `req` 集. If one side's skill beats the
-//! other's, that side wins and the game ends; otherwise both deltas apply and
-//! play goes on. A variant is a set of skills. Counts are capped at
-//! C = max req after every round (excess is lost).
-//!
-//! Input (whitespace-separated tokens; CRLF reads as LF):
-//! - the variant: `n`, then n skills `name delta req k beaten_1 .. beaten_k`
-//!   (names: distinct UTF-8 tokens of at most 32 bytes, read by position;
-//!   `req >= max(0, -delta)`; "beats" irreflexive and antisymmetric);
-//! - `R p`: R >= 0 the round limit (0 = none), p the draw probability in
-//!   percent, digits with at most one point (`0`, `2.50`, `100.000`);
-//! - `q`, then q queries `x y` with 0 <= x, y <= C.
-//!
-//! Output: per query one line, P(A wins) - P(B wins) under optimal play from
-//! the counts (x, y), with exactly 9 digits after the point (never `-0`).
-//!
-//! Model: V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a
-//! pair of moves that ends the game pays +1 or -1 and any other pair pays
+//! V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a pair
+//! of moves that ends the game pays +1 or -1 and any other pair pays
 //! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 for
-//! lim V_k (`solve_table`); slow unlimited games are extrapolated and
-//! bracketed by certified bounds (`certify`). Stage games: saddle points,
-//! dominance, a 2x2 formula or a simplex, certified by the strategies
-//! found (`Stage::mixed`).
-//!
-//! Exit codes: 0 values printed; 2 bad input or argument (one stderr line
-//! `ji_solver: line L: what is wrong`, no output); 3 valid input but values
-//! not certified to within 1e-6 (a slow unlimited game, a huge R cut by the
-//! time budget, a stage game solved only to within 1e-9): the best values
-//! are printed and one stderr line says how far off they may be; or a
-//! variant too large to tabulate (no values). 1: the output cannot be
-//! written.
-//!
-//! Complexity: per round one stage game for each of the C(C+1)/2 states
-//! x < y (V(y, x) = -V(x, y), V(x, x) = 0), each O(n^2) to build plus a
-//! simplex on at most n x n when mixed. Limits: n <= 64, C <= 1000, 2.5 s.
+//! lim V_k (`solve_table`, `certify`). No clock: the budget counts work,
+//! so an input gives the same bytes and exit code on every machine.
 
+use std::fmt;
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
 
 const BIN: &str = "ji_solver";
 /// Largest C tabulated: (C+1)^2 values per table.
 const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
-/// Wall-clock budget for the iteration; past it the best values are printed
-/// with exit code 3 (the fuzz limit is 5 s).
-const BUDGET: Duration = Duration::from_millis(2500);
 
 fn main() {
-    if let Some(arg) = std::env::args_os().nth(1) {
-        if arg == "--help" || arg == "-h" {
-            print!("{}", HELP);
-            return;
-        }
-        die(
-            2,
-            format_args!("unknown argument `{}` (try --help)", arg.to_string_lossy()),
-        );
-    }
-    let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        die(2, format_args!("cannot read stdin: {}", e));
-    }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = solve(&input, &mut out);
-    if let Err(e) = out.flush() {
-        die(1, format_args!("cannot write stdout: {}", e));
-    }
-    match result {
-        Ok(None) => {}
-        Ok(Some(warning)) => die(3, warning),
-        // Line 0 is the output failing, not the input.
-        Err(f) => die(if f.line == 0 { 1 } else { 2 }, f),
+    if let Err(failure) = run_main() {
+        eprintln!("{}: {}", BIN, failure);
+        std::process::exit(failure.exit_code());
     }
 }
 
-/// Ends the run with one stderr line and the exit code.
-fn die(code: i32, msg: impl std::fmt::Display) -> ! {
-    eprintln!("{}: {}", BIN, msg);
-    std::process::exit(code)
+fn run_main() -> Result<(), Failure> {
+    let mut opts = Options::default();
+    for arg in std::env::args_os().skip(1) {
+        match arg.to_str() {
+            Some("--help") | Some("-h") => {
+                return io::stdout()
+                    .write_all(HELP.as_bytes())
+                    .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)));
+            }
+            Some("--strict") => opts.strict = true,
+            Some("--strategy") => opts.strategy = true,
+            _ => {
+                return Err(Failure::BadArgument(format!(
+                    "unknown argument `{}` (try --help)",
+                    arg.to_string_lossy()
+                )))
+            }
+        }
+    }
+    let mut input = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut input)
+        .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    // The values are printed even when they are not certified (exit 3).
+    let result = solve(&input, &opts, &mut out);
+    out.flush()
+        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))?;
+    result
+}
+
+/// The command-line options (see `HELP`).
+#[derive(Default)]
+pub struct Options {
+    strict: bool,
+    strategy: bool,
 }
 
 const HELP: &str = "\
 ji_solver: value of 集 (波波攒) under optimal play.
 input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
         then `R p` (round limit, 0 = none; draw chance in percent),
-        then q and q queries `x y` (counts of A and B, 0..=C = max req).
+        then q and q queries `x y` (counts of A and B, 0..=C = max req),
+        separated by any whitespace; what follows the last query is ignored.
 output: per query P(A wins) - P(B wins), 9 digits after the point.
-exit:   0 ok, 2 bad input or argument, 3 not certified (best values printed).
+  --strategy  after each value, `A: name prob ...` and `B: name prob ...`:
+              optimal strategies of the query's first round (6 decimals,
+              skills of probability 0 left out).
+  --strict    bad input `line L column C: ...` (C in bytes) unless: n on
+              line 1, one skill per line, `R p` on one line, q on one, one
+              query per line; one space between tokens, none at either end
+              of a line; no blank line; every line ends with a newline
+              (CRLF is one); nothing after the last query.
+exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
+        argument, 3 valid but not certified (best values printed).
 ";
 
-/// Why the input was rejected: the 1-based line and what is wrong.
+/// Why a run did not end with exit code 0.
 #[derive(Debug, PartialEq)]
-pub struct Failure {
-    line: usize,
-    msg: String,
+pub enum Failure {
+    /// An unknown command-line argument (exit code 2).
+    BadArgument(String),
+    /// Bad input: the 1-based line and what is wrong (exit code 2).
+    BadInput(usize, String),
+    /// Off the layout under `--strict`: line, byte column, what (exit 2).
+    BadLayout(usize, usize, String),
+    /// Valid input, values not certified (the best printed) or too large to
+    /// tabulate (exit code 3).
+    Uncertified(String),
+    /// The input cannot be read or the output cannot be written (exit 1).
+    Io(String),
 }
 
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Line 0: not about the input (the output could not be written).
-        match self.line {
-            0 => write!(f, "{}", self.msg),
-            line => write!(f, "line {}: {}", line, self.msg),
+impl Failure {
+    /// The process exit code: the one place that maps failures to codes.
+    fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadArgument(_) | Failure::BadInput(..) | Failure::BadLayout(..) => 2,
+            Failure::Uncertified(_) => 3,
+            Failure::Io(_) => 1,
         }
     }
 }
 
-fn fail<T>(line: usize, msg: String) -> Result<T, Failure> {
-    Err(Failure { line, msg })
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout(line, column, what) => {
+                write!(f, "line {} column {}: {}", line, column, what)
+            }
+            Failure::BadArgument(what) | Failure::Uncertified(what) | Failure::Io(what) => {
+                write!(f, "{}", what)
+            }
+        }
+    }
 }
 
-/// The shared block reports through these two (line; line and column).
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    fail(line, what)
+    Err(Failure::BadInput(line, what))
 }
 
+/// Off the layout under `--strict` (the shared block's `strict` lexer).
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
-    fail(line, format!("column {}: {}", column, what))
+    Err(Failure::BadLayout(line, column, what))
 }
 
 // shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
@@ -579,11 +587,9 @@ fn parse_percent(text: &[u8]) -> Option<f64> {
 /// The whole input, checked.
 struct Problem<'a> {
     variant: Variant<'a>,
-    /// R: the round limit, 0 for none.
+    /// R (0: none), 1 - p/100 and C = max req.
     rounds: u64,
-    /// 1 - p/100: the chance that an unfinished round is not called off.
     keep: f64,
-    /// C = max req: counts are capped at C after every round.
     cap: i64,
     queries: Vec<(usize, usize)>,
 }
@@ -661,13 +667,7 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
         }
         queries.push((pair[0], pair[1]));
     }
-    if let Some(t) = lx.next() {
-        return t.fail(format!(
-            "unexpected token `{}` after the last of {} queries",
-            show(t.text),
-            q
-        ));
-    }
+    // Reading: like `cin`, what follows the last query is not read.
     Ok(Problem {
         variant,
         rounds,
@@ -677,13 +677,90 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
     })
 }
 
+/// `--strict`: the layout of `HELP`, checked once the tokens were read and
+/// found good. Columns count bytes.
+fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
+    let mut pos = 0;
+    for line in 1..=n + 3 + q {
+        let skill = line > 1 && line <= n + 1;
+        let (what, mut want) = match line {
+            1 => ("the number of skills n", 1),
+            _ if skill => ("a skill", 4),
+            l if l == n + 2 => ("`R p`", 2),
+            l if l == n + 3 => ("the number of queries q", 1),
+            _ => ("a query `x y`", 2),
+        };
+        let end = input[pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|k| pos + k);
+        let mut text = &input[pos..end.unwrap_or(input.len())];
+        if end.is_some() && text.last() == Some(&b'\r') {
+            text = &text[..text.len() - 1];
+        }
+        let off = |col: usize, what: String| Err(Failure::BadLayout(line, col + 1, what));
+        if text.is_empty() {
+            return off(0, format!("blank line where {} should be", what));
+        }
+        let (mut count, mut col) = (0, 0);
+        for tok in text.split(|&b| b == b' ') {
+            if tok.is_empty() {
+                let why = match col {
+                    0 => "space at the start of the line",
+                    c if c == text.len() => "space at the end of the line",
+                    _ => "two spaces in a row (tokens are separated by one space)",
+                };
+                return off(col - usize::from(col == text.len()), why.to_string());
+            }
+            if let Some(i) = tok.iter().position(|&b| is_space(b)) {
+                let why = "between tokens (only one space may separate them)";
+                return off(col + i, format!("byte {:?} {}", tok[i] as char, why));
+            }
+            count += 1;
+            if count > want {
+                let why = format!("extra token `{}` after {} (one per line)", show(tok), what);
+                return off(col, why);
+            }
+            if skill && count == 4 {
+                // A skill's 4th token is its count k.
+                want += parse_u64(tok).unwrap_or(0) as usize;
+            }
+            col += tok.len() + 1;
+        }
+        if count < want {
+            let why = format!(
+                "the line ends after {} of the {} tokens of {}",
+                count, want, what
+            );
+            return off(text.len(), why);
+        }
+        match end {
+            Some(e) => pos = e + 1,
+            None => {
+                return off(
+                    text.len(),
+                    "no newline at the end of the last line".to_string(),
+                )
+            }
+        }
+    }
+    if pos < input.len() {
+        return Err(Failure::BadLayout(
+            n + 4 + q,
+            1,
+            "text after the last query".to_string(),
+        ));
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------- model
 
 /// The game as the solver sees it: skills sorted by req, so that the skills
 /// usable with c 集 are a prefix of the list.
 struct Game {
     n: usize,
-    /// C: the cap on counts (the largest req).
+    /// C, the cap on counts.
     cap: usize,
     /// delta of each skill, in req order.
     delta: Vec<i64>,
@@ -691,9 +768,10 @@ struct Game {
     usable: Vec<usize>,
     /// outcome[i * n + j]: +1 if skill i beats skill j, -1 if j beats i.
     outcome: Vec<i8>,
-    /// 1 - p/100: factor on the value of the state an unfinished round
-    /// leads to.
+    /// 1 - p/100: the chance an unfinished round is not called off.
     keep: f64,
+    /// The variant's index of each skill.
+    order: Vec<usize>,
 }
 
 impl Game {
@@ -722,6 +800,7 @@ impl Game {
             usable,
             outcome,
             keep,
+            order,
         }
     }
 
@@ -741,9 +820,16 @@ impl Game {
             .clamp(0, self.cap as i64) as usize
     }
 
-    /// The value of the stage game at counts (a, b) given the values `next`
-    /// of the states one round later: rows are A's skills, columns B's.
-    fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
+    /// Builds the stage game at counts (a, b) into `stage.m` given the
+    /// values `next` of the states one round later: rows are A's skills,
+    /// columns B's. `Err(value)` when a player cannot move.
+    fn build_stage(
+        &self,
+        a: usize,
+        b: usize,
+        next: &[f64],
+        stage: &mut Stage,
+    ) -> Result<(usize, usize), f64> {
         // "needs at least `req` 集": the usable skills, a prefix by req.
         let (rows, cols) = (self.usable[a], self.usable[b]);
         // Reading (the statement is silent; its referee says "an illegal
@@ -751,13 +837,14 @@ impl Game {
         // req-0 skill gives ILLEGAL AB 1"): a player with no usable skill
         // cannot move and loses; if neither can move, a draw.
         match (rows, cols) {
-            (0, 0) => return 0.0,
-            (0, _) => return -1.0,
-            (_, 0) => return 1.0,
+            (0, 0) => return Err(0.0),
+            (0, _) => return Err(-1.0),
+            (_, 0) => return Err(1.0),
             _ => {}
         }
         let w = self.width();
         stage.m.clear();
+        stage.work += (rows * cols + 32) as u64;
         for i in 0..rows {
             let row = self.next(a, i) * w;
             let out = &self.outcome[i * self.n..i * self.n + cols];
@@ -772,16 +859,24 @@ impl Game {
                 });
             }
         }
-        stage.value(rows, cols)
+        Ok((rows, cols))
+    }
+
+    /// The value of the stage game at (a, b).
+    fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
+        match self.build_stage(a, b, next, stage) {
+            Ok((rows, cols)) => stage.value(rows, cols),
+            Err(v) => v,
+        }
     }
 }
 
 // ---------------------------------------------------------------- stage game
 
-/// Scratch space and statistics for solving stage (matrix) games.
+/// Scratch space for stage (matrix) games.
 #[derive(Default)]
 struct Stage {
-    /// The matrix, row-major; the row player (A) maximises.
+    /// The matrix, row-major; A (rows) maximises.
     m: Vec<f64>,
     /// What is left of `m` after dominance, and its negated transpose.
     red: Vec<f64>,
@@ -791,105 +886,99 @@ struct Stage {
     lp: Simplex,
     /// Largest gap between the certified bounds of any stage game.
     worst_gap: f64,
-    /// Error bound of the last value: 0 when it is an entry of the matrix
-    /// (saddle point, one row or column left), else a rounding margin plus
-    /// the certificate's gap.
-    last_error: f64,
+    /// The last game's maximin row and minimax column; no saddle (then
+    /// `red`, `row_on`, `col_on` hold what dominance left)?
+    pure: (usize, usize),
+    reduced: bool,
+    /// The best row and column strategies found on `red`.
+    best_x: Vec<f64>,
+    best_y: Vec<f64>,
+    /// Work done (see `WORK`).
+    work: u64,
+    /// Per state, A's (`sure[0]`) or B's strategy of the round the state's
+    /// value first became +1 (-1 for B): it leads only to states that got
+    /// there earlier, so it wins as a stationary strategy too.
+    sure: [Vec<Vec<f64>>; 2],
 }
-
-/// Rounding margin of a certificate x.M_j or M_i.y: a sum of at most 64
-/// products of numbers in [-1, 1] with weights summing to 1.
-const ROUNDING: f64 = 1e-14;
 
 /// Gap below which a simplex answer is accepted without a second try.
 const GAP_OK: f64 = 1e-12;
 
 impl Stage {
-    /// The value of the matrix game in `self.m` (rows x cols).
+    /// The value of the matrix game in `m` (rows x cols); leaves what
+    /// `strategies` needs.
     fn value(&mut self, rows: usize, cols: usize) -> f64 {
-        self.last_error = 0.0;
-        // Pure saddle point: max of row minima = min of column maxima.
         let m = &self.m;
-        let lower = (0..rows)
-            .map(|i| {
-                m[i * cols..(i + 1) * cols]
-                    .iter()
-                    .copied()
-                    .fold(f64::INFINITY, f64::min)
-            })
-            .fold(f64::NEG_INFINITY, f64::max);
-        let upper = (0..cols)
-            .map(|j| {
-                (0..rows)
-                    .map(|i| m[i * cols + j])
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .fold(f64::INFINITY, f64::min);
-        if upper <= lower {
+        // Pure saddle point: max of row minima = min of column maxima.
+        let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
+        for i in 0..rows {
+            let v = m[i * cols..(i + 1) * cols]
+                .iter()
+                .fold(f64::INFINITY, |a, &b| a.min(b));
+            if v > lower {
+                lower = v;
+                self.pure.0 = i;
+            }
+        }
+        for j in 0..cols {
+            let v = (0..rows).fold(f64::NEG_INFINITY, |a, i| a.max(m[i * cols + j]));
+            if v < upper {
+                upper = v;
+                self.pure.1 = j;
+            }
+        }
+        self.reduced = upper > lower;
+        if !self.reduced {
             return lower;
         }
         let (r, c) = self.reduce(rows, cols);
-        if r == 1 {
-            return self.red.iter().copied().fold(f64::INFINITY, f64::min);
+        if r > 1 && c > 1 {
+            return self.mixed(r, c, lower, upper).clamp(lower, upper);
         }
-        if c == 1 {
-            return self.red.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        }
-        if r == 2 && c == 2 {
-            // No dominated row or column is left, so no saddle either: both
-            // players mix and the classic formula applies.
-            let (p, q, s, t) = (self.red[0], self.red[1], self.red[2], self.red[3]);
-            let den = p + t - q - s;
-            if den.abs() > 1e-12 {
-                // Certified like the simplex: x = (t - s, p - q) / den
-                // guarantees lo, y = (t - q, p - s) / den at most hi.
-                let (x0, y0) = ((t - s) / den, (t - q) / den);
-                let lo = (x0 * p + (1.0 - x0) * s).min(x0 * q + (1.0 - x0) * t);
-                let hi = (p * y0 + q * (1.0 - y0)).max(s * y0 + t * (1.0 - y0));
-                if (0.0..=1.0).contains(&x0) && (0.0..=1.0).contains(&y0) && lo <= hi {
-                    return self.certified(lo, hi).clamp(lower, upper);
-                }
+        // One line left: its best entry for the other player.
+        let red = &self.red;
+        let better = |k: usize, b: usize| {
+            if r == 1 {
+                red[k] < red[b]
+            } else {
+                red[k] > red[b]
             }
-        }
-        self.mixed(r, c, lower, upper).clamp(lower, upper)
+        };
+        let k0 = (0..red.len()).fold(0, |b, k| if better(k, b) { k } else { b });
+        self.best_x.clear();
+        self.best_x
+            .extend((0..r).map(|k| f64::from(u8::from(r == 1 || k == k0))));
+        self.best_y.clear();
+        self.best_y
+            .extend((0..c).map(|k| f64::from(u8::from(c == 1 || k == k0))));
+        red[k0]
     }
 
-    /// Removes weakly dominated rows and columns until none is left (this
-    /// keeps the value); leaves the r x c remainder in `self.red`.
+    /// Removes weakly dominated rows and columns (this keeps the value);
+    /// leaves the r x c remainder in `red`.
     fn reduce(&mut self, rows: usize, cols: usize) -> (usize, usize) {
         let m = &self.m;
-        self.row_on.clear();
-        self.row_on.resize(rows, true);
-        self.col_on.clear();
-        self.col_on.resize(cols, true);
         let (row_on, col_on) = (&mut self.row_on, &mut self.col_on);
+        row_on.clear();
+        row_on.resize(rows, true);
+        col_on.clear();
+        col_on.resize(cols, true);
         let mut changed = true;
         while changed {
             changed = false;
+            // Row i is dominated by row k if it is nowhere better for A.
             for i in 0..rows {
-                if !row_on[i] {
-                    continue;
-                }
-                let dominated = (0..rows).any(|k| {
-                    k != i
-                        && row_on[k]
-                        && (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j])
-                });
-                if dominated {
+                let le =
+                    |k: usize| (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j]);
+                if row_on[i] && (0..rows).any(|k| k != i && row_on[k] && le(k)) {
                     row_on[i] = false;
                     changed = true;
                 }
             }
             for j in 0..cols {
-                if !col_on[j] {
-                    continue;
-                }
-                let dominated = (0..cols).any(|l| {
-                    l != j
-                        && col_on[l]
-                        && (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l])
-                });
-                if dominated {
+                let ge =
+                    |l: usize| (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l]);
+                if col_on[j] && (0..cols).any(|l| l != j && col_on[l] && ge(l)) {
                     col_on[j] = false;
                     changed = true;
                 }
@@ -897,23 +986,22 @@ impl Stage {
         }
         self.red.clear();
         for i in (0..rows).filter(|&i| row_on[i]) {
-            for j in (0..cols).filter(|&j| col_on[j]) {
-                self.red.push(m[i * cols + j]);
-            }
+            self.red
+                .extend((0..cols).filter(|&j| col_on[j]).map(|j| m[i * cols + j]));
         }
         let r = row_on.iter().filter(|&&b| b).count();
         (r, self.red.len() / r)
     }
 
-    /// A mixed stage game (r x c in `self.red`): simplex, then certified by
-    /// the strategies found. The row strategy x guarantees at least
-    /// min_j x.M_j and the column strategy y at most max_i M_i.y, so the
-    /// value lies between; a wide gap triggers the transposed problem and
-    /// Bland's rule, and the tightest bounds win. `lower` and `upper` (the
-    /// pure-strategy bounds) stand in for a bound no attempt found.
+    /// A mixed stage game (r x c in `red`) by simplex, certified by its
+    /// strategies: x guarantees min_j x.M_j, y at most max_i M_i.y; a wide
+    /// gap tries the transposed game and Bland's rule. `lower`, `upper`
+    /// (pure bounds) stand in for a bound no attempt found.
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64) -> f64 {
         let mut lo = f64::NEG_INFINITY;
         let mut hi = f64::INFINITY;
+        self.best_x.clear();
+        self.best_y.clear();
         for attempt in 0..4 {
             let transposed = attempt % 2 == 1;
             let bland = attempt >= 2;
@@ -923,9 +1011,9 @@ impl Stage {
                 self.neg_t.clear();
                 self.neg_t
                     .extend((0..c).flat_map(|j| (0..r).map(move |i| -red[i * c + j])));
-                self.lp.solve(&self.neg_t, c, r, bland)
+                self.lp.solve(&self.neg_t, c, r, bland, &mut self.work)
             } else {
-                self.lp.solve(&self.red, r, c, bland)
+                self.lp.solve(&self.red, r, c, bland, &mut self.work)
             };
             if ok {
                 // Row strategy of the original game and column strategy.
@@ -943,8 +1031,14 @@ impl Stage {
                 for i in 0..r {
                     high = high.max((0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>());
                 }
-                lo = lo.max(low);
-                hi = hi.min(high);
+                if low > lo {
+                    lo = low;
+                    self.best_x.clone_from(xs);
+                }
+                if high < hi {
+                    hi = high;
+                    self.best_y.clone_from(ys);
+                }
             }
             if hi - lo <= GAP_OK {
                 break;
@@ -956,20 +1050,35 @@ impl Stage {
         if !hi.is_finite() {
             hi = upper;
         }
-        if hi < lo {
-            // Crossed bounds are rounding noise.
-            self.last_error = ROUNDING;
-            return 0.5 * (lo + hi);
-        }
-        self.certified(lo, hi)
+        // The value is in [lo, hi] (if crossed: rounding noise).
+        self.worst_gap = self.worst_gap.max(hi - lo);
+        0.5 * (lo + hi)
     }
 
-    /// The midpoint of certified bounds [lo, hi] on the value, recorded
-    /// with its error bound.
-    fn certified(&mut self, lo: f64, hi: f64) -> f64 {
-        self.worst_gap = self.worst_gap.max(hi - lo);
-        self.last_error = ROUNDING + (hi - lo);
-        0.5 * (lo + hi)
+    /// Optimal strategies of the game in `m`, into `best_x`, `best_y`: pure
+    /// at a saddle, else those of what dominance left (optimal in `m` too).
+    fn strategies(&mut self, rows: usize, cols: usize) {
+        self.value(rows, cols);
+        let mut x = vec![0.0; rows];
+        let mut y = vec![0.0; cols];
+        if self.reduced {
+            let on = |f: &[bool]| (0..f.len()).filter(|&k| f[k]).collect::<Vec<_>>();
+            for (k, i) in on(&self.row_on).into_iter().enumerate() {
+                x[i] = self.best_x.get(k).copied().unwrap_or(0.0);
+            }
+            for (k, j) in on(&self.col_on).into_iter().enumerate() {
+                y[j] = self.best_y.get(k).copied().unwrap_or(0.0);
+            }
+        }
+        // A saddle, or no simplex attempt succeeded (never seen).
+        if x.iter().sum::<f64>() == 0.0 {
+            x[self.pure.0] = 1.0;
+        }
+        if y.iter().sum::<f64>() == 0.0 {
+            y[self.pure.1] = 1.0;
+        }
+        self.best_x = x;
+        self.best_y = y;
     }
 }
 
@@ -984,14 +1093,12 @@ struct Simplex {
 }
 
 impl Simplex {
-    /// Solves the matrix game `a` (r x c, the row player maximises): with
-    /// B = a + shift > 0, maximise sum(y) subject to B y <= 1, y >= 0. On
-    /// success `y` holds the column strategy and `x` (from the reduced
-    /// costs of the slacks, the dual) the row strategy, both normalised.
-    /// Pivots below a tolerance are refused (a tiny pivot can be off by far
-    /// more than rounding); `bland` picks the smallest index (no cycling)
-    /// instead of the steepest reduced cost.
-    fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool) -> bool {
+    /// Solves the matrix game `a` (r x c, rows maximise): with B = a +
+    /// shift > 0, max sum(y) s.t. B y <= 1, y >= 0; `y` and `x` (the dual,
+    /// from the slacks' costs) become the strategies. Tiny pivots are
+    /// refused (they can be off by far more than rounding); `bland` takes
+    /// the smallest index instead of the steepest cost.
+    fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
         const COST_EPS: f64 = 1e-11;
         const PIVOT_EPS: f64 = 1e-9;
         let Simplex { tab, basis, x, y } = self;
@@ -1057,6 +1164,7 @@ impl Simplex {
             if leave == usize::MAX {
                 return false;
             }
+            *work += ((r + 1) * w) as u64;
             let p = tab[leave * w + enter];
             for v in &mut tab[leave * w..(leave + 1) * w] {
                 *v /= p;
@@ -1101,56 +1209,68 @@ impl Simplex {
 
 // ---------------------------------------------------------------- iteration
 
+/// The budget of work (`Stage::work`: stage-game entries built plus 32
+/// each, tableau entries and linear-system steps): about 2 s here, the
+/// same answer everywhere. Past it: exit code 3.
+const WORK: u64 = 300_000_000;
+
 impl Game {
-    /// One round of value iteration: `new` = T(`old`) on every state a < b,
-    /// mirrored to b > a; V(a, a) = 0 (the stage game there is symmetric).
-    /// Returns the largest change and the largest error bound of a stage
-    /// value, or `None` if the deadline passed.
-    fn sweep(
-        &self,
-        old: &[f64],
-        new: &mut [f64],
-        stage: &mut Stage,
-        deadline: Instant,
-    ) -> Option<(f64, f64)> {
+    /// One round: `new` = T(`old`) on the states a < b, mirrored; V(a, a) =
+    /// 0. The largest change, or `None` when out of work (`new` partial).
+    fn sweep(&self, old: &[f64], new: &mut [f64], stage: &mut Stage) -> Option<f64> {
         let w = self.width();
         let mut change: f64 = 0.0;
-        // With keep < 1 every entry keep * V is rounded too.
-        let mut error: f64 = if self.keep < 1.0 { 2.3e-16 } else { 0.0 };
-        // Look at the clock every few stage games (every one when they are
-        // large): a sweep of a big table can outlast the budget.
-        let every = if self.n > 16 { 1 } else { 64 };
-        if Instant::now() > deadline {
-            return None;
-        }
-        let mut count = 0usize;
         for a in 0..w {
             new[a * w + a] = 0.0;
             for b in a + 1..w {
-                count += 1;
-                if count % every == 0 && Instant::now() > deadline {
+                if stage.work > WORK {
                     return None;
                 }
                 let v = self.stage_value(a, b, old, stage);
+                let moves = self.usable[a] > 0 && self.usable[b] > 0;
+                if moves && v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
+                    self.note_sure_win(a, b, v, stage);
+                }
                 change = change.max((v - old[a * w + b]).abs());
-                error = error.max(stage.last_error);
                 new[a * w + b] = v;
                 new[b * w + a] = -v;
             }
         }
-        Some((change, error))
+        Some(change)
     }
 }
 
-/// Changes below this count as converged for the unlimited game.
-const STILL: f64 = 1e-13;
+impl Game {
+    /// Keeps the winner's strategy of the stage game just solved at (a, b),
+    /// of value v = +1 or -1, for (a, b) and for the mirrored (b, a).
+    fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
+        let w = self.width();
+        if stage.sure[0].is_empty() {
+            stage.sure = [vec![Vec::new(); w * w], vec![Vec::new(); w * w]];
+        }
+        stage.strategies(self.usable[a], self.usable[b]);
+        let who = usize::from(v < 0.0);
+        let won = if v > 0.0 {
+            &stage.best_x
+        } else {
+            &stage.best_y
+        };
+        stage.sure[who][a * w + b] = won.clone();
+        stage.sure[1 - who][b * w + a] = won.clone();
+    }
+}
 
-/// Computes the table of values; returns it with a warning if it is not
-/// certified.
-fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<String>) {
+/// A change that counts as converged; the sweeps before `certify` is tried
+/// (then at every doubling); the width of bounds it must reach.
+const STILL: f64 = 1e-13;
+const CERTIFY_FROM: u64 = 256;
+const CERTIFIED: f64 = 1e-7;
+
+/// The table of values, the table whose stage games are the query's first
+/// round (for `--strategy`: V_{R-1} for R > 0, the values for R = 0), and
+/// a warning if the values are not certified.
+fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>) {
     let w = game.width();
-    // Unlimited play keeps a fifth of the budget for `certify`.
-    let deadline = start + if rounds == 0 { BUDGET * 4 / 5 } else { BUDGET };
     let mut stage = Stage::default();
     let mut old = vec![0.0; w * w];
     let mut new = vec![0.0; w * w];
@@ -1164,61 +1284,41 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
     };
     let mut done: u64 = 0;
     let mut last = f64::INFINITY;
-    // Unlimited play: the last tables at rounds 2^j, to extrapolate from.
-    let mut snaps: Vec<(u64, Vec<f64>)> = Vec::new();
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes: Vec<f64> = Vec::new();
-    // How far the table may be from the exact V_k: T is nonexpansive, so
-    // the stage games' error bounds add up at most.
-    let mut drift = 0.0;
+    let mut cont = None;
+    let mut note = String::new();
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
-        let change = match game.sweep(&old, &mut new, &mut stage, deadline) {
-            Some((c, e)) => {
-                drift += e;
-                c
-            }
-            None if rounds > 0 => {
-                break Some(format!(
-                    "stopped after {} of {} rounds (time budget); the values still moved by {:.1e} in the last round",
-                    done, rounds, last
-                ));
-            }
-            None => {
-                let reached = old.clone();
-                let note = extrapolate(&mut old, &snaps, done, last);
-                match certify(game, &reached, drift, &mut old, &mut stage, start + BUDGET) {
-                    Some(width) if width <= CERTIFIED => break None,
-                    Some(width) => {
-                        break Some(format!("{}; certified bounds {:.1e} wide", note, width))
-                    }
-                    None => break Some(note),
+        let change = game.sweep(&old, &mut new, &mut stage);
+        if change.is_none() {
+            cont = Some(old.clone());
+        }
+        if rounds == 0 && (change.is_none() || done >= CERTIFY_FROM && done.is_power_of_two()) {
+            match certify(game, &old, &mut stage) {
+                Some((mid, width)) if width <= CERTIFIED => {
+                    old = mid;
+                    cont = None;
+                    break None;
                 }
+                Some((_, width)) => note = format!("; certified bounds {:.1e} wide", width),
+                None => {}
+            }
+        }
+        let change = match change {
+            Some(c) => c,
+            None => {
+                break Some(format!(
+                    "stopped after {} rounds (work budget): the values still moved by {:.1e} in the last round{}",
+                    done, last, note
+                ))
             }
         };
         std::mem::swap(&mut old, &mut new);
         done += 1;
         last = change;
-        if rounds == 0 && done >= 64 && done.is_power_of_two() {
-            if snaps.len() == 4 {
-                snaps.remove(0);
-            }
-            snaps.push((done, old.clone()));
-            // Slow so far: try to certify the extrapolated limit now (at
-            // most 64 sweeps' cost per doubling) rather than at the budget.
-            if done >= 1 << 14 {
-                let mut est = old.clone();
-                extrapolate(&mut est, &snaps, done, last);
-                if let Some(width) = certify(game, &old, drift, &mut est, &mut stage, deadline) {
-                    if width <= CERTIFIED {
-                        old = est;
-                        break None;
-                    }
-                }
-            }
-        }
         // A fixed point stays fixed; else the rounds left can add at most
         // change * min(left, tail).
         let left = if rounds > 0 {
@@ -1229,13 +1329,9 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
         if change == 0.0 || change * left.min(tail) < 1e-12 {
             break None;
         }
-        // No such bound (p = 0 and R = 0 or huge; a modest R is played
-        // out): "iterate until the largest change is below 1e-13", and only
-        // if the changes shrink geometrically, at a rate rho measured over
-        // the second half of the rounds (a short window is swamped by
-        // rounding near 1e-13), so that the rest, change * rho / (1 - rho),
-        // is small too. Values like 1/k have changes like 1/k^2: a change
-        // of 1e-13 still leaves ~1e-7; they go on to `extrapolate`.
+        // Else (p = 0): a change below 1e-13 shrinking geometrically (rate
+        // rho over the second half of the rounds), so that the rest,
+        // change * rho / (1 - rho), is small too; 1/k values go on.
         if done.is_power_of_two() {
             changes.push(change);
         }
@@ -1252,179 +1348,358 @@ fn solve_table(game: &Game, rounds: u64, start: Instant) -> (Vec<f64>, Option<St
     let warning = warning.or_else(|| {
         (worst > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", worst))
     });
-    (old, warning)
+    let cont = match cont {
+        Some(c) => c,
+        None if rounds > 0 => new,
+        None => old.clone(),
+    };
+    (old, cont, warning)
 }
 
-/// The unlimited game did not converge in time (some 无限集 variants
-/// approach their limit only like 1/k: a player wins with probability
-/// 1 - eps by mixing in a rare move). Replaces `table` by the limit
-/// extrapolated from the tables at rounds k, 2k, 4k (a power law
-/// V_k = v + c k^-a makes the differences over doubled horizons geometric:
-/// their sum is added) and returns the warning: how far the values still
-/// moved, and the spread of two successive extrapolations as an estimate of
-/// the error. Not a certificate: `certify` may bound it.
-fn extrapolate(table: &mut [f64], snaps: &[(u64, Vec<f64>)], done: u64, last: f64) -> String {
-    let head = format!(
-        "not converged after {} rounds (time budget): the values still moved by {:.1e} per round",
-        done, last
-    );
-    let limit = |s: &[(u64, Vec<f64>)]| -> Vec<f64> {
-        let (a, b, c) = (&s[0].1, &s[1].1, &s[2].1);
-        (0..c.len())
-            .map(|i| {
-                let (d1, d2) = (b[i] - a[i], c[i] - b[i]);
-                if d1 == 0.0 || d2 == 0.0 || d1 * d2 < 0.0 || d2.abs() >= d1.abs() {
-                    return c[i];
-                }
-                let r = d2 / d1;
-                (c[i] + d2 * r / (1.0 - r)).clamp(-1.0, 1.0)
-            })
-            .collect()
-    };
-    if snaps.len() < 3 {
-        return format!("{}; printed the last values", head);
-    }
-    let k = snaps.len();
-    let best = limit(&snaps[k - 3..]);
-    let spread = if k >= 4 {
-        let prev = limit(&snaps[k - 4..k - 1]);
-        best.iter()
-            .zip(&prev)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max)
-    } else {
-        f64::INFINITY
-    };
-    let moved = best
-        .iter()
-        .zip(table.iter())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
-    table.copy_from_slice(&best);
-    format!(
-        "{}; printed the limit extrapolated from rounds {}, {}, {} (it differs from round {} by up to {:.1e}; estimated error {:.1e})",
-        head,
-        snaps[k - 3].0,
-        snaps[k - 2].0,
-        snaps[k - 1].0,
-        done,
-        moved,
-        spread
-    )
-}
+// ---------------------------------------------------------------- certify
 
-/// How far below the estimate `certify` starts, so that T(u) >= u can hold
-/// despite the stage values' rounding margins.
-const SLACK: f64 = 1e-8;
+/// Largest table certified (dense linear systems).
+const MAX_CERTIFY_STATES: usize = 484;
 
-/// First extra step when `certify` lowers a state again.
-const STEP: f64 = 1e-10;
+const MARGIN: f64 = 1e-9;
 
-/// Width of certified bounds accepted as an answer (the judge's tolerance).
-const CERTIFIED: f64 = 1e-6;
+const PASSES: usize = 24;
+const TILT: f64 = 1e-9;
 
-/// Certified bounds on lim V_k from the table `reached` of some round K
-/// (within `drift` of the exact V_K) and an estimate `est` of the limit.
-/// T is monotone, so u <= V_K and T(u) >= u give, by induction,
-/// V_k = T^(k-K)(V_K) >= T^(k-K)(u) >= u for every k >= K; and as A and B
-/// are alike (V_k(b, a) = -V_k(a, b) exactly), w(a, b) = -u(b, a) >= V_k.
-/// So every V_k with k >= K lies in [u, w], and so does the limit (or, if
-/// it did not exist, every limit point). u starts at
-/// min(V_K, est) - SLACK - drift and is lowered to min(u, T(u)), with T(u)
-/// taken at its certified lower bound, until T(u) >= u. On success `est`
-/// is clamped into [u, w] and the largest width w - u is returned; `None`
-/// if no such u was found in time.
-fn certify(
-    game: &Game,
-    reached: &[f64],
-    drift: f64,
-    est: &mut [f64],
-    stage: &mut Stage,
-    deadline: Instant,
-) -> Option<f64> {
+/// Certified bounds on the unlimited game's values: the midpoints and the
+/// largest width, or `None`. Soundness: against A's stationary x, B faces
+/// a Markov decision process whose optimum low(s) (`reply_value`; a game
+/// that never ends counts 0) A guarantees; B's y holds it to high(s). The
+/// game is recursive: its value (Everett 1957) is lim V_k (Mertens and
+/// Neyman 1981), the answer, so it lies in [low, high]; V(b, a) = -V(a, b).
+/// Strategies: the stage games' at `table`, then alternately at the
+/// midpoints and each player's own bound, with a hint of discount (TILT)
+/// so that staying never ties with a rare move that ends the game.
+fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f64)> {
     let w = game.width();
-    let mut u: Vec<f64> = reached
-        .iter()
-        .zip(est.iter())
-        .map(|(&v, &e)| (v.min(e) - SLACK - drift).max(-1.0))
-        .collect();
-    // With keep < 1 the matrix entries keep * u are rounded as well.
-    let entry_error = if game.keep < 1.0 { 1e-15 } else { 0.0 };
-    let mut next = vec![0.0; w * w];
-    // How often each state was lowered: the step grows with it.
-    let mut hits = vec![0i32; w * w];
-    for _ in 0..64 {
-        let mut holds = true;
-        for a in 0..w {
-            if Instant::now() > deadline {
-                return None;
-            }
-            for b in 0..w {
-                // Every state: u is not antisymmetric.
-                let v = game.stage_value(a, b, &u, stage);
-                let t = v - stage.last_error - entry_error;
-                let s = a * w + b;
-                if t < u[s] && u[s] > -1.0 {
-                    holds = false;
+    if w * w > MAX_CERTIFY_STATES {
+        return None;
+    }
+    let (mut low, mut high) = (vec![-1.0f64; w * w], vec![1.0f64; w * w]);
+    let mut cont = table.to_vec();
+    let mut best = None;
+    for pass in 0..PASSES {
+        let mut strat = [Vec::new(), Vec::new()];
+        for (who, list) in strat.iter_mut().enumerate() {
+            let src = match (pass % 2, who) {
+                (0, _) => &cont,
+                (_, 0) => &high,
+                _ => &low,
+            };
+            let tilted: Vec<f64> = src.iter().map(|v| v * (1.0 - TILT)).collect();
+            for s in 0..w * w {
+                if let Ok((r, c)) = game.build_stage(s / w, s % w, &tilted, stage) {
+                    stage.strategies(r, c);
                 }
-                next[s] = t.max(-1.0);
+                let own = if who == 0 {
+                    &stage.best_x
+                } else {
+                    &stage.best_y
+                };
+                let sure = stage.sure[who].get(s).filter(|x| !x.is_empty());
+                list.push(sure.unwrap_or(own).clone());
             }
         }
-        if stage.worst_gap > 1e-10 {
+        let (l, el) = game.reply_value(&strat[0], false, &mut stage.work)?;
+        let (h, eh) = game.reply_value(&strat[1], true, &mut stage.work)?;
+        for s in 0..w * w {
+            low[s] = low[s].max(l[s] - el);
+            high[s] = high[s].min(h[s] + eh);
+        }
+        let mut width: f64 = 0.0;
+        for s in 0..w * w {
+            let t = (s % w) * w + s / w;
+            let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
+            let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
+            if lo > hi {
+                return None; // Inconsistent: never certify.
+            }
+            width = width.max(hi - lo);
+            cont[s] = 0.5 * (lo + hi);
+        }
+        best = Some((cont.clone(), width));
+        if width <= CERTIFIED {
+            break;
+        }
+    }
+    best
+}
+
+/// One reply to a fixed strategy: its payoff now (for the replier, who
+/// minimises), whether it can never end the game, its transitions.
+type Reply = (f64, bool, Vec<(usize, f64)>);
+
+impl Game {
+    /// A's values when the replier (A if `a_replies`) best answers the
+    /// stationary `strat`, by policy iteration, and their error bound. Z:
+    /// where the replier can stay forever; there it may "stop" (worth 0).
+    /// Stopping on Z, every policy ends (one linear system), and strict
+    /// improvements keep that; at the end v <= payoff + E[v(next)] and
+    /// v <= 0 on Z, so v + payoff so far is a submartingale: v is optimal.
+    fn reply_value(
+        &self,
+        strat: &[Vec<f64>],
+        a_replies: bool,
+        work: &mut u64,
+    ) -> Option<(Vec<f64>, f64)> {
+        let w = self.width();
+        let ns = w * w;
+        let sign = if a_replies { -1.0 } else { 1.0 };
+        let mut replies: Vec<Vec<Reply>> = vec![Vec::new(); ns];
+        let mut fixed = vec![0.0; ns];
+        for s in 0..ns {
+            let (a, b) = (s / w, s % w);
+            let (rows, cols) = (self.usable[a], self.usable[b]);
+            if rows == 0 || cols == 0 {
+                // As in `build_stage`: who cannot move loses.
+                fixed[s] = sign * f64::from(i8::from(cols == 0) - i8::from(rows == 0));
+                continue;
+            }
+            // LP noise (1e-16) is no rare move.
+            let kept: f64 = strat[s].iter().filter(|&&p| p > 1e-12).sum();
+            for k in 0..if a_replies { rows } else { cols } {
+                let mut reply: Reply = (0.0, self.keep == 1.0, Vec::new());
+                for (l, p) in strat[s]
+                    .iter()
+                    .map(|p| p / kept)
+                    .enumerate()
+                    .filter(|e| e.1 > 1e-12)
+                {
+                    let (i, j) = if a_replies { (k, l) } else { (l, k) };
+                    match self.outcome[i * self.n + j] {
+                        0 => reply
+                            .2
+                            .push((self.next(a, i) * w + self.next(b, j), self.keep * p)),
+                        o => {
+                            reply.0 += sign * p * f64::from(o);
+                            reply.1 = false;
+                        }
+                    }
+                }
+                replies[s].push(reply);
+            }
+        }
+        let mut z: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for s in 0..ns {
+                let keeps = |r: &Reply| r.1 && r.2.iter().all(|e| z[e.0]);
+                if z[s] && !replies[s].iter().any(keeps) {
+                    z[s] = false;
+                    changed = true;
+                }
+            }
+        }
+        const STOP: usize = usize::MAX;
+        let mut policy: Vec<usize> = z.iter().map(|&y| if y { STOP } else { 0 }).collect();
+        let mut v = fixed.clone();
+        for _ in 0..200 {
+            // Evaluate: v = payoff + P v on the states that play on.
+            let live: Vec<usize> = (0..ns)
+                .filter(|&s| !replies[s].is_empty() && policy[s] != STOP)
+                .collect();
+            let mut index = vec![usize::MAX; ns];
+            for (k, &s) in live.iter().enumerate() {
+                index[s] = k;
+            }
+            let m = live.len();
+            // Right sides: payoffs, and 1 (expected rounds, which bound
+            // how rounding adds up).
+            let mut sys = vec![0.0; m * (m + 2)];
+            for (k, &s) in live.iter().enumerate() {
+                let r = &replies[s][policy[s]];
+                let row = &mut sys[k * (m + 2)..(k + 1) * (m + 2)];
+                row[k] += 1.0;
+                row[m] = r.0;
+                row[m + 1] = 1.0;
+                for &(t, p) in &r.2 {
+                    match index[t] {
+                        usize::MAX => row[m] += p * fixed[t],
+                        i => row[i] -= p,
+                    }
+                }
+            }
+            *work += (m * m * m / 3) as u64;
+            let x = gauss(&mut sys, m)?;
+            for s in 0..ns {
+                v[s] = match (index[s], policy[s]) {
+                    (usize::MAX, STOP) => 0.0,
+                    (usize::MAX, _) => fixed[s],
+                    (i, _) => x[i][0],
+                };
+            }
+            let rounds = x.iter().fold(1.0f64, |t, e| t.max(e[1]));
+            let mut residual: f64 = 0.0;
+            // Improve: a reply (or stopping) strictly better than the one
+            // played.
+            let mut stable = true;
+            for s in 0..ns {
+                let mut best = (v[s] - IMPROVES, policy[s]);
+                if z[s] && 0.0 < best.0 {
+                    best = (0.0, STOP);
+                }
+                if z[s] {
+                    residual = residual.max(v[s]);
+                }
+                for (a, r) in replies[s].iter().enumerate() {
+                    let q = r.0 + r.2.iter().map(|&(t, p)| p * v[t]).sum::<f64>();
+                    let off = if a == policy[s] {
+                        (q - v[s]).abs()
+                    } else {
+                        v[s] - q
+                    };
+                    residual = residual.max(off);
+                    if q < best.0 {
+                        best = (q, a);
+                    }
+                }
+                stable &= best.1 == policy[s];
+                policy[s] = best.1;
+            }
+            if stable {
+                let error = residual * rounds;
+                return Some((v.iter().map(|&x| sign * x).collect(), error));
+            }
+        }
+        None
+    }
+}
+
+/// Strict improvement needed to change a reply (more than rounding).
+const IMPROVES: f64 = 1e-14;
+
+/// Solves the m x m system `sys` (rows: m coefficients, two right sides)
+/// by Gaussian elimination with partial pivoting.
+fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<[f64; 2]>> {
+    let w = m + 2;
+    for c in 0..m {
+        let p = (c..m).max_by(|&i, &j| sys[i * w + c].abs().total_cmp(&sys[j * w + c].abs()))?;
+        if sys[p * w + c].abs() < 1e-300 {
             return None;
         }
-        if holds {
-            let mut width: f64 = 0.0;
-            for a in 0..w {
-                for b in 0..w {
-                    let (lo, hi) = (u[a * w + b], -u[b * w + a]);
-                    width = width.max(hi - lo);
-                    est[a * w + b] = est[a * w + b].max(lo).min(hi);
-                }
-            }
-            return Some(width);
+        for k in 0..w {
+            sys.swap(c * w + k, p * w + k);
         }
-        // Lower the states where T(u) < u, by a step that doubles each
-        // time the same state is hit: a state that only leads back to
-        // itself never gains the rounding margin (it ends at -1, a bound
-        // that always holds).
-        for ((x, &t), h) in u.iter_mut().zip(&next).zip(hits.iter_mut()) {
-            if t < *x {
-                *x = (t - STEP * (f64::powi(2.0, *h) - 1.0)).max(-1.0);
-                *h += 1;
+        for i in c + 1..m {
+            let f = sys[i * w + c] / sys[c * w + c];
+            if f != 0.0 {
+                for k in c..w {
+                    sys[i * w + k] -= f * sys[c * w + k];
+                }
             }
         }
     }
-    None
+    let mut x = vec![[0.0; 2]; m];
+    for c in (0..m).rev() {
+        for r in 0..2 {
+            let s: f64 = (c + 1..m).map(|k| sys[c * w + k] * x[k][r]).sum();
+            x[c][r] = (sys[c * w + m + r] - s) / sys[c * w + c];
+        }
+    }
+    Some(x)
 }
 
 // ---------------------------------------------------------------- output
 
-/// Reads the problem, solves it and prints one value per query. `Ok(Some)`
-/// carries the warning of an uncertified answer (exit code 3).
-pub fn solve<W: Write>(input: &[u8], out: &mut W) -> Result<Option<String>, Failure> {
-    let start = Instant::now();
+/// Reads the problem, solves it and prints one value per query. The values
+/// are written even when they are not certified (`Failure::Uncertified`).
+pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
     let prob = parse_problem(input)?;
     let n = prob.variant.skills.len();
+    if opts.strict {
+        check_layout(input, n, prob.queries.len())?;
+    }
     if prob.cap > MAX_CAP || n > MAX_SKILLS {
-        return Ok(Some(format!(
+        return Err(Failure::Uncertified(format!(
             "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
             n, prob.cap, MAX_SKILLS, MAX_CAP
         )));
     }
     let game = Game::new(&prob.variant, prob.cap, prob.keep);
-    let (table, warning) = solve_table(&game, prob.rounds, start);
+    let (table, cont, warning) = solve_table(&game, prob.rounds);
     let w = game.width();
     let mut text = String::new();
+    let mut stage = Stage::default();
     for &(x, y) in &prob.queries {
         text.push_str(&format_value(table[x * w + y]));
         text.push('\n');
+        if opts.strategy {
+            // The query's first round (see `solve_table`).
+            let (mut xs, mut ys) = (Vec::new(), Vec::new());
+            if let Ok((r, c)) = game.build_stage(x, y, &cont, &mut stage) {
+                stage.strategies(r, c);
+                xs = round_strategy(&stage.best_x, &stage.m, c, true);
+                ys = round_strategy(&stage.best_y, &stage.m, c, false);
+            }
+            for (who, units) in [("A", xs), ("B", ys)] {
+                // ` name prob` per skill of positive probability, in the
+                // variant's order.
+                let mut shown: Vec<(usize, i64)> = game.order.iter().copied().zip(units).collect();
+                shown.sort_unstable();
+                text.push_str(who);
+                text.push(':');
+                for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
+                    let name = String::from_utf8_lossy(prob.variant.skills[skill].name);
+                    text.push_str(&format!(" {} {}.{:06}", name, u / 1_000_000, u % 1_000_000));
+                }
+                text.push('\n');
+            }
+        }
     }
-    out.write_all(text.as_bytes()).map_err(|e| Failure {
-        line: 0,
-        msg: format!("cannot write the values: {}", e),
-    })?;
-    Ok(warning)
+    out.write_all(text.as_bytes())
+        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))?;
+    match warning {
+        Some(why) => Err(Failure::Uncertified(why)),
+        None => Ok(()),
+    }
+}
+
+/// A strategy of the stage game `m` (`cols` columns) in millionths summing
+/// to 10^6: rounded down, the rest on the likeliest skill, then single
+/// units move while that raises the player's guarantee.
+fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> Vec<i64> {
+    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
+    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
+    units[top] += 1_000_000 - units.iter().sum::<i64>();
+    let entry = |k: usize, l: usize| {
+        if rows_player {
+            m[k * cols + l]
+        } else {
+            -m[l * cols + k]
+        }
+    };
+    let others = if rows_player { cols } else { m.len() / cols };
+    let worth = |u: &[i64]| {
+        let pay = |l: usize| (0..u.len()).map(|k| u[k] as f64 * entry(k, l)).sum::<f64>();
+        (0..others).map(pay).fold(f64::INFINITY, f64::min)
+    };
+    let k = units.len();
+    loop {
+        let mut best = (worth(&units), 0, 0);
+        for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
+            if units[from] > 0 {
+                units[from] -= 1;
+                units[to] += 1;
+                let g = worth(&units);
+                if g > best.0 {
+                    best = (g, from, to);
+                }
+                units[from] += 1;
+                units[to] -= 1;
+            }
+        }
+        if best.1 == best.2 {
+            return units;
+        }
+        units[best.1] -= 1;
+        units[best.2] += 1;
+    }
 }
 
 /// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
@@ -1438,285 +1713,5 @@ fn format_value(v: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const COMMON: &str = "8
-集 1 0 0
-小防 0 0 0
-中防 0 0 0
-大防 -1 1 0
-小波 -1 1 2 集 中防
-中波 -2 2 3 集 小波 小防
-大波 -3 3 5 集 小波 小防 中波 中防
-黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
-";
-
-    fn run(input: &str) -> Result<(String, Option<String>), Failure> {
-        let mut out = Vec::new();
-        let warning = solve(input.as_bytes(), &mut out)?;
-        Ok((String::from_utf8(out).unwrap(), warning))
-    }
-
-    fn values(input: &str) -> Vec<f64> {
-        let (out, warning) = run(input).unwrap();
-        assert_eq!(warning, None);
-        out.lines().map(|l| l.parse().unwrap()).collect()
-    }
-
-    fn err(input: &str) -> String {
-        run(input).unwrap_err().to_string()
-    }
-
-    fn all_states(c: usize) -> String {
-        let mut s = format!("{}\n", (c + 1) * (c + 1));
-        for a in 0..=c {
-            for b in 0..=c {
-                s.push_str(&format!("{} {}\n", a, b));
-            }
-        }
-        s
-    }
-
-    fn game_of(text: &str, keep: f64) -> Game {
-        let v = parse_variant(&mut Lexer::new(text.as_bytes())).unwrap();
-        let cap = v.skills.iter().map(|s| s.req).max().unwrap();
-        Game::new(&v, cap, keep)
-    }
-
-    fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
-        let mut st = Stage {
-            m: m.to_vec(),
-            ..Stage::default()
-        };
-        st.value(rows, cols)
-    }
-
-    #[test]
-    fn rock_paper_scissors_is_fair() {
-        let rps = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
-        assert!(game_value(&rps, 3, 3).abs() < 1e-12);
-        // Skew-symmetric with unequal stakes: still value 0.
-        let weighted = [0.0, -1.0, 2.0, 1.0, 0.0, -1.0, -2.0, 1.0, 0.0];
-        assert!(game_value(&weighted, 3, 3).abs() < 1e-12);
-    }
-
-    #[test]
-    fn diagonal_games_have_harmonic_values() {
-        // diag(d_1..d_k) with d_i > 0 has value 1 / sum(1/d_i).
-        let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
-        assert!((game_value(&d3, 3, 3) - 6.0 / 11.0).abs() < 1e-12);
-        let mut d4 = vec![0.0; 16];
-        for (i, d) in [1.0, 2.0, 4.0, 8.0].iter().enumerate() {
-            d4[i * 4 + i] = *d;
-        }
-        assert!((game_value(&d4, 4, 4) - 8.0 / 15.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn simplex_returns_optimal_strategies() {
-        let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
-        let mut lp = Simplex::default();
-        for bland in [false, true] {
-            assert!(lp.solve(&d3, 3, 3, bland));
-            // Both players play i with probability proportional to 1/d_i.
-            for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
-                assert!((lp.x[i] - want).abs() < 1e-12 && (lp.y[i] - want).abs() < 1e-12);
-            }
-        }
-    }
-
-    #[test]
-    fn small_games_saddle_dominance_and_2x2() {
-        // Pure saddle at (row 1, col 0): value 2.
-        assert_eq!(game_value(&[1.0, 5.0, 2.0, 3.0], 2, 2), 2.0);
-        // 2x2 mixed: (3*1 - (-1)(-2)) / (3 + 1 + 1 + 2) = 1/7.
-        assert!((game_value(&[3.0, -1.0, -2.0, 1.0], 2, 2) - 1.0 / 7.0).abs() < 1e-15);
-        // Matching pennies plus a dominated third row.
-        let m = [1.0, -1.0, -1.0, 1.0, -2.0, -2.0];
-        assert!(game_value(&m, 3, 2).abs() < 1e-15);
-        // Degenerate: all equal.
-        assert_eq!(game_value(&[0.5; 9], 3, 3), 0.5);
-    }
-
-    #[test]
-    fn common_variant_two_rounds() {
-        let v = values(&format!("{}2 0\n4\n1 0\n2 0\n2 1\n4 3\n", COMMON));
-        let want = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 7.0, 1.0 / 5.0];
-        for (a, b) in v.iter().zip(want) {
-            assert!((a - b).abs() < 1e-9, "{} vs {}", a, b);
-        }
-    }
-
-    #[test]
-    fn common_variant_unlimited_value() {
-        let v = values(&format!("{}0 0\n2\n1 0\n0 1\n", COMMON));
-        assert!((v[0] - 0.633334348).abs() < 1e-9);
-        assert_eq!(v[0], -v[1]);
-    }
-
-    #[test]
-    fn full_tables_are_antisymmetric_without_mirroring() {
-        // Solve every state (not only x < y) and check V(a, a) = 0 and
-        // V(b, a) = -V(a, b): the mirroring in `sweep` is then sound.
-        for (text, keep) in [(COMMON, 1.0), (COMMON, 0.99), (TOY, 1.0), (TOY, 0.5)] {
-            let game = game_of(text, keep);
-            let w = game.width();
-            let mut old = vec![0.0; w * w];
-            let mut stage = Stage::default();
-            for _ in 0..30 {
-                let mut new = vec![0.0; w * w];
-                for a in 0..w {
-                    for b in 0..w {
-                        new[a * w + b] = game.stage_value(a, b, &old, &mut stage);
-                    }
-                }
-                old = new;
-                for a in 0..w {
-                    assert!(old[a * w + a].abs() < 1e-12);
-                    for b in 0..w {
-                        assert!((old[a * w + b] + old[b * w + a]).abs() < 1e-12);
-                    }
-                }
-            }
-        }
-    }
-
-    const TOY: &str = "4
-集 1 0 0
-小防 0 0 0
-无限波 0 1 1 集
-黑洞 -3 3 3 集 小防 无限波
-";
-
-    #[test]
-    fn p100_equals_one_round() {
-        let q = all_states(5);
-        let a = values(&format!("{}1 0\n{}", COMMON, q));
-        let b = values(&format!("{}0 100\n{}", COMMON, q));
-        let c = values(&format!("{}7 100.000\n{}", COMMON, q));
-        assert_eq!(a, b);
-        assert_eq!(a, c);
-    }
-
-    #[test]
-    fn cap_loses_excess() {
-        let v = "3\n大集 3 0 0\n防 -1 1 0\n波 -2 2 1 大集\n5 0\n2\n2 0\n0 2\n";
-        assert_eq!(values(v), vec![1.0, -1.0]);
-    }
-
-    #[test]
-    fn no_usable_skill_loses() {
-        // Only skill needs 1: at (1, 0) B cannot move; at (0, 0) neither.
-        let v = "2\nx -1 1 0\ny 0 1 0\n3 0\n3\n1 0\n0 0\n0 1\n";
-        assert_eq!(values(v), vec![1.0, 0.0, -1.0]);
-    }
-
-    #[test]
-    fn output_has_nine_digits_and_no_negative_zero() {
-        assert_eq!(format_value(-1e-12), "0.000000000");
-        assert_eq!(format_value(-0.0), "0.000000000");
-        assert_eq!(format_value(2.0 / 3.0), "0.666666667");
-        assert_eq!(format_value(-1.0), "-1.000000000");
-    }
-
-    #[test]
-    fn slow_unlimited_game_is_extrapolated_and_bounded() {
-        // V_k(1, 0) = 1 - c/k: A wins by mixing in a rare 集. The printed
-        // limit is 1 whether or not the bounds got narrow enough in time
-        // for exit code 0.
-        let (out, warning) = run(&format!("{}0 0\n2\n1 0\n0 1\n", TOY)).unwrap();
-        let v: Vec<f64> = out.lines().map(|l| l.parse().unwrap()).collect();
-        assert!((v[0] - 1.0).abs() < 1e-6 && v[1] == -v[0], "{:?}", v);
-        if let Some(w) = warning {
-            assert!(w.contains("not converged"), "{}", w);
-        }
-    }
-
-    #[test]
-    fn slower_unlimited_game_reports_exit_3() {
-        let v = "8\n集 1 0 0\n小防 0 0 0\n中防 0 0 0\n无限波 0 1 1 集\n小波 -1 2 2 集 中防\n\
-                 中波 -2 4 3 集 小波 小防\n大波 -3 7 4 集 小波 小防 中波\n\
-                 黑洞 -5 10 7 集 小波 小防 中波 中防 大波 无限波\n0 0\n1\n0 1\n";
-        let (out, warning) = run(v).unwrap();
-        assert!(out.trim().parse::<f64>().unwrap() < -0.9999);
-        let w = warning.unwrap();
-        assert!(
-            w.contains("not converged") && w.contains("extrapolated"),
-            "{}",
-            w
-        );
-    }
-
-    #[test]
-    fn certify_brackets_the_common_value() {
-        let game = game_of(COMMON, 1.0);
-        let w = game.width();
-        let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
-        let mut stage = Stage::default();
-        let far = Instant::now() + Duration::from_secs(60);
-        for _ in 0..60 {
-            game.sweep(&old, &mut new, &mut stage, far).unwrap();
-            std::mem::swap(&mut old, &mut new);
-        }
-        let mut est = old.clone();
-        let width = certify(&game, &old, 1e-12, &mut est, &mut stage, far).unwrap();
-        assert!(width < 1e-7, "{}", width);
-        assert!((est[w] - 0.633334348).abs() < 1e-9);
-    }
-
-    #[test]
-    fn parses_percent_forms() {
-        assert_eq!(parse_percent(b"0.0"), Some(0.0));
-        assert_eq!(parse_percent(b"2.50"), Some(2.5));
-        assert_eq!(parse_percent(b"100.000"), Some(100.0));
-        assert_eq!(parse_percent(b"1e2"), None);
-        assert_eq!(parse_percent(b"-1"), None);
-        assert_eq!(parse_percent(b"1.2.3"), None);
-        assert_eq!(parse_percent(b"."), None);
-    }
-
-    #[test]
-    fn rejects_bad_input() {
-        let q = "1\n0 0\n";
-        let c = COMMON;
-        for (input, want) in [
-            (String::new(), "line 1: unexpected end of input: expected the number of skills n"),
-            (
-                format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q),
-                "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)",
-            ),
-            (
-                format!("1\na -3 2 0\n1 0\n{}", q),
-                "line 2: skill `a`: req 2 is below its cost (req must be at least max(0, -delta) = 3)",
-            ),
-            (
-                format!("1\na 0 0 1 a\n1 0\n{}", q),
-                "line 2: skill `a`: beats 1 skills but only 0 others exist",
-            ),
-            (
-                format!("{}1 100.5\n{}", c, q),
-                "line 10: draw probability p = 100.5 is out of range (0..=100)",
-            ),
-            (
-                format!("{}1 -1\n{}", c, q),
-                "line 10: draw probability p `-1` is not a decimal number of percent",
-            ),
-            (
-                format!("{}-1 0\n{}", c, q),
-                "line 10: expected the round limit R (an integer >= 0), found `-1`",
-            ),
-            (format!("{}1 0\n1\n6 0\n", c), "line 12: query 1: x = 6 is out of range (0..=5)"),
-            (
-                format!("{}1 0\n2\n1 1\n", c),
-                "line 12: unexpected end of input: expected x of query 2 of 2",
-            ),
-            (
-                format!("{}1 0\n1\n1 1 1\n", c),
-                "line 12: unexpected token `1` after the last of 1 queries",
-            ),
-        ] {
-            assert_eq!(err(&input), want);
-        }
-    }
-}
+#[path = "../../tests/unit/ji_solver.rs"]
+mod tests;

@@ -1,0 +1,520 @@
+//! Unit tests of `src/bin/ji_solver.rs` (kept outside the pasted file).
+
+use super::*;
+
+const COMMON: &str = "8
+集 1 0 0
+小防 0 0 0
+中防 0 0 0
+大防 -1 1 0
+小波 -1 1 2 集 中防
+中波 -2 2 3 集 小波 小防
+大波 -3 3 5 集 小波 小防 中波 中防
+黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
+";
+
+/// The output and the warning of an uncertified answer; `Err` for bad input.
+fn run(input: &str) -> Result<(String, Option<String>), Failure> {
+    let mut out = Vec::new();
+    match solve(input.as_bytes(), &Options::default(), &mut out) {
+        Ok(()) => Ok((String::from_utf8(out).unwrap(), None)),
+        Err(Failure::Uncertified(why)) => Ok((String::from_utf8(out).unwrap(), Some(why))),
+        Err(f) => Err(f),
+    }
+}
+
+fn values(input: &str) -> Vec<f64> {
+    let (out, warning) = run(input).unwrap();
+    assert_eq!(warning, None);
+    out.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+fn err(input: &str) -> String {
+    run(input).unwrap_err().to_string()
+}
+
+fn all_states(c: usize) -> String {
+    let mut s = format!("{}\n", (c + 1) * (c + 1));
+    for a in 0..=c {
+        for b in 0..=c {
+            s.push_str(&format!("{} {}\n", a, b));
+        }
+    }
+    s
+}
+
+fn game_of(text: &str, keep: f64) -> Game {
+    let v = parse_variant(&mut Lexer::new(text.as_bytes())).unwrap();
+    let cap = v.skills.iter().map(|s| s.req).max().unwrap();
+    Game::new(&v, cap, keep)
+}
+
+fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
+    let mut st = Stage {
+        m: m.to_vec(),
+        ..Stage::default()
+    };
+    st.value(rows, cols)
+}
+
+#[test]
+fn rock_paper_scissors_is_fair() {
+    let rps = [0.0, -1.0, 1.0, 1.0, 0.0, -1.0, -1.0, 1.0, 0.0];
+    assert!(game_value(&rps, 3, 3).abs() < 1e-12);
+    // Skew-symmetric with unequal stakes: still value 0.
+    let weighted = [0.0, -1.0, 2.0, 1.0, 0.0, -1.0, -2.0, 1.0, 0.0];
+    assert!(game_value(&weighted, 3, 3).abs() < 1e-12);
+}
+
+#[test]
+fn diagonal_games_have_harmonic_values() {
+    // diag(d_1..d_k) with d_i > 0 has value 1 / sum(1/d_i).
+    let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
+    assert!((game_value(&d3, 3, 3) - 6.0 / 11.0).abs() < 1e-12);
+    let mut d4 = vec![0.0; 16];
+    for (i, d) in [1.0, 2.0, 4.0, 8.0].iter().enumerate() {
+        d4[i * 4 + i] = *d;
+    }
+    assert!((game_value(&d4, 4, 4) - 8.0 / 15.0).abs() < 1e-12);
+}
+
+#[test]
+fn simplex_returns_optimal_strategies() {
+    let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
+    let mut lp = Simplex::default();
+    for bland in [false, true] {
+        assert!(lp.solve(&d3, 3, 3, bland, &mut 0));
+        // Both players play i with probability proportional to 1/d_i.
+        for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
+            assert!((lp.x[i] - want).abs() < 1e-12 && (lp.y[i] - want).abs() < 1e-12);
+        }
+    }
+}
+
+#[test]
+fn small_games_saddle_dominance_and_2x2() {
+    // Pure saddle at (row 1, col 0): value 2.
+    assert_eq!(game_value(&[1.0, 5.0, 2.0, 3.0], 2, 2), 2.0);
+    // 2x2 mixed: (3*1 - (-1)(-2)) / (3 + 1 + 1 + 2) = 1/7.
+    assert!((game_value(&[3.0, -1.0, -2.0, 1.0], 2, 2) - 1.0 / 7.0).abs() < 1e-15);
+    // Matching pennies plus a dominated third row.
+    let m = [1.0, -1.0, -1.0, 1.0, -2.0, -2.0];
+    assert!(game_value(&m, 3, 2).abs() < 1e-15);
+    // Degenerate: all equal.
+    assert_eq!(game_value(&[0.5; 9], 3, 3), 0.5);
+}
+
+#[test]
+fn common_variant_two_rounds() {
+    let v = values(&format!("{}2 0\n4\n1 0\n2 0\n2 1\n4 3\n", COMMON));
+    let want = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 7.0, 1.0 / 5.0];
+    for (a, b) in v.iter().zip(want) {
+        assert!((a - b).abs() < 1e-9, "{} vs {}", a, b);
+    }
+}
+
+#[test]
+fn common_variant_unlimited_value() {
+    let v = values(&format!("{}0 0\n2\n1 0\n0 1\n", COMMON));
+    assert!((v[0] - 0.633334348).abs() < 1e-9);
+    assert_eq!(v[0], -v[1]);
+}
+
+#[test]
+fn full_tables_are_antisymmetric_without_mirroring() {
+    // Solve every state (not only x < y) and check V(a, a) = 0 and
+    // V(b, a) = -V(a, b): the mirroring in `sweep` is then sound.
+    for (text, keep) in [(COMMON, 1.0), (COMMON, 0.99), (TOY, 1.0), (TOY, 0.5)] {
+        let game = game_of(text, keep);
+        let w = game.width();
+        let mut old = vec![0.0; w * w];
+        let mut stage = Stage::default();
+        for _ in 0..30 {
+            let mut new = vec![0.0; w * w];
+            for a in 0..w {
+                for b in 0..w {
+                    new[a * w + b] = game.stage_value(a, b, &old, &mut stage);
+                }
+            }
+            old = new;
+            for a in 0..w {
+                assert!(old[a * w + a].abs() < 1e-12);
+                for b in 0..w {
+                    assert!((old[a * w + b] + old[b * w + a]).abs() < 1e-12);
+                }
+            }
+        }
+    }
+}
+
+const TOY: &str = "4
+集 1 0 0
+小防 0 0 0
+无限波 0 1 1 集
+黑洞 -3 3 3 集 小防 无限波
+";
+
+#[test]
+fn p100_equals_one_round() {
+    let q = all_states(5);
+    let a = values(&format!("{}1 0\n{}", COMMON, q));
+    let b = values(&format!("{}0 100\n{}", COMMON, q));
+    let c = values(&format!("{}7 100.000\n{}", COMMON, q));
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+}
+
+#[test]
+fn cap_loses_excess() {
+    let v = "3\n大集 3 0 0\n防 -1 1 0\n波 -2 2 1 大集\n5 0\n2\n2 0\n0 2\n";
+    assert_eq!(values(v), vec![1.0, -1.0]);
+}
+
+#[test]
+fn no_usable_skill_loses() {
+    // Only skill needs 1: at (1, 0) B cannot move; at (0, 0) neither.
+    let v = "2\nx -1 1 0\ny 0 1 0\n3 0\n3\n1 0\n0 0\n0 1\n";
+    assert_eq!(values(v), vec![1.0, 0.0, -1.0]);
+}
+
+#[test]
+fn output_has_nine_digits_and_no_negative_zero() {
+    assert_eq!(format_value(-1e-12), "0.000000000");
+    assert_eq!(format_value(-0.0), "0.000000000");
+    assert_eq!(format_value(2.0 / 3.0), "0.666666667");
+    assert_eq!(format_value(-1.0), "-1.000000000");
+}
+
+/// The slower 无限集 variant: V_k(0, 1) creeps towards -1 like 1/k.
+const SLOWER: &str = "8\n集 1 0 0\n小防 0 0 0\n中防 0 0 0\n无限波 0 1 1 集\n小波 -1 2 2 集 中防\n\
+                      中波 -2 4 3 集 小波 小防\n大波 -3 7 4 集 小波 小防 中波\n\
+                      黑洞 -5 10 7 集 小波 小防 中波 中防 大波 无限波\n";
+
+#[test]
+fn slow_unlimited_games_are_certified() {
+    // V_k(1, 0) = 1 - c/k in the toy: A wins by mixing in a rare 集; the
+    // old clock-bound solver printed 0.9999xx or gave up on both.
+    for (text, want) in [(TOY, 1.0), (SLOWER, -1.0)] {
+        let q = if want > 0.0 { "1\n1 0\n" } else { "1\n0 1\n" };
+        let v = values(&format!("{}0 0\n{}", text, q));
+        assert!((v[0] - want).abs() < 1e-7, "{:?}", v);
+    }
+}
+
+#[test]
+fn certify_brackets_the_common_value() {
+    let game = game_of(COMMON, 1.0);
+    let w = game.width();
+    let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    let mut stage = Stage::default();
+    for _ in 0..60 {
+        game.sweep(&old, &mut new, &mut stage).unwrap();
+        std::mem::swap(&mut old, &mut new);
+    }
+    let (mid, width) = certify(&game, &old, &mut stage).unwrap();
+    assert!(width < 1e-7, "{}", width);
+    assert!((mid[w] - 0.633334348).abs() < 1e-7, "{}", mid[w]);
+    for a in 0..w {
+        for b in 0..w {
+            assert_eq!(mid[a * w + b], -mid[b * w + a]);
+        }
+    }
+}
+
+#[test]
+fn what_follows_the_last_query_is_ignored() {
+    let plain = values(&format!("{}1 0\n1\n1 1\n", COMMON));
+    assert_eq!(values(&format!("{}1 0\n1\n1 1 junk 7\n\n", COMMON)), plain);
+}
+
+#[test]
+fn parses_percent_forms() {
+    assert_eq!(parse_percent(b"0.0"), Some(0.0));
+    assert_eq!(parse_percent(b"2.50"), Some(2.5));
+    assert_eq!(parse_percent(b"100.000"), Some(100.0));
+    assert_eq!(parse_percent(b"1e2"), None);
+    assert_eq!(parse_percent(b"-1"), None);
+    assert_eq!(parse_percent(b"1.2.3"), None);
+    assert_eq!(parse_percent(b"."), None);
+}
+
+#[test]
+fn rejects_bad_input() {
+    let q = "1\n0 0\n";
+    let c = COMMON;
+    for (input, want) in [
+        (
+            String::new(),
+            "line 1: unexpected end of input: expected the number of skills n",
+        ),
+        (
+            format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q),
+            "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)",
+        ),
+        (
+            format!("1\na -3 2 0\n1 0\n{}", q),
+            "line 2: skill `a`: req 2 is below its cost (req must be at least max(0, -delta) = 3)",
+        ),
+        (
+            format!("1\na 0 0 1 a\n1 0\n{}", q),
+            "line 2: skill `a`: beats 1 skills but only 0 others exist",
+        ),
+        (
+            format!("{}1 100.5\n{}", c, q),
+            "line 10: draw probability p = 100.5 is out of range (0..=100)",
+        ),
+        (
+            format!("{}1 -1\n{}", c, q),
+            "line 10: draw probability p `-1` is not a decimal number of percent",
+        ),
+        (
+            format!("{}-1 0\n{}", c, q),
+            "line 10: expected the round limit R (an integer >= 0), found `-1`",
+        ),
+        (
+            format!("{}1 0\n1\n6 0\n", c),
+            "line 12: query 1: x = 6 is out of range (0..=5)",
+        ),
+        (
+            format!("{}1 0\n2\n1 1\n", c),
+            "line 12: unexpected end of input: expected x of query 2 of 2",
+        ),
+    ] {
+        assert_eq!(err(&input), want);
+    }
+}
+
+/// Runs `input` with options; the output and the failure, if any.
+fn run_with(input: &[u8], opts: &Options) -> (String, Option<Failure>) {
+    let mut out = Vec::new();
+    let failure = solve(input, opts, &mut out).err();
+    (String::from_utf8(out).unwrap(), failure)
+}
+
+#[test]
+fn every_public_fixture_passes_strict() {
+    let strict = Options {
+        strict: true,
+        strategy: false,
+    };
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ji_solver");
+    let mut checked = 0;
+    for dir in ["examples", "random", "edge"] {
+        for entry in std::fs::read_dir(format!("{}/{}", root, dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().map_or(true, |e| e != "in") || path.with_extension("err").exists() {
+                continue;
+            }
+            let input = std::fs::read(&path).unwrap();
+            let plain = run_with(&input, &Options::default());
+            assert_eq!(run_with(&input, &strict), plain, "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "{}", checked);
+}
+
+/// A small seeded generator (xorshift) for random variants.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Skill pairs are indexed both ways: a range loop reads best.
+#[allow(clippy::needless_range_loop, clippy::type_complexity)]
+/// A random variant of up to `max_n` skills with C <= `max_c`: (text,
+/// deltas, reqs, beats[i][j]).
+fn random_variant(
+    rng: &mut Rng,
+    max_n: u64,
+    max_c: u64,
+) -> (String, Vec<i64>, Vec<i64>, Vec<Vec<bool>>) {
+    let n = 1 + rng.below(max_n) as usize;
+    let c = rng.below(max_c + 1) as i64;
+    let mut delta = Vec::new();
+    let mut req = Vec::new();
+    for i in 0..n {
+        let d = match rng.below(3) {
+            0 => 1 + rng.below(3) as i64,
+            1 => 0,
+            _ => -(rng.below(c as u64 + 1) as i64),
+        };
+        let least = (-d).max(0);
+        let r = if i == 0 {
+            least
+        } else {
+            least + rng.below((c - least) as u64 + 1) as i64
+        };
+        delta.push(d);
+        req.push(r);
+    }
+    let mut beats = vec![vec![false; n]; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            match rng.below(3) {
+                0 => beats[i][j] = true,
+                1 => beats[j][i] = true,
+                _ => {}
+            }
+        }
+    }
+    let mut text = format!("{}\n", n);
+    for i in 0..n {
+        let list: Vec<String> = (0..n)
+            .filter(|&j| beats[i][j])
+            .map(|j| format!("s{}", j))
+            .collect();
+        text.push_str(&format!(
+            "s{} {} {} {} {}\n",
+            i,
+            delta[i],
+            req[i],
+            list.len(),
+            list.join(" ")
+        ));
+    }
+    (text, delta, req, beats)
+}
+
+/// What 6-decimal rounding may cost: 1e-6 (1/3, 1/3, 1/3 costs exactly
+/// that in rock-paper-scissors), and up to half a unit per skill in the
+/// support beyond two, where no unit move may help (2/13, 5/13, 4/13,
+/// 2/13 costs 1.08e-6); plus the 9-digit rounding of the printed value.
+fn slack(support: usize) -> f64 {
+    1e-6 * (support as f64 / 2.0).max(1.0) + 1e-9
+}
+
+#[test]
+fn printed_strategies_are_optimal_against_every_pure_reply() {
+    // Checked straight from the rule: the stage game's entries are +-1
+    // when a skill beats the other, else keep * V(next) with the values of
+    // the round after the query's first one (V_{R-1} for R > 0, printed by
+    // a run with R - 1; the printed limit for R = 0).
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let strategy = Options {
+        strict: false,
+        strategy: true,
+    };
+    for _ in 0..40 {
+        let (text, delta, req, beats) = random_variant(&mut rng, 7, 6);
+        let n = delta.len();
+        let c = *req.iter().max().unwrap() as usize;
+        let rounds = [0, 1, 2, 5][rng.below(4) as usize];
+        let percent = [0.0, 10.0][rng.below(2) as usize];
+        let keep = 1.0 - percent / 100.0;
+        let q = all_states(c);
+        let (out, failure) = run_with(
+            format!("{}{} {}\n{}", text, rounds, percent, q).as_bytes(),
+            &strategy,
+        );
+        assert!(failure.is_none(), "{}: {:?}", text, failure);
+        let cont: Vec<f64> = match rounds {
+            0 => out.lines().step_by(3).map(|l| l.parse().unwrap()).collect(),
+            1 => vec![0.0; (c + 1) * (c + 1)],
+            r => values(&format!("{}{} {}\n{}", text, r - 1, percent, q)),
+        };
+        let lines: Vec<&str> = out.lines().collect();
+        for a in 0..=c {
+            for b in 0..=c {
+                let k = 3 * (a * (c + 1) + b);
+                let value: f64 = lines[k].parse().unwrap();
+                let req = &req;
+                let usable = |x: usize| {
+                    (0..n)
+                        .filter(move |&i| req[i] <= x as i64)
+                        .collect::<Vec<_>>()
+                };
+                let entry = |i: usize, j: usize| {
+                    if beats[i][j] {
+                        1.0
+                    } else if beats[j][i] {
+                        -1.0
+                    } else {
+                        let next = |x: usize, d: i64| (x as i64 + d).clamp(0, c as i64) as usize;
+                        keep * cont[next(a, delta[i]) * (c + 1) + next(b, delta[j])]
+                    }
+                };
+                let mixed = |line: &str, who: &str| -> Vec<(usize, f64)> {
+                    let t: Vec<&str> = line.strip_prefix(who).unwrap().split_whitespace().collect();
+                    t.chunks(2)
+                        .map(|p| (p[0][1..].parse().unwrap(), p[1].parse().unwrap()))
+                        .collect()
+                };
+                let (x, y) = (mixed(lines[k + 1], "A:"), mixed(lines[k + 2], "B:"));
+                if usable(a).is_empty() || usable(b).is_empty() {
+                    continue;
+                }
+                for (s, _) in x.iter().chain(&y) {
+                    assert!(*s < n);
+                }
+                let sum = |s: &[(usize, f64)]| s.iter().map(|e| e.1).sum::<f64>();
+                assert!((sum(&x) - 1.0).abs() < 1e-9 && (sum(&y) - 1.0).abs() < 1e-9);
+                for j in usable(b) {
+                    let got: f64 = x.iter().map(|&(i, p)| p * entry(i, j)).sum();
+                    assert!(
+                        got >= value - slack(x.len()),
+                        "{}({}, {}): A gets {} < {} against s{}",
+                        text,
+                        a,
+                        b,
+                        got,
+                        value,
+                        j
+                    );
+                }
+                for i in usable(a) {
+                    let got: f64 = y.iter().map(|&(j, p)| p * entry(i, j)).sum();
+                    assert!(
+                        got <= value + slack(y.len()),
+                        "{}R={} p={} ({}, {}): B gives {} > {} to s{}: {:?}",
+                        text,
+                        rounds,
+                        percent,
+                        a,
+                        b,
+                        got,
+                        value,
+                        i,
+                        y
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn random_unlimited_games_are_certified() {
+    // R = 0, p = 0, up to 12 skills and C <= 10: on 1000 draws of a similar
+    // generator 973 were certified (27 exit 3); here 40 seeded draws, of
+    // which at most 2 may fail. Certified tables are antisymmetric.
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut failed = 0;
+    for _ in 0..40 {
+        let (text, _, req, _) = random_variant(&mut rng, 12, 10);
+        let c = *req.iter().max().unwrap() as usize;
+        let (out, failure) = run_with(
+            format!("{}0 0\n{}", text, all_states(c)).as_bytes(),
+            &Options::default(),
+        );
+        match failure {
+            None => {
+                let v: Vec<f64> = out.lines().map(|l| l.parse().unwrap()).collect();
+                for a in 0..=c {
+                    for b in 0..=c {
+                        assert_eq!(v[a * (c + 1) + b], -v[b * (c + 1) + a], "{}", text);
+                    }
+                }
+            }
+            Some(Failure::Uncertified(_)) => failed += 1,
+            Some(f) => panic!("{}: {}", text, f),
+        }
+    }
+    assert!(failed <= 2, "{} of 40 not certified", failed);
+}
