@@ -8,7 +8,8 @@
 #   rounds), against the 1 s budget; the same size with a 无限集 variant
 #   whose values still move at round 1000 (edge/max_infinite_ji_R1000.in),
 #   so that all 1000 rounds are played;
-# - the same with p = 0.5 (random/0033.in).
+# - the same with p = 0.5 (random/0033.in);
+# - the slowest certified unlimited game found (slow/random_slowest_certified.in).
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,3 +34,8 @@ row "n = 8, C = 10, R = 1000, p = 0, 无限集, all 1000 rounds played" \
   tests/data/ji_solver/edge/max_infinite_ji_R1000.in 1000 "budget 1000 ms"
 row "n = 8, C = 10, R = 1000, p = 0.5, 121 states" \
   tests/data/ji_solver/random/0033.in 1000 "budget 1000 ms"
+# The slowest random unlimited game found (R = 0, p = 0, n = 11, C = 10, out
+# of 1000 draws): values only certified by the exact evaluation of both
+# players' stationary strategies.
+row "slowest certified unlimited game found (n = 11, C = 10, R = 0, p = 0)" \
+  tests/data/ji_solver/slow/random_slowest_certified.in 1000 "budget 1000 ms"
