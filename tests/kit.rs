@@ -263,15 +263,48 @@ fn every_generated_zhuguosha_game_is_accepted_by_the_solver() {
         let (cases, problems) = kit::cases::discover(Path::new(&d)).unwrap();
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(cases.len(), 15);
+        // `--strict`: also in the statement's exact layout.
         for case in &cases {
             let input = std::fs::read(&case.input).unwrap();
-            let run = common::run("zhuguosha", &[], &input, Duration::from_secs(20));
-            assert_eq!(run.code, Some(0), "{profile}: {}", case.name());
+            let strict = ["--strict".to_string()];
+            let run = common::run("zhuguosha", &strict, &input, Duration::from_secs(20));
+            let err = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(run.code, Some(0), "{profile}: {}: {err}", case.name());
         }
     }
     // Random games that never end exist (tests/data/zhuguosha/bad/never_ends_*):
     // some profile met one and drew again.
     assert!(redrawn > 0, "no profile ever drew again");
+}
+
+/// Every profile of the 集 problems writes the statement's strict layout:
+/// our solvers accept each case under `--strict`.
+#[test]
+fn every_generated_ji_case_passes_strict() {
+    for problem in ["ji_referee", "ji_solver"] {
+        let (_, list, _) = kit(&["gen", problem, "--list"]);
+        for profile in list.lines().map(|l| l.split(' ').next().unwrap()) {
+            for seed in 1..=5u64 {
+                let seed = seed.to_string();
+                let args = [
+                    "gen",
+                    problem,
+                    "--profile",
+                    profile,
+                    "--seed",
+                    &seed,
+                    "--solver",
+                    solver(problem),
+                ];
+                let (code, input, err) = kit(&args);
+                assert_eq!(code, 0, "{problem} {profile}: {err}");
+                let strict = ["--strict".to_string()];
+                let run = common::run(problem, &strict, input.as_bytes(), Duration::from_secs(20));
+                let err = String::from_utf8_lossy(&run.stderr);
+                assert_eq!(run.code, Some(0), "{problem} {profile} seed {seed}: {err}");
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------- judge --
