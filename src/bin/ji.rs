@@ -1,12 +1,12 @@
 //! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
-//! genetic algorithm, kept in an archive, that a person can play against.
+//! genetic algorithm and kept in an archive, that a person plays against.
 //! `ji [--variant FILE] [--archive FILE] [--seed N]`, then commands on
 //! stdin (`h` lists them). The AI is a weight table over capped states
 //! (own 集, opponent 集), each count capped at C = the largest req, with
 //! weights for the playable (affordable, undominated) skills only; its
 //! exploitability is exact. Limits: 32 skills, C <= 30, `t` <= 100000.
-//! The commands, the archive format, the exit codes and the figures are in
-//! docs/ji_trainer.md.
+//! docs/ji_trainer.md has the commands, the archive format, the exit codes,
+//! the reasons for the design and the figures.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -65,16 +65,13 @@ const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at
 /// `failure.exit_code()`.
 #[derive(Debug, PartialEq, Eq)]
 enum Failure {
-    /// A bad line of a text: 1-based line and what is wrong. `in_file`
-    /// names the file once the caller knows it.
+    /// A bad line of a text: its 1-based line and what is wrong (`in_file`
+    /// adds the file's name once the caller knows it).
     BadInput(usize, String),
-    /// A bad line of a named file: (file, line, what).
-    BadFile(String, usize, String),
-    /// A bad command-line argument, or a variant it names that is beyond
-    /// the trainer's capacity.
-    BadArgument(String),
-    /// A file or stdin that cannot be read.
-    Unreadable(String),
+    /// Anything else the user gave that is refused, said in full: an
+    /// argument, a bad line of a named file, a variant beyond the trainer's
+    /// capacity, a file or stdin that cannot be read.
+    Refused(String),
     /// Stdout cannot be written.
     Io(String),
 }
@@ -82,10 +79,9 @@ enum Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
-            Failure::BadFile(file, line, what) => write!(f, "{}: line {}: {}", file, line, what),
-            Failure::BadArgument(what) | Failure::Unreadable(what) => f.write_str(what),
-            Failure::Io(e) => write!(f, "cannot write the output: {}", e),
+            Failure::BadInput(line, what) => write!(f, "line {line}: {what}"),
+            Failure::Refused(what) => f.write_str(what),
+            Failure::Io(e) => write!(f, "cannot write the output: {e}"),
         }
     }
 }
@@ -95,20 +91,16 @@ impl Failure {
     /// (arguments, files, stdin), 1 when the output cannot be written.
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..)
-            | Failure::BadFile(..)
-            | Failure::BadArgument(_)
-            | Failure::Unreadable(_) => 2,
+            Failure::BadInput(..) | Failure::Refused(_) => 2,
             Failure::Io(_) => 1,
         }
     }
 
-    /// A text's error in file `file` whose line `first_line` + 1 is the
-    /// text's line 1 (a variant embedded in an archive starts on line 2).
-    fn in_file(self, file: &str, first_line: usize) -> Failure {
+    /// A text's error, in file `file`.
+    fn in_file(self, file: &str) -> Failure {
         match self {
             Failure::BadInput(line, what) => {
-                Failure::BadFile(file.to_string(), line + first_line, what)
+                Failure::Refused(format!("{file}: line {line}: {what}"))
             }
             other => other,
         }
@@ -119,29 +111,29 @@ fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
     Err(Failure::BadInput(line, what))
 }
 
-/// Stdout cannot be written. (Stdin errors are caught by `read_line`, so
-/// an `io::Error` met by `?` is the output's.)
+fn unreadable(file: &str, e: io::Error) -> Failure {
+    Failure::Refused(format!("{file}: cannot read: {e}"))
+}
+
+/// Stdout cannot be written. (Stdin errors are caught by `ask`, so an
+/// `io::Error` met by `?` is the output's.)
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
         Failure::Io(e.to_string())
     }
 }
 
-/// A user's token in a message: at most 40 characters, escaped.
-fn shown(tok: &[u8]) -> String {
-    escaped(tok, 40)
-}
-
-/// Text safe to print on a terminal: control characters (an arrow key
-/// sends ESC [ A) are written `\x1b` (C1 ones `\u{9b}`), bytes that are not
-/// UTF-8 U+FFFD. After `limit` characters, `...`.
-fn escaped(text: &[u8], limit: usize) -> String {
+/// A user's text as printed (at most 40 characters, then `...`), safe on
+/// a terminal: control characters (an arrow key sends ESC [ A) are written
+/// `\x1b` (C1 ones `\u{9b}`), bytes that are not UTF-8 U+FFFD. Skill names
+/// (at most 32 bytes) are printed the same way.
+fn shown(text: &[u8]) -> String {
     let mut s = String::new();
     for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
         match c as u32 {
-            _ if i == limit => return s + "...",
-            u if u < 0x80 && c.is_control() => s += &format!("\\x{:02x}", u),
-            u if c.is_control() => s += &format!("\\u{{{:x}}}", u),
+            _ if i == 40 => return s + "...",
+            u if u < 0x80 && c.is_control() => s += &format!("\\x{u:02x}"),
+            u if c.is_control() => s += &format!("\\u{{{u:x}}}"),
             _ => s.push(c),
         }
     }
@@ -164,33 +156,31 @@ fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
         archive: PathBuf::from("archive"),
         seed: None,
     };
-    let refuse = |what: String| Err(Failure::BadArgument(what));
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].to_str().unwrap_or("");
-        if a == "-h" || a == "--help" {
+    let refuse = |what: String| Err(Failure::Refused(what));
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let name = arg.to_str().unwrap_or("");
+        if name == "-h" || name == "--help" {
             return Ok(None);
         }
-        if !matches!(a, "--variant" | "--archive" | "--seed") {
-            let shown = shown(args[i].to_string_lossy().as_bytes());
-            return refuse(format!("unknown argument '{}' (see --help)", shown));
+        if !matches!(name, "--variant" | "--archive" | "--seed") {
+            let arg = shown(arg.to_string_lossy().as_bytes());
+            return refuse(format!("unknown argument '{arg}' (see --help)"));
         }
-        let value = match args.get(i + 1) {
-            Some(v) => v,
-            None => return refuse(format!("{} needs a value (see --help)", a)),
+        let Some(value) = args.next() else {
+            return refuse(format!("{name} needs a value (see --help)"));
         };
-        match a {
+        match name {
             "--variant" => cfg.variant = Some(PathBuf::from(value)),
             "--archive" => cfg.archive = PathBuf::from(value),
             _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
                 Some(s) => cfg.seed = Some(s),
                 None => {
-                    let shown = shown(value.to_string_lossy().as_bytes());
-                    return refuse(format!("--seed '{}' is not an integer 0..2^64", shown));
+                    let value = shown(value.to_string_lossy().as_bytes());
+                    return refuse(format!("--seed '{value}' is not an integer 0..2^64"));
                 }
             },
         }
-        i += 2;
     }
     Ok(Some(cfg))
 }
@@ -237,12 +227,8 @@ impl Variant {
 
     /// The variant in the input format, one skill per line.
     fn text(&self) -> String {
-        let mut s = format!("{}\n", self.skills.len());
-        for x in 0..self.skills.len() {
-            s += &self.skill_line(x);
-            s += "\n";
-        }
-        s
+        let lines = (0..self.skills.len()).map(|x| self.skill_line(x) + "\n");
+        format!("{}\n", self.skills.len()) + &lines.collect::<String>()
     }
 }
 
@@ -252,10 +238,9 @@ impl Variant {
 /// embedded in an archive). A token after the last skill is refused: a
 /// variant file holds just the variant.
 fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
-    let at =
-        |line: usize, what: String| Failure::BadFile(origin.to_string(), line + line_base, what);
+    let at = |line: usize, what: String| Failure::BadInput(line + line_base, what).in_file(origin);
     // A valid variant beyond the trainer's capacity: refused in its own words.
-    let beyond = |what: String| Failure::BadArgument(format!("{}: {}", origin, what));
+    let beyond = |what: String| Err(Failure::Refused(format!("{origin}: {what}")));
     let mut lx = format::Lexer::new(text);
     let v = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what))?;
     if let Some(t) = lx.next() {
@@ -267,36 +252,33 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
     }
     let n = v.skills.len();
     if n > MAX_SKILLS {
-        let what = format!("{} skills: the trainer handles at most {}", n, MAX_SKILLS);
-        return Err(beyond(what));
+        return beyond(format!(
+            "{n} skills: the trainer handles at most {MAX_SKILLS}"
+        ));
     }
     let mut skills = Vec::with_capacity(n);
     let mut beats = vec![0u64; n];
     for (x, s) in v.skills.iter().enumerate() {
         let name = String::from_utf8_lossy(s.name).into_owned();
         if s.req > MAX_CAP {
-            let what = format!(
-                "skill `{}`: req {} is beyond the trainer's limit C <= {}",
-                name, s.req, MAX_CAP
-            );
-            return Err(beyond(what));
+            let (req, cap) = (s.req, MAX_CAP);
+            return beyond(format!(
+                "skill `{name}`: req {req} is beyond the trainer's limit C <= {cap}"
+            ));
         }
         for y in 0..n {
             if v.beats(x as u32, y as u32) {
                 beats[x] |= 1 << y;
             }
         }
-        skills.push(Skill {
-            name,
-            delta: s.delta,
-            req: s.req,
-        });
+        let (delta, req) = (s.delta, s.req);
+        skills.push(Skill { name, delta, req });
     }
     Ok(Variant { skills, beats })
 }
 
-/// The 集 variant format, the block shared with ji_referee and ji_solver
-/// (in a module: ji's own model has its own `Variant` and `Skill`). The
+/// The 集 variant format, the block shared with ji_referee and ji_solver,
+/// in a module because ji's model has its own `Variant` and `Skill`. The
 /// block reports through this module's `bad` and `bad_at`; `parse_variant`
 /// above adds the file name. Not formatted by rustfmt, so that the block
 /// stays byte-identical to its master.
@@ -782,7 +764,7 @@ struct Model {
     playable: Vec<u64>,
     /// Offsets of each state's weights in a weight table (genes).
     offset: Vec<usize>,
-    /// Skill names as printed (control characters escaped).
+    /// Skill names as printed (`shown`).
     labels: Vec<String>,
     /// ASCII aliases a person can type (see `aliases`).
     aliases: Vec<Option<String>>,
@@ -814,11 +796,7 @@ impl Model {
             next,
             playable: vec![],
             offset: vec![0],
-            labels: v
-                .skills
-                .iter()
-                .map(|s| escaped(s.name.as_bytes(), usize::MAX))
-                .collect(),
+            labels: v.skills.iter().map(|s| shown(s.name.as_bytes())).collect(),
             aliases: aliases(&v),
             v,
         };
@@ -883,10 +861,7 @@ impl Model {
         let mine = self.afford[own];
         let mut keep = mine;
         for x in bits(mine) {
-            for y in bits(mine) {
-                if y == x {
-                    continue;
-                }
+            for y in bits(mine).filter(|&y| y != x) {
                 let (mut ge, mut gt) = (true, false);
                 for z in bits(self.afford[opp]) {
                     let (a, b) = (rank(y, z), rank(x, z));
@@ -943,10 +918,7 @@ fn aliases(v: &Variant) -> Vec<Option<String>> {
     let spelled: Vec<Option<String>> = v.skills.iter().map(|s| spell(&s.name)).collect();
     let clash = |a: &str, me: usize| {
         v.skills.iter().any(|s| s.name.eq_ignore_ascii_case(a))
-            || spelled
-                .iter()
-                .enumerate()
-                .any(|(i, b)| i != me && b.as_deref() == Some(a))
+            || (spelled.iter().enumerate()).any(|(i, b)| i != me && b.as_deref() == Some(a))
     };
     let keep = |(i, a): (usize, &Option<String>)| a.clone().filter(|a| !clash(a, i));
     spelled.iter().enumerate().map(keep).collect()
@@ -971,7 +943,7 @@ impl Model {
     /// A skill as printed, with its alias: `小防 (xiaofang)`.
     fn named(&self, x: usize) -> String {
         match &self.aliases[x] {
-            Some(a) => format!("{} ({})", self.labels[x], a),
+            Some(a) => format!("{} ({a})", self.labels[x]),
             None => self.labels[x].clone(),
         }
     }
@@ -1018,7 +990,7 @@ impl Model {
                 *w = (*w).max(width(cell));
             }
         }
-        let mut text = format!("{}\n", RULES_HEAD);
+        let mut text = format!("{RULES_HEAD}\n");
         for row in &rows {
             let mut line = String::new();
             for (cell, w) in row.iter().zip(cols) {
@@ -1097,7 +1069,6 @@ impl Model {
         roulette(rng.unit(), bits(self.playable[s]).map(|x| (x, row[x])))
     }
 }
-
 // ---------------------------------------------------------------- evaluation
 
 /// Best response to a fixed AI policy: value iteration from 0 (the k-round
@@ -1375,9 +1346,10 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
 
 // ---------------------------------------------------------------- training
 
-/// How an AI scores (higher fitness is better).
+/// A weight table and how it scores (higher fitness is better).
 #[derive(Clone)]
-struct Score {
+struct Individual {
+    genes: Vec<f64>,
     fitness: f64,
     /// Exploitability from (0, 0).
     expl: f64,
@@ -1397,9 +1369,9 @@ struct Judge<'a> {
 }
 
 impl Judge<'_> {
-    fn score(&self, genes: &[f64]) -> Score {
+    fn score(&self, genes: Vec<f64>) -> Individual {
         let m = self.m;
-        let ai = m.policy(genes);
+        let ai = m.policy(&genes);
         let br = best_response(m, &ai, TRAIN_SWEEPS);
         let mut local = vec![0.0; m.states];
         let mut sum = 0.0;
@@ -1416,18 +1388,20 @@ impl Judge<'_> {
             sum += (br[s] - self.value[m.swapped(s)]).max(0.0) + *gap;
         }
         let expl = br[0] - self.value[0];
-        Score {
-            fitness: -(expl + sum / m.states as f64),
+        let fitness = -(expl + sum / m.states as f64);
+        Individual {
+            genes,
+            fitness,
             expl,
             local,
         }
     }
 }
 
-/// A population of weight tables under a genetic algorithm, best first.
+/// A population of weight tables under a genetic algorithm.
 struct Trainer {
-    pop: Vec<Vec<f64>>,
-    scores: Vec<Score>,
+    /// Best first.
+    pop: Vec<Individual>,
     generation: u64,
     rng: Rng,
 }
@@ -1444,10 +1418,9 @@ impl Trainer {
     }
 
     fn new(judge: &Judge, pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
-        let scores = pop.iter().map(|g| judge.score(g)).collect();
+        let pop = pop.into_iter().map(|g| judge.score(g)).collect();
         let mut t = Trainer {
             pop,
-            scores,
             generation,
             rng,
         };
@@ -1457,13 +1430,7 @@ impl Trainer {
 
     /// Best first; the sort is stable so equal scores keep their order.
     fn sort(&mut self) {
-        let mut both: Vec<(Vec<f64>, Score)> =
-            self.pop.drain(..).zip(self.scores.drain(..)).collect();
-        both.sort_by(|x, y| y.1.fitness.total_cmp(&x.1.fitness));
-        for (g, s) in both {
-            self.pop.push(g);
-            self.scores.push(s);
-        }
+        self.pop.sort_by(|x, y| y.fitness.total_cmp(&x.fitness));
     }
 
     /// Tournament selection: the fittest of a few random individuals.
@@ -1471,7 +1438,7 @@ impl Trainer {
         let mut best = self.rng.below(self.pop.len());
         for _ in 1..TOURNAMENT {
             let c = self.rng.below(self.pop.len());
-            if self.scores[c].fitness > self.scores[best].fitness {
+            if self.pop[c].fitness > self.pop[best].fitness {
                 best = c;
             }
         }
@@ -1482,20 +1449,18 @@ impl Trainer {
     /// (each state's weights from one parent, or a blend of both), and a
     /// mutation of a few states.
     fn step(&mut self, m: &Model, judge: &Judge) {
-        let elites = ELITES.min(self.pop.len());
-        let mut pop: Vec<Vec<f64>> = self.pop[..elites].to_vec();
-        let mut scores: Vec<Score> = self.scores[..elites].to_vec();
-        while pop.len() < self.pop.len() {
+        let mut next = self.pop[..ELITES.min(self.pop.len())].to_vec();
+        while next.len() < self.pop.len() {
             let (pa, pb) = (self.select(), self.select());
-            let mut child = self.pop[pa].clone();
+            let (mut child, other) = (self.pop[pa].genes.clone(), &self.pop[pb].genes);
             for s in 0..m.states {
                 let r = self.rng.unit();
                 let (lo, hi) = (m.offset[s], m.offset[s + 1]);
                 if r < 0.4 {
-                    child[lo..hi].copy_from_slice(&self.pop[pb][lo..hi]);
+                    child[lo..hi].copy_from_slice(&other[lo..hi]);
                 } else if r < 0.5 {
                     let t = self.rng.unit();
-                    for (c, &o) in child[lo..hi].iter_mut().zip(&self.pop[pb][lo..hi]) {
+                    for (c, &o) in child[lo..hi].iter_mut().zip(&other[lo..hi]) {
                         *c = t * *c + (1.0 - t) * o;
                     }
                 }
@@ -1504,9 +1469,9 @@ impl Trainer {
             // and fine moves coexist; a geometric number of states, half of
             // them chosen where the parent's local gap is large.
             let sigma = [0.3, 0.1, 0.03, 0.01, 0.003][self.rng.below(5)];
+            let gaps = &self.pop[pa].local;
+            let total: f64 = gaps.iter().sum();
             loop {
-                let gaps = &self.scores[pa].local;
-                let total: f64 = gaps.iter().sum();
                 let s = if total > 0.0 && self.rng.unit() < 0.5 {
                     roulette(self.rng.unit() * total, gaps.iter().copied().enumerate())
                 } else {
@@ -1524,11 +1489,9 @@ impl Trainer {
                     break;
                 }
             }
-            scores.push(judge.score(&child));
-            pop.push(child);
+            next.push(judge.score(child));
         }
-        self.pop = pop;
-        self.scores = scores;
+        self.pop = next;
         self.sort();
         self.generation += 1;
     }
@@ -1538,27 +1501,24 @@ impl Trainer {
 
 /// The archive text: see docs/ji_trainer.md ("Archive format").
 fn archive_text(m: &Model, t: &Trainer) -> String {
-    let mut s = format!("{}\nvariant {}", ARCHIVE_MAGIC, m.v.text());
+    let (g, rng, size) = (t.generation, t.rng.0, t.pop.len());
+    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}", m.v.text());
     s += &format!(
-        "generation {}\nrng {:016x}\npopulation {} {}\n",
-        t.generation,
-        t.rng.0,
-        t.pop.len(),
+        "generation {g}\nrng {rng:016x}\npopulation {size} {}\n",
         m.states
     );
-    for (i, genes) in t.pop.iter().enumerate() {
-        s += &format!("individual {}\n", i);
+    for (i, ind) in t.pop.iter().enumerate() {
+        s += &format!("individual {i}\n");
         for st in 0..m.states {
             let (a, b) = m.counts(st);
-            s += &format!("{} {}", a, b);
-            for g in &genes[m.offset[st]..m.offset[st + 1]] {
-                s += &format!(" {}", g);
+            s += &format!("{a} {b}");
+            for g in &ind.genes[m.offset[st]..m.offset[st + 1]] {
+                s += &format!(" {g}");
             }
             s += "\n";
         }
     }
-    s += "end\n";
-    s
+    s + "end\n"
 }
 
 /// Reads an archive: (generation, rng, population). Refuses a corrupt one
@@ -1574,28 +1534,27 @@ fn parse_archive(
         Err(e) => {
             let at = e.valid_up_to();
             let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
-            return bad(line, format!("not UTF-8 text (byte {})", at));
+            return bad(line, format!("not UTF-8 text (byte {at})"));
         }
     };
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let fail = |l: usize, what: String| Failure::BadInput(l + 1, what);
+    // Line `l` (1-based); lines are read in order, so the first one missing
+    // is where the archive ends.
     let line = |l: usize| -> Result<&str, Failure> {
-        lines
-            .get(l)
-            .copied()
-            .ok_or_else(|| fail(l.min(lines.len()), "archive ends early (truncated?)".into()))
+        let end = || Failure::BadInput(l, "archive ends early (truncated?)".into());
+        lines.get(l - 1).copied().ok_or_else(end)
     };
-    if line(0)? != ARCHIVE_MAGIC {
-        let what = format!("not a ji archive (expected '{}')", ARCHIVE_MAGIC);
-        return bad(1, what);
+    // The value of line l if it reads `key value`.
+    let field = |l: usize, key: &str| line(l).map(|t| t.strip_prefix(key));
+    let expected = |l: usize, what: &str| Failure::BadInput(l, format!("expected '{what}'"));
+    if line(1)? != ARCHIVE_MAGIC {
+        return bad(1, format!("not a ji archive (expected '{ARCHIVE_MAGIC}')"));
     }
-    let n = line(1)?
-        .strip_prefix("variant ")
-        .and_then(|r| r.trim().parse::<usize>().ok())
+    let n = (field(2, "variant ")?.and_then(|r| r.trim().parse::<usize>().ok()))
         .filter(|n| (1..=MAX_SKILLS).contains(n))
-        .ok_or_else(|| fail(1, "expected 'variant N'".into()))?;
-    let mut vt = format!("{}\n", n);
-    for l in 2..2 + n {
+        .ok_or_else(|| expected(2, "variant N"))?;
+    let mut vt = format!("{n}\n");
+    for l in 3..3 + n {
         vt += line(l)?;
         vt += "\n";
     }
@@ -1607,72 +1566,66 @@ fn parse_archive(
             let i = (0..m.n)
                 .find(|&i| v.skills[i] != m.v.skills[i] || v.beats[i] != m.v.beats[i])
                 .unwrap_or(0);
-            format!(
-                "skill {} is '{}' there, '{}' here",
-                i + 1,
-                v.skill_line(i),
-                m.v.skill_line(i)
-            )
+            let (there, here) = (v.skill_line(i), m.v.skill_line(i));
+            format!("skill {} is '{there}' there, '{here}' here", i + 1)
         };
-        return bad(2, format!("archive is for another variant ({})", why));
+        return bad(2, format!("archive is for another variant ({why})"));
     }
-    let mut l = 2 + n;
-    let generation = line(l)?
-        .strip_prefix("generation ")
-        .and_then(|r| r.parse::<u64>().ok())
-        .ok_or_else(|| fail(l, "expected 'generation G'".into()))?;
+    let mut l = 3 + n;
+    let generation = (field(l, "generation ")?.and_then(|r| r.parse::<u64>().ok()))
+        .ok_or_else(|| expected(l, "generation G"))?;
     l += 1;
-    let rng = line(l)?
-        .strip_prefix("rng ")
+    let rng = (field(l, "rng ")?
         .and_then(|r| u64::from_str_radix(r, 16).ok())
-        .map(Rng)
-        .ok_or_else(|| fail(l, "expected 'rng HEX'".into()))?;
+        .map(Rng))
+    .ok_or_else(|| expected(l, "rng HEX"))?;
     l += 1;
-    let dims: Vec<usize> = match line(l)?.strip_prefix("population ") {
+    let dims: Vec<usize> = match field(l, "population ")? {
         Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
         None => vec![],
     };
-    if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != m.states {
-        let what = format!("expected 'population P {}' with 1 <= P <= 10000", m.states);
-        return bad(l + 1, what);
+    let states = m.states;
+    if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != states {
+        let what = format!("expected 'population P {states}' with 1 <= P <= 10000");
+        return bad(l, what);
     }
-    l += 1;
     let mut pop = Vec::with_capacity(dims[0]);
     for i in 0..dims[0] {
-        if line(l)? != format!("individual {}", i) {
-            return bad(l + 1, format!("expected 'individual {}'", i));
-        }
         l += 1;
+        if line(l)? != format!("individual {i}") {
+            return Err(expected(l, &format!("individual {i}")));
+        }
         let mut genes = Vec::with_capacity(m.genes());
-        for st in 0..m.states {
+        for st in 0..states {
+            l += 1;
             let mut it = line(l)?.split(' ');
             let (a, b) = m.counts(st);
             if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
-                let what = format!("expected the weights of state {} {}", a, b);
-                return bad(l + 1, what);
+                return bad(l, format!("expected the weights of state {a} {b}"));
             }
-            let mut count = 0;
+            let start = genes.len();
             for w in it {
                 match w.parse::<f64>() {
                     Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
-                    _ => return bad(l + 1, format!("bad weight '{}'", shown(w.as_bytes()))),
+                    _ => return bad(l, format!("bad weight '{}'", shown(w.as_bytes()))),
                 }
-                count += 1;
             }
-            let want = m.offset[st + 1] - m.offset[st];
-            if count != want {
-                let what = format!("state {} {} needs {} weights, found {}", a, b, want, count);
-                return bad(l + 1, what);
+            let (want, found) = (m.offset[st + 1] - m.offset[st], genes.len() - start);
+            if found != want {
+                return bad(
+                    l,
+                    format!("state {a} {b} needs {want} weights, found {found}"),
+                );
             }
-            l += 1;
         }
         pop.push(genes);
     }
+    l += 1;
     if line(l)? != "end" {
-        return bad(l + 1, "expected 'end'".into());
+        return Err(expected(l, "end"));
     }
-    if l + 1 < lines.len() {
-        return bad(l + 2, "text after 'end'".into());
+    if l < lines.len() {
+        return bad(l + 1, "text after 'end'".into());
     }
     Ok((generation, rng, pop))
 }
@@ -1698,6 +1651,16 @@ fn save_archive(path: &Path, text: &str) -> io::Result<()> {
 
 // ---------------------------------------------------------------- commands
 
+/// The variant `--variant` names, or the common one.
+fn read_variant(cfg: &Config) -> Result<Variant, Failure> {
+    let Some(file) = &cfg.variant else {
+        return parse_variant(COMMON_VARIANT.as_bytes(), "built-in variant", 0);
+    };
+    let origin = file.display().to_string();
+    let text = std::fs::read(file).map_err(|e| unreadable(&origin, e))?;
+    parse_variant(&text, &origin, 0)
+}
+
 /// A running session: the model, the equilibrium, the trainer.
 struct Session {
     m: Model,
@@ -1709,26 +1672,8 @@ struct Session {
 }
 
 impl Session {
-    /// Reads the variant, then starts the session on it.
-    fn start(cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
-        let variant = match &cfg.variant {
-            Some(f) => {
-                let origin = f.display().to_string();
-                match std::fs::read(f) {
-                    Ok(text) => parse_variant(&text, &origin, 0)?,
-                    Err(e) => {
-                        let what = format!("{}: cannot read: {}", origin, e);
-                        return Err(Failure::Unreadable(what));
-                    }
-                }
-            }
-            None => parse_variant(COMMON_VARIANT.as_bytes(), "built-in variant", 0)?,
-        };
-        Session::new(variant, cfg, out)
-    }
-
     /// Reads the archive (or draws a fresh population) and prints the
-    /// session line.
+    /// first screen.
     fn new(variant: Variant, cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
         let m = Model::new(variant);
         let (value, eq_policy) = equilibrium(&m);
@@ -1739,61 +1684,41 @@ impl Session {
         let name = cfg.archive.display().to_string();
         let (generation, rng, pop, note) = match std::fs::read(&cfg.archive) {
             Ok(bytes) => {
-                let (g, r, p) =
-                    parse_archive(&bytes, &name, &m).map_err(|f| f.in_file(&name, 0))?;
-                let note = format!(
-                    "archive '{}': generation {}, population {}",
-                    name,
-                    g,
-                    p.len()
-                );
+                let (g, r, p) = parse_archive(&bytes, &name, &m).map_err(|f| f.in_file(&name))?;
+                let note = format!("archive '{name}': generation {g}, population {}", p.len());
                 (g, r, p, note)
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let note = format!(
-                    "no archive '{}': a fresh random population of {}",
-                    name, POPULATION
-                );
+                let note =
+                    format!("no archive '{name}': a fresh random population of {POPULATION}");
                 (0, Rng(seed), Trainer::fresh(&m, seed), note)
             }
-            Err(e) => {
-                let what = format!("{}: cannot read: {}", name, e);
-                return Err(Failure::Unreadable(what));
-            }
+            Err(e) => return Err(unreadable(&name, e)),
         };
         let judge = Judge {
             m: &m,
             value: &value,
         };
         let trainer = Trainer::new(&judge, pop, generation, rng);
+        let (states, expl) = (m.states, trainer.pop[0].expl.max(0.0));
         writeln!(
             out,
-            "variant: {} skills, C = {}, {} states\n{}",
-            m.n, m.cap, m.states, note
+            "variant: {} skills, C = {}, {states} states\n{note}",
+            m.n, m.cap
         )?;
-        let t = &trainer;
-        let trained = if t.generation == 0 {
-            "the AI is untrained (generation 0)".to_string()
-        } else {
-            format!("the AI is trained: generation {}", t.generation)
+        let trained = match generation {
+            0 => "the AI is untrained (generation 0)".to_string(),
+            g => format!("the AI is trained: generation {g}"),
         };
-        writeln!(
-            out,
-            "{}; exploitability {:.6} (0 is unbeatable)",
-            trained,
-            t.scores[0].expl.max(0.0)
-        )?;
+        writeln!(out, "{trained}; exploitability {expl:.6} (0 is unbeatable)")?;
         if m.afford[0] == 0 {
             writeln!(
                 out,
-                "nothing to play or train: {}; r shows the rules",
-                NOTHING_TO_PLAY
+                "nothing to play or train: {NOTHING_TO_PLAY}; r shows the rules"
             )?;
         } else {
-            writeln!(
-                out,
-                "type t to train the AI, p to play against it, r for the rules, h for help"
-            )?;
+            let hint = "t to train the AI, p to play against it, r for the rules, h for help";
+            writeln!(out, "type {hint}")?;
         }
         Ok(Session {
             trainer,
@@ -1806,13 +1731,13 @@ impl Session {
     }
 
     fn best(&self) -> Vec<f64> {
-        self.m.policy(&self.trainer.pop[0])
+        self.m.policy(&self.trainer.pop[0].genes)
     }
 
     /// `t G`: trains, prints about 60 progress lines, saves the archive.
     fn train(&mut self, gens: u64, out: &mut impl Write) -> Result<(), Failure> {
         if self.m.afford[0] == 0 {
-            writeln!(out, "nothing to train: {}", NOTHING_TO_PLAY)?;
+            writeln!(out, "nothing to train: {NOTHING_TO_PLAY}")?;
             return Ok(());
         }
         let judge = Judge {
@@ -1823,24 +1748,22 @@ impl Session {
         for i in 1..=gens {
             self.trainer.step(&self.m, &judge);
             if i % every == 0 || i == gens {
-                let t = &self.trainer;
+                let (g, best) = (self.trainer.generation, &self.trainer.pop[0]);
+                let (fitness, expl) = (best.fitness, best.expl.max(0.0));
                 writeln!(
                     out,
-                    "generation {}: best fitness {:.6}, exploitability {:.6}",
-                    t.generation,
-                    t.scores[0].fitness,
-                    t.scores[0].expl.max(0.0)
+                    "generation {g}: best fitness {fitness:.6}, exploitability {expl:.6}"
                 )?;
                 out.flush()?;
             }
         }
+        let name = self.archive.display();
         match save_archive(&self.archive, &archive_text(&self.m, &self.trainer)) {
-            Ok(()) => writeln!(out, "saved '{}'", self.archive.display())?,
+            Ok(()) => writeln!(out, "saved '{name}'")?,
             Err(e) => {
                 // Not fatal: the previous archive is intact, training may go on.
-                let name = self.archive.display();
-                let _ = writeln!(io::stderr(), "ji: {}: cannot save the archive: {}", name, e);
-                writeln!(out, "archive NOT saved: {}", e)?
+                let _ = writeln!(io::stderr(), "ji: {name}: cannot save the archive: {e}");
+                writeln!(out, "archive NOT saved: {e}")?
             }
         }
         Ok(())
@@ -1848,16 +1771,14 @@ impl Session {
 
     /// `s`: the best AI's probabilities per state.
     fn show(&self, out: &mut impl Write) -> Result<(), Failure> {
-        let m = &self.m;
-        let p = self.best();
+        let (m, p, g) = (&self.m, self.best(), self.trainer.generation);
         writeln!(
             out,
-            "best AI, generation {}: P(skill) per state (own 集, opponent 集)",
-            self.trainer.generation
+            "best AI, generation {g}: P(skill) per state (own 集, opponent 集)"
         )?;
         for s in 0..m.states {
             let (a, b) = m.counts(s);
-            write!(out, "({}, {}):", a, b)?;
+            write!(out, "({a}, {b}):")?;
             for x in bits(m.playable[s]) {
                 write!(out, " {} {:.4}", m.labels[x], p[s * m.n + x])?;
             }
@@ -1868,49 +1789,38 @@ impl Session {
 
     /// `e`: outcomes against two references, and exploitabilities.
     fn evaluate(&self, out: &mut impl Write) -> Result<(), Failure> {
-        let m = &self.m;
-        let ai = self.best();
+        let (m, ai, eq) = (&self.m, self.best(), &self.eq_policy);
         let uniform = m.policy(&vec![1.0; m.genes()]);
         writeln!(out, "game value at (0, 0): {:.6}", self.value[0].abs())?;
-        for (name, opp) in [("uniform AI", &uniform), ("equilibrium", &self.eq_policy)] {
+        for (name, opp) in [("uniform AI", &uniform), ("equilibrium", eq)] {
             let (w, l, d) = outcomes(m, &ai, opp);
             writeln!(
                 out,
-                "vs {}: P(win) {:.6}, P(lose) {:.6}, P(draw) {:.6}",
-                name, w, l, d
+                "vs {name}: P(win) {w:.6}, P(lose) {l:.6}, P(draw) {d:.6}"
             )?;
         }
         for (name, policy) in [
             ("uniform AI's exploitability", &uniform),
-            ("equilibrium's exploitability", &self.eq_policy),
+            ("equilibrium's exploitability", eq),
             ("exploitability", &ai),
         ] {
             let br = best_response(m, policy, EXACT_SWEEPS);
-            writeln!(out, "{}: {:.6}", name, (br[0] - self.value[0]).max(0.0))?;
+            writeln!(out, "{name}: {:.6}", (br[0] - self.value[0]).max(0.0))?;
         }
         Ok(())
     }
 
     /// `p`: one game against the best AI with real (uncapped) counts. The
     /// end of input (Ctrl-D) ends the game, not the session.
-    fn play(
-        &mut self,
-        input: &mut impl BufRead,
-        out: &mut impl Write,
-        prompt: bool,
-    ) -> Result<(), Failure> {
+    fn play(&mut self, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
         let m = &self.m;
         if m.afford[0] == 0 {
-            writeln!(out, "nothing to play: {}", NOTHING_TO_PLAY)?;
+            writeln!(out, "nothing to play: {NOTHING_TO_PLAY}")?;
             return Ok(());
         }
-        write!(out, "{}", m.rules())?;
         let g = self.trainer.generation;
-        writeln!(
-            out,
-            "new game against the AI (generation {})\n{}",
-            g, MOVE_HELP
-        )?;
+        write!(out, "{}", m.rules())?;
+        writeln!(out, "new game against the AI (generation {g})\n{MOVE_HELP}")?;
         let ai = self.best();
         let (mut me, mut bot): (i64, i64) = (0, 0);
         let mut round = 0u64;
@@ -1920,45 +1830,41 @@ impl Session {
             let menu: Vec<String> = (mine.iter().enumerate())
                 .map(|(i, &x)| format!("{} {}", i + 1, m.named(x)))
                 .collect();
+            let menu = menu.join(", ");
             writeln!(
                 out,
-                "round {}: you {} 集, AI {} 集; you may play: {}",
-                round,
-                me,
-                bot,
-                menu.join(", ")
+                "round {round}: you {me} 集, AI {bot} 集; you may play: {menu}"
             )?;
-            let x = match read_move(m, &mine, me, input, out, prompt)? {
+            let x = match read_move(m, &mine, me, input, out, tty)? {
                 Move::Play(x) => x,
-                Move::GiveUp => break format!("you gave up in round {}: the AI wins", round),
+                Move::GiveUp => break format!("you gave up in round {round}: the AI wins"),
                 Move::End => {
-                    break format!(
-                        "game abandoned in round {} (end of input): no winner",
-                        round
-                    )
+                    break format!("game abandoned in round {round} (end of input): no winner")
                 }
             };
             let y = m.ai_move(&ai, bot, me, &mut self.play_rng);
             let (xs, ys) = (&m.labels[x], &m.labels[y]);
             let (why, winner) = if m.beats(x, y) {
-                (format!("{} beats {}", xs, ys), "you win")
+                (format!("{xs} beats {ys}"), "you win")
             } else if m.beats(y, x) {
-                (format!("{} beats {}", ys, xs), "the AI wins")
+                (format!("{ys} beats {xs}"), "the AI wins")
             } else {
                 me = me.saturating_add(m.v.skills[x].delta);
                 bot = bot.saturating_add(m.v.skills[y].delta);
                 ("neither beats the other".into(), "go on")
             };
-            writeln!(out, "you: {}, AI: {} -> {}: {}", xs, ys, why, winner)?;
+            writeln!(out, "you: {xs}, AI: {ys} -> {why}: {winner}")?;
             if winner != "go on" {
                 let rounds = if round == 1 { "round" } else { "rounds" };
-                break format!("game over after {} {}: {}", round, rounds, winner);
+                break format!("game over after {round} {rounds}: {winner}");
             }
         };
-        writeln!(out, "{}. p plays again, h for help", summary)?;
+        writeln!(out, "{summary}. p plays again, h for help")?;
         Ok(())
     }
 }
+
+type Done = Result<(), Failure>;
 
 /// What a person typed in a game.
 enum Move {
@@ -1976,22 +1882,9 @@ fn read_move(
     me: i64,
     input: &mut impl BufRead,
     out: &mut impl Write,
-    prompt: bool,
+    tty: bool,
 ) -> Result<Move, Failure> {
-    loop {
-        if prompt {
-            write!(out, "your skill> ")?;
-        }
-        out.flush()?;
-        let line = match read_line(input)? {
-            Some(line) => line,
-            None => {
-                if prompt {
-                    writeln!(out)?;
-                }
-                return Ok(Move::End);
-            }
-        };
+    while let Some(line) = ask(input, out, tty.then_some("your skill> "))? {
         let word = trim(&line);
         if word.is_empty() {
             continue;
@@ -2005,7 +1898,7 @@ fn read_move(
                 continue;
             }
             (None, Some(b'h')) => {
-                writeln!(out, "{}", MOVE_HELP)?;
+                writeln!(out, "{MOVE_HELP}")?;
                 continue;
             }
             _ if word.iter().all(u8::is_ascii_digit) => match text.parse::<usize>() {
@@ -2024,39 +1917,47 @@ fn read_move(
         let why = match typed {
             Ok(x) if m.v.skills[x].req <= me => return Ok(Move::Play(x)),
             Ok(x) => format!(
-                "{} needs {} 集, you have {}",
-                m.labels[x], m.v.skills[x].req, me
+                "{} needs {} 集, you have {me}",
+                m.labels[x], m.v.skills[x].req
             ),
             Err(why) => why,
         };
-        writeln!(out, "refused: {}; try again", why)?;
+        writeln!(out, "refused: {why}; try again")?;
     }
+    Ok(Move::End)
 }
 
 /// A line without its ASCII white space at both ends.
 fn trim(line: &[u8]) -> &[u8] {
-    let start = line
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(line.len());
-    let end = line
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &line[start..end.max(start)]
+    let text = |b: &u8| !b.is_ascii_whitespace();
+    let start = line.iter().position(text).unwrap_or(line.len());
+    let end = line.iter().rposition(text).map_or(start, |e| e + 1);
+    &line[start..end]
 }
 
-/// The next line of input, `None` at its end. On a terminal, input goes
-/// on after a Ctrl-D: the next call reads again.
-fn read_line(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Failure> {
-    let mut buf = Vec::new();
-    match input.read_until(b'\n', &mut buf) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(buf)),
-        Err(e) => Err(Failure::Unreadable(format!(
-            "cannot read the commands: {}",
-            e
-        ))),
+/// Prints `prompt` (on a terminal), then reads a line; `None` at the end
+/// of input. On a terminal, input goes on after a Ctrl-D (the next call
+/// reads again), and a newline after the prompt lets what follows start
+/// on its own line.
+fn ask(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    prompt: Option<&str>,
+) -> Result<Option<Vec<u8>>, Failure> {
+    if let Some(prompt) = prompt {
+        write!(out, "{prompt}")?;
+    }
+    out.flush()?;
+    let mut line = Vec::new();
+    match input.read_until(b'\n', &mut line) {
+        Ok(0) => {
+            if prompt.is_some() {
+                writeln!(out)?;
+            }
+            Ok(None)
+        }
+        Ok(_) => Ok(Some(line)),
+        Err(e) => Err(Failure::Refused(format!("cannot read the commands: {e}"))),
     }
 }
 
@@ -2072,70 +1973,39 @@ fn command(word: &[u8]) -> Option<u8> {
 }
 
 /// Runs a session: reads commands from `input` until `q` or its end.
-fn run(
-    cfg: &Config,
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-    prompt: bool,
-) -> Result<(), Failure> {
-    let mut session = Session::start(cfg, out)?;
-    serve(&mut session, input, out, prompt)
+fn run(cfg: &Config, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
+    let mut session = Session::new(read_variant(cfg)?, cfg, out)?;
+    serve(&mut session, input, out, tty)
 }
 
 /// The command loop of a started session.
-fn serve(
-    session: &mut Session,
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-    prompt: bool,
-) -> Result<(), Failure> {
-    loop {
-        if prompt {
-            write!(out, "ji> ")?;
-        }
-        out.flush()?;
-        let line = match read_line(input)? {
-            Some(line) => line,
-            None => {
-                // The session ends with a newline, after a prompt too.
-                if prompt {
-                    writeln!(out)?;
-                }
-                return Ok(());
-            }
-        };
-        let words: Vec<&[u8]> = (line.split(|b| b.is_ascii_whitespace()))
+fn serve(session: &mut Session, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
+    while let Some(line) = ask(input, out, tty.then_some("ji> "))? {
+        let words: Vec<&[u8]> = (line.split(u8::is_ascii_whitespace))
             .filter(|w| !w.is_empty())
             .collect();
-        let first = match words.first() {
-            Some(&w) => w,
-            None => continue,
+        let Some(&first) = words.first() else {
+            continue;
         };
+        let word = shown(first);
         match (command(first), words.len()) {
-            (None, _) => writeln!(
-                out,
-                "unknown command '{}'; h lists the commands",
-                shown(first)
-            )?,
+            (None, _) => writeln!(out, "unknown command '{word}'; h lists the commands")?,
             (Some(b't'), 1) => session.train(DEFAULT_GENERATIONS, out)?,
             (Some(b't'), 2) => match std::str::from_utf8(words[1]).map(|g| g.parse::<u64>()) {
                 Ok(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out)?,
-                _ => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS)?,
+                _ => writeln!(out, "t: G must be an integer 1..={MAX_GENERATIONS}")?,
             },
             (Some(b't'), _) => writeln!(out, "t takes at most one number: t [G]")?,
-            (Some(_), 2..) => writeln!(
-                out,
-                "'{}' takes no argument; h lists the commands",
-                shown(first)
-            )?,
-            (Some(b'p'), _) => session.play(input, out, prompt)?,
+            (Some(_), 2..) => writeln!(out, "'{word}' takes no argument; h lists the commands")?,
+            (Some(b'p'), _) => session.play(input, out, tty)?,
             (Some(b'r'), _) => write!(out, "{}", session.m.rules())?,
             (Some(b's'), _) => session.show(out)?,
             (Some(b'e'), _) => session.evaluate(out)?,
-            (Some(b'h'), _) => write!(out, "{}", COMMANDS)?,
+            (Some(b'h'), _) => write!(out, "{COMMANDS}")?,
             (Some(_), _) => return Ok(()),
         }
     }
+    Ok(())
 }
 
 fn main() {
@@ -2143,14 +2013,11 @@ fn main() {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match parse_args(&args) {
-        Ok(None) => out
-            .write_all(HELP.as_bytes())
-            .and_then(|()| out.write_all(COMMANDS.as_bytes()))
-            .map_err(Failure::from),
+        Ok(None) => write!(out, "{HELP}{COMMANDS}").map_err(Failure::from),
         Ok(Some(cfg)) => {
             let stdin = io::stdin();
-            let prompt = stdin.is_terminal();
-            run(&cfg, &mut stdin.lock(), &mut out, prompt)
+            let tty = stdin.is_terminal();
+            run(&cfg, &mut stdin.lock(), &mut out, tty)
         }
         Err(f) => Err(f),
     };
@@ -2158,7 +2025,7 @@ fn main() {
     if let Err(f) = result {
         let _ = out.flush();
         // A failed stderr cannot be reported anywhere: ignore it, no panic.
-        let _ = writeln!(io::stderr(), "ji: {}", f);
+        let _ = writeln!(io::stderr(), "ji: {f}");
         std::process::exit(f.exit_code());
     }
 }
