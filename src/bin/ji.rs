@@ -1,12 +1,8 @@
 //! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
-//! genetic algorithm and kept in an archive, that a person plays against.
+//! genetic algorithm and kept in an archive, that a person plays against:
 //! `ji [--variant FILE] [--archive FILE] [--seed N]`, then commands on
-//! stdin (`h` lists them). The AI is a weight table over capped states
-//! (own 集, opponent 集), each count capped at C = the largest req, with
-//! weights for the playable (affordable, undominated) skills only; its
-//! exploitability is exact. Limits: 32 skills, C <= 30, `t` <= 100000.
-//! docs/ji_trainer.md has the commands, the archive format, the exit codes,
-//! the reasons for the design and the figures.
+//! stdin. docs/ji_trainer.md has the commands, the model, the archive
+//! format, the exit codes, the reasons for the design and the figures.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -65,12 +61,11 @@ const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at
 /// `failure.exit_code()`.
 #[derive(Debug, PartialEq, Eq)]
 enum Failure {
-    /// A bad line of a text: its 1-based line and what is wrong (`in_file`
-    /// adds the file's name once the caller knows it).
+    /// A bad line of a text: its 1-based line and what is wrong.
     BadInput(usize, String),
-    /// Anything else the user gave that is refused, said in full: an
-    /// argument, a bad line of a named file, a variant beyond the trainer's
-    /// capacity, a file or stdin that cannot be read.
+    /// Anything else the user gave, refused in full words: an argument, a
+    /// file's bad line (`in_file`), a variant beyond the trainer's capacity,
+    /// a file or stdin that cannot be read.
     Refused(String),
     /// Stdout cannot be written.
     Io(String),
@@ -87,8 +82,7 @@ impl fmt::Display for Failure {
 }
 
 impl Failure {
-    /// The one mapping to exit codes: 2 for anything the user gave us
-    /// (arguments, files, stdin), 1 when the output cannot be written.
+    /// The one mapping to exit codes.
     fn exit_code(&self) -> i32 {
         match self {
             Failure::BadInput(..) | Failure::Refused(_) => 2,
@@ -99,9 +93,7 @@ impl Failure {
     /// A text's error, in file `file`.
     fn in_file(self, file: &str) -> Failure {
         match self {
-            Failure::BadInput(line, what) => {
-                Failure::Refused(format!("{file}: line {line}: {what}"))
-            }
+            Failure::BadInput(l, what) => Failure::Refused(format!("{file}: line {l}: {what}")),
             other => other,
         }
     }
@@ -123,10 +115,9 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// A user's text as printed (at most 40 characters, then `...`), safe on
-/// a terminal: control characters (an arrow key sends ESC [ A) are written
-/// `\x1b` (C1 ones `\u{9b}`), bytes that are not UTF-8 U+FFFD. Skill names
-/// (at most 32 bytes) are printed the same way.
+/// Text as printed, safe on a terminal: control characters (an arrow key
+/// sends ESC [ A) are written `\x1b` (C1 ones `\u{9b}`), bytes that are not
+/// UTF-8 U+FFFD; `...` after 40 characters (a name has at most 32 bytes).
 fn shown(text: &[u8]) -> String {
     let mut s = String::new();
     for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
@@ -157,6 +148,7 @@ fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
         seed: None,
     };
     let refuse = |what: String| Err(Failure::Refused(what));
+    let shown_arg = |a: &OsString| shown(a.to_string_lossy().as_bytes());
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let name = arg.to_str().unwrap_or("");
@@ -164,8 +156,10 @@ fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
             return Ok(None);
         }
         if !matches!(name, "--variant" | "--archive" | "--seed") {
-            let arg = shown(arg.to_string_lossy().as_bytes());
-            return refuse(format!("unknown argument '{arg}' (see --help)"));
+            return refuse(format!(
+                "unknown argument '{}' (see --help)",
+                shown_arg(arg)
+            ));
         }
         let Some(value) = args.next() else {
             return refuse(format!("{name} needs a value (see --help)"));
@@ -176,8 +170,8 @@ fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
             _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
                 Some(s) => cfg.seed = Some(s),
                 None => {
-                    let value = shown(value.to_string_lossy().as_bytes());
-                    return refuse(format!("--seed '{value}' is not an integer 0..2^64"));
+                    let what = format!("--seed '{}' is not an integer 0..2^64", shown_arg(value));
+                    return refuse(what);
                 }
             },
         }
@@ -211,18 +205,9 @@ impl Variant {
     /// Skill `x` as a line of the input format: `name delta req k beaten..`.
     fn skill_line(&self, x: usize) -> String {
         let s = &self.skills[x];
-        let mut line = format!(
-            "{} {} {} {}",
-            s.name,
-            s.delta,
-            s.req,
-            self.beats[x].count_ones()
-        );
-        for y in bits(self.beats[x]) {
-            line += " ";
-            line += &self.skills[y].name;
-        }
-        line
+        let beaten = bits(self.beats[x]).map(|y| format!(" {}", self.skills[y].name));
+        let k = self.beats[x].count_ones();
+        format!("{} {} {} {k}", s.name, s.delta, s.req) + &beaten.collect::<String>()
     }
 
     /// The variant in the input format, one skill per line.
@@ -233,14 +218,11 @@ impl Variant {
 }
 
 /// Parses a variant in the shared format (module `format`), then checks the
-/// trainer's own capacity: at most 32 skills and C <= 30. `origin` names the
-/// file in errors; `line_base` is added to line numbers (the variant
-/// embedded in an archive). A token after the last skill is refused: a
-/// variant file holds just the variant.
+/// trainer's own capacity. `origin` names the file in errors; `line_base`
+/// is added to line numbers (the variant embedded in an archive). A token
+/// after the last skill is refused: a variant file holds just the variant.
 fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
     let at = |line: usize, what: String| Failure::BadInput(line + line_base, what).in_file(origin);
-    // A valid variant beyond the trainer's capacity: refused in its own words.
-    let beyond = |what: String| Err(Failure::Refused(format!("{origin}: {what}")));
     let mut lx = format::Lexer::new(text);
     let v = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what))?;
     if let Some(t) = lx.next() {
@@ -251,37 +233,40 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
         return Err(at(t.line, what));
     }
     let n = v.skills.len();
-    if n > MAX_SKILLS {
-        return beyond(format!(
-            "{n} skills: the trainer handles at most {MAX_SKILLS}"
-        ));
-    }
-    let mut skills = Vec::with_capacity(n);
-    let mut beats = vec![0u64; n];
-    for (x, s) in v.skills.iter().enumerate() {
-        let name = String::from_utf8_lossy(s.name).into_owned();
-        if s.req > MAX_CAP {
-            let (req, cap) = (s.req, MAX_CAP);
-            return beyond(format!(
-                "skill `{name}`: req {req} is beyond the trainer's limit C <= {cap}"
-            ));
+    let skills: Vec<Skill> = (v.skills.iter())
+        .map(|s| Skill {
+            name: String::from_utf8_lossy(s.name).into_owned(),
+            delta: s.delta,
+            req: s.req,
+        })
+        .collect();
+    // A valid variant beyond the trainer's capacity: refused in its own words.
+    let beyond = match skills.iter().find(|s| s.req > MAX_CAP) {
+        _ if n > MAX_SKILLS => format!("{n} skills: the trainer handles at most {MAX_SKILLS}"),
+        Some(s) => format!(
+            "skill `{}`: req {} is beyond the trainer's limit C <= {MAX_CAP}",
+            s.name, s.req
+        ),
+        None => {
+            let beats = |x: usize| {
+                (0..n)
+                    .filter(|&y| v.beats(x as u32, y as u32))
+                    .map(|y| 1 << y)
+                    .sum()
+            };
+            return Ok(Variant {
+                skills,
+                beats: (0..n).map(beats).collect(),
+            });
         }
-        for y in 0..n {
-            if v.beats(x as u32, y as u32) {
-                beats[x] |= 1 << y;
-            }
-        }
-        let (delta, req) = (s.delta, s.req);
-        skills.push(Skill { name, delta, req });
-    }
-    Ok(Variant { skills, beats })
+    };
+    Err(Failure::Refused(format!("{origin}: {beyond}")))
 }
 
 /// The 集 variant format, the block shared with ji_referee and ji_solver,
 /// in a module because ji's model has its own `Variant` and `Skill`. The
-/// block reports through this module's `bad` and `bad_at`; `parse_variant`
-/// above adds the file name. Not formatted by rustfmt, so that the block
-/// stays byte-identical to its master.
+/// block reports through this module's `bad` and `bad_at`. Not formatted by
+/// rustfmt, so that the block stays byte-identical to its master.
 #[rustfmt::skip]
 mod format {
 /// A failure of the shared block: its line and what is wrong.
@@ -1358,19 +1343,13 @@ struct Individual {
     local: Vec<f64>,
 }
 
-/// Fitness: -(exploitability + the mean over states of (a) the best
-/// response's gain there + (b) the local gap). (a) credits states the best
-/// response does not visit yet; (b) is separable by state, which is what
-/// per-state crossover and mutation act on.
-struct Judge<'a> {
-    m: &'a Model,
-    /// Equilibrium values, (own, opp), from the mover's side.
-    value: &'a [f64],
-}
-
-impl Judge<'_> {
-    fn score(&self, genes: Vec<f64>) -> Individual {
-        let m = self.m;
+impl Individual {
+    /// Scores `genes` against the equilibrium values `value` (own, opp;
+    /// mover's side). Fitness: -(exploitability + the mean over states of
+    /// (a) the best response's gain there + (b) the local gap). (a) credits
+    /// states the best response does not visit yet; (b) is separable by
+    /// state, which is what per-state crossover and mutation act on.
+    fn new(m: &Model, value: &[f64], genes: Vec<f64>) -> Individual {
         let ai = m.policy(&genes);
         let br = best_response(m, &ai, TRAIN_SWEEPS);
         let mut local = vec![0.0; m.states];
@@ -1380,14 +1359,14 @@ impl Judge<'_> {
             for y in bits(m.afford[m.counts(s).1]) {
                 let mut q = 0.0;
                 for x in bits(m.playable[s]) {
-                    q += ai[s * m.n + x] * m.payoff(s, x, y, self.value);
+                    q += ai[s * m.n + x] * m.payoff(s, x, y, value);
                 }
                 worst = worst.min(q);
             }
-            *gap = (self.value[s] - worst).max(0.0);
-            sum += (br[s] - self.value[m.swapped(s)]).max(0.0) + *gap;
+            *gap = (value[s] - worst).max(0.0);
+            sum += (br[s] - value[m.swapped(s)]).max(0.0) + *gap;
         }
-        let expl = br[0] - self.value[0];
+        let expl = br[0] - value[0];
         let fitness = -(expl + sum / m.states as f64);
         Individual {
             genes,
@@ -1417,8 +1396,11 @@ impl Trainer {
         pop
     }
 
-    fn new(judge: &Judge, pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
-        let pop = pop.into_iter().map(|g| judge.score(g)).collect();
+    fn new(m: &Model, value: &[f64], pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
+        let pop = pop
+            .into_iter()
+            .map(|g| Individual::new(m, value, g))
+            .collect();
         let mut t = Trainer {
             pop,
             generation,
@@ -1448,7 +1430,7 @@ impl Trainer {
     /// One generation: elitism, tournament selection, per-state crossover
     /// (each state's weights from one parent, or a blend of both), and a
     /// mutation of a few states.
-    fn step(&mut self, m: &Model, judge: &Judge) {
+    fn step(&mut self, m: &Model, value: &[f64]) {
         let mut next = self.pop[..ELITES.min(self.pop.len())].to_vec();
         while next.len() < self.pop.len() {
             let (pa, pb) = (self.select(), self.select());
@@ -1489,7 +1471,7 @@ impl Trainer {
                     break;
                 }
             }
-            next.push(judge.score(child));
+            next.push(Individual::new(m, value, child));
         }
         self.pop = next;
         self.sort();
@@ -1671,6 +1653,8 @@ struct Session {
     play_rng: Rng,
 }
 
+type Done = Result<(), Failure>;
+
 impl Session {
     /// Reads the archive (or draws a fresh population) and prints the
     /// first screen.
@@ -1679,7 +1663,7 @@ impl Session {
         let (value, eq_policy) = equilibrium(&m);
         let seed = cfg.seed.unwrap_or_else(|| {
             let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-            t.map(|d| d.as_nanos() as u64).unwrap_or(0)
+            t.map_or(0, |d| d.as_nanos() as u64)
         });
         let name = cfg.archive.display().to_string();
         let (generation, rng, pop, note) = match std::fs::read(&cfg.archive) {
@@ -1695,31 +1679,24 @@ impl Session {
             }
             Err(e) => return Err(unreadable(&name, e)),
         };
-        let judge = Judge {
-            m: &m,
-            value: &value,
-        };
-        let trainer = Trainer::new(&judge, pop, generation, rng);
-        let (states, expl) = (m.states, trainer.pop[0].expl.max(0.0));
+        let trainer = Trainer::new(&m, &value, pop, generation, rng);
+        let (n, cap, states) = (m.n, m.cap, m.states);
         writeln!(
             out,
-            "variant: {} skills, C = {}, {states} states\n{note}",
-            m.n, m.cap
+            "variant: {n} skills, C = {cap}, {states} states\n{note}"
         )?;
         let trained = match generation {
             0 => "the AI is untrained (generation 0)".to_string(),
             g => format!("the AI is trained: generation {g}"),
         };
+        let expl = trainer.pop[0].expl.max(0.0);
         writeln!(out, "{trained}; exploitability {expl:.6} (0 is unbeatable)")?;
-        if m.afford[0] == 0 {
-            writeln!(
-                out,
-                "nothing to play or train: {NOTHING_TO_PLAY}; r shows the rules"
-            )?;
+        let next = if m.afford[0] == 0 {
+            format!("nothing to play or train: {NOTHING_TO_PLAY}; r shows the rules")
         } else {
-            let hint = "t to train the AI, p to play against it, r for the rules, h for help";
-            writeln!(out, "type {hint}")?;
-        }
+            "type t to train the AI, p to play against it, r for the rules, h for help".into()
+        };
+        writeln!(out, "{next}")?;
         Ok(Session {
             trainer,
             m,
@@ -1735,19 +1712,14 @@ impl Session {
     }
 
     /// `t G`: trains, prints about 60 progress lines, saves the archive.
-    fn train(&mut self, gens: u64, out: &mut impl Write) -> Result<(), Failure> {
+    fn train(&mut self, gens: u64, out: &mut impl Write) -> Done {
         if self.m.afford[0] == 0 {
             writeln!(out, "nothing to train: {NOTHING_TO_PLAY}")?;
             return Ok(());
         }
-        let judge = Judge {
-            m: &self.m,
-            value: &self.value,
-        };
-        let every = (gens + 59) / 60;
         for i in 1..=gens {
-            self.trainer.step(&self.m, &judge);
-            if i % every == 0 || i == gens {
+            self.trainer.step(&self.m, &self.value);
+            if i % ((gens + 59) / 60) == 0 || i == gens {
                 let (g, best) = (self.trainer.generation, &self.trainer.pop[0]);
                 let (fitness, expl) = (best.fitness, best.expl.max(0.0));
                 writeln!(
@@ -1770,7 +1742,7 @@ impl Session {
     }
 
     /// `s`: the best AI's probabilities per state.
-    fn show(&self, out: &mut impl Write) -> Result<(), Failure> {
+    fn show(&self, out: &mut impl Write) -> Done {
         let (m, p, g) = (&self.m, self.best(), self.trainer.generation);
         writeln!(
             out,
@@ -1788,7 +1760,7 @@ impl Session {
     }
 
     /// `e`: outcomes against two references, and exploitabilities.
-    fn evaluate(&self, out: &mut impl Write) -> Result<(), Failure> {
+    fn evaluate(&self, out: &mut impl Write) -> Done {
         let (m, ai, eq) = (&self.m, self.best(), &self.eq_policy);
         let uniform = m.policy(&vec![1.0; m.genes()]);
         writeln!(out, "game value at (0, 0): {:.6}", self.value[0].abs())?;
@@ -1799,13 +1771,18 @@ impl Session {
                 "vs {name}: P(win) {w:.6}, P(lose) {l:.6}, P(draw) {d:.6}"
             )?;
         }
-        for (name, policy) in [
-            ("uniform AI's exploitability", &uniform),
-            ("equilibrium's exploitability", eq),
-            ("exploitability", &ai),
-        ] {
+        let refs = [
+            ("uniform AI's ", &uniform),
+            ("equilibrium's ", eq),
+            ("", &ai),
+        ];
+        for (name, policy) in refs {
             let br = best_response(m, policy, EXACT_SWEEPS);
-            writeln!(out, "{name}: {:.6}", (br[0] - self.value[0]).max(0.0))?;
+            writeln!(
+                out,
+                "{name}exploitability: {:.6}",
+                (br[0] - self.value[0]).max(0.0)
+            )?;
         }
         Ok(())
     }
@@ -1822,8 +1799,7 @@ impl Session {
         write!(out, "{}", m.rules())?;
         writeln!(out, "new game against the AI (generation {g})\n{MOVE_HELP}")?;
         let ai = self.best();
-        let (mut me, mut bot): (i64, i64) = (0, 0);
-        let mut round = 0u64;
+        let (mut me, mut bot, mut round) = (0i64, 0i64, 0u64);
         let summary = loop {
             round += 1;
             let mine: Vec<usize> = (0..m.n).filter(|&x| m.v.skills[x].req <= me).collect();
@@ -1836,11 +1812,9 @@ impl Session {
                 "round {round}: you {me} 集, AI {bot} 集; you may play: {menu}"
             )?;
             let x = match read_move(m, &mine, me, input, out, tty)? {
-                Move::Play(x) => x,
-                Move::GiveUp => break format!("you gave up in round {round}: the AI wins"),
-                Move::End => {
-                    break format!("game abandoned in round {round} (end of input): no winner")
-                }
+                Some(Move::Play(x)) => x,
+                Some(Move::GiveUp) => break format!("you gave up in round {round}: the AI wins"),
+                None => break format!("game abandoned in round {round} (end of input): no winner"),
             };
             let y = m.ai_move(&ai, bot, me, &mut self.play_rng);
             let (xs, ys) = (&m.labels[x], &m.labels[y]);
@@ -1864,14 +1838,11 @@ impl Session {
     }
 }
 
-type Done = Result<(), Failure>;
-
-/// What a person typed in a game.
+/// What a person typed in a game (`None`: the end of input, Ctrl-D on a
+/// terminal).
 enum Move {
     Play(usize),
     GiveUp,
-    /// The end of input (Ctrl-D on a terminal).
-    End,
 }
 
 /// Reads a move: a skill's exact name, its alias, `q`, `r`, `h`, then a
@@ -1883,16 +1854,18 @@ fn read_move(
     input: &mut impl BufRead,
     out: &mut impl Write,
     tty: bool,
-) -> Result<Move, Failure> {
+) -> Result<Option<Move>, Failure> {
     while let Some(line) = ask(input, out, tty.then_some("your skill> "))? {
         let word = trim(&line);
-        if word.is_empty() {
-            continue;
-        }
-        let text = std::str::from_utf8(word).unwrap_or("");
-        let typed = match (m.find(text), command(word)) {
-            (Some(x), _) => Ok(x),
-            (None, Some(b'q')) => return Ok(Move::GiveUp),
+        let (text, typed) = (std::str::from_utf8(word).unwrap_or(""), shown(word));
+        let why = match (m.find(text), command(word)) {
+            _ if word.is_empty() => continue,
+            (Some(x), _) if m.v.skills[x].req <= me => return Ok(Some(Move::Play(x))),
+            (Some(x), _) => format!(
+                "{} needs {} 集, you have {me}",
+                m.labels[x], m.v.skills[x].req
+            ),
+            (None, Some(b'q')) => return Ok(Some(Move::GiveUp)),
             (None, Some(b'r')) => {
                 write!(out, "{}", m.rules())?;
                 continue;
@@ -1902,29 +1875,14 @@ fn read_move(
                 continue;
             }
             _ if word.iter().all(u8::is_ascii_digit) => match text.parse::<usize>() {
-                Ok(k) if (1..=mine.len()).contains(&k) => Ok(mine[k - 1]),
-                _ => Err(format!(
-                    "{} is not a number in the list (1 to {})",
-                    shown(word),
-                    mine.len()
-                )),
+                Ok(k) if (1..=mine.len()).contains(&k) => return Ok(Some(Move::Play(mine[k - 1]))),
+                _ => format!("{typed} is not a number in the list (1 to {})", mine.len()),
             },
-            _ => Err(format!(
-                "'{}' is not a skill, an alias or a number in the list",
-                shown(word)
-            )),
-        };
-        let why = match typed {
-            Ok(x) if m.v.skills[x].req <= me => return Ok(Move::Play(x)),
-            Ok(x) => format!(
-                "{} needs {} 集, you have {me}",
-                m.labels[x], m.v.skills[x].req
-            ),
-            Err(why) => why,
+            _ => format!("'{typed}' is not a skill, an alias or a number in the list"),
         };
         writeln!(out, "refused: {why}; try again")?;
     }
-    Ok(Move::End)
+    Ok(None)
 }
 
 /// A line without its ASCII white space at both ends.

@@ -119,10 +119,9 @@ fn exploitability_of_reference_strategies() {
 /// A fresh population of the common variant after `steps` generations.
 fn trained(m: &Model, seed: u64, steps: usize) -> Trainer {
     let (value, _) = equilibrium(m);
-    let judge = Judge { m, value: &value };
-    let mut t = Trainer::new(&judge, Trainer::fresh(m, seed), 0, Rng(seed));
+    let mut t = Trainer::new(m, &value, Trainer::fresh(m, seed), 0, Rng(seed));
     for _ in 0..steps {
-        t.step(m, &judge);
+        t.step(m, &value);
     }
     t
 }
@@ -243,7 +242,7 @@ fn moves_by_number_name_or_alias() {
         let mut out = Vec::new();
         let mv = read_move(&m, &mine, 1, &mut typed.as_bytes(), &mut out, false).unwrap();
         let x = match mv {
-            Move::Play(x) => Some(x),
+            Some(Move::Play(x)) => Some(x),
             _ => None,
         };
         (x, String::from_utf8(out).unwrap())
@@ -265,7 +264,7 @@ fn moves_by_number_name_or_alias() {
     let m = Model::new(v);
     let mut out = Vec::new();
     let mv = read_move(&m, &[0, 1], 0, &mut &b"1\n"[..], &mut out, false).unwrap();
-    assert!(matches!(mv, Move::Play(1)));
+    assert!(matches!(mv, Some(Move::Play(1))));
 }
 
 #[test]
