@@ -1134,61 +1134,61 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     const EPS: f64 = 1e-11;
     for _ in 0..10_000 {
         // Bland's rule: the first improving column, the lowest basis index on ties.
-        let enter = match (0..w - 1).find(|&j| t[rows * w + j] < -EPS) {
-            Some(j) => j,
-            None => break,
+        let Some(enter) = (0..w - 1).find(|&j| t[rows * w + j] < -EPS) else {
+            break;
         };
         let mut leave: Option<usize> = None;
-        for i in 0..rows {
-            let d = t[i * w + enter];
-            if d > EPS {
-                let r = t[i * w + w - 1] / d;
-                let better = match leave {
-                    None => true,
-                    Some(l) => {
-                        let rl = t[l * w + w - 1] / t[l * w + enter];
-                        r < rl - 1e-13 || (r <= rl + 1e-13 && basis[i] < basis[l])
-                    }
-                };
-                if better {
-                    leave = Some(i);
-                }
+        for i in (0..rows).filter(|&i| t[i * w + enter] > EPS) {
+            let r = t[i * w + w - 1] / t[i * w + enter];
+            let better = leave.map_or(true, |l| {
+                let rl = t[l * w + w - 1] / t[l * w + enter];
+                r < rl - 1e-13 || (r <= rl + 1e-13 && basis[i] < basis[l])
+            });
+            if better {
+                leave = Some(i);
             }
         }
-        let l = match leave {
-            Some(l) => l,
-            None => break, // unbounded cannot happen: all entries are >= 1
-        };
+        // Unbounded cannot happen: all entries are >= 1.
+        let Some(l) = leave else { break };
         let piv = t[l * w + enter];
         for j in 0..w {
             t[l * w + j] /= piv;
         }
-        for i in 0..=rows {
-            if i != l {
-                let f = t[i * w + enter];
-                if f != 0.0 {
-                    for j in 0..w {
-                        t[i * w + j] -= f * t[l * w + j];
-                    }
-                }
-            }
-        }
+        eliminate(&mut t, w, rows + 1, l, enter, 0, 1.0);
         basis[l] = enter;
     }
     let total = t[rows * w + w - 1];
     let mut x: Vec<f64> = (0..rows).map(|i| t[rows * w + cols + i].max(0.0)).collect();
     let sum: f64 = x.iter().sum();
-    if sum > 0.0 {
-        x.iter_mut().for_each(|p| *p /= sum);
-    } else {
-        x.iter_mut().for_each(|p| *p = 1.0 / rows as f64);
+    for p in &mut x {
+        *p = if sum > 0.0 {
+            *p / sum
+        } else {
+            1.0 / rows as f64
+        };
     }
-    let value = if total > 0.0 {
-        1.0 / total - shift
-    } else {
-        0.0
-    };
-    (value, x)
+    (
+        if total > 0.0 {
+            1.0 / total - shift
+        } else {
+            0.0
+        },
+        x,
+    )
+}
+
+/// Gauss-Jordan step on the row-major table `t` (`w` columns): subtracts
+/// row `l` times entry `c` / `d` from every other of the first `rows` rows,
+/// columns `from` on.
+fn eliminate(t: &mut [f64], w: usize, rows: usize, l: usize, c: usize, from: usize, d: f64) {
+    for i in (0..rows).filter(|&i| i != l) {
+        let f = t[i * w + c] / d;
+        if f != 0.0 {
+            for j in from..w {
+                t[i * w + j] -= f * t[l * w + j];
+            }
+        }
+    }
 }
 
 /// The equilibrium of the capped unlimited game: value iteration on the
@@ -1264,16 +1264,13 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
     let mut ends: Vec<bool> = (0..sn)
         .map(|s| reach[s] && win[s] + lose[s] > 0.0)
         .collect();
-    loop {
-        let mut grew = false;
+    let mut grew = true;
+    while grew {
+        grew = false;
         for s in 0..sn {
             if reach[s] && !ends[s] && trans[s].iter().any(|&(t, _)| ends[t]) {
-                ends[s] = true;
-                grew = true;
+                (ends[s], grew) = (true, true);
             }
-        }
-        if !grew {
-            break;
         }
     }
     if !ends[0] {
@@ -1308,18 +1305,8 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
             }
         }
         let d = g[c * w + c];
-        if d.abs() < 1e-300 {
-            continue;
-        }
-        for i in 0..k {
-            if i != c {
-                let f = g[i * w + c] / d;
-                if f != 0.0 {
-                    for j in c..w {
-                        g[i * w + j] -= f * g[c * w + j];
-                    }
-                }
-            }
+        if d.abs() >= 1e-300 {
+            eliminate(&mut g, w, k, c, c, c, d);
         }
     }
     let i0 = index[0];
