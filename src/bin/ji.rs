@@ -107,8 +107,7 @@ fn unreadable(file: &str, e: io::Error) -> Failure {
     Failure::Refused(format!("{file}: cannot read: {e}"))
 }
 
-/// Stdout cannot be written. (Stdin errors are caught by `ask`, so an
-/// `io::Error` met by `?` is the output's.)
+/// `?` on an `io::Error` is the output's (`ask` catches stdin's).
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
         Failure::Io(e.to_string())
@@ -131,7 +130,7 @@ fn shown(text: &[u8]) -> String {
     s
 }
 
-// ---------------------------------------------------------------- command line
+// ---- command line
 
 struct Config {
     variant: Option<PathBuf>,
@@ -139,8 +138,7 @@ struct Config {
     seed: Option<u64>,
 }
 
-/// The options; `None` for `--help`. Arguments are `OsString`s: a path
-/// need not be UTF-8, and a non-UTF-8 argument must not panic.
+/// The options; `None` for `--help`. `OsString`s: a path need not be UTF-8.
 fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
     let mut cfg = Config {
         variant: None,
@@ -179,7 +177,7 @@ fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
     Ok(Some(cfg))
 }
 
-// ---------------------------------------------------------------- variant
+// ---- variant
 
 /// A skill (技能): changes its user's 集 by `delta`, needs `req` 集.
 #[derive(Clone, Debug, PartialEq)]
@@ -202,7 +200,7 @@ fn bits(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Variant {
-    /// Skill `x` as a line of the input format: `name delta req k beaten..`.
+    /// Skill `x` as a line of the input format.
     fn skill_line(&self, x: usize) -> String {
         let s = &self.skills[x];
         let beaten = bits(self.beats[x]).map(|y| format!(" {}", self.skills[y].name));
@@ -218,9 +216,8 @@ impl Variant {
 }
 
 /// Parses a variant in the shared format (module `format`), then checks the
-/// trainer's own capacity. `origin` names the file in errors; `line_base`
-/// is added to line numbers (the variant embedded in an archive). A token
-/// after the last skill is refused: a variant file holds just the variant.
+/// trainer's capacity. `origin` names the file in errors, `line_base` is
+/// added to lines (an archive's variant). A variant file holds just that.
 fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
     let at = |line: usize, what: String| Failure::BadInput(line + line_base, what).in_file(origin);
     let mut lx = format::Lexer::new(text);
@@ -263,10 +260,9 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
     Err(Failure::Refused(format!("{origin}: {beyond}")))
 }
 
-/// The 集 variant format, the block shared with ji_referee and ji_solver,
-/// in a module because ji's model has its own `Variant` and `Skill`. The
-/// block reports through this module's `bad` and `bad_at`. Not formatted by
-/// rustfmt, so that the block stays byte-identical to its master.
+/// The block shared with ji_referee and ji_solver, in a module (ji's model
+/// has its own `Variant` and `Skill`) and not formatted by rustfmt (it
+/// stays byte-identical to its master). It reports through `bad`, `bad_at`.
 #[rustfmt::skip]
 mod format {
 /// A failure of the shared block: its line and what is wrong.
@@ -724,7 +720,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 // shared: ji-variant end
 }
 
-// ---------------------------------------------------------------- model
+// ---- model
 
 /// What one round does, seen from the mover.
 enum Round {
@@ -741,17 +737,17 @@ struct Model {
     cap: usize,
     side: usize,
     states: usize,
-    /// Skills affordable with a count (bit mask), per capped count.
+    /// Skills affordable (bit mask) per capped count.
     afford: Vec<u64>,
     /// Capped count after playing a skill: `next[count * n + skill]`.
     next: Vec<usize>,
     /// Playable skills (affordable, not dominated) per state.
     playable: Vec<u64>,
-    /// Offsets of each state's weights in a weight table (genes).
+    /// Offsets of each state's weights in a weight table.
     offset: Vec<usize>,
     /// Skill names as printed (`shown`).
     labels: Vec<String>,
-    /// ASCII aliases a person can type (see `aliases`).
+    /// ASCII aliases a person can type.
     aliases: Vec<Option<String>>,
 }
 
@@ -867,10 +863,9 @@ impl Model {
     }
 }
 
-// ---------------------------------------------------------------- for people
+// ---- for people
 
-/// Pinyin of the common variant's characters, for the ASCII aliases of
-/// names made of them (and ASCII letters or digits).
+/// Pinyin of the common variant's characters, for ASCII aliases.
 const PINYIN: [(char, &str); 8] = [
     ('集', "ji"),
     ('小', "xiao"),
@@ -942,9 +937,9 @@ impl Model {
             .or_else(|| self.aliases.iter().position(alias))
     }
 
-    /// The rules as the seed's table gives them: skill, gain or cost, the
-    /// 集 it needs, what it beats and what beats it. (The aliases are in
-    /// each round's list: an alias column would not fit 80 columns.)
+    /// The rules as the seed's table gives them, with the 集 each skill
+    /// needs. (An alias column would not fit 80 columns: the aliases are in
+    /// each round's list.)
     fn rules(&self) -> String {
         let list = |xs: Vec<usize>| -> String {
             let names: Vec<&str> = xs.iter().map(|&x| self.labels[x].as_str()).collect();
@@ -989,7 +984,7 @@ impl Model {
     }
 }
 
-// ---------------------------------------------------------------- AI
+// ---- AI
 
 /// splitmix64: small, fast, and deterministic for a given seed.
 #[derive(Clone, Debug)]
@@ -1012,8 +1007,8 @@ impl Rng {
     }
 }
 
-/// Roulette-wheel pick: the first item whose weight takes `r` (drawn in
-/// [0, total weight)) below 0; the last item if rounding leaves r >= 0.
+/// Roulette wheel: the first item whose weight takes `r` (in [0, total))
+/// below 0; the last one if rounding leaves r >= 0.
 fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
     let mut last = 0;
     for (i, w) in items {
@@ -1027,8 +1022,8 @@ fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
 }
 
 impl Model {
-    /// The AI's probabilities (states x n) from its weight table: weights
-    /// normalised over the playable skills; all-zero weights mean uniform.
+    /// The AI's probabilities (states x n): weights normalised over the
+    /// playable skills; all-zero weights mean uniform.
     fn policy(&self, genes: &[f64]) -> Vec<f64> {
         let mut p = vec![0.0; self.states * self.n];
         for s in 0..self.states {
@@ -1054,21 +1049,14 @@ impl Model {
         roulette(rng.unit(), bits(self.playable[s]).map(|x| (x, row[x])))
     }
 }
-// ---------------------------------------------------------------- evaluation
+// ---- evaluation
 
-/// Best response to a fixed AI policy: value iteration from 0 (the k-round
-/// values, increasing to the unlimited game's) on the MDP it leaves, until
-/// a sweep moves nothing by more than `tol`. Per state (AI count,
-/// responder count): P(responder wins) - P(AI wins). The responder may
-/// play every skill it can afford.
-fn best_response(m: &Model, ai: &[f64], (tol, max_sweeps): (f64, usize)) -> Vec<f64> {
-    // Flattened once: per state and reply, the terminal payoff and the
-    // (probability, next state) pairs of the rounds that go on.
-    let mut heads: Vec<(usize, usize, f64)> = Vec::new(); // (state, end of edges, payoff)
-    let mut edges: Vec<(f64, usize)> = Vec::new();
+/// Best response to a fixed AI: per state (AI, responder), P(responder
+/// wins) - P(AI wins). The responder may play every skill it can afford.
+fn best_response(m: &Model, ai: &[f64], sweeps: (f64, usize)) -> Vec<f64> {
+    let (mut heads, mut edges) = (Vec::new(), Vec::new());
     for s in 0..m.states {
-        let (_, b) = m.counts(s);
-        for y in bits(m.afford[b]) {
+        for y in bits(m.afford[m.counts(s).1]) {
             let mut c = 0.0;
             for x in bits(m.playable[s]) {
                 let p = ai[s * m.n + x];
@@ -1084,7 +1072,21 @@ fn best_response(m: &Model, ai: &[f64], (tol, max_sweeps): (f64, usize)) -> Vec<
             heads.push((s, edges.len(), c));
         }
     }
-    let mut v = vec![0.0; m.states];
+    iterate(m.states, &heads, &edges, sweeps)
+}
+
+/// Value iteration from 0 (the k-round values, increasing to the unlimited
+/// game's) until a sweep moves nothing by more than `tol`. The rounds are
+/// flattened: `heads` holds per state and choice (state, end of its edges,
+/// payoff of the rounds that end), `edges` (probability, next state) of the
+/// rounds that go on; a state is worth its best choice.
+fn iterate(
+    states: usize,
+    heads: &[(usize, usize, f64)],
+    edges: &[(f64, usize)],
+    (tol, max_sweeps): (f64, usize),
+) -> Vec<f64> {
+    let mut v = vec![0.0; states];
     for _ in 0..max_sweeps {
         let mut change: f64 = 0.0;
         let mut e = 0;
@@ -1154,7 +1156,14 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
         for j in 0..w {
             t[l * w + j] /= piv;
         }
-        eliminate(&mut t, w, rows + 1, l, enter, 0, 1.0);
+        for i in (0..=rows).filter(|&i| i != l) {
+            let f = t[i * w + enter];
+            if f != 0.0 {
+                for j in 0..w {
+                    t[i * w + j] -= f * t[l * w + j];
+                }
+            }
+        }
         basis[l] = enter;
     }
     let total = t[rows * w + w - 1];
@@ -1177,24 +1186,9 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     )
 }
 
-/// Gauss-Jordan step on the row-major table `t` (`w` columns): subtracts
-/// row `l` times entry `c` / `d` from every other of the first `rows` rows,
-/// columns `from` on.
-fn eliminate(t: &mut [f64], w: usize, rows: usize, l: usize, c: usize, from: usize, d: f64) {
-    for i in (0..rows).filter(|&i| i != l) {
-        let f = t[i * w + c] / d;
-        if f != 0.0 {
-            for j in from..w {
-                t[i * w + j] -= f * t[l * w + j];
-            }
-        }
-    }
-}
-
-/// The equilibrium of the capped unlimited game: value iteration on the
-/// stage matrix games (rows: the mover's playable skills, columns: the
-/// opponent's affordable ones); by symmetry one table serves both sides.
-/// Returns the values (own, opp) and an equilibrium policy (states x n).
+/// The equilibrium of the capped game: value iteration on the stage games
+/// (rows: the mover's playable skills, columns: the opponent's affordable
+/// ones); by symmetry one table serves both sides. Values and policy.
 fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     const MAX_SWEEPS: usize = 20_000;
     let mut v = vec![0.0; m.states];
@@ -1225,16 +1219,13 @@ fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     (v, pol)
 }
 
-/// Outcome of two fixed policies from (0, 0): (P(A wins), P(B wins),
-/// P(draw)), solving the absorbing Markov chain over capped states. States
-/// that cannot reach an end are draws.
+/// (P(A wins), P(B wins), P(draw)) from (0, 0) for two fixed policies: the
+/// absorbing Markov chain solved by value iteration, as `e`'s best
+/// responses are; play that never ends is a draw.
 fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
-    let sn = m.states;
-    let mut trans: Vec<Vec<(usize, f64)>> = vec![Vec::new(); sn];
-    let mut win = vec![0.0; sn];
-    let mut lose = vec![0.0; sn];
-    for s in 0..sn {
-        let sb = m.swapped(s);
+    let (mut wins, mut losses, mut edges) = (Vec::new(), Vec::new(), Vec::new());
+    for s in 0..m.states {
+        let (sb, mut win, mut lose) = (m.swapped(s), 0.0, 0.0);
         for x in bits(m.playable[s]) {
             for y in bits(m.playable[sb]) {
                 let p = pa[s * m.n + x] * pb[sb * m.n + y];
@@ -1242,81 +1233,21 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
                     continue;
                 }
                 match m.round(s, x, y) {
-                    Round::Won => win[s] += p,
-                    Round::Lost => lose[s] += p,
-                    Round::Next(t) => trans[s].push((t, p)),
+                    Round::Won => win += p,
+                    Round::Lost => lose += p,
+                    Round::Next(t) => edges.push((p, t)),
                 }
             }
         }
+        wins.push((s, edges.len(), win));
+        losses.push((s, edges.len(), lose));
     }
-    // States reachable from (0, 0), then those of them that can end.
-    let mut reach = vec![false; sn];
-    let mut stack = vec![0];
-    reach[0] = true;
-    while let Some(s) = stack.pop() {
-        for &(t, _) in &trans[s] {
-            if !reach[t] {
-                reach[t] = true;
-                stack.push(t);
-            }
-        }
-    }
-    let mut ends: Vec<bool> = (0..sn)
-        .map(|s| reach[s] && win[s] + lose[s] > 0.0)
-        .collect();
-    let mut grew = true;
-    while grew {
-        grew = false;
-        for s in 0..sn {
-            if reach[s] && !ends[s] && trans[s].iter().any(|&(t, _)| ends[t]) {
-                (ends[s], grew) = (true, true);
-            }
-        }
-    }
-    if !ends[0] {
-        return (0.0, 0.0, 1.0);
-    }
-    let live: Vec<usize> = (0..sn).filter(|&s| ends[s]).collect();
-    let mut index = vec![usize::MAX; sn];
-    for (i, &s) in live.iter().enumerate() {
-        index[s] = i;
-    }
-    // (I - Q) h = r for the two right-hand sides, Gaussian elimination.
-    let k = live.len();
-    let w = k + 2;
-    let mut g = vec![0.0; k * w];
-    for (i, &s) in live.iter().enumerate() {
-        g[i * w + i] += 1.0;
-        for &(t, p) in &trans[s] {
-            if index[t] != usize::MAX {
-                g[i * w + index[t]] -= p;
-            }
-        }
-        g[i * w + k] = win[s];
-        g[i * w + k + 1] = lose[s];
-    }
-    for c in 0..k {
-        let piv = (c..k)
-            .max_by(|&i, &j| g[i * w + c].abs().total_cmp(&g[j * w + c].abs()))
-            .unwrap_or(c);
-        if piv != c {
-            for j in 0..w {
-                g.swap(c * w + j, piv * w + j);
-            }
-        }
-        let d = g[c * w + c];
-        if d.abs() >= 1e-300 {
-            eliminate(&mut g, w, k, c, c, c, d);
-        }
-    }
-    let i0 = index[0];
-    let d = g[i0 * w + i0];
-    let pw = (g[i0 * w + k] / d).clamp(0.0, 1.0);
-    let pl = (g[i0 * w + k + 1] / d).clamp(0.0, 1.0);
+    let pw = iterate(m.states, &wins, &edges, EXACT_SWEEPS)[0].clamp(0.0, 1.0);
+    let pl = iterate(m.states, &losses, &edges, EXACT_SWEEPS)[0].clamp(0.0, 1.0);
     (pw, pl, (1.0 - pw - pl).max(0.0))
 }
 
-// ---------------------------------------------------------------- training
+// ---- training
 
 /// A weight table and how it scores (higher fitness is better).
 #[derive(Clone)]
@@ -1325,17 +1256,17 @@ struct Individual {
     fitness: f64,
     /// Exploitability from (0, 0).
     expl: f64,
-    /// Per state: what the best column gains against the AI's mix there,
-    /// with the equilibrium values as continuation ("local gap").
+    /// Per state: the best reply's gain over the AI's mix there, with the
+    /// equilibrium values as continuation ("local gap").
     local: Vec<f64>,
 }
 
 impl Individual {
-    /// Scores `genes` against the equilibrium values `value` (own, opp;
-    /// mover's side). Fitness: -(exploitability + the mean over states of
-    /// (a) the best response's gain there + (b) the local gap). (a) credits
-    /// states the best response does not visit yet; (b) is separable by
-    /// state, which is what per-state crossover and mutation act on.
+    /// Scores `genes` with the equilibrium values `value`. Fitness:
+    /// -(exploitability + the mean over states of (a) the best response's
+    /// gain there + (b) the local gap). (a) credits states the best response
+    /// does not visit yet; (b) is separable by state, as crossover and
+    /// mutation are.
     fn new(m: &Model, value: &[f64], genes: Vec<f64>) -> Individual {
         let ai = m.policy(&genes);
         let br = best_response(m, &ai, TRAIN_SWEEPS);
@@ -1414,9 +1345,8 @@ impl Trainer {
         best
     }
 
-    /// One generation: elitism, tournament selection, per-state crossover
-    /// (each state's weights from one parent, or a blend of both), and a
-    /// mutation of a few states.
+    /// One generation: elitism, tournaments, per-state crossover (a state's
+    /// weights from a parent or a blend of both), mutation of a few states.
     fn step(&mut self, m: &Model, value: &[f64]) {
         let mut next = self.pop[..ELITES.min(self.pop.len())].to_vec();
         while next.len() < self.pop.len() {
@@ -1466,7 +1396,7 @@ impl Trainer {
     }
 }
 
-// ---------------------------------------------------------------- archive
+// ---- archive
 
 /// The archive text: see docs/ji_trainer.md ("Archive format").
 fn archive_text(m: &Model, t: &Trainer) -> String {
@@ -1490,9 +1420,8 @@ fn archive_text(m: &Model, t: &Trainer) -> String {
     s + "end\n"
 }
 
-/// Reads an archive: (generation, rng, population). Refuses a corrupt one
-/// or one for another variant. Errors name the line; the caller adds the
-/// file (`origin` names it for the embedded variant).
+/// Reads an archive: (generation, rng, population), refusing a corrupt one
+/// or one for another variant. The caller adds the file to errors.
 fn parse_archive(
     text: &[u8],
     origin: &str,
@@ -1507,8 +1436,7 @@ fn parse_archive(
         }
     };
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    // Line `l` (1-based); lines are read in order, so the first one missing
-    // is where the archive ends.
+    // Line `l`; lines are read in order, so a missing one ends the archive.
     let line = |l: usize| -> Result<&str, Failure> {
         let end = || Failure::BadInput(l, "archive ends early (truncated?)".into());
         lines.get(l - 1).copied().ok_or_else(end)
@@ -1599,9 +1527,8 @@ fn parse_archive(
     Ok((generation, rng, pop))
 }
 
-/// Writes the archive atomically: a temporary file in the same directory,
-/// flushed to disk, then renamed over the old one, so that a failure at
-/// any point leaves the previous archive whole.
+/// Writes the archive atomically (a synced temporary file renamed over the
+/// old one), so that a failure at any point leaves the previous one whole.
 fn save_archive(path: &Path, text: &str) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -1618,7 +1545,7 @@ fn save_archive(path: &Path, text: &str) -> io::Result<()> {
     result
 }
 
-// ---------------------------------------------------------------- commands
+// ---- commands
 
 /// The variant `--variant` names, or the common one.
 fn read_variant(cfg: &Config) -> Result<Variant, Failure> {
@@ -1643,8 +1570,7 @@ struct Session {
 type Done = Result<(), Failure>;
 
 impl Session {
-    /// Reads the archive (or draws a fresh population) and prints the
-    /// first screen.
+    /// Reads the archive (or draws a population); prints the first screen.
     fn new(variant: Variant, cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
         let m = Model::new(variant);
         let (value, eq_policy) = equilibrium(&m);
@@ -1880,10 +1806,8 @@ fn trim(line: &[u8]) -> &[u8] {
     &line[start..end]
 }
 
-/// Prints `prompt` (on a terminal), then reads a line; `None` at the end
-/// of input. On a terminal, input goes on after a Ctrl-D (the next call
-/// reads again), and a newline after the prompt lets what follows start
-/// on its own line.
+/// Prints `prompt` (on a terminal) and reads a line; `None` at the end of
+/// input, after which a terminal reads on (Ctrl-D) and gets a newline.
 fn ask(
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -1906,9 +1830,8 @@ fn ask(
     }
 }
 
-/// A command word: its letter, for the letter or the whole word. Lower
-/// case only, as the letters always were: a stray `T` is not 3000
-/// generations of training.
+/// A command's letter, for the letter or the word. Lower case only: a stray
+/// `T` is not 3000 generations of training.
 fn command(word: &[u8]) -> Option<u8> {
     const WORDS: [&str; 7] = ["train", "play", "rules", "show", "eval", "help", "quit"];
     let found = WORDS
