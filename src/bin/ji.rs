@@ -1,8 +1,6 @@
-//! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
-//! genetic algorithm and kept in an archive, that a person plays against:
-//! `ji [--variant FILE] [--archive FILE] [--seed N]`, then commands on
-//! stdin. docs/ji_trainer.md has the commands, the model, the archive
-//! format, the exit codes, the reasons for the design and the figures.
+//! 集 (波波攒) trainer: an AI for any variant, trained by a genetic
+//! algorithm and kept in an archive, that a person plays against. The
+//! commands, model, archive format, exit codes and figures: docs/ji_trainer.md.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -17,12 +15,11 @@ const POPULATION: usize = 40;
 const ELITES: usize = 4;
 const TOURNAMENT: usize = 3;
 const ARCHIVE_MAGIC: &str = "ji-archive 1";
-/// Value iteration while training: tolerance and sweep cap (speed first).
+/// Value iteration's tolerance and sweep cap: training (speed first), `e`.
 const TRAIN_SWEEPS: (f64, usize) = (1e-9, 5_000);
-/// Value iteration for `e`: tolerance and sweep cap (precision first).
 const EXACT_SWEEPS: (f64, usize) = (1e-13, 200_000);
 
-/// The common variant (the seed's table), used when `--variant` is absent.
+/// The common variant (the seed's table), the default.
 const COMMON_VARIANT: &str = "8
 集 1 0 0
 小防 0 0 0
@@ -54,20 +51,16 @@ const COMMANDS: &str = "commands, one per line (a letter or its word):
 
 const MOVE_HELP: &str = "type a skill's number, name or alias; r shows the rules, q gives up";
 
-/// What `p` and `t` say for a variant where no skill needs 0 集.
 const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at 0 集";
 
-/// Why a session stopped: one stderr line `ji: {failure}`, then exit
-/// `failure.exit_code()`.
+/// Why a session stopped: stderr `ji: {failure}`, exit `exit_code()`.
 #[derive(Debug, PartialEq, Eq)]
 enum Failure {
-    /// A bad line of a text: its 1-based line and what is wrong.
+    /// A text's bad line (1-based) and what is wrong.
     BadInput(usize, String),
-    /// Anything else the user gave, refused in full words: an argument, a
-    /// file's bad line (`in_file`), a variant beyond the trainer's capacity,
-    /// a file or stdin that cannot be read.
+    /// Anything else refused, in full: an argument, a file's bad line
+    /// (`in_file`), a variant beyond capacity, an unreadable file or stdin.
     Refused(String),
-    /// Stdout cannot be written.
     Io(String),
 }
 
@@ -82,7 +75,6 @@ impl fmt::Display for Failure {
 }
 
 impl Failure {
-    /// The one mapping to exit codes.
     fn exit_code(&self) -> i32 {
         match self {
             Failure::BadInput(..) | Failure::Refused(_) => 2,
@@ -114,9 +106,8 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Text as printed, safe on a terminal: control characters (an arrow key
-/// sends ESC [ A) are written `\x1b` (C1 ones `\u{9b}`), bytes that are not
-/// UTF-8 U+FFFD; `...` after 40 characters (a name has at most 32 bytes).
+/// Text safe on a terminal: controls (an arrow key sends ESC [ A) as `\x1b`
+/// (C1: `\u{9b}`), non-UTF-8 as U+FFFD, `...` after 40 characters.
 fn shown(text: &[u8]) -> String {
     let mut s = String::new();
     for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
@@ -154,10 +145,8 @@ fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
             return Ok(None);
         }
         if !matches!(name, "--variant" | "--archive" | "--seed") {
-            return refuse(format!(
-                "unknown argument '{}' (see --help)",
-                shown_arg(arg)
-            ));
+            let arg = shown_arg(arg);
+            return refuse(format!("unknown argument '{arg}' (see --help)"));
         }
         let Some(value) = args.next() else {
             return refuse(format!("{name} needs a value (see --help)"));
@@ -200,7 +189,6 @@ fn bits(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Variant {
-    /// Skill `x` as a line of the input format.
     fn skill_line(&self, x: usize) -> String {
         let s = &self.skills[x];
         let beaten = bits(self.beats[x]).map(|y| format!(" {}", self.skills[y].name));
@@ -208,26 +196,24 @@ impl Variant {
         format!("{} {} {} {k}", s.name, s.delta, s.req) + &beaten.collect::<String>()
     }
 
-    /// The variant in the input format, one skill per line.
     fn text(&self) -> String {
         let lines = (0..self.skills.len()).map(|x| self.skill_line(x) + "\n");
         format!("{}\n", self.skills.len()) + &lines.collect::<String>()
     }
 }
 
-/// Parses a variant in the shared format (module `format`), then checks the
-/// trainer's capacity. `origin` names the file in errors, `line_base` is
-/// added to lines (an archive's variant). A variant file holds just that.
+/// Parses a variant (module `format`), then checks the trainer's capacity.
+/// `origin` names the file, `line_base` shifts lines (archive); no more.
 fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
     let at = |line: usize, what: String| Failure::BadInput(line + line_base, what).in_file(origin);
     let mut lx = format::Lexer::new(text);
     let v = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what))?;
     if let Some(t) = lx.next() {
-        let what = format!(
-            "extra token `{}` after the last skill",
-            format::show(t.text)
-        );
-        return Err(at(t.line, what));
+        let extra = format::show(t.text);
+        return Err(at(
+            t.line,
+            format!("extra token `{extra}` after the last skill"),
+        ));
     }
     let n = v.skills.len();
     let skills: Vec<Skill> = (v.skills.iter())
@@ -245,27 +231,24 @@ fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant,
             s.name, s.req
         ),
         None => {
-            let beats = |x: usize| {
-                (0..n)
-                    .filter(|&y| v.beats(x as u32, y as u32))
+            let beaten = |x| {
+                (0..n as u32)
+                    .filter(|&y| v.beats(x, y))
                     .map(|y| 1 << y)
                     .sum()
             };
-            return Ok(Variant {
-                skills,
-                beats: (0..n).map(beats).collect(),
-            });
+            let beats = (0..n as u32).map(beaten).collect();
+            return Ok(Variant { skills, beats });
         }
     };
     Err(Failure::Refused(format!("{origin}: {beyond}")))
 }
 
-/// The block shared with ji_referee and ji_solver, in a module (ji's model
-/// has its own `Variant` and `Skill`) and not formatted by rustfmt (it
-/// stays byte-identical to its master). It reports through `bad`, `bad_at`.
+/// The block shared with ji_referee and ji_solver: a module (ji has its own
+/// `Variant`), not rustfmt's (it stays identical to its master).
 #[rustfmt::skip]
 mod format {
-/// A failure of the shared block: its line and what is wrong.
+/// The shared block's failure: line, what.
 pub(crate) struct Failure {
     pub(crate) line: usize,
     pub(crate) what: String,
@@ -275,7 +258,7 @@ fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
     Err(Failure { line, what })
 }
 
-/// Only for --strict, which ji never sets (`Lexer::strict`).
+/// For --strict, which ji never sets.
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
     bad(line, format!("column {}: {}", column, what))
 }
@@ -722,11 +705,11 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 
 // ---- model
 
-/// What one round does, seen from the mover.
+/// A round, seen from the mover.
 enum Round {
     Won,
     Lost,
-    /// Neither skill beats the other: the game goes on in this state.
+    /// Neither skill beats the other: on to this state.
     Next(usize),
 }
 
@@ -737,17 +720,17 @@ struct Model {
     cap: usize,
     side: usize,
     states: usize,
-    /// Skills affordable (bit mask) per capped count.
+    /// Skills affordable, per capped count.
     afford: Vec<u64>,
-    /// Capped count after playing a skill: `next[count * n + skill]`.
+    /// Capped count after a skill: `next[count * n + skill]`.
     next: Vec<usize>,
-    /// Playable skills (affordable, not dominated) per state.
+    /// Affordable, undominated skills per state.
     playable: Vec<u64>,
-    /// Offsets of each state's weights in a weight table.
+    /// Where each state's weights start in a table.
     offset: Vec<usize>,
-    /// Skill names as printed (`shown`).
+    /// Names as printed (`shown`).
     labels: Vec<String>,
-    /// ASCII aliases a person can type.
+    /// ASCII names a person can type.
     aliases: Vec<Option<String>>,
 }
 
@@ -793,7 +776,6 @@ impl Model {
         self.v.beats[x] >> y & 1 == 1
     }
 
-    /// (own, opp) counts of state `s`.
     fn counts(&self, s: usize) -> (usize, usize) {
         (s / self.side, s % self.side)
     }
@@ -804,19 +786,17 @@ impl Model {
         b * self.side + a
     }
 
-    /// The round from state `s` where the mover plays `x`, the opponent `y`.
+    /// The round from `s` where the mover plays `x`, the opponent `y`.
     fn round(&self, s: usize, x: usize, y: usize) -> Round {
-        if self.beats(x, y) {
-            Round::Won
-        } else if self.beats(y, x) {
-            Round::Lost
-        } else {
-            let (a, b) = self.counts(s);
-            Round::Next(self.next[a * self.n + x] * self.side + self.next[b * self.n + y])
+        let (a, b) = self.counts(s);
+        match (self.beats(x, y), self.beats(y, x)) {
+            (true, _) => Round::Won,
+            (_, true) => Round::Lost,
+            _ => Round::Next(self.next[a * self.n + x] * self.side + self.next[b * self.n + y]),
         }
     }
 
-    /// The mover's payoff of a round, `value` (mover's view) continuing.
+    /// The mover's payoff of a round, then `value` (mover's view).
     fn payoff(&self, s: usize, x: usize, y: usize, value: &[f64]) -> f64 {
         match self.round(s, x, y) {
             Round::Won => 1.0,
@@ -830,14 +810,10 @@ impl Model {
     /// win, continue (more own 集 better: it allows more), lose; so
     /// dropping a dominated skill keeps the game's value.
     fn undominated(&self, own: usize, opp: usize) -> u64 {
-        let rank = |x: usize, z: usize| -> i64 {
-            if self.beats(x, z) {
-                self.cap as i64 + 2
-            } else if self.beats(z, x) {
-                -1
-            } else {
-                self.next[own * self.n + x] as i64
-            }
+        let rank = |x: usize, z: usize| match (self.beats(x, z), self.beats(z, x)) {
+            (true, _) => self.cap as i64 + 2,
+            (_, true) => -1,
+            _ => self.next[own * self.n + x] as i64,
         };
         let mine = self.afford[own];
         let mut keep = mine;
@@ -865,21 +841,12 @@ impl Model {
 
 // ---- for people
 
-/// Pinyin of the common variant's characters, for ASCII aliases.
-const PINYIN: [(char, &str); 8] = [
-    ('集', "ji"),
-    ('小', "xiao"),
-    ('中', "zhong"),
-    ('大', "da"),
-    ('防', "fang"),
-    ('波', "bo"),
-    ('黑', "hei"),
-    ('洞', "dong"),
-];
+/// Pinyin of the common variant's characters.
+const PINYIN: &str = "集ji 小xiao 中zhong 大da 防fang 波bo 黑hei 洞dong";
 
-/// Each skill's alias: its name in pinyin. None for a printable ASCII
-/// name (typed as it is), a name with a character outside the table (its
-/// number works), or an alias that clashes with a name or another alias.
+/// Each skill's alias, its name in pinyin; none for a printable ASCII name,
+/// a character outside the table (the number works), or a clash with a name
+/// or another alias.
 fn aliases(v: &Variant) -> Vec<Option<String>> {
     let spell = |name: &str| -> Option<String> {
         if name.bytes().all(|b| b.is_ascii_graphic()) {
@@ -887,8 +854,8 @@ fn aliases(v: &Variant) -> Vec<Option<String>> {
         }
         let mut a = String::new();
         for c in name.chars() {
-            match PINYIN.iter().find(|p| p.0 == c) {
-                Some(p) => a += p.1,
+            match PINYIN.split(' ').find_map(|p| p.strip_prefix(c)) {
+                Some(p) => a += p,
                 None if c.is_ascii_alphanumeric() => a.push(c.to_ascii_lowercase()),
                 None => return None,
             }
@@ -904,7 +871,7 @@ fn aliases(v: &Variant) -> Vec<Option<String>> {
     spelled.iter().enumerate().map(keep).collect()
 }
 
-/// Columns on a terminal: 2 for East Asian wide characters, 1 otherwise.
+/// Terminal columns: 2 per East Asian wide character.
 fn width(s: &str) -> usize {
     let wide = |c: char| {
         matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF
@@ -920,7 +887,6 @@ other, its player wins; otherwise both pay or gain 集 and play goes on.
 Both start with 0 集; a skill can be played only with `needs` 集 or more.";
 
 impl Model {
-    /// A skill as printed, with its alias: `小防 (xiaofang)`.
     fn named(&self, x: usize) -> String {
         match &self.aliases[x] {
             Some(a) => format!("{} ({a})", self.labels[x]),
@@ -928,8 +894,8 @@ impl Model {
         }
     }
 
-    /// The skill a person typed: an exact name first (a name `1` wins over
-    /// the number 1), then an alias (any case).
+    /// The skill typed: an exact name first (a name `1` wins over the
+    /// number 1), then an alias (any case).
     fn find(&self, word: &str) -> Option<usize> {
         let alias = |a: &Option<String>| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(word));
         (self.v.skills.iter().position(|s| s.name == word))
@@ -937,24 +903,22 @@ impl Model {
             .or_else(|| self.aliases.iter().position(alias))
     }
 
-    /// The rules as the seed's table gives them, with the 集 each skill
-    /// needs. (An alias column would not fit 80 columns: the aliases are in
-    /// each round's list.)
+    /// The rules as the seed's table gives them, with the 集 each skill needs
+    /// (an alias column would not fit 80 columns).
     fn rules(&self) -> String {
-        let list = |xs: Vec<usize>| -> String {
-            let names: Vec<&str> = xs.iter().map(|&x| self.labels[x].as_str()).collect();
-            if names.is_empty() {
-                "-".into()
-            } else {
-                names.join(" ")
-            }
+        let list = |xs: Vec<usize>| match xs.len() {
+            0 => "-".to_string(),
+            _ => xs
+                .iter()
+                .map(|&x| &*self.labels[x])
+                .collect::<Vec<_>>()
+                .join(" "),
         };
         let mut rows = vec![["skill", "集", "needs", "beats", "beaten by"].map(String::from)];
         for (x, s) in self.v.skills.iter().enumerate() {
-            let gain = if s.delta > 0 {
-                format!("gains {}", s.delta)
-            } else {
-                format!("costs {}", -(s.delta as i128))
+            let gain = match s.delta {
+                d if d > 0 => format!("gains {d}"),
+                d => format!("costs {}", -(d as i128)),
             };
             rows.push([
                 self.labels[x].clone(),
@@ -972,13 +936,11 @@ impl Model {
         }
         let mut text = format!("{RULES_HEAD}\n");
         for row in &rows {
-            let mut line = String::new();
-            for (cell, w) in row.iter().zip(cols) {
-                line += cell;
-                line += &" ".repeat(w - width(cell) + 2);
-            }
-            text += line.trim_end();
-            text += "\n";
+            let cells = row.iter().zip(cols);
+            let line: String = cells
+                .map(|(c, w)| c.clone() + &" ".repeat(w - width(c) + 2))
+                .collect();
+            text = text + line.trim_end() + "\n";
         }
         text
     }
@@ -986,7 +948,7 @@ impl Model {
 
 // ---- AI
 
-/// splitmix64: small, fast, and deterministic for a given seed.
+/// splitmix64: small, fast, deterministic.
 #[derive(Clone, Debug)]
 struct Rng(u64);
 
@@ -998,7 +960,6 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    /// Uniform in [0, 1).
     fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
@@ -1007,8 +968,8 @@ impl Rng {
     }
 }
 
-/// Roulette wheel: the first item whose weight takes `r` (in [0, total))
-/// below 0; the last one if rounding leaves r >= 0.
+/// Roulette wheel: the item whose weight takes `r` (in [0, total)) below
+/// 0; the last one if rounding leaves r >= 0.
 fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
     let mut last = 0;
     for (i, w) in items {
@@ -1023,7 +984,7 @@ fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
 
 impl Model {
     /// The AI's probabilities (states x n): weights normalised over the
-    /// playable skills; all-zero weights mean uniform.
+    /// playable skills (all zero: uniform).
     fn policy(&self, genes: &[f64]) -> Vec<f64> {
         let mut p = vec![0.0; self.states * self.n];
         for s in 0..self.states {
@@ -1040,8 +1001,7 @@ impl Model {
         p
     }
 
-    /// The AI's move at (uncapped) counts: "enough for any skill counts as
-    /// C", so it looks its state up with both counts capped.
+    /// The AI's move at real counts: "enough for any skill counts as C".
     fn ai_move(&self, policy: &[f64], own: i64, opp: i64, rng: &mut Rng) -> usize {
         let cap = |c: i64| c.min(self.cap as i64) as usize;
         let s = cap(own) * self.side + cap(opp);
@@ -1052,17 +1012,14 @@ impl Model {
 // ---- evaluation
 
 /// Best response to a fixed AI: per state (AI, responder), P(responder
-/// wins) - P(AI wins). The responder may play every skill it can afford.
+/// wins) - P(AI wins); it may play every skill it can afford.
 fn best_response(m: &Model, ai: &[f64], sweeps: (f64, usize)) -> Vec<f64> {
     let (mut heads, mut edges) = (Vec::new(), Vec::new());
     for s in 0..m.states {
         for y in bits(m.afford[m.counts(s).1]) {
             let mut c = 0.0;
-            for x in bits(m.playable[s]) {
+            for x in bits(m.playable[s]).filter(|&x| ai[s * m.n + x] != 0.0) {
                 let p = ai[s * m.n + x];
-                if p == 0.0 {
-                    continue;
-                }
                 match m.round(s, x, y) {
                     Round::Won => c -= p,
                     Round::Lost => c += p,
@@ -1075,11 +1032,10 @@ fn best_response(m: &Model, ai: &[f64], sweeps: (f64, usize)) -> Vec<f64> {
     iterate(m.states, &heads, &edges, sweeps)
 }
 
-/// Value iteration from 0 (the k-round values, increasing to the unlimited
-/// game's) until a sweep moves nothing by more than `tol`. The rounds are
-/// flattened: `heads` holds per state and choice (state, end of its edges,
-/// payoff of the rounds that end), `edges` (probability, next state) of the
-/// rounds that go on; a state is worth its best choice.
+/// Value iteration from 0 (k-round values, rising to the unlimited game's)
+/// until no sweep moves more than `tol`. Heads: per state and choice (state,
+/// end of its edges, payoff of the rounds that end); edges: (probability,
+/// next state) of those that go on. A state is worth its best choice.
 fn iterate(
     states: usize,
     heads: &[(usize, usize, f64)],
@@ -1114,11 +1070,10 @@ fn iterate(
     v
 }
 
-/// Value of the matrix game `a` (rows x cols, row player maximises) and an
-/// optimal row strategy, by the simplex method on the shifted game.
+/// Value of the matrix game `a` (rows x cols, rows maximise) and an optimal
+/// row strategy, by the simplex method on the shifted game.
 fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
-    let min = a.iter().cloned().fold(f64::INFINITY, f64::min);
-    let shift = 1.0 - min;
+    let shift = 1.0 - a.iter().cloned().fold(f64::INFINITY, f64::min);
     // maximise sum y subject to (A + shift) y <= 1, y >= 0.
     let w = cols + rows + 1;
     let mut t = vec![0.0; (rows + 1) * w];
@@ -1129,10 +1084,8 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
         t[i * w + cols + i] = 1.0;
         t[i * w + w - 1] = 1.0;
     }
-    for j in 0..cols {
-        t[rows * w + j] = -1.0;
-    }
-    let mut basis: Vec<usize> = (0..rows).map(|i| cols + i).collect();
+    t[rows * w..rows * w + cols].fill(-1.0);
+    let mut basis: Vec<usize> = (cols..cols + rows).collect();
     const EPS: f64 = 1e-11;
     for _ in 0..10_000 {
         // Bland's rule: the first improving column, the lowest basis index on ties.
@@ -1193,23 +1146,19 @@ fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     const MAX_SWEEPS: usize = 20_000;
     let mut v = vec![0.0; m.states];
     let mut pol = vec![0.0; m.states * m.n];
-    let mut mat = Vec::new();
     for sweep in 0..=MAX_SWEEPS {
         let mut change: f64 = 0.0;
         for s in 0..m.states {
             let rows: Vec<usize> = bits(m.playable[s]).collect();
             let cols: Vec<usize> = bits(m.afford[m.counts(s).1]).collect();
-            mat.clear();
-            for &x in &rows {
-                for &y in &cols {
-                    mat.push(m.payoff(s, x, y, &v));
-                }
-            }
+            let vs = &v;
+            let payoff = |&x: &usize| cols.iter().map(move |&y| m.payoff(s, x, y, vs));
+            let mat: Vec<f64> = rows.iter().flat_map(payoff).collect();
             let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
             change = change.max((val - v[s]).abs());
             v[s] = val;
-            for (i, &x) in rows.iter().enumerate() {
-                pol[s * m.n + x] = strat[i];
+            for (&x, p) in rows.iter().zip(strat) {
+                pol[s * m.n + x] = p;
             }
         }
         if change <= EXACT_SWEEPS.0 || sweep == MAX_SWEEPS {
@@ -1219,9 +1168,8 @@ fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     (v, pol)
 }
 
-/// (P(A wins), P(B wins), P(draw)) from (0, 0) for two fixed policies: the
-/// absorbing Markov chain solved by value iteration, as `e`'s best
-/// responses are; play that never ends is a draw.
+/// (P(A wins), P(B wins), P(draw)) from (0, 0) for two fixed policies, by
+/// value iteration as for best responses; play that never ends is a draw.
 fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
     let (mut wins, mut losses, mut edges) = (Vec::new(), Vec::new(), Vec::new());
     for s in 0..m.states {
@@ -1249,12 +1197,11 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
 
 // ---- training
 
-/// A weight table and how it scores (higher fitness is better).
+/// A weight table and its score (higher fitness is better).
 #[derive(Clone)]
 struct Individual {
     genes: Vec<f64>,
     fitness: f64,
-    /// Exploitability from (0, 0).
     expl: f64,
     /// Per state: the best reply's gain over the AI's mix there, with the
     /// equilibrium values as continuation ("local gap").
@@ -1262,11 +1209,10 @@ struct Individual {
 }
 
 impl Individual {
-    /// Scores `genes` with the equilibrium values `value`. Fitness:
-    /// -(exploitability + the mean over states of (a) the best response's
-    /// gain there + (b) the local gap). (a) credits states the best response
-    /// does not visit yet; (b) is separable by state, as crossover and
-    /// mutation are.
+    /// Fitness, given the equilibrium values: -(exploitability + the mean
+    /// over states of (a) the best response's gain there + (b) the local
+    /// gap). (a) credits states the best response does not visit yet; (b)
+    /// is separable by state, as crossover and mutation are.
     fn new(m: &Model, value: &[f64], genes: Vec<f64>) -> Individual {
         let ai = m.policy(&genes);
         let br = best_response(m, &ai, TRAIN_SWEEPS);
@@ -1297,14 +1243,13 @@ impl Individual {
 
 /// A population of weight tables under a genetic algorithm.
 struct Trainer {
-    /// Best first.
     pop: Vec<Individual>,
     generation: u64,
     rng: Rng,
 }
 
 impl Trainer {
-    /// A fresh population: the uniform AI and random weight tables.
+    /// The uniform AI and random weight tables.
     fn fresh(m: &Model, seed: u64) -> Vec<Vec<f64>> {
         let mut rng = Rng(seed ^ 0x6A69_5F74_7261_696E);
         let mut pop = vec![vec![1.0; m.genes()]];
@@ -1315,12 +1260,9 @@ impl Trainer {
     }
 
     fn new(m: &Model, value: &[f64], pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
-        let pop = pop
-            .into_iter()
-            .map(|g| Individual::new(m, value, g))
-            .collect();
+        let pop = pop.into_iter().map(|g| Individual::new(m, value, g));
         let mut t = Trainer {
-            pop,
+            pop: pop.collect(),
             generation,
             rng,
         };
@@ -1328,12 +1270,12 @@ impl Trainer {
         t
     }
 
-    /// Best first; the sort is stable so equal scores keep their order.
+    /// Best first; stable, so equal scores keep their order.
     fn sort(&mut self) {
         self.pop.sort_by(|x, y| y.fitness.total_cmp(&x.fitness));
     }
 
-    /// Tournament selection: the fittest of a few random individuals.
+    /// Tournament: the fittest of a few random ones.
     fn select(&mut self) -> usize {
         let mut best = self.rng.below(self.pop.len());
         for _ in 1..TOURNAMENT {
@@ -1400,12 +1342,9 @@ impl Trainer {
 
 /// The archive text: see docs/ji_trainer.md ("Archive format").
 fn archive_text(m: &Model, t: &Trainer) -> String {
-    let (g, rng, size) = (t.generation, t.rng.0, t.pop.len());
-    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}", m.v.text());
-    s += &format!(
-        "generation {g}\nrng {rng:016x}\npopulation {size} {}\n",
-        m.states
-    );
+    let (g, rng, size, states) = (t.generation, t.rng.0, t.pop.len(), m.states);
+    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}generation {g}\n", m.v.text());
+    s += &format!("rng {rng:016x}\npopulation {size} {states}\n");
     for (i, ind) in t.pop.iter().enumerate() {
         s += &format!("individual {i}\n");
         for st in 0..m.states {
@@ -1422,11 +1361,7 @@ fn archive_text(m: &Model, t: &Trainer) -> String {
 
 /// Reads an archive: (generation, rng, population), refusing a corrupt one
 /// or one for another variant. The caller adds the file to errors.
-fn parse_archive(
-    text: &[u8],
-    origin: &str,
-    m: &Model,
-) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
+fn parse_archive(text: &[u8], file: &str, m: &Model) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
     let text = match std::str::from_utf8(text) {
         Ok(t) => t,
         Err(e) => {
@@ -1452,10 +1387,9 @@ fn parse_archive(
         .ok_or_else(|| expected(2, "variant N"))?;
     let mut vt = format!("{n}\n");
     for l in 3..3 + n {
-        vt += line(l)?;
-        vt += "\n";
+        vt = vt + line(l)? + "\n";
     }
-    let v = parse_variant(vt.as_bytes(), origin, 1)?;
+    let v = parse_variant(vt.as_bytes(), file, 1)?;
     if v != m.v {
         let why = if v.skills.len() != m.n {
             format!("{} skills, this variant has {}", v.skills.len(), m.n)
@@ -1472,10 +1406,8 @@ fn parse_archive(
     let generation = (field(l, "generation ")?.and_then(|r| r.parse::<u64>().ok()))
         .ok_or_else(|| expected(l, "generation G"))?;
     l += 1;
-    let rng = (field(l, "rng ")?
-        .and_then(|r| u64::from_str_radix(r, 16).ok())
-        .map(Rng))
-    .ok_or_else(|| expected(l, "rng HEX"))?;
+    let hex = field(l, "rng ")?.and_then(|r| u64::from_str_radix(r, 16).ok());
+    let rng = Rng(hex.ok_or_else(|| expected(l, "rng HEX"))?);
     l += 1;
     let dims: Vec<usize> = match field(l, "population ")? {
         Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
@@ -1486,13 +1418,13 @@ fn parse_archive(
         let what = format!("expected 'population P {states}' with 1 <= P <= 10000");
         return bad(l, what);
     }
-    let mut pop = Vec::with_capacity(dims[0]);
+    let mut pop = Vec::new();
     for i in 0..dims[0] {
         l += 1;
         if line(l)? != format!("individual {i}") {
             return Err(expected(l, &format!("individual {i}")));
         }
-        let mut genes = Vec::with_capacity(m.genes());
+        let mut genes = Vec::new();
         for st in 0..states {
             l += 1;
             let mut it = line(l)?.split(' ');
@@ -1509,10 +1441,8 @@ fn parse_archive(
             }
             let (want, found) = (m.offset[st + 1] - m.offset[st], genes.len() - start);
             if found != want {
-                return bad(
-                    l,
-                    format!("state {a} {b} needs {want} weights, found {found}"),
-                );
+                let what = format!("state {a} {b} needs {want} weights, found {found}");
+                return bad(l, what);
             }
         }
         pop.push(genes);
@@ -1557,7 +1487,6 @@ fn read_variant(cfg: &Config) -> Result<Variant, Failure> {
     parse_variant(&text, &origin, 0)
 }
 
-/// A running session: the model, the equilibrium, the trainer.
 struct Session {
     m: Model,
     value: Vec<f64>,
@@ -1570,7 +1499,7 @@ struct Session {
 type Done = Result<(), Failure>;
 
 impl Session {
-    /// Reads the archive (or draws a population); prints the first screen.
+    /// Reads the archive or draws a population; prints the first screen.
     fn new(variant: Variant, cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
         let m = Model::new(variant);
         let (value, eq_policy) = equilibrium(&m);
@@ -1593,11 +1522,8 @@ impl Session {
             Err(e) => return Err(unreadable(&name, e)),
         };
         let trainer = Trainer::new(&m, &value, pop, generation, rng);
-        let (n, cap, states) = (m.n, m.cap, m.states);
-        writeln!(
-            out,
-            "variant: {n} skills, C = {cap}, {states} states\n{note}"
-        )?;
+        let (n, c, states) = (m.n, m.cap, m.states);
+        writeln!(out, "variant: {n} skills, C = {c}, {states} states\n{note}")?;
         let trained = match generation {
             0 => "the AI is untrained (generation 0)".to_string(),
             g => format!("the AI is trained: generation {g}"),
@@ -1654,7 +1580,7 @@ impl Session {
         Ok(())
     }
 
-    /// `s`: the best AI's probabilities per state.
+    /// `s`: the best AI's table.
     fn show(&self, out: &mut impl Write) -> Done {
         let (m, p, g) = (&self.m, self.best(), self.trainer.generation);
         writeln!(
@@ -1672,7 +1598,7 @@ impl Session {
         Ok(())
     }
 
-    /// `e`: outcomes against two references, and exploitabilities.
+    /// `e`: outcomes against two references; exploitabilities.
     fn evaluate(&self, out: &mut impl Write) -> Done {
         let (m, ai, eq) = (&self.m, self.best(), &self.eq_policy);
         let uniform = m.policy(&vec![1.0; m.genes()]);
@@ -1700,8 +1626,8 @@ impl Session {
         Ok(())
     }
 
-    /// `p`: one game against the best AI with real (uncapped) counts. The
-    /// end of input (Ctrl-D) ends the game, not the session.
+    /// `p`: a game against the best AI with real (uncapped) counts; the end
+    /// of input (Ctrl-D) ends the game, not the session.
     fn play(&mut self, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
         let m = &self.m;
         if m.afford[0] == 0 {
@@ -1751,15 +1677,14 @@ impl Session {
     }
 }
 
-/// What a person typed in a game (`None`: the end of input, Ctrl-D on a
-/// terminal).
+/// A move typed in a game (`None`: the end of input).
 enum Move {
     Play(usize),
     GiveUp,
 }
 
-/// Reads a move: a skill's exact name, its alias, `q`, `r`, `h`, then a
-/// number in `mine` (the list on screen). Each attempt reads a line.
+/// Reads a move, a line per attempt: a skill's name or alias, `q`, `r`,
+/// `h`, then a number in `mine` (the list on screen).
 fn read_move(
     m: &Model,
     mine: &[usize],
@@ -1798,7 +1723,7 @@ fn read_move(
     Ok(None)
 }
 
-/// A line without its ASCII white space at both ends.
+/// A line without ASCII white space at its ends.
 fn trim(line: &[u8]) -> &[u8] {
     let text = |b: &u8| !b.is_ascii_whitespace();
     let start = line.iter().position(text).unwrap_or(line.len());
@@ -1840,13 +1765,12 @@ fn command(word: &[u8]) -> Option<u8> {
     found.map(|c| c.as_bytes()[0])
 }
 
-/// Runs a session: reads commands from `input` until `q` or its end.
+/// A session: commands from `input` until `q` or its end.
 fn run(cfg: &Config, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
     let mut session = Session::new(read_variant(cfg)?, cfg, out)?;
     serve(&mut session, input, out, tty)
 }
 
-/// The command loop of a started session.
 fn serve(session: &mut Session, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
     while let Some(line) = ask(input, out, tty.then_some("ji> "))? {
         let words: Vec<&[u8]> = (line.split(u8::is_ascii_whitespace))
@@ -1878,14 +1802,12 @@ fn serve(session: &mut Session, input: &mut impl BufRead, out: &mut impl Write, 
 
 fn main() {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match parse_args(&args) {
         Ok(None) => write!(out, "{HELP}{COMMANDS}").map_err(Failure::from),
         Ok(Some(cfg)) => {
-            let stdin = io::stdin();
-            let tty = stdin.is_terminal();
-            run(&cfg, &mut stdin.lock(), &mut out, tty)
+            let tty = io::stdin().is_terminal();
+            run(&cfg, &mut io::stdin().lock(), &mut out, tty)
         }
         Err(f) => Err(f),
     };
