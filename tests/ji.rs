@@ -289,3 +289,51 @@ fn exit_codes_one_per_kind_of_failure() {
         assert!(err.starts_with("ji: cannot write the output: "), "{err}");
     }
 }
+
+#[test]
+fn nothing_playable_at_zero_is_said_for_every_command() {
+    // No skill needs 0 集: nobody can move at (0, 0), a draw at once. The
+    // expected lines are worked out by hand from the rules: every P(draw)
+    // and the game value follow from (0, 0) having no move; the table's
+    // columns are each as wide as their widest cell plus two spaces.
+    let dir = scratch("nothing-at-zero");
+    fs::write(dir.join("v.txt"), "2\nA 1 1 0\nB -1 1 1 A\n").unwrap();
+    let out = Command::cargo_bin("ji")
+        .unwrap()
+        .current_dir(&dir)
+        .args(["--variant", "v.txt", "--seed", "1"])
+        .write_stdin("p\nt 2\nr\ne\n")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(out.stderr.is_empty());
+    let nothing = "no skill needs 0 集, so neither side can move at 0 集";
+    let lines: Vec<&str> = stdout.lines().collect();
+    let want = [
+        "variant: 2 skills, C = 1, 4 states",
+        "no archive 'archive': a fresh random population of 40",
+        "the AI is untrained (generation 0); exploitability 0.000000 (0 is unbeatable)",
+        &format!("nothing to play or train: {nothing}; r shows the rules"),
+        &format!("nothing to play: {nothing}"),
+        &format!("nothing to train: {nothing}"),
+        "rules: you and the AI play a skill at the same time. If one beats the",
+        "other, its player wins; otherwise both pay or gain 集 and play goes on.",
+        "Both start with 0 集; a skill can be played only with `needs` 集 or more.",
+        "skill  集       needs  beats  beaten by",
+        "A      gains 1  1      -      B",
+        "B      costs 1  1      A      -",
+        "game value at (0, 0): 0.000000",
+        "vs uniform AI: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000",
+        "vs equilibrium: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000",
+        "uniform AI's exploitability: 0.000000",
+        "equilibrium's exploitability: 0.000000",
+        "exploitability: 0.000000",
+    ];
+    assert_eq!(lines, want);
+    assert!(
+        !dir.join("archive").exists(),
+        "nothing trained, nothing saved"
+    );
+}

@@ -1,12 +1,6 @@
-//! 集 (波波攒) trainer: an AI for any variant of the game, trained by a
-//! genetic algorithm, kept in an archive, that a person can play against.
-//! `ji [--variant FILE] [--archive FILE] [--seed N]`, then commands on
-//! stdin (`h` lists them). The AI is a weight table over capped states
-//! (own 集, opponent 集), each count capped at C = the largest req, with
-//! weights for the playable (affordable, undominated) skills only; its
-//! exploitability is exact. Limits: 32 skills, C <= 30, `t` <= 100000.
-//! The commands, the archive format, the exit codes and the figures are in
-//! docs/ji_trainer.md.
+//! 集 (波波攒) trainer: an AI for any variant, trained by a genetic
+//! algorithm and kept in an archive, that a person plays against. The
+//! commands, model, archive format, exit codes and figures: docs/ji_trainer.md.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -21,12 +15,11 @@ const POPULATION: usize = 40;
 const ELITES: usize = 4;
 const TOURNAMENT: usize = 3;
 const ARCHIVE_MAGIC: &str = "ji-archive 1";
-/// Value iteration while training: tolerance and sweep cap (speed first).
+/// Value iteration's tolerance and sweep cap: training (speed first), `e`.
 const TRAIN_SWEEPS: (f64, usize) = (1e-9, 5_000);
-/// Value iteration for `e`: tolerance and sweep cap (precision first).
 const EXACT_SWEEPS: (f64, usize) = (1e-13, 200_000);
 
-/// The common variant (the seed's table), used when `--variant` is absent.
+/// The common variant (the seed's table), the default.
 const COMMON_VARIANT: &str = "8
 集 1 0 0
 小防 0 0 0
@@ -58,58 +51,41 @@ const COMMANDS: &str = "commands, one per line (a letter or its word):
 
 const MOVE_HELP: &str = "type a skill's number, name or alias; r shows the rules, q gives up";
 
-/// What `p` and `t` say for a variant where no skill needs 0 集.
 const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at 0 集";
 
-/// Why a session stopped: one stderr line `ji: {failure}`, then exit
-/// `failure.exit_code()`.
+/// Why a session stopped: stderr `ji: {failure}`, exit `exit_code()`.
 #[derive(Debug, PartialEq, Eq)]
 enum Failure {
-    /// A bad line of a text: 1-based line and what is wrong. `in_file`
-    /// names the file once the caller knows it.
+    /// A text's bad line (1-based) and what is wrong.
     BadInput(usize, String),
-    /// A bad line of a named file: (file, line, what).
-    BadFile(String, usize, String),
-    /// A bad command-line argument, or a variant it names that is beyond
-    /// the trainer's capacity.
-    BadArgument(String),
-    /// A file or stdin that cannot be read.
-    Unreadable(String),
-    /// Stdout cannot be written.
+    /// Anything else refused, in full: an argument, a file's bad line
+    /// (`in_file`), a variant beyond capacity, an unreadable file or stdin.
+    Refused(String),
     Io(String),
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
-            Failure::BadFile(file, line, what) => write!(f, "{}: line {}: {}", file, line, what),
-            Failure::BadArgument(what) | Failure::Unreadable(what) => f.write_str(what),
-            Failure::Io(e) => write!(f, "cannot write the output: {}", e),
+            Failure::BadInput(line, what) => write!(f, "line {line}: {what}"),
+            Failure::Refused(what) => f.write_str(what),
+            Failure::Io(e) => write!(f, "cannot write the output: {e}"),
         }
     }
 }
 
 impl Failure {
-    /// The one mapping to exit codes: 2 for anything the user gave us
-    /// (arguments, files, stdin), 1 when the output cannot be written.
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..)
-            | Failure::BadFile(..)
-            | Failure::BadArgument(_)
-            | Failure::Unreadable(_) => 2,
+            Failure::BadInput(..) | Failure::Refused(_) => 2,
             Failure::Io(_) => 1,
         }
     }
 
-    /// A text's error in file `file` whose line `first_line` + 1 is the
-    /// text's line 1 (a variant embedded in an archive starts on line 2).
-    fn in_file(self, file: &str, first_line: usize) -> Failure {
+    /// A text's error, in file `file`.
+    fn in_file(self, file: &str) -> Failure {
         match self {
-            Failure::BadInput(line, what) => {
-                Failure::BadFile(file.to_string(), line + first_line, what)
-            }
+            Failure::BadInput(l, what) => Failure::Refused(format!("{file}: line {l}: {what}")),
             other => other,
         }
     }
@@ -119,36 +95,33 @@ fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
     Err(Failure::BadInput(line, what))
 }
 
-/// Stdout cannot be written. (Stdin errors are caught by `read_line`, so
-/// an `io::Error` met by `?` is the output's.)
+fn unreadable(file: &str, e: io::Error) -> Failure {
+    Failure::Refused(format!("{file}: cannot read: {e}"))
+}
+
+/// `?` on an `io::Error` is the output's (`ask` catches stdin's).
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
         Failure::Io(e.to_string())
     }
 }
 
-/// A user's token in a message: at most 40 characters, escaped.
-fn shown(tok: &[u8]) -> String {
-    escaped(tok, 40)
-}
-
-/// Text safe to print on a terminal: control characters (an arrow key
-/// sends ESC [ A) are written `\x1b` (C1 ones `\u{9b}`), bytes that are not
-/// UTF-8 U+FFFD. After `limit` characters, `...`.
-fn escaped(text: &[u8], limit: usize) -> String {
+/// Text safe on a terminal: controls (an arrow key sends ESC [ A) as `\x1b`
+/// (C1: `\u{9b}`), non-UTF-8 as U+FFFD, `...` after 40 characters.
+fn shown(text: &[u8]) -> String {
     let mut s = String::new();
     for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
         match c as u32 {
-            _ if i == limit => return s + "...",
-            u if u < 0x80 && c.is_control() => s += &format!("\\x{:02x}", u),
-            u if c.is_control() => s += &format!("\\u{{{:x}}}", u),
+            _ if i == 40 => return s + "...",
+            u if u < 0x80 && c.is_control() => s += &format!("\\x{u:02x}"),
+            u if c.is_control() => s += &format!("\\u{{{u:x}}}"),
             _ => s.push(c),
         }
     }
     s
 }
 
-// ---------------------------------------------------------------- command line
+// ---- command line
 
 struct Config {
     variant: Option<PathBuf>,
@@ -156,46 +129,44 @@ struct Config {
     seed: Option<u64>,
 }
 
-/// The options; `None` for `--help`. Arguments are `OsString`s: a path
-/// need not be UTF-8, and a non-UTF-8 argument must not panic.
+/// The options; `None` for `--help`. `OsString`s: a path need not be UTF-8.
 fn parse_args(args: &[OsString]) -> Result<Option<Config>, Failure> {
     let mut cfg = Config {
         variant: None,
         archive: PathBuf::from("archive"),
         seed: None,
     };
-    let refuse = |what: String| Err(Failure::BadArgument(what));
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].to_str().unwrap_or("");
-        if a == "-h" || a == "--help" {
+    let refuse = |what: String| Err(Failure::Refused(what));
+    let shown_arg = |a: &OsString| shown(a.to_string_lossy().as_bytes());
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let name = arg.to_str().unwrap_or("");
+        if name == "-h" || name == "--help" {
             return Ok(None);
         }
-        if !matches!(a, "--variant" | "--archive" | "--seed") {
-            let shown = shown(args[i].to_string_lossy().as_bytes());
-            return refuse(format!("unknown argument '{}' (see --help)", shown));
+        if !matches!(name, "--variant" | "--archive" | "--seed") {
+            let arg = shown_arg(arg);
+            return refuse(format!("unknown argument '{arg}' (see --help)"));
         }
-        let value = match args.get(i + 1) {
-            Some(v) => v,
-            None => return refuse(format!("{} needs a value (see --help)", a)),
+        let Some(value) = args.next() else {
+            return refuse(format!("{name} needs a value (see --help)"));
         };
-        match a {
+        match name {
             "--variant" => cfg.variant = Some(PathBuf::from(value)),
             "--archive" => cfg.archive = PathBuf::from(value),
             _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
                 Some(s) => cfg.seed = Some(s),
                 None => {
-                    let shown = shown(value.to_string_lossy().as_bytes());
-                    return refuse(format!("--seed '{}' is not an integer 0..2^64", shown));
+                    let what = format!("--seed '{}' is not an integer 0..2^64", shown_arg(value));
+                    return refuse(what);
                 }
             },
         }
-        i += 2;
     }
     Ok(Some(cfg))
 }
 
-// ---------------------------------------------------------------- variant
+// ---- variant
 
 /// A skill (技能): changes its user's 集 by `delta`, needs `req` 集.
 #[derive(Clone, Debug, PartialEq)]
@@ -218,91 +189,66 @@ fn bits(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Variant {
-    /// Skill `x` as a line of the input format: `name delta req k beaten..`.
     fn skill_line(&self, x: usize) -> String {
         let s = &self.skills[x];
-        let mut line = format!(
-            "{} {} {} {}",
-            s.name,
-            s.delta,
-            s.req,
-            self.beats[x].count_ones()
-        );
-        for y in bits(self.beats[x]) {
-            line += " ";
-            line += &self.skills[y].name;
-        }
-        line
+        let beaten = bits(self.beats[x]).map(|y| format!(" {}", self.skills[y].name));
+        let k = self.beats[x].count_ones();
+        format!("{} {} {} {k}", s.name, s.delta, s.req) + &beaten.collect::<String>()
     }
 
-    /// The variant in the input format, one skill per line.
     fn text(&self) -> String {
-        let mut s = format!("{}\n", self.skills.len());
-        for x in 0..self.skills.len() {
-            s += &self.skill_line(x);
-            s += "\n";
-        }
-        s
+        let lines = (0..self.skills.len()).map(|x| self.skill_line(x) + "\n");
+        format!("{}\n", self.skills.len()) + &lines.collect::<String>()
     }
 }
 
-/// Parses a variant in the shared format (module `format`), then checks the
-/// trainer's own capacity: at most 32 skills and C <= 30. `origin` names the
-/// file in errors; `line_base` is added to line numbers (the variant
-/// embedded in an archive). A token after the last skill is refused: a
-/// variant file holds just the variant.
+/// Parses a variant (module `format`), then checks the trainer's capacity.
+/// `origin` names the file, `line_base` shifts lines (archive); no more.
 fn parse_variant(text: &[u8], origin: &str, line_base: usize) -> Result<Variant, Failure> {
-    let at =
-        |line: usize, what: String| Failure::BadFile(origin.to_string(), line + line_base, what);
-    // A valid variant beyond the trainer's capacity: refused in its own words.
-    let beyond = |what: String| Failure::BadArgument(format!("{}: {}", origin, what));
+    let at = |line: usize, what: String| Failure::BadInput(line + line_base, what).in_file(origin);
     let mut lx = format::Lexer::new(text);
     let v = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what))?;
     if let Some(t) = lx.next() {
-        let what = format!(
-            "extra token `{}` after the last skill",
-            format::show(t.text)
-        );
-        return Err(at(t.line, what));
+        let extra = format::show(t.text);
+        return Err(at(
+            t.line,
+            format!("extra token `{extra}` after the last skill"),
+        ));
     }
     let n = v.skills.len();
-    if n > MAX_SKILLS {
-        let what = format!("{} skills: the trainer handles at most {}", n, MAX_SKILLS);
-        return Err(beyond(what));
-    }
-    let mut skills = Vec::with_capacity(n);
-    let mut beats = vec![0u64; n];
-    for (x, s) in v.skills.iter().enumerate() {
-        let name = String::from_utf8_lossy(s.name).into_owned();
-        if s.req > MAX_CAP {
-            let what = format!(
-                "skill `{}`: req {} is beyond the trainer's limit C <= {}",
-                name, s.req, MAX_CAP
-            );
-            return Err(beyond(what));
-        }
-        for y in 0..n {
-            if v.beats(x as u32, y as u32) {
-                beats[x] |= 1 << y;
-            }
-        }
-        skills.push(Skill {
-            name,
+    let skills: Vec<Skill> = (v.skills.iter())
+        .map(|s| Skill {
+            name: String::from_utf8_lossy(s.name).into_owned(),
             delta: s.delta,
             req: s.req,
-        });
-    }
-    Ok(Variant { skills, beats })
+        })
+        .collect();
+    // A valid variant beyond the trainer's capacity: refused in its own words.
+    let beyond = match skills.iter().find(|s| s.req > MAX_CAP) {
+        _ if n > MAX_SKILLS => format!("{n} skills: the trainer handles at most {MAX_SKILLS}"),
+        Some(s) => format!(
+            "skill `{}`: req {} is beyond the trainer's limit C <= {MAX_CAP}",
+            s.name, s.req
+        ),
+        None => {
+            let beaten = |x| {
+                (0..n as u32)
+                    .filter(|&y| v.beats(x, y))
+                    .map(|y| 1 << y)
+                    .sum()
+            };
+            let beats = (0..n as u32).map(beaten).collect();
+            return Ok(Variant { skills, beats });
+        }
+    };
+    Err(Failure::Refused(format!("{origin}: {beyond}")))
 }
 
-/// The 集 variant format, the block shared with ji_referee and ji_solver
-/// (in a module: ji's own model has its own `Variant` and `Skill`). The
-/// block reports through this module's `bad` and `bad_at`; `parse_variant`
-/// above adds the file name. Not formatted by rustfmt, so that the block
-/// stays byte-identical to its master.
+/// The block shared with ji_referee and ji_solver: a module (ji has its own
+/// `Variant`), not rustfmt's (it stays identical to its master).
 #[rustfmt::skip]
 mod format {
-/// A failure of the shared block: its line and what is wrong.
+/// The shared block's failure: line, what.
 pub(crate) struct Failure {
     pub(crate) line: usize,
     pub(crate) what: String,
@@ -312,7 +258,7 @@ fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
     Err(Failure { line, what })
 }
 
-/// Only for --strict, which ji never sets (`Lexer::strict`).
+/// For --strict, which ji never sets.
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
     bad(line, format!("column {}: {}", column, what))
 }
@@ -757,13 +703,13 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 // shared: ji-variant end
 }
 
-// ---------------------------------------------------------------- model
+// ---- model
 
-/// What one round does, seen from the mover.
+/// A round, seen from the mover.
 enum Round {
     Won,
     Lost,
-    /// Neither skill beats the other: the game goes on in this state.
+    /// Neither skill beats the other: on to this state.
     Next(usize),
 }
 
@@ -774,17 +720,17 @@ struct Model {
     cap: usize,
     side: usize,
     states: usize,
-    /// Skills affordable with a count (bit mask), per capped count.
+    /// Skills affordable, per capped count.
     afford: Vec<u64>,
-    /// Capped count after playing a skill: `next[count * n + skill]`.
+    /// Capped count after a skill: `next[count * n + skill]`.
     next: Vec<usize>,
-    /// Playable skills (affordable, not dominated) per state.
+    /// Affordable, undominated skills per state.
     playable: Vec<u64>,
-    /// Offsets of each state's weights in a weight table (genes).
+    /// Where each state's weights start in a table.
     offset: Vec<usize>,
-    /// Skill names as printed (control characters escaped).
+    /// Names as printed (`shown`).
     labels: Vec<String>,
-    /// ASCII aliases a person can type (see `aliases`).
+    /// ASCII names a person can type.
     aliases: Vec<Option<String>>,
 }
 
@@ -814,11 +760,7 @@ impl Model {
             next,
             playable: vec![],
             offset: vec![0],
-            labels: v
-                .skills
-                .iter()
-                .map(|s| escaped(s.name.as_bytes(), usize::MAX))
-                .collect(),
+            labels: v.skills.iter().map(|s| shown(s.name.as_bytes())).collect(),
             aliases: aliases(&v),
             v,
         };
@@ -834,7 +776,6 @@ impl Model {
         self.v.beats[x] >> y & 1 == 1
     }
 
-    /// (own, opp) counts of state `s`.
     fn counts(&self, s: usize) -> (usize, usize) {
         (s / self.side, s % self.side)
     }
@@ -845,19 +786,17 @@ impl Model {
         b * self.side + a
     }
 
-    /// The round from state `s` where the mover plays `x`, the opponent `y`.
+    /// The round from `s` where the mover plays `x`, the opponent `y`.
     fn round(&self, s: usize, x: usize, y: usize) -> Round {
-        if self.beats(x, y) {
-            Round::Won
-        } else if self.beats(y, x) {
-            Round::Lost
-        } else {
-            let (a, b) = self.counts(s);
-            Round::Next(self.next[a * self.n + x] * self.side + self.next[b * self.n + y])
+        let (a, b) = self.counts(s);
+        match (self.beats(x, y), self.beats(y, x)) {
+            (true, _) => Round::Won,
+            (_, true) => Round::Lost,
+            _ => Round::Next(self.next[a * self.n + x] * self.side + self.next[b * self.n + y]),
         }
     }
 
-    /// The mover's payoff of a round, `value` (mover's view) continuing.
+    /// The mover's payoff of a round, then `value` (mover's view).
     fn payoff(&self, s: usize, x: usize, y: usize, value: &[f64]) -> f64 {
         match self.round(s, x, y) {
             Round::Won => 1.0,
@@ -871,22 +810,15 @@ impl Model {
     /// win, continue (more own 集 better: it allows more), lose; so
     /// dropping a dominated skill keeps the game's value.
     fn undominated(&self, own: usize, opp: usize) -> u64 {
-        let rank = |x: usize, z: usize| -> i64 {
-            if self.beats(x, z) {
-                self.cap as i64 + 2
-            } else if self.beats(z, x) {
-                -1
-            } else {
-                self.next[own * self.n + x] as i64
-            }
+        let rank = |x: usize, z: usize| match (self.beats(x, z), self.beats(z, x)) {
+            (true, _) => self.cap as i64 + 2,
+            (_, true) => -1,
+            _ => self.next[own * self.n + x] as i64,
         };
         let mine = self.afford[own];
         let mut keep = mine;
         for x in bits(mine) {
-            for y in bits(mine) {
-                if y == x {
-                    continue;
-                }
+            for y in bits(mine).filter(|&y| y != x) {
                 let (mut ge, mut gt) = (true, false);
                 for z in bits(self.afford[opp]) {
                     let (a, b) = (rank(y, z), rank(x, z));
@@ -907,24 +839,14 @@ impl Model {
     }
 }
 
-// ---------------------------------------------------------------- for people
+// ---- for people
 
-/// Pinyin of the common variant's characters, for the ASCII aliases of
-/// names made of them (and ASCII letters or digits).
-const PINYIN: [(char, &str); 8] = [
-    ('集', "ji"),
-    ('小', "xiao"),
-    ('中', "zhong"),
-    ('大', "da"),
-    ('防', "fang"),
-    ('波', "bo"),
-    ('黑', "hei"),
-    ('洞', "dong"),
-];
+/// Pinyin of the common variant's characters.
+const PINYIN: &str = "集ji 小xiao 中zhong 大da 防fang 波bo 黑hei 洞dong";
 
-/// Each skill's alias: its name in pinyin. None for a printable ASCII
-/// name (typed as it is), a name with a character outside the table (its
-/// number works), or an alias that clashes with a name or another alias.
+/// Each skill's alias, its name in pinyin; none for a printable ASCII name,
+/// a character outside the table (the number works), or a clash with a name
+/// or another alias.
 fn aliases(v: &Variant) -> Vec<Option<String>> {
     let spell = |name: &str| -> Option<String> {
         if name.bytes().all(|b| b.is_ascii_graphic()) {
@@ -932,8 +854,8 @@ fn aliases(v: &Variant) -> Vec<Option<String>> {
         }
         let mut a = String::new();
         for c in name.chars() {
-            match PINYIN.iter().find(|p| p.0 == c) {
-                Some(p) => a += p.1,
+            match PINYIN.split(' ').find_map(|p| p.strip_prefix(c)) {
+                Some(p) => a += p,
                 None if c.is_ascii_alphanumeric() => a.push(c.to_ascii_lowercase()),
                 None => return None,
             }
@@ -943,16 +865,13 @@ fn aliases(v: &Variant) -> Vec<Option<String>> {
     let spelled: Vec<Option<String>> = v.skills.iter().map(|s| spell(&s.name)).collect();
     let clash = |a: &str, me: usize| {
         v.skills.iter().any(|s| s.name.eq_ignore_ascii_case(a))
-            || spelled
-                .iter()
-                .enumerate()
-                .any(|(i, b)| i != me && b.as_deref() == Some(a))
+            || (spelled.iter().enumerate()).any(|(i, b)| i != me && b.as_deref() == Some(a))
     };
     let keep = |(i, a): (usize, &Option<String>)| a.clone().filter(|a| !clash(a, i));
     spelled.iter().enumerate().map(keep).collect()
 }
 
-/// Columns on a terminal: 2 for East Asian wide characters, 1 otherwise.
+/// Terminal columns: 2 per East Asian wide character.
 fn width(s: &str) -> usize {
     let wide = |c: char| {
         matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF
@@ -968,16 +887,15 @@ other, its player wins; otherwise both pay or gain 集 and play goes on.
 Both start with 0 集; a skill can be played only with `needs` 集 or more.";
 
 impl Model {
-    /// A skill as printed, with its alias: `小防 (xiaofang)`.
     fn named(&self, x: usize) -> String {
         match &self.aliases[x] {
-            Some(a) => format!("{} ({})", self.labels[x], a),
+            Some(a) => format!("{} ({a})", self.labels[x]),
             None => self.labels[x].clone(),
         }
     }
 
-    /// The skill a person typed: an exact name first (a name `1` wins over
-    /// the number 1), then an alias (any case).
+    /// The skill typed: an exact name first (a name `1` wins over the
+    /// number 1), then an alias (any case).
     fn find(&self, word: &str) -> Option<usize> {
         let alias = |a: &Option<String>| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(word));
         (self.v.skills.iter().position(|s| s.name == word))
@@ -985,24 +903,22 @@ impl Model {
             .or_else(|| self.aliases.iter().position(alias))
     }
 
-    /// The rules as the seed's table gives them: skill, gain or cost, the
-    /// 集 it needs, what it beats and what beats it. (The aliases are in
-    /// each round's list: an alias column would not fit 80 columns.)
+    /// The rules as the seed's table gives them, with the 集 each skill needs
+    /// (an alias column would not fit 80 columns).
     fn rules(&self) -> String {
-        let list = |xs: Vec<usize>| -> String {
-            let names: Vec<&str> = xs.iter().map(|&x| self.labels[x].as_str()).collect();
-            if names.is_empty() {
-                "-".into()
-            } else {
-                names.join(" ")
-            }
+        let list = |xs: Vec<usize>| match xs.len() {
+            0 => "-".to_string(),
+            _ => xs
+                .iter()
+                .map(|&x| &*self.labels[x])
+                .collect::<Vec<_>>()
+                .join(" "),
         };
         let mut rows = vec![["skill", "集", "needs", "beats", "beaten by"].map(String::from)];
         for (x, s) in self.v.skills.iter().enumerate() {
-            let gain = if s.delta > 0 {
-                format!("gains {}", s.delta)
-            } else {
-                format!("costs {}", -(s.delta as i128))
+            let gain = match s.delta {
+                d if d > 0 => format!("gains {d}"),
+                d => format!("costs {}", -(d as i128)),
             };
             rows.push([
                 self.labels[x].clone(),
@@ -1018,23 +934,21 @@ impl Model {
                 *w = (*w).max(width(cell));
             }
         }
-        let mut text = format!("{}\n", RULES_HEAD);
+        let mut text = format!("{RULES_HEAD}\n");
         for row in &rows {
-            let mut line = String::new();
-            for (cell, w) in row.iter().zip(cols) {
-                line += cell;
-                line += &" ".repeat(w - width(cell) + 2);
-            }
-            text += line.trim_end();
-            text += "\n";
+            let cells = row.iter().zip(cols);
+            let line: String = cells
+                .map(|(c, w)| c.clone() + &" ".repeat(w - width(c) + 2))
+                .collect();
+            text = text + line.trim_end() + "\n";
         }
         text
     }
 }
 
-// ---------------------------------------------------------------- AI
+// ---- AI
 
-/// splitmix64: small, fast, and deterministic for a given seed.
+/// splitmix64: small, fast, deterministic.
 #[derive(Clone, Debug)]
 struct Rng(u64);
 
@@ -1046,7 +960,6 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    /// Uniform in [0, 1).
     fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
@@ -1055,8 +968,8 @@ impl Rng {
     }
 }
 
-/// Roulette-wheel pick: the first item whose weight takes `r` (drawn in
-/// [0, total weight)) below 0; the last item if rounding leaves r >= 0.
+/// Roulette wheel: the item whose weight takes `r` (in [0, total)) below
+/// 0; the last one if rounding leaves r >= 0.
 fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
     let mut last = 0;
     for (i, w) in items {
@@ -1070,8 +983,8 @@ fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
 }
 
 impl Model {
-    /// The AI's probabilities (states x n) from its weight table: weights
-    /// normalised over the playable skills; all-zero weights mean uniform.
+    /// The AI's probabilities (states x n): weights normalised over the
+    /// playable skills (all zero: uniform).
     fn policy(&self, genes: &[f64]) -> Vec<f64> {
         let mut p = vec![0.0; self.states * self.n];
         for s in 0..self.states {
@@ -1088,8 +1001,7 @@ impl Model {
         p
     }
 
-    /// The AI's move at (uncapped) counts: "enough for any skill counts as
-    /// C", so it looks its state up with both counts capped.
+    /// The AI's move at real counts: "enough for any skill counts as C".
     fn ai_move(&self, policy: &[f64], own: i64, opp: i64, rng: &mut Rng) -> usize {
         let cap = |c: i64| c.min(self.cap as i64) as usize;
         let s = cap(own) * self.side + cap(opp);
@@ -1097,28 +1009,17 @@ impl Model {
         roulette(rng.unit(), bits(self.playable[s]).map(|x| (x, row[x])))
     }
 }
+// ---- evaluation
 
-// ---------------------------------------------------------------- evaluation
-
-/// Best response to a fixed AI policy: value iteration from 0 (the k-round
-/// values, increasing to the unlimited game's) on the MDP it leaves, until
-/// a sweep moves nothing by more than `tol`. Per state (AI count,
-/// responder count): P(responder wins) - P(AI wins). The responder may
-/// play every skill it can afford.
-fn best_response(m: &Model, ai: &[f64], (tol, max_sweeps): (f64, usize)) -> Vec<f64> {
-    // Flattened once: per state and reply, the terminal payoff and the
-    // (probability, next state) pairs of the rounds that go on.
-    let mut heads: Vec<(usize, usize, f64)> = Vec::new(); // (state, end of edges, payoff)
-    let mut edges: Vec<(f64, usize)> = Vec::new();
+/// Best response to a fixed AI: per state (AI, responder), P(responder
+/// wins) - P(AI wins); it may play every skill it can afford.
+fn best_response(m: &Model, ai: &[f64], sweeps: (f64, usize)) -> Vec<f64> {
+    let (mut heads, mut edges) = (Vec::new(), Vec::new());
     for s in 0..m.states {
-        let (_, b) = m.counts(s);
-        for y in bits(m.afford[b]) {
+        for y in bits(m.afford[m.counts(s).1]) {
             let mut c = 0.0;
-            for x in bits(m.playable[s]) {
+            for x in bits(m.playable[s]).filter(|&x| ai[s * m.n + x] != 0.0) {
                 let p = ai[s * m.n + x];
-                if p == 0.0 {
-                    continue;
-                }
                 match m.round(s, x, y) {
                     Round::Won => c -= p,
                     Round::Lost => c += p,
@@ -1128,7 +1029,20 @@ fn best_response(m: &Model, ai: &[f64], (tol, max_sweeps): (f64, usize)) -> Vec<
             heads.push((s, edges.len(), c));
         }
     }
-    let mut v = vec![0.0; m.states];
+    iterate(m.states, &heads, &edges, sweeps)
+}
+
+/// Value iteration from 0 (k-round values, rising to the unlimited game's)
+/// until no sweep moves more than `tol`. Heads: per state and choice (state,
+/// end of its edges, payoff of the rounds that end); edges: (probability,
+/// next state) of those that go on. A state is worth its best choice.
+fn iterate(
+    states: usize,
+    heads: &[(usize, usize, f64)],
+    edges: &[(f64, usize)],
+    (tol, max_sweeps): (f64, usize),
+) -> Vec<f64> {
+    let mut v = vec![0.0; states];
     for _ in 0..max_sweeps {
         let mut change: f64 = 0.0;
         let mut e = 0;
@@ -1156,11 +1070,10 @@ fn best_response(m: &Model, ai: &[f64], (tol, max_sweeps): (f64, usize)) -> Vec<
     v
 }
 
-/// Value of the matrix game `a` (rows x cols, row player maximises) and an
-/// optimal row strategy, by the simplex method on the shifted game.
+/// Value of the matrix game `a` (rows x cols, rows maximise) and an optimal
+/// row strategy, by the simplex method on the shifted game.
 fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
-    let min = a.iter().cloned().fold(f64::INFINITY, f64::min);
-    let shift = 1.0 - min;
+    let shift = 1.0 - a.iter().cloned().fold(f64::INFINITY, f64::min);
     // maximise sum y subject to (A + shift) y <= 1, y >= 0.
     let w = cols + rows + 1;
     let mut t = vec![0.0; (rows + 1) * w];
@@ -1171,49 +1084,36 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
         t[i * w + cols + i] = 1.0;
         t[i * w + w - 1] = 1.0;
     }
-    for j in 0..cols {
-        t[rows * w + j] = -1.0;
-    }
-    let mut basis: Vec<usize> = (0..rows).map(|i| cols + i).collect();
+    t[rows * w..rows * w + cols].fill(-1.0);
+    let mut basis: Vec<usize> = (cols..cols + rows).collect();
     const EPS: f64 = 1e-11;
     for _ in 0..10_000 {
         // Bland's rule: the first improving column, the lowest basis index on ties.
-        let enter = match (0..w - 1).find(|&j| t[rows * w + j] < -EPS) {
-            Some(j) => j,
-            None => break,
+        let Some(enter) = (0..w - 1).find(|&j| t[rows * w + j] < -EPS) else {
+            break;
         };
         let mut leave: Option<usize> = None;
-        for i in 0..rows {
-            let d = t[i * w + enter];
-            if d > EPS {
-                let r = t[i * w + w - 1] / d;
-                let better = match leave {
-                    None => true,
-                    Some(l) => {
-                        let rl = t[l * w + w - 1] / t[l * w + enter];
-                        r < rl - 1e-13 || (r <= rl + 1e-13 && basis[i] < basis[l])
-                    }
-                };
-                if better {
-                    leave = Some(i);
-                }
+        for i in (0..rows).filter(|&i| t[i * w + enter] > EPS) {
+            let r = t[i * w + w - 1] / t[i * w + enter];
+            let better = leave.map_or(true, |l| {
+                let rl = t[l * w + w - 1] / t[l * w + enter];
+                r < rl - 1e-13 || (r <= rl + 1e-13 && basis[i] < basis[l])
+            });
+            if better {
+                leave = Some(i);
             }
         }
-        let l = match leave {
-            Some(l) => l,
-            None => break, // unbounded cannot happen: all entries are >= 1
-        };
+        // Unbounded cannot happen: all entries are >= 1.
+        let Some(l) = leave else { break };
         let piv = t[l * w + enter];
         for j in 0..w {
             t[l * w + j] /= piv;
         }
-        for i in 0..=rows {
-            if i != l {
-                let f = t[i * w + enter];
-                if f != 0.0 {
-                    for j in 0..w {
-                        t[i * w + j] -= f * t[l * w + j];
-                    }
+        for i in (0..=rows).filter(|&i| i != l) {
+            let f = t[i * w + enter];
+            if f != 0.0 {
+                for j in 0..w {
+                    t[i * w + j] -= f * t[l * w + j];
                 }
             }
         }
@@ -1222,44 +1122,43 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     let total = t[rows * w + w - 1];
     let mut x: Vec<f64> = (0..rows).map(|i| t[rows * w + cols + i].max(0.0)).collect();
     let sum: f64 = x.iter().sum();
-    if sum > 0.0 {
-        x.iter_mut().for_each(|p| *p /= sum);
-    } else {
-        x.iter_mut().for_each(|p| *p = 1.0 / rows as f64);
+    for p in &mut x {
+        *p = if sum > 0.0 {
+            *p / sum
+        } else {
+            1.0 / rows as f64
+        };
     }
-    let value = if total > 0.0 {
-        1.0 / total - shift
-    } else {
-        0.0
-    };
-    (value, x)
+    (
+        if total > 0.0 {
+            1.0 / total - shift
+        } else {
+            0.0
+        },
+        x,
+    )
 }
 
-/// The equilibrium of the capped unlimited game: value iteration on the
-/// stage matrix games (rows: the mover's playable skills, columns: the
-/// opponent's affordable ones); by symmetry one table serves both sides.
-/// Returns the values (own, opp) and an equilibrium policy (states x n).
+/// The equilibrium of the capped game: value iteration on the stage games
+/// (rows: the mover's playable skills, columns: the opponent's affordable
+/// ones); by symmetry one table serves both sides. Values and policy.
 fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     const MAX_SWEEPS: usize = 20_000;
     let mut v = vec![0.0; m.states];
     let mut pol = vec![0.0; m.states * m.n];
-    let mut mat = Vec::new();
     for sweep in 0..=MAX_SWEEPS {
         let mut change: f64 = 0.0;
         for s in 0..m.states {
             let rows: Vec<usize> = bits(m.playable[s]).collect();
             let cols: Vec<usize> = bits(m.afford[m.counts(s).1]).collect();
-            mat.clear();
-            for &x in &rows {
-                for &y in &cols {
-                    mat.push(m.payoff(s, x, y, &v));
-                }
-            }
+            let vs = &v;
+            let payoff = |&x: &usize| cols.iter().map(move |&y| m.payoff(s, x, y, vs));
+            let mat: Vec<f64> = rows.iter().flat_map(payoff).collect();
             let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
             change = change.max((val - v[s]).abs());
             v[s] = val;
-            for (i, &x) in rows.iter().enumerate() {
-                pol[s * m.n + x] = strat[i];
+            for (&x, p) in rows.iter().zip(strat) {
+                pol[s * m.n + x] = p;
             }
         }
         if change <= EXACT_SWEEPS.0 || sweep == MAX_SWEEPS {
@@ -1269,16 +1168,12 @@ fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     (v, pol)
 }
 
-/// Outcome of two fixed policies from (0, 0): (P(A wins), P(B wins),
-/// P(draw)), solving the absorbing Markov chain over capped states. States
-/// that cannot reach an end are draws.
+/// (P(A wins), P(B wins), P(draw)) from (0, 0) for two fixed policies, by
+/// value iteration as for best responses; play that never ends is a draw.
 fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
-    let sn = m.states;
-    let mut trans: Vec<Vec<(usize, f64)>> = vec![Vec::new(); sn];
-    let mut win = vec![0.0; sn];
-    let mut lose = vec![0.0; sn];
-    for s in 0..sn {
-        let sb = m.swapped(s);
+    let (mut wins, mut losses, mut edges) = (Vec::new(), Vec::new(), Vec::new());
+    for s in 0..m.states {
+        let (sb, mut win, mut lose) = (m.swapped(s), 0.0, 0.0);
         for x in bits(m.playable[s]) {
             for y in bits(m.playable[sb]) {
                 let p = pa[s * m.n + x] * pb[sb * m.n + y];
@@ -1286,120 +1181,40 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> (f64, f64, f64) {
                     continue;
                 }
                 match m.round(s, x, y) {
-                    Round::Won => win[s] += p,
-                    Round::Lost => lose[s] += p,
-                    Round::Next(t) => trans[s].push((t, p)),
+                    Round::Won => win += p,
+                    Round::Lost => lose += p,
+                    Round::Next(t) => edges.push((p, t)),
                 }
             }
         }
+        wins.push((s, edges.len(), win));
+        losses.push((s, edges.len(), lose));
     }
-    // States reachable from (0, 0), then those of them that can end.
-    let mut reach = vec![false; sn];
-    let mut stack = vec![0];
-    reach[0] = true;
-    while let Some(s) = stack.pop() {
-        for &(t, _) in &trans[s] {
-            if !reach[t] {
-                reach[t] = true;
-                stack.push(t);
-            }
-        }
-    }
-    let mut ends: Vec<bool> = (0..sn)
-        .map(|s| reach[s] && win[s] + lose[s] > 0.0)
-        .collect();
-    loop {
-        let mut grew = false;
-        for s in 0..sn {
-            if reach[s] && !ends[s] && trans[s].iter().any(|&(t, _)| ends[t]) {
-                ends[s] = true;
-                grew = true;
-            }
-        }
-        if !grew {
-            break;
-        }
-    }
-    if !ends[0] {
-        return (0.0, 0.0, 1.0);
-    }
-    let live: Vec<usize> = (0..sn).filter(|&s| ends[s]).collect();
-    let mut index = vec![usize::MAX; sn];
-    for (i, &s) in live.iter().enumerate() {
-        index[s] = i;
-    }
-    // (I - Q) h = r for the two right-hand sides, Gaussian elimination.
-    let k = live.len();
-    let w = k + 2;
-    let mut g = vec![0.0; k * w];
-    for (i, &s) in live.iter().enumerate() {
-        g[i * w + i] += 1.0;
-        for &(t, p) in &trans[s] {
-            if index[t] != usize::MAX {
-                g[i * w + index[t]] -= p;
-            }
-        }
-        g[i * w + k] = win[s];
-        g[i * w + k + 1] = lose[s];
-    }
-    for c in 0..k {
-        let piv = (c..k)
-            .max_by(|&i, &j| g[i * w + c].abs().total_cmp(&g[j * w + c].abs()))
-            .unwrap_or(c);
-        if piv != c {
-            for j in 0..w {
-                g.swap(c * w + j, piv * w + j);
-            }
-        }
-        let d = g[c * w + c];
-        if d.abs() < 1e-300 {
-            continue;
-        }
-        for i in 0..k {
-            if i != c {
-                let f = g[i * w + c] / d;
-                if f != 0.0 {
-                    for j in c..w {
-                        g[i * w + j] -= f * g[c * w + j];
-                    }
-                }
-            }
-        }
-    }
-    let i0 = index[0];
-    let d = g[i0 * w + i0];
-    let pw = (g[i0 * w + k] / d).clamp(0.0, 1.0);
-    let pl = (g[i0 * w + k + 1] / d).clamp(0.0, 1.0);
+    let pw = iterate(m.states, &wins, &edges, EXACT_SWEEPS)[0].clamp(0.0, 1.0);
+    let pl = iterate(m.states, &losses, &edges, EXACT_SWEEPS)[0].clamp(0.0, 1.0);
     (pw, pl, (1.0 - pw - pl).max(0.0))
 }
 
-// ---------------------------------------------------------------- training
+// ---- training
 
-/// How an AI scores (higher fitness is better).
+/// A weight table and its score (higher fitness is better).
 #[derive(Clone)]
-struct Score {
+struct Individual {
+    genes: Vec<f64>,
     fitness: f64,
-    /// Exploitability from (0, 0).
     expl: f64,
-    /// Per state: what the best column gains against the AI's mix there,
-    /// with the equilibrium values as continuation ("local gap").
+    /// Per state: the best reply's gain over the AI's mix there, with the
+    /// equilibrium values as continuation ("local gap").
     local: Vec<f64>,
 }
 
-/// Fitness: -(exploitability + the mean over states of (a) the best
-/// response's gain there + (b) the local gap). (a) credits states the best
-/// response does not visit yet; (b) is separable by state, which is what
-/// per-state crossover and mutation act on.
-struct Judge<'a> {
-    m: &'a Model,
-    /// Equilibrium values, (own, opp), from the mover's side.
-    value: &'a [f64],
-}
-
-impl Judge<'_> {
-    fn score(&self, genes: &[f64]) -> Score {
-        let m = self.m;
-        let ai = m.policy(genes);
+impl Individual {
+    /// Fitness, given the equilibrium values: -(exploitability + the mean
+    /// over states of (a) the best response's gain there + (b) the local
+    /// gap). (a) credits states the best response does not visit yet; (b)
+    /// is separable by state, as crossover and mutation are.
+    fn new(m: &Model, value: &[f64], genes: Vec<f64>) -> Individual {
+        let ai = m.policy(&genes);
         let br = best_response(m, &ai, TRAIN_SWEEPS);
         let mut local = vec![0.0; m.states];
         let mut sum = 0.0;
@@ -1408,32 +1223,33 @@ impl Judge<'_> {
             for y in bits(m.afford[m.counts(s).1]) {
                 let mut q = 0.0;
                 for x in bits(m.playable[s]) {
-                    q += ai[s * m.n + x] * m.payoff(s, x, y, self.value);
+                    q += ai[s * m.n + x] * m.payoff(s, x, y, value);
                 }
                 worst = worst.min(q);
             }
-            *gap = (self.value[s] - worst).max(0.0);
-            sum += (br[s] - self.value[m.swapped(s)]).max(0.0) + *gap;
+            *gap = (value[s] - worst).max(0.0);
+            sum += (br[s] - value[m.swapped(s)]).max(0.0) + *gap;
         }
-        let expl = br[0] - self.value[0];
-        Score {
-            fitness: -(expl + sum / m.states as f64),
+        let expl = br[0] - value[0];
+        let fitness = -(expl + sum / m.states as f64);
+        Individual {
+            genes,
+            fitness,
             expl,
             local,
         }
     }
 }
 
-/// A population of weight tables under a genetic algorithm, best first.
+/// A population of weight tables under a genetic algorithm.
 struct Trainer {
-    pop: Vec<Vec<f64>>,
-    scores: Vec<Score>,
+    pop: Vec<Individual>,
     generation: u64,
     rng: Rng,
 }
 
 impl Trainer {
-    /// A fresh population: the uniform AI and random weight tables.
+    /// The uniform AI and random weight tables.
     fn fresh(m: &Model, seed: u64) -> Vec<Vec<f64>> {
         let mut rng = Rng(seed ^ 0x6A69_5F74_7261_696E);
         let mut pop = vec![vec![1.0; m.genes()]];
@@ -1443,11 +1259,10 @@ impl Trainer {
         pop
     }
 
-    fn new(judge: &Judge, pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
-        let scores = pop.iter().map(|g| judge.score(g)).collect();
+    fn new(m: &Model, value: &[f64], pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
+        let pop = pop.into_iter().map(|g| Individual::new(m, value, g));
         let mut t = Trainer {
-            pop,
-            scores,
+            pop: pop.collect(),
             generation,
             rng,
         };
@@ -1455,47 +1270,38 @@ impl Trainer {
         t
     }
 
-    /// Best first; the sort is stable so equal scores keep their order.
+    /// Best first; stable, so equal scores keep their order.
     fn sort(&mut self) {
-        let mut both: Vec<(Vec<f64>, Score)> =
-            self.pop.drain(..).zip(self.scores.drain(..)).collect();
-        both.sort_by(|x, y| y.1.fitness.total_cmp(&x.1.fitness));
-        for (g, s) in both {
-            self.pop.push(g);
-            self.scores.push(s);
-        }
+        self.pop.sort_by(|x, y| y.fitness.total_cmp(&x.fitness));
     }
 
-    /// Tournament selection: the fittest of a few random individuals.
+    /// Tournament: the fittest of a few random ones.
     fn select(&mut self) -> usize {
         let mut best = self.rng.below(self.pop.len());
         for _ in 1..TOURNAMENT {
             let c = self.rng.below(self.pop.len());
-            if self.scores[c].fitness > self.scores[best].fitness {
+            if self.pop[c].fitness > self.pop[best].fitness {
                 best = c;
             }
         }
         best
     }
 
-    /// One generation: elitism, tournament selection, per-state crossover
-    /// (each state's weights from one parent, or a blend of both), and a
-    /// mutation of a few states.
-    fn step(&mut self, m: &Model, judge: &Judge) {
-        let elites = ELITES.min(self.pop.len());
-        let mut pop: Vec<Vec<f64>> = self.pop[..elites].to_vec();
-        let mut scores: Vec<Score> = self.scores[..elites].to_vec();
-        while pop.len() < self.pop.len() {
+    /// One generation: elitism, tournaments, per-state crossover (a state's
+    /// weights from a parent or a blend of both), mutation of a few states.
+    fn step(&mut self, m: &Model, value: &[f64]) {
+        let mut next = self.pop[..ELITES.min(self.pop.len())].to_vec();
+        while next.len() < self.pop.len() {
             let (pa, pb) = (self.select(), self.select());
-            let mut child = self.pop[pa].clone();
+            let (mut child, other) = (self.pop[pa].genes.clone(), &self.pop[pb].genes);
             for s in 0..m.states {
                 let r = self.rng.unit();
                 let (lo, hi) = (m.offset[s], m.offset[s + 1]);
                 if r < 0.4 {
-                    child[lo..hi].copy_from_slice(&self.pop[pb][lo..hi]);
+                    child[lo..hi].copy_from_slice(&other[lo..hi]);
                 } else if r < 0.5 {
                     let t = self.rng.unit();
-                    for (c, &o) in child[lo..hi].iter_mut().zip(&self.pop[pb][lo..hi]) {
+                    for (c, &o) in child[lo..hi].iter_mut().zip(&other[lo..hi]) {
                         *c = t * *c + (1.0 - t) * o;
                     }
                 }
@@ -1504,9 +1310,9 @@ impl Trainer {
             // and fine moves coexist; a geometric number of states, half of
             // them chosen where the parent's local gap is large.
             let sigma = [0.3, 0.1, 0.03, 0.01, 0.003][self.rng.below(5)];
+            let gaps = &self.pop[pa].local;
+            let total: f64 = gaps.iter().sum();
             loop {
-                let gaps = &self.scores[pa].local;
-                let total: f64 = gaps.iter().sum();
                 let s = if total > 0.0 && self.rng.unit() < 0.5 {
                     roulette(self.rng.unit() * total, gaps.iter().copied().enumerate())
                 } else {
@@ -1524,82 +1330,66 @@ impl Trainer {
                     break;
                 }
             }
-            scores.push(judge.score(&child));
-            pop.push(child);
+            next.push(Individual::new(m, value, child));
         }
-        self.pop = pop;
-        self.scores = scores;
+        self.pop = next;
         self.sort();
         self.generation += 1;
     }
 }
 
-// ---------------------------------------------------------------- archive
+// ---- archive
 
 /// The archive text: see docs/ji_trainer.md ("Archive format").
 fn archive_text(m: &Model, t: &Trainer) -> String {
-    let mut s = format!("{}\nvariant {}", ARCHIVE_MAGIC, m.v.text());
-    s += &format!(
-        "generation {}\nrng {:016x}\npopulation {} {}\n",
-        t.generation,
-        t.rng.0,
-        t.pop.len(),
-        m.states
-    );
-    for (i, genes) in t.pop.iter().enumerate() {
-        s += &format!("individual {}\n", i);
+    let (g, rng, size, states) = (t.generation, t.rng.0, t.pop.len(), m.states);
+    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}generation {g}\n", m.v.text());
+    s += &format!("rng {rng:016x}\npopulation {size} {states}\n");
+    for (i, ind) in t.pop.iter().enumerate() {
+        s += &format!("individual {i}\n");
         for st in 0..m.states {
             let (a, b) = m.counts(st);
-            s += &format!("{} {}", a, b);
-            for g in &genes[m.offset[st]..m.offset[st + 1]] {
-                s += &format!(" {}", g);
+            s += &format!("{a} {b}");
+            for g in &ind.genes[m.offset[st]..m.offset[st + 1]] {
+                s += &format!(" {g}");
             }
             s += "\n";
         }
     }
-    s += "end\n";
-    s
+    s + "end\n"
 }
 
-/// Reads an archive: (generation, rng, population). Refuses a corrupt one
-/// or one for another variant. Errors name the line; the caller adds the
-/// file (`origin` names it for the embedded variant).
-fn parse_archive(
-    text: &[u8],
-    origin: &str,
-    m: &Model,
-) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
+/// Reads an archive: (generation, rng, population), refusing a corrupt one
+/// or one for another variant. The caller adds the file to errors.
+fn parse_archive(text: &[u8], file: &str, m: &Model) -> Result<(u64, Rng, Vec<Vec<f64>>), Failure> {
     let text = match std::str::from_utf8(text) {
         Ok(t) => t,
         Err(e) => {
             let at = e.valid_up_to();
             let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
-            return bad(line, format!("not UTF-8 text (byte {})", at));
+            return bad(line, format!("not UTF-8 text (byte {at})"));
         }
     };
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let fail = |l: usize, what: String| Failure::BadInput(l + 1, what);
+    // Line `l`; lines are read in order, so a missing one ends the archive.
     let line = |l: usize| -> Result<&str, Failure> {
-        lines
-            .get(l)
-            .copied()
-            .ok_or_else(|| fail(l.min(lines.len()), "archive ends early (truncated?)".into()))
+        let end = || Failure::BadInput(l, "archive ends early (truncated?)".into());
+        lines.get(l - 1).copied().ok_or_else(end)
     };
-    if line(0)? != ARCHIVE_MAGIC {
-        let what = format!("not a ji archive (expected '{}')", ARCHIVE_MAGIC);
-        return bad(1, what);
+    // The value of line l if it reads `key value`.
+    let field = |l: usize, key: &str| line(l).map(|t| t.strip_prefix(key));
+    let expected = |l: usize, what: &str| Failure::BadInput(l, format!("expected '{what}'"));
+    if line(1)? != ARCHIVE_MAGIC {
+        return bad(1, format!("not a ji archive (expected '{ARCHIVE_MAGIC}')"));
     }
-    let n = line(1)?
-        .strip_prefix("variant ")
-        .and_then(|r| r.trim().parse::<usize>().ok())
+    let n = (field(2, "variant ")?.and_then(|r| r.trim().parse::<usize>().ok()))
         .filter(|n| (1..=MAX_SKILLS).contains(n))
-        .ok_or_else(|| fail(1, "expected 'variant N'".into()))?;
-    let mut vt = format!("{}\n", n);
-    for l in 2..2 + n {
-        vt += line(l)?;
-        vt += "\n";
+        .ok_or_else(|| expected(2, "variant N"))?;
+    let mut vt = format!("{n}\n");
+    for l in 3..3 + n {
+        vt = vt + line(l)? + "\n";
     }
-    let v = parse_variant(vt.as_bytes(), origin, 1)?;
+    let v = parse_variant(vt.as_bytes(), file, 1)?;
     if v != m.v {
         let why = if v.skills.len() != m.n {
             format!("{} skills, this variant has {}", v.skills.len(), m.n)
@@ -1607,79 +1397,68 @@ fn parse_archive(
             let i = (0..m.n)
                 .find(|&i| v.skills[i] != m.v.skills[i] || v.beats[i] != m.v.beats[i])
                 .unwrap_or(0);
-            format!(
-                "skill {} is '{}' there, '{}' here",
-                i + 1,
-                v.skill_line(i),
-                m.v.skill_line(i)
-            )
+            let (there, here) = (v.skill_line(i), m.v.skill_line(i));
+            format!("skill {} is '{there}' there, '{here}' here", i + 1)
         };
-        return bad(2, format!("archive is for another variant ({})", why));
+        return bad(2, format!("archive is for another variant ({why})"));
     }
-    let mut l = 2 + n;
-    let generation = line(l)?
-        .strip_prefix("generation ")
-        .and_then(|r| r.parse::<u64>().ok())
-        .ok_or_else(|| fail(l, "expected 'generation G'".into()))?;
+    let mut l = 3 + n;
+    let generation = (field(l, "generation ")?.and_then(|r| r.parse::<u64>().ok()))
+        .ok_or_else(|| expected(l, "generation G"))?;
     l += 1;
-    let rng = line(l)?
-        .strip_prefix("rng ")
-        .and_then(|r| u64::from_str_radix(r, 16).ok())
-        .map(Rng)
-        .ok_or_else(|| fail(l, "expected 'rng HEX'".into()))?;
+    let hex = field(l, "rng ")?.and_then(|r| u64::from_str_radix(r, 16).ok());
+    let rng = Rng(hex.ok_or_else(|| expected(l, "rng HEX"))?);
     l += 1;
-    let dims: Vec<usize> = match line(l)?.strip_prefix("population ") {
+    let dims: Vec<usize> = match field(l, "population ")? {
         Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
         None => vec![],
     };
-    if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != m.states {
-        let what = format!("expected 'population P {}' with 1 <= P <= 10000", m.states);
-        return bad(l + 1, what);
+    let states = m.states;
+    if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != states {
+        let what = format!("expected 'population P {states}' with 1 <= P <= 10000");
+        return bad(l, what);
     }
-    l += 1;
-    let mut pop = Vec::with_capacity(dims[0]);
+    let mut pop = Vec::new();
     for i in 0..dims[0] {
-        if line(l)? != format!("individual {}", i) {
-            return bad(l + 1, format!("expected 'individual {}'", i));
-        }
         l += 1;
-        let mut genes = Vec::with_capacity(m.genes());
-        for st in 0..m.states {
+        if line(l)? != format!("individual {i}") {
+            return Err(expected(l, &format!("individual {i}")));
+        }
+        let mut genes = Vec::new();
+        for st in 0..states {
+            l += 1;
             let mut it = line(l)?.split(' ');
             let (a, b) = m.counts(st);
             if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
-                let what = format!("expected the weights of state {} {}", a, b);
-                return bad(l + 1, what);
+                return bad(l, format!("expected the weights of state {a} {b}"));
             }
-            let mut count = 0;
+            let start = genes.len();
             for w in it {
                 match w.parse::<f64>() {
                     Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
-                    _ => return bad(l + 1, format!("bad weight '{}'", shown(w.as_bytes()))),
+                    _ => return bad(l, format!("bad weight '{}'", shown(w.as_bytes()))),
                 }
-                count += 1;
             }
-            let want = m.offset[st + 1] - m.offset[st];
-            if count != want {
-                let what = format!("state {} {} needs {} weights, found {}", a, b, want, count);
-                return bad(l + 1, what);
+            let (want, found) = (m.offset[st + 1] - m.offset[st], genes.len() - start);
+            if found != want {
+                let what = format!("state {a} {b} needs {want} weights, found {found}");
+                return bad(l, what);
             }
-            l += 1;
         }
         pop.push(genes);
     }
+    l += 1;
     if line(l)? != "end" {
-        return bad(l + 1, "expected 'end'".into());
+        return Err(expected(l, "end"));
     }
-    if l + 1 < lines.len() {
-        return bad(l + 2, "text after 'end'".into());
+    if l < lines.len() {
+        return bad(l + 1, "text after 'end'".into());
     }
     Ok((generation, rng, pop))
 }
 
-/// Writes the archive atomically: a temporary file in the same directory,
-/// flushed to disk, then renamed over the old one, so that a failure at
-/// any point leaves the previous archive whole.
+/// Writes the archive atomically (a synced temporary file renamed over the
+/// old one), so that a failure at any point leaves the previous one whole.
 fn save_archive(path: &Path, text: &str) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -1696,9 +1475,18 @@ fn save_archive(path: &Path, text: &str) -> io::Result<()> {
     result
 }
 
-// ---------------------------------------------------------------- commands
+// ---- commands
 
-/// A running session: the model, the equilibrium, the trainer.
+/// The variant `--variant` names, or the common one.
+fn read_variant(cfg: &Config) -> Result<Variant, Failure> {
+    let Some(file) = &cfg.variant else {
+        return parse_variant(COMMON_VARIANT.as_bytes(), "built-in variant", 0);
+    };
+    let origin = file.display().to_string();
+    let text = std::fs::read(file).map_err(|e| unreadable(&origin, e))?;
+    parse_variant(&text, &origin, 0)
+}
+
 struct Session {
     m: Model,
     value: Vec<f64>,
@@ -1708,93 +1496,46 @@ struct Session {
     play_rng: Rng,
 }
 
-impl Session {
-    /// Reads the variant, then starts the session on it.
-    fn start(cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
-        let variant = match &cfg.variant {
-            Some(f) => {
-                let origin = f.display().to_string();
-                match std::fs::read(f) {
-                    Ok(text) => parse_variant(&text, &origin, 0)?,
-                    Err(e) => {
-                        let what = format!("{}: cannot read: {}", origin, e);
-                        return Err(Failure::Unreadable(what));
-                    }
-                }
-            }
-            None => parse_variant(COMMON_VARIANT.as_bytes(), "built-in variant", 0)?,
-        };
-        Session::new(variant, cfg, out)
-    }
+type Done = Result<(), Failure>;
 
-    /// Reads the archive (or draws a fresh population) and prints the
-    /// session line.
+impl Session {
+    /// Reads the archive or draws a population; prints the first screen.
     fn new(variant: Variant, cfg: &Config, out: &mut impl Write) -> Result<Session, Failure> {
         let m = Model::new(variant);
         let (value, eq_policy) = equilibrium(&m);
         let seed = cfg.seed.unwrap_or_else(|| {
             let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-            t.map(|d| d.as_nanos() as u64).unwrap_or(0)
+            t.map_or(0, |d| d.as_nanos() as u64)
         });
         let name = cfg.archive.display().to_string();
         let (generation, rng, pop, note) = match std::fs::read(&cfg.archive) {
             Ok(bytes) => {
-                let (g, r, p) =
-                    parse_archive(&bytes, &name, &m).map_err(|f| f.in_file(&name, 0))?;
-                let note = format!(
-                    "archive '{}': generation {}, population {}",
-                    name,
-                    g,
-                    p.len()
-                );
+                let (g, r, p) = parse_archive(&bytes, &name, &m).map_err(|f| f.in_file(&name))?;
+                let note = format!("archive '{name}': generation {g}, population {}", p.len());
                 (g, r, p, note)
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let note = format!(
-                    "no archive '{}': a fresh random population of {}",
-                    name, POPULATION
-                );
+                let note =
+                    format!("no archive '{name}': a fresh random population of {POPULATION}");
                 (0, Rng(seed), Trainer::fresh(&m, seed), note)
             }
-            Err(e) => {
-                let what = format!("{}: cannot read: {}", name, e);
-                return Err(Failure::Unreadable(what));
-            }
+            Err(e) => return Err(unreadable(&name, e)),
         };
-        let judge = Judge {
-            m: &m,
-            value: &value,
+        let trainer = Trainer::new(&m, &value, pop, generation, rng);
+        let (n, c, states) = (m.n, m.cap, m.states);
+        writeln!(out, "variant: {n} skills, C = {c}, {states} states\n{note}")?;
+        let trained = match generation {
+            0 => "the AI is untrained (generation 0)".to_string(),
+            g => format!("the AI is trained: generation {g}"),
         };
-        let trainer = Trainer::new(&judge, pop, generation, rng);
-        writeln!(
-            out,
-            "variant: {} skills, C = {}, {} states\n{}",
-            m.n, m.cap, m.states, note
-        )?;
-        let t = &trainer;
-        let trained = if t.generation == 0 {
-            "the AI is untrained (generation 0)".to_string()
+        let expl = trainer.pop[0].expl.max(0.0);
+        writeln!(out, "{trained}; exploitability {expl:.6} (0 is unbeatable)")?;
+        let next = if m.afford[0] == 0 {
+            format!("nothing to play or train: {NOTHING_TO_PLAY}; r shows the rules")
         } else {
-            format!("the AI is trained: generation {}", t.generation)
+            "type t to train the AI, p to play against it, r for the rules, h for help".into()
         };
-        writeln!(
-            out,
-            "{}; exploitability {:.6} (0 is unbeatable)",
-            trained,
-            t.scores[0].expl.max(0.0)
-        )?;
-        if m.afford[0] == 0 {
-            writeln!(
-                out,
-                "nothing to play or train: {}; r shows the rules",
-                NOTHING_TO_PLAY
-            )?;
-        } else {
-            writeln!(
-                out,
-                "type t to train the AI, p to play against it, r for the rules, h for help"
-            )?;
-        }
+        writeln!(out, "{next}")?;
         Ok(Session {
             trainer,
             m,
@@ -1806,58 +1547,49 @@ impl Session {
     }
 
     fn best(&self) -> Vec<f64> {
-        self.m.policy(&self.trainer.pop[0])
+        self.m.policy(&self.trainer.pop[0].genes)
     }
 
     /// `t G`: trains, prints about 60 progress lines, saves the archive.
-    fn train(&mut self, gens: u64, out: &mut impl Write) -> Result<(), Failure> {
+    fn train(&mut self, gens: u64, out: &mut impl Write) -> Done {
         if self.m.afford[0] == 0 {
-            writeln!(out, "nothing to train: {}", NOTHING_TO_PLAY)?;
+            writeln!(out, "nothing to train: {NOTHING_TO_PLAY}")?;
             return Ok(());
         }
-        let judge = Judge {
-            m: &self.m,
-            value: &self.value,
-        };
-        let every = (gens + 59) / 60;
         for i in 1..=gens {
-            self.trainer.step(&self.m, &judge);
-            if i % every == 0 || i == gens {
-                let t = &self.trainer;
+            self.trainer.step(&self.m, &self.value);
+            if i % ((gens + 59) / 60) == 0 || i == gens {
+                let (g, best) = (self.trainer.generation, &self.trainer.pop[0]);
+                let (fitness, expl) = (best.fitness, best.expl.max(0.0));
                 writeln!(
                     out,
-                    "generation {}: best fitness {:.6}, exploitability {:.6}",
-                    t.generation,
-                    t.scores[0].fitness,
-                    t.scores[0].expl.max(0.0)
+                    "generation {g}: best fitness {fitness:.6}, exploitability {expl:.6}"
                 )?;
                 out.flush()?;
             }
         }
+        let name = self.archive.display();
         match save_archive(&self.archive, &archive_text(&self.m, &self.trainer)) {
-            Ok(()) => writeln!(out, "saved '{}'", self.archive.display())?,
+            Ok(()) => writeln!(out, "saved '{name}'")?,
             Err(e) => {
                 // Not fatal: the previous archive is intact, training may go on.
-                let name = self.archive.display();
-                let _ = writeln!(io::stderr(), "ji: {}: cannot save the archive: {}", name, e);
-                writeln!(out, "archive NOT saved: {}", e)?
+                let _ = writeln!(io::stderr(), "ji: {name}: cannot save the archive: {e}");
+                writeln!(out, "archive NOT saved: {e}")?
             }
         }
         Ok(())
     }
 
-    /// `s`: the best AI's probabilities per state.
-    fn show(&self, out: &mut impl Write) -> Result<(), Failure> {
-        let m = &self.m;
-        let p = self.best();
+    /// `s`: the best AI's table.
+    fn show(&self, out: &mut impl Write) -> Done {
+        let (m, p, g) = (&self.m, self.best(), self.trainer.generation);
         writeln!(
             out,
-            "best AI, generation {}: P(skill) per state (own 集, opponent 集)",
-            self.trainer.generation
+            "best AI, generation {g}: P(skill) per state (own 集, opponent 集)"
         )?;
         for s in 0..m.states {
             let (a, b) = m.counts(s);
-            write!(out, "({}, {}):", a, b)?;
+            write!(out, "({a}, {b}):")?;
             for x in bits(m.playable[s]) {
                 write!(out, " {} {:.4}", m.labels[x], p[s * m.n + x])?;
             }
@@ -1866,203 +1598,165 @@ impl Session {
         Ok(())
     }
 
-    /// `e`: outcomes against two references, and exploitabilities.
-    fn evaluate(&self, out: &mut impl Write) -> Result<(), Failure> {
-        let m = &self.m;
-        let ai = self.best();
+    /// `e`: outcomes against two references; exploitabilities.
+    fn evaluate(&self, out: &mut impl Write) -> Done {
+        let (m, ai, eq) = (&self.m, self.best(), &self.eq_policy);
         let uniform = m.policy(&vec![1.0; m.genes()]);
         writeln!(out, "game value at (0, 0): {:.6}", self.value[0].abs())?;
-        for (name, opp) in [("uniform AI", &uniform), ("equilibrium", &self.eq_policy)] {
+        for (name, opp) in [("uniform AI", &uniform), ("equilibrium", eq)] {
             let (w, l, d) = outcomes(m, &ai, opp);
             writeln!(
                 out,
-                "vs {}: P(win) {:.6}, P(lose) {:.6}, P(draw) {:.6}",
-                name, w, l, d
+                "vs {name}: P(win) {w:.6}, P(lose) {l:.6}, P(draw) {d:.6}"
             )?;
         }
-        for (name, policy) in [
-            ("uniform AI's exploitability", &uniform),
-            ("equilibrium's exploitability", &self.eq_policy),
-            ("exploitability", &ai),
-        ] {
+        let refs = [
+            ("uniform AI's ", &uniform),
+            ("equilibrium's ", eq),
+            ("", &ai),
+        ];
+        for (name, policy) in refs {
             let br = best_response(m, policy, EXACT_SWEEPS);
-            writeln!(out, "{}: {:.6}", name, (br[0] - self.value[0]).max(0.0))?;
+            writeln!(
+                out,
+                "{name}exploitability: {:.6}",
+                (br[0] - self.value[0]).max(0.0)
+            )?;
         }
         Ok(())
     }
 
-    /// `p`: one game against the best AI with real (uncapped) counts. The
-    /// end of input (Ctrl-D) ends the game, not the session.
-    fn play(
-        &mut self,
-        input: &mut impl BufRead,
-        out: &mut impl Write,
-        prompt: bool,
-    ) -> Result<(), Failure> {
+    /// `p`: a game against the best AI with real (uncapped) counts; the end
+    /// of input (Ctrl-D) ends the game, not the session.
+    fn play(&mut self, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
         let m = &self.m;
         if m.afford[0] == 0 {
-            writeln!(out, "nothing to play: {}", NOTHING_TO_PLAY)?;
+            writeln!(out, "nothing to play: {NOTHING_TO_PLAY}")?;
             return Ok(());
         }
-        write!(out, "{}", m.rules())?;
         let g = self.trainer.generation;
-        writeln!(
-            out,
-            "new game against the AI (generation {})\n{}",
-            g, MOVE_HELP
-        )?;
+        write!(out, "{}", m.rules())?;
+        writeln!(out, "new game against the AI (generation {g})\n{MOVE_HELP}")?;
         let ai = self.best();
-        let (mut me, mut bot): (i64, i64) = (0, 0);
-        let mut round = 0u64;
+        let (mut me, mut bot, mut round) = (0i64, 0i64, 0u64);
         let summary = loop {
             round += 1;
             let mine: Vec<usize> = (0..m.n).filter(|&x| m.v.skills[x].req <= me).collect();
             let menu: Vec<String> = (mine.iter().enumerate())
                 .map(|(i, &x)| format!("{} {}", i + 1, m.named(x)))
                 .collect();
+            let menu = menu.join(", ");
             writeln!(
                 out,
-                "round {}: you {} 集, AI {} 集; you may play: {}",
-                round,
-                me,
-                bot,
-                menu.join(", ")
+                "round {round}: you {me} 集, AI {bot} 集; you may play: {menu}"
             )?;
-            let x = match read_move(m, &mine, me, input, out, prompt)? {
-                Move::Play(x) => x,
-                Move::GiveUp => break format!("you gave up in round {}: the AI wins", round),
-                Move::End => {
-                    break format!(
-                        "game abandoned in round {} (end of input): no winner",
-                        round
-                    )
-                }
+            let x = match read_move(m, &mine, me, input, out, tty)? {
+                Some(Move::Play(x)) => x,
+                Some(Move::GiveUp) => break format!("you gave up in round {round}: the AI wins"),
+                None => break format!("game abandoned in round {round} (end of input): no winner"),
             };
             let y = m.ai_move(&ai, bot, me, &mut self.play_rng);
             let (xs, ys) = (&m.labels[x], &m.labels[y]);
             let (why, winner) = if m.beats(x, y) {
-                (format!("{} beats {}", xs, ys), "you win")
+                (format!("{xs} beats {ys}"), "you win")
             } else if m.beats(y, x) {
-                (format!("{} beats {}", ys, xs), "the AI wins")
+                (format!("{ys} beats {xs}"), "the AI wins")
             } else {
                 me = me.saturating_add(m.v.skills[x].delta);
                 bot = bot.saturating_add(m.v.skills[y].delta);
                 ("neither beats the other".into(), "go on")
             };
-            writeln!(out, "you: {}, AI: {} -> {}: {}", xs, ys, why, winner)?;
+            writeln!(out, "you: {xs}, AI: {ys} -> {why}: {winner}")?;
             if winner != "go on" {
                 let rounds = if round == 1 { "round" } else { "rounds" };
-                break format!("game over after {} {}: {}", round, rounds, winner);
+                break format!("game over after {round} {rounds}: {winner}");
             }
         };
-        writeln!(out, "{}. p plays again, h for help", summary)?;
+        writeln!(out, "{summary}. p plays again, h for help")?;
         Ok(())
     }
 }
 
-/// What a person typed in a game.
+/// A move typed in a game (`None`: the end of input).
 enum Move {
     Play(usize),
     GiveUp,
-    /// The end of input (Ctrl-D on a terminal).
-    End,
 }
 
-/// Reads a move: a skill's exact name, its alias, `q`, `r`, `h`, then a
-/// number in `mine` (the list on screen). Each attempt reads a line.
+/// Reads a move, a line per attempt: a skill's name or alias, `q`, `r`,
+/// `h`, then a number in `mine` (the list on screen).
 fn read_move(
     m: &Model,
     mine: &[usize],
     me: i64,
     input: &mut impl BufRead,
     out: &mut impl Write,
-    prompt: bool,
-) -> Result<Move, Failure> {
-    loop {
-        if prompt {
-            write!(out, "your skill> ")?;
-        }
-        out.flush()?;
-        let line = match read_line(input)? {
-            Some(line) => line,
-            None => {
-                if prompt {
-                    writeln!(out)?;
-                }
-                return Ok(Move::End);
-            }
-        };
+    tty: bool,
+) -> Result<Option<Move>, Failure> {
+    while let Some(line) = ask(input, out, tty.then_some("your skill> "))? {
         let word = trim(&line);
-        if word.is_empty() {
-            continue;
-        }
-        let text = std::str::from_utf8(word).unwrap_or("");
-        let typed = match (m.find(text), command(word)) {
-            (Some(x), _) => Ok(x),
-            (None, Some(b'q')) => return Ok(Move::GiveUp),
+        let (text, typed) = (std::str::from_utf8(word).unwrap_or(""), shown(word));
+        let why = match (m.find(text), command(word)) {
+            _ if word.is_empty() => continue,
+            (Some(x), _) if m.v.skills[x].req <= me => return Ok(Some(Move::Play(x))),
+            (Some(x), _) => format!(
+                "{} needs {} 集, you have {me}",
+                m.labels[x], m.v.skills[x].req
+            ),
+            (None, Some(b'q')) => return Ok(Some(Move::GiveUp)),
             (None, Some(b'r')) => {
                 write!(out, "{}", m.rules())?;
                 continue;
             }
             (None, Some(b'h')) => {
-                writeln!(out, "{}", MOVE_HELP)?;
+                writeln!(out, "{MOVE_HELP}")?;
                 continue;
             }
             _ if word.iter().all(u8::is_ascii_digit) => match text.parse::<usize>() {
-                Ok(k) if (1..=mine.len()).contains(&k) => Ok(mine[k - 1]),
-                _ => Err(format!(
-                    "{} is not a number in the list (1 to {})",
-                    shown(word),
-                    mine.len()
-                )),
+                Ok(k) if (1..=mine.len()).contains(&k) => return Ok(Some(Move::Play(mine[k - 1]))),
+                _ => format!("{typed} is not a number in the list (1 to {})", mine.len()),
             },
-            _ => Err(format!(
-                "'{}' is not a skill, an alias or a number in the list",
-                shown(word)
-            )),
+            _ => format!("'{typed}' is not a skill, an alias or a number in the list"),
         };
-        let why = match typed {
-            Ok(x) if m.v.skills[x].req <= me => return Ok(Move::Play(x)),
-            Ok(x) => format!(
-                "{} needs {} 集, you have {}",
-                m.labels[x], m.v.skills[x].req, me
-            ),
-            Err(why) => why,
-        };
-        writeln!(out, "refused: {}; try again", why)?;
+        writeln!(out, "refused: {why}; try again")?;
     }
+    Ok(None)
 }
 
-/// A line without its ASCII white space at both ends.
+/// A line without ASCII white space at its ends.
 fn trim(line: &[u8]) -> &[u8] {
-    let start = line
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(line.len());
-    let end = line
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &line[start..end.max(start)]
+    let text = |b: &u8| !b.is_ascii_whitespace();
+    let start = line.iter().position(text).unwrap_or(line.len());
+    let end = line.iter().rposition(text).map_or(start, |e| e + 1);
+    &line[start..end]
 }
 
-/// The next line of input, `None` at its end. On a terminal, input goes
-/// on after a Ctrl-D: the next call reads again.
-fn read_line(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Failure> {
-    let mut buf = Vec::new();
-    match input.read_until(b'\n', &mut buf) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(buf)),
-        Err(e) => Err(Failure::Unreadable(format!(
-            "cannot read the commands: {}",
-            e
-        ))),
+/// Prints `prompt` (on a terminal) and reads a line; `None` at the end of
+/// input, after which a terminal reads on (Ctrl-D) and gets a newline.
+fn ask(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    prompt: Option<&str>,
+) -> Result<Option<Vec<u8>>, Failure> {
+    if let Some(prompt) = prompt {
+        write!(out, "{prompt}")?;
+    }
+    out.flush()?;
+    let mut line = Vec::new();
+    match input.read_until(b'\n', &mut line) {
+        Ok(0) => {
+            if prompt.is_some() {
+                writeln!(out)?;
+            }
+            Ok(None)
+        }
+        Ok(_) => Ok(Some(line)),
+        Err(e) => Err(Failure::Refused(format!("cannot read the commands: {e}"))),
     }
 }
 
-/// A command word: its letter, for the letter or the whole word. Lower
-/// case only, as the letters always were: a stray `T` is not 3000
-/// generations of training.
+/// A command's letter, for the letter or the word. Lower case only: a stray
+/// `T` is not 3000 generations of training.
 fn command(word: &[u8]) -> Option<u8> {
     const WORDS: [&str; 7] = ["train", "play", "rules", "show", "eval", "help", "quit"];
     let found = WORDS
@@ -2071,86 +1765,49 @@ fn command(word: &[u8]) -> Option<u8> {
     found.map(|c| c.as_bytes()[0])
 }
 
-/// Runs a session: reads commands from `input` until `q` or its end.
-fn run(
-    cfg: &Config,
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-    prompt: bool,
-) -> Result<(), Failure> {
-    let mut session = Session::start(cfg, out)?;
-    serve(&mut session, input, out, prompt)
+/// A session: commands from `input` until `q` or its end.
+fn run(cfg: &Config, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
+    let mut session = Session::new(read_variant(cfg)?, cfg, out)?;
+    serve(&mut session, input, out, tty)
 }
 
-/// The command loop of a started session.
-fn serve(
-    session: &mut Session,
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-    prompt: bool,
-) -> Result<(), Failure> {
-    loop {
-        if prompt {
-            write!(out, "ji> ")?;
-        }
-        out.flush()?;
-        let line = match read_line(input)? {
-            Some(line) => line,
-            None => {
-                // The session ends with a newline, after a prompt too.
-                if prompt {
-                    writeln!(out)?;
-                }
-                return Ok(());
-            }
-        };
-        let words: Vec<&[u8]> = (line.split(|b| b.is_ascii_whitespace()))
+fn serve(session: &mut Session, input: &mut impl BufRead, out: &mut impl Write, tty: bool) -> Done {
+    while let Some(line) = ask(input, out, tty.then_some("ji> "))? {
+        let words: Vec<&[u8]> = (line.split(u8::is_ascii_whitespace))
             .filter(|w| !w.is_empty())
             .collect();
-        let first = match words.first() {
-            Some(&w) => w,
-            None => continue,
+        let Some(&first) = words.first() else {
+            continue;
         };
+        let word = shown(first);
         match (command(first), words.len()) {
-            (None, _) => writeln!(
-                out,
-                "unknown command '{}'; h lists the commands",
-                shown(first)
-            )?,
+            (None, _) => writeln!(out, "unknown command '{word}'; h lists the commands")?,
             (Some(b't'), 1) => session.train(DEFAULT_GENERATIONS, out)?,
             (Some(b't'), 2) => match std::str::from_utf8(words[1]).map(|g| g.parse::<u64>()) {
                 Ok(Ok(g)) if (1..=MAX_GENERATIONS).contains(&g) => session.train(g, out)?,
-                _ => writeln!(out, "t: G must be an integer 1..={}", MAX_GENERATIONS)?,
+                _ => writeln!(out, "t: G must be an integer 1..={MAX_GENERATIONS}")?,
             },
             (Some(b't'), _) => writeln!(out, "t takes at most one number: t [G]")?,
-            (Some(_), 2..) => writeln!(
-                out,
-                "'{}' takes no argument; h lists the commands",
-                shown(first)
-            )?,
-            (Some(b'p'), _) => session.play(input, out, prompt)?,
+            (Some(_), 2..) => writeln!(out, "'{word}' takes no argument; h lists the commands")?,
+            (Some(b'p'), _) => session.play(input, out, tty)?,
             (Some(b'r'), _) => write!(out, "{}", session.m.rules())?,
             (Some(b's'), _) => session.show(out)?,
             (Some(b'e'), _) => session.evaluate(out)?,
-            (Some(b'h'), _) => write!(out, "{}", COMMANDS)?,
+            (Some(b'h'), _) => write!(out, "{COMMANDS}")?,
             (Some(_), _) => return Ok(()),
         }
     }
+    Ok(())
 }
 
 fn main() {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match parse_args(&args) {
-        Ok(None) => out
-            .write_all(HELP.as_bytes())
-            .and_then(|()| out.write_all(COMMANDS.as_bytes()))
-            .map_err(Failure::from),
+        Ok(None) => write!(out, "{HELP}{COMMANDS}").map_err(Failure::from),
         Ok(Some(cfg)) => {
-            let stdin = io::stdin();
-            let prompt = stdin.is_terminal();
-            run(&cfg, &mut stdin.lock(), &mut out, prompt)
+            let tty = io::stdin().is_terminal();
+            run(&cfg, &mut io::stdin().lock(), &mut out, tty)
         }
         Err(f) => Err(f),
     };
@@ -2158,7 +1815,7 @@ fn main() {
     if let Err(f) = result {
         let _ = out.flush();
         // A failed stderr cannot be reported anywhere: ignore it, no panic.
-        let _ = writeln!(io::stderr(), "ji: {}", f);
+        let _ = writeln!(io::stderr(), "ji: {f}");
         std::process::exit(f.exit_code());
     }
 }
