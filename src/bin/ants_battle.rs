@@ -2,32 +2,19 @@
 //! engine (蚂蚁之战 / アリの戦い): given the map after the moves, decide
 //! which ants die in battle and print the map afterwards.
 //!
-//! # Input, output, options
-//! As [`HELP`] says (`--help` prints it). Header lines come in any order,
-//! `cols` before the first `m` line; other keys (`score`, `hive`, ...) are
-//! ignored. A dead ant becomes `.`, or its hill's digit.
+//! Input, output, options: [`HELP`]. Rules (the engine `ants.py` wins over
+//! prose): the map is a torus; the attack disk D holds the offsets (dr, dc)
+//! with 0 < dr^2 + dc^2 <= N; an ant's enemy list has one entry per offset
+//! landing on an ant of another owner (on small maps one enemy can be listed
+//! several times); its weakness w is the list's length. Modes: [`focus`],
+//! [`support`], [`closest`], [`damage`] (exact, no floating point).
 //!
-//! # Rules (the engine `ants.py` wins over prose)
-//! The map is a torus. The attack disk D holds the offsets (dr, dc) with
-//! 0 < dr^2 + dc^2 <= N; an ant's enemy list has one entry per offset whose
-//! wrapped cell holds an ant of another owner, so on small maps one enemy can
-//! be listed several times, and an offset wrapping onto the ant itself never
-//! counts. The weakness w(a) is the length of the list. Modes: [`focus`],
-//! [`support`], [`closest`], [`damage`].
-//!
-//! # Method and complexity
-//! Owners live in one byte per cell. A rule is a [`Sweep`] "for each offset
-//! of D, for each cell", row by row in register blocks, vectorised (AVX2
-//! when the CPU has it); `damage` at larger N sums disks by sliding windows
-//! ([`DiskRows`]). A tall map is transposed first (the rules are symmetric).
-//! One thread unless `--threads` asks for more (see [`run_jobs_with`]).
-//! Time O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Damage is
-//! exact without floating point (see [`damage`]).
-//!
-//! # Limits and errors
-//! R * C <= 25,000,000 cells, N <= 100. Errors are one [`Failure`], whose
-//! [`Failure::exit_code`] is the only mapping to exit codes; no exit 3,
-//! every battle has an exact result.
+//! Method: owners in one byte per cell; a rule is a [`Sweep`] "for each
+//! offset, for each cell" in vectorised register blocks (AVX2 when the CPU
+//! has it), or sliding windows ([`DiskRows`]). Tall maps are transposed.
+//! One thread unless `--threads` asks ([`run_jobs_with`]). Time
+//! O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Limits: R * C
+//! <= 25,000,000, N <= 100. Errors: one [`Failure`].
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -378,9 +365,9 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     })
 }
 
-/// Fast path: if the line at `pos` looks like a map row of the known width
-/// (`m `, C bytes, LF, CRLF or the end), its end without a newline scan (a
-/// row holding a stray newline fails the cell check and takes the slow one).
+/// Fast path: the end of the line at `pos` if it looks like a map row of
+/// the known width (`m `, C bytes, LF, CRLF or the end), without a newline
+/// scan (a stray newline in it fails the cell check: the slow path).
 #[inline]
 fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
     let c = cols?;
@@ -474,9 +461,8 @@ struct Field {
 }
 
 impl Field {
-    /// `scratch` is reused for the owners when it is large enough (the
-    /// input buffer: its pages are already mapped, fresh ones cost faults).
-    /// `threads` is the number of row bands wanted (1: one band).
+    /// `scratch` (the input, whose pages are mapped: fresh ones cost
+    /// faults) holds the owners if large enough; `threads` row bands.
     fn new(map: &Map, mut scratch: Vec<u8>, threads: usize) -> Field {
         let (r, c) = (map.rows, map.cols);
         let mut owner = if scratch.len() >= r * c {
@@ -571,9 +557,13 @@ fn is_enemy(me: u8, them: u8) -> bool {
 /// `focus`: "an ant with w(a) = 0 survives; otherwise it dies if some enemy e
 /// in its list has w(e) <= w(a)".
 fn focus<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    // Zeroed memory comes lazily from the OS; every cell is written below.
-    let mut weak = vec![W::default(); field.rows * field.cols];
-    weakness_plane::<W>(field, disk, &mut weak, &mut []);
+    // Big maps: a band keeps only the 2H + 1 weakness rows around its row
+    // (a fresh page costs ~2 us); unit tests use this ring on all maps.
+    let mut weak = Vec::new();
+    if !cfg!(test) && field.owner.len() < 1 << 16 {
+        weak = vec![W::default(); field.rows * field.cols];
+        weakness_plane::<W>(field, disk, &mut weak, &mut []);
+    }
     let work = FocusBand {
         field,
         disk,
@@ -591,11 +581,23 @@ struct FocusBand<'a, W> {
 impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
     #[inline(always)]
     fn run(&self, (band, mut sink): DeathJob) {
-        let field = self.field;
+        let (field, cols) = (self.field, self.field.cols);
         let mut sweep = Sweep::new(field, self.disk);
-        let mut flag = vec![0u8; field.cols];
+        let mut flag = vec![0u8; cols];
+        let h = self.disk.last().map_or(0, |o| o.dr); // the reach
+        let m = if self.weak.is_empty() { 2 * h + 1 } else { 0 };
+        let mut ring = vec![W::default(); m as usize * cols];
+        let (mut acc, mut next) = (vec![W::default(); cols], band.start as isize - h);
         for r in band {
-            sweep.row::<W, u8, 128>(self.weak, r, &mut flag, |f, me, my_w, them, its_w| {
+            while next <= r as isize + h && m > 0 {
+                let s = next.rem_euclid(field.rows as isize) as usize;
+                let slot = next.rem_euclid(m) as usize * cols;
+                count_enemies(&mut sweep, s, &mut acc);
+                put_weak(field.row(s), &acc, &mut ring[slot..]);
+                next += 1;
+            }
+            let weak = if m > 0 { &ring } else { self.weak };
+            sweep.row::<W, u8, 128>(weak, r, &mut flag, |f, me, my_w, them, its_w| {
                 // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
                 // already excludes them; the owner test excludes friends.
                 f | ((them != me) & (its_w <= my_w)) as u8
@@ -639,13 +641,11 @@ impl BandWork<DeathJob<'_>> for EnemyBand<'_> {
 /// alive and join every two enemies whose squared toroidal distance is
 /// exactly d. Every connected group of two or more ants dies at once."
 ///
-/// Reading: an ant is in a group of two or more exactly when it has at
-/// least one such edge, and the whole group dies; so the dead of step d are
-/// the living ants with a living enemy at distance exactly d, and no
-/// union-find is needed (a chain a-b-a'-b' dies whole either way). The
-/// distance is the toroidal one of the landing cell, which on a small map
-/// can be less than the offset's length; offsets landing at distance 0 (on
-/// the ant itself) or >= N take no part.
+/// Reading: an ant is in a group of 2+ exactly when it has such an edge,
+/// and the whole group dies: the dead of step d are the living ants with a
+/// living enemy at distance d (no union-find). The distance is the toroidal
+/// one of the landing cell (on a small map maybe less than the offset's
+/// length); landing at distance 0 (the ant itself) or >= N never fights.
 #[inline(always)]
 fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
     for d in 1..n {
@@ -679,13 +679,10 @@ const DAMAGE_UNIT: u16 = 55_440;
 
 /// `damage`: "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
 /// enemy list ... An ant dies if the damage it receives is >= 1, computed
-/// exactly". The disk is symmetric, so the damage of a is the sum of
-/// 1/w(e) over a's own list, one term per offset, and there are w(a) terms.
-///
-/// Filter: with K = [`DAMAGE_UNIT`], T = sum of floor(K / w(e)) (saturating)
-/// satisfies T <= K * damage < T + w(a); T >= K means death, T + w(a) <= K
-/// means survival, exact in both directions. Only the rare ants between are
-/// summed exactly.
+/// exactly". D is symmetric: the damage of a is the sum of 1/w(e) over its
+/// own list (w(a) terms). With K = [`DAMAGE_UNIT`], T = sum of floor(K /
+/// w(e)) (saturating) has T <= K * damage < T + w(a): T >= K is death, T +
+/// w(a) <= K survival; only the rare ants between are summed exactly.
 #[inline(always)]
 fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     // Per cell: the weakness, and floor(K / w) of the ant (0: none, w = 0).
@@ -752,12 +749,10 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
 }
 
 /// Disk sums by sliding windows, row after row of a band: e[c] = sum of
-/// `value` (1 if empty) over D + (0, 0) around (r, c), cells of its owner
-/// excepted, saturated (min(sum, MAX): terms are >= 0). Disk row dr is
-/// |dc| <= half[|dr|]. Per owner, a source row's windows |dc| <= k grow by
-/// two columns per k into a ring of 2H + 1 rows; a target row adds its
-/// 2H + 1 windows: 4H + 1 vector adds per cell and owner, against |D|
-/// compare-adds for [`Sweep`]. Wraps count every offset, as the engine.
+/// `value` (1 if empty) over D + (0, 0) around (r, c) but its owner's
+/// cells, saturated (terms are >= 0). Per owner, a source row's windows
+/// |dc| <= k grow by two columns per k in a ring of 2H + 1 rows; a target
+/// row adds its 2H + 1 windows: 4H + 1 adds per cell and owner.
 struct DiskRows<'a, L> {
     field: &'a Field,
     value: &'a [L],
@@ -1025,14 +1020,11 @@ impl Big {
     }
 }
 
-/// Weakness of every ant, the length of its enemy list (an enemy reached
-/// by two offsets "is then listed, and counted, more than once"), into
-/// `weak` ([`Weakness::SENTINEL`] where no ant stands); if `share` is not
-/// empty, floor(K / w) of each ant into it (0 where no ant stands or w = 0;
-/// K = [`DAMAGE_UNIT`]).
-/// Returns, for `damage`, the owners (1 + the largest) if [`DiskRows`] pays
-/// (at 4 players from N = 25 on, not at N = 1: its cost grows with the
-/// owners, the sweep's with |D|) and its ring stays small; else 0.
+/// Each ant's weakness into `weak` (SENTINEL where no ant stands); if
+/// `share` is not empty, floor(K / w) into it (0 for no ant or w = 0).
+/// Returns the owners (1 + the largest) if [`DiskRows`] pays for `damage`
+/// (its cost grows with the owners, the sweep's with |D|: at 4 players a
+/// gain from N = 25, a loss at N = 1) and its ring stays small; else 0.
 fn weakness_plane<W: Weakness>(
     field: &Field,
     disk: &[Offset],
@@ -1076,18 +1068,13 @@ impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<
         let row0 = band.start;
         let mut sums = DiskRows::new(field, self.disk, self.owners, &[], row0);
         for r in band {
+            let (out, own) = ((r - row0) * cols..(r - row0 + 1) * cols, field.row(r));
             if self.owners > 0 {
                 sums.next(&mut acc);
             } else {
-                sweep.row::<u8, W, 128>(&field.owner, r, &mut acc, |a, me, _, them, _| {
-                    a + W::from(is_enemy(me, them) as u8)
-                });
+                count_enemies(&mut sweep, r, &mut acc);
             }
-            let own = field.row(r);
-            let out = (r - row0) * cols..(r - row0 + 1) * cols;
-            for ((w, &a), &me) in weak[out.clone()].iter_mut().zip(&acc).zip(own) {
-                *w = if me == NO_ANT { W::SENTINEL } else { a };
-            }
+            put_weak(own, &acc, &mut weak[out.clone()]);
             if !share.is_empty() {
                 for ((s, &a), &me) in share[out].iter_mut().zip(&acc).zip(own) {
                     // The clamp lets the compiler drop the bounds check.
@@ -1100,15 +1087,33 @@ impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<
     }
 }
 
+/// Enemies in the disk of each cell of row r.
+#[inline(always)]
+fn count_enemies<W: Weakness>(sweep: &mut Sweep, r: usize, acc: &mut [W]) {
+    let owner = &sweep.field.owner;
+    sweep.row::<u8, W, 128>(owner, r, acc, |a, me, _, them, _| {
+        a + W::from(is_enemy(me, them) as u8)
+    });
+}
+
+/// Enemy counts into `weak`, SENTINEL where no ant stands.
+#[inline(always)]
+fn put_weak<W: Weakness>(own: &[u8], acc: &[W], weak: &mut [W]) {
+    for ((w, &a), &me) in weak.iter_mut().zip(acc).zip(own) {
+        *w = if me == NO_ANT { W::SENTINEL } else { a };
+    }
+}
+
 // ------------------------------------------------- sweeps, bands, threads ----
 
-/// A sweep's offsets, their sideways reach, and per offset the start of its
-/// source row shifted by its column offset.
+/// A sweep's offsets and their sideways reach.
 struct Sweep<'a> {
     field: &'a Field,
     offsets: &'a [Offset],
     reach: usize,
-    starts: Vec<isize>,
+    /// Per offset, for the row: the source row's start in the owners and
+    /// in `aux`, plus dc; dc mod cols.
+    starts: Vec<(isize, isize, usize)>,
 }
 
 impl<'a> Sweep<'a> {
@@ -1127,12 +1132,10 @@ impl<'a> Sweep<'a> {
     }
 
     /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
-    /// offset into `acc[c]` for each cell c of row `r` (from the default).
-    /// `aux`: a plane beside the owners (weakness, share, or the owners).
-    ///
-    /// Inner columns (no sideways wrap) go in blocks of B cells, their
-    /// accumulators in registers across all offsets; the `reach` columns
-    /// at each side (or a narrow row) offset by offset, in two slices.
+    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane
+    /// beside the owners, or a ring of m rows (row v in row v mod m).
+    /// Inner columns go in blocks of B cells, accumulators in registers;
+    /// the `reach` columns at each side (or a narrow row) in two slices.
     #[inline(always)]
     fn row<T: Copy, A: Copy + Default, const B: usize>(
         &mut self,
@@ -1143,19 +1146,21 @@ impl<'a> Sweep<'a> {
     ) {
         let (field, cols) = (self.field, self.field.cols);
         let own = field.row(r);
-        let own_aux = &aux[r * cols..(r + 1) * cols];
+        let m = (aux.len() / cols) as isize;
+        let own_aux = &aux[r % m as usize * cols..][..cols];
         acc.iter_mut().for_each(|a| *a = A::default());
+        self.starts.clear();
+        for o in self.offsets {
+            let (v, c) = (r as isize + o.dr, cols as isize);
+            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
+            let k = o.dc.rem_euclid(c) as usize;
+            self.starts.push((s * c + o.dc, a * c + o.dc, k));
+        }
         let reach = self.reach;
         if cols < 2 * reach + B {
             self.range(aux, r, 0..cols, acc, op);
             return;
         }
-        self.starts.clear();
-        for o in self.offsets {
-            let s = (r as isize + o.dr).rem_euclid(field.rows as isize);
-            self.starts.push(s * cols as isize + o.dc);
-        }
-        assert_eq!(aux.len(), field.owner.len());
         let end = cols - reach;
         let mut x = reach;
         while x < end {
@@ -1163,13 +1168,13 @@ impl<'a> Sweep<'a> {
             let mut block = [A::default(); B];
             let me = &own[x0..x0 + B];
             let me_aux = &own_aux[x0..x0 + B];
-            for &st in &self.starts {
-                let base = (st + x0 as isize) as usize;
-                // SAFETY: st = s * cols + dc, s < rows, |dc| <= reach <= x0
-                // <= cols - reach - B: base..base + B is in row s of both
-                // planes (equal lengths, asserted). Checks cost 30% here.
+            for &(st, sa, _) in &self.starts {
+                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
+                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
+                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
+                // is in row s of the owners, b..+B in row a of `aux`.
                 let them = unsafe { field.owner.get_unchecked(base..base + B) };
-                let them_aux = unsafe { aux.get_unchecked(base..base + B) };
+                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
                 let cells = block.iter_mut().zip(me.iter().zip(me_aux));
                 for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
                     *a = op(*a, mo, ma, to, ta);
@@ -1194,13 +1199,12 @@ impl<'a> Sweep<'a> {
     ) {
         let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
         let own = field.row(r);
-        let own_aux = &aux[r * cols..(r + 1) * cols];
-        for o in self.offsets {
-            let s = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
+        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
+        for (&(st, sa, k), o) in self.starts.iter().zip(self.offsets) {
+            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
             // Column x reads column (x + k) mod cols: x + k before `split`,
             // x + k - cols from there on (wrap-around, maybe several times
             // over on a narrow map, which is the engine's multiplicity).
-            let k = o.dc.rem_euclid(cols as isize) as usize;
             let split = cols - k;
             let parts = [
                 (lo, hi.min(split), lo + k),
@@ -1211,8 +1215,8 @@ impl<'a> Sweep<'a> {
                     continue;
                 }
                 let n = b - a;
-                let from = s * cols + from;
-                let them = field.owner[from..from + n].iter().zip(&aux[from..from + n]);
+                let (f, from) = (sa + from, st + from);
+                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
                 let mine = own[a..b].iter().zip(&own_aux[a..b]);
                 for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
                     *x = op(*x, mo, ma, to, ta);
