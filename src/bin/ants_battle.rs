@@ -562,7 +562,7 @@ fn focus<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     let mut weak = Vec::new();
     if !cfg!(test) && field.owner.len() < 1 << 16 {
         weak = vec![W::default(); field.rows * field.cols];
-        weakness_plane::<W>(field, disk, &mut weak, &mut []);
+        weakness_plane::<W>(field, disk, &mut weak);
     }
     let work = FocusBand {
         field,
@@ -685,16 +685,18 @@ const DAMAGE_UNIT: u16 = 55_440;
 /// w(a) <= K survival; only the rare ants between are summed exactly.
 #[inline(always)]
 fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    // Per cell: the weakness, and floor(K / w) of the ant (0: none, w = 0).
-    let mut weak = vec![W::default(); field.rows * field.cols];
-    let mut share = vec![0u16; field.rows * field.cols];
-    let owners = weakness_plane::<W>(field, disk, &mut weak, &mut share);
+    // [`DiskRows`] if it pays (its cost grows with the owners, the sweep's
+    // with |D|: at 4 players a gain from N = 25, a loss at N = 1) and its
+    // ring stays small: `owners` 1 + the largest owner, else 0.
+    let p = field.owner.iter().fold(0, |m, &o| m.max(o.wrapping_add(1))) as usize;
+    let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
+    let room = (2 * h + 1) * (h + 1) * p * field.cols <= field.owner.len().max(1 << 22);
     let work = DamageBand {
         field,
         disk,
-        weak: &weak,
-        share: &share,
-        owners,
+        shares: std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0)),
+        owners: (p * (disk.len() > 12 * p && room) as usize) as u8,
+        weak: std::marker::PhantomData::<W>,
     };
     decide(field, cells, &work);
 }
@@ -702,32 +704,57 @@ fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
 struct DamageBand<'a, W> {
     field: &'a Field,
     disk: &'a [Offset],
-    weak: &'a [W],
-    share: &'a [u16],
+    /// floor(K / w) for each w (0 for w = 0).
+    shares: [u16; 317],
     owners: u8,
+    weak: std::marker::PhantomData<W>,
 }
 
 impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
     #[inline(always)]
     fn run(&self, (band, mut sink): DeathJob) {
-        let (field, cols, weak) = (self.field, self.field.cols, self.weak);
-        let mut sweep = Sweep::new(field, self.disk);
-        let mut acc = vec![0u16; cols];
+        let (field, cols, disk) = (self.field, self.field.cols, self.disk);
+        let mut sweep = Sweep::new(field, disk);
+        let (mut acc, mut count) = (vec![0u16; cols], vec![W::default(); cols]);
         let mut flag = vec![0u8; cols];
         let mut maybe = vec![0u8; cols];
-        let mut sums = DiskRows::new(field, self.disk, self.owners, self.share, band.start);
+        // Rings of the 2H + 1 rows of weakness and floor(K / w) around row
+        // r, as in `focus`.
+        let h = disk.last().map_or(0, |o| o.dr);
+        let m = 2 * h as usize + 1;
+        let (mut weak, mut share) = (vec![W::default(); m * cols], vec![0u16; m * cols]);
+        let mut next = band.start as isize - h;
+        let mut enemies = DiskRows::new(field, disk, self.owners, next);
+        let mut sums = DiskRows::new(field, disk, self.owners, band.start as isize);
         for r in band {
+            while next <= r as isize + h {
+                let s = next.rem_euclid(field.rows as isize) as usize;
+                let slot = next.rem_euclid(m as isize) as usize * cols..;
+                if self.owners > 0 {
+                    enemies.next(&[], &mut count);
+                } else {
+                    count_enemies(&mut sweep, s, &mut count);
+                }
+                put_weak(field.row(s), &count, &mut weak[slot.clone()]);
+                for ((s, &a), &me) in share[slot].iter_mut().zip(&count).zip(field.row(s)) {
+                    // The clamp lets the compiler drop the bounds check.
+                    let w: usize = a.into();
+                    let v = self.shares[w.min(316)];
+                    *s = if me == NO_ANT { 0 } else { v };
+                }
+                next += 1;
+            }
             if self.owners > 0 {
                 // Saturated at 2^16 - 1 >= K, like the sweep: the same
                 // answer to T >= K and, when T < K, the same T.
-                sums.next(&mut acc);
+                sums.next(&share, &mut acc);
             } else {
-                sweep.row::<u16, u16, 64>(self.share, r, &mut acc, |t, me, _, them, its| {
+                sweep.row::<u16, u16, 64>(&share, r, &mut acc, |t, me, _, them, its| {
                     // An all-ones mask for enemies (empty cells carry share 0).
                     t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
                 });
             }
-            let mine = &weak[r * cols..(r + 1) * cols];
+            let mine = &weak[r % m * cols..][..cols];
             let own = field.row(r);
             let mut unsure = 0u8;
             let cells = flag.iter_mut().zip(maybe.iter_mut());
@@ -740,7 +767,7 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
             }
             if unsure != 0 {
                 for_each_death(&mut maybe, own, |c| {
-                    flag[c] = exact_damage_reaches_one(field, self.disk, weak, r, c) as u8;
+                    flag[c] = exact_damage_reaches_one(field, disk, &weak, r, c) as u8;
                 });
             }
             sink.row(r, &flag, own);
@@ -755,12 +782,11 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
 /// row adds its 2H + 1 windows: 4H + 1 adds per cell and owner.
 struct DiskRows<'a, L> {
     field: &'a Field,
-    value: &'a [L],
     half: Vec<usize>,
     ring: Vec<L>,
     pad: Vec<L>,
     from: Vec<usize>,
-    /// Owners, the next source row, the band's first row.
+    /// Owners, the next source row, the first (virtual) target row.
     p: usize,
     s: isize,
     start: isize,
@@ -770,7 +796,7 @@ struct DiskRows<'a, L> {
 const BLOCK: usize = 256;
 
 impl<'a, L: Weakness> DiskRows<'a, L> {
-    fn new(field: &'a Field, disk: &[Offset], p: u8, value: &'a [L], start: usize) -> Self {
+    fn new(field: &'a Field, disk: &[Offset], p: u8, start: isize) -> Self {
         let mut half = vec![0; disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize + 1];
         for o in disk.iter().filter(|o| o.dr >= 0) {
             half[o.dr as usize] = half[o.dr as usize].max(o.dc.unsigned_abs());
@@ -782,20 +808,19 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
         );
         DiskRows {
             field,
-            value,
             half,
             ring: vec![L::default(); (2 * h + 1) * (h + 1) * p as usize * stride],
             pad: vec![L::default(); stride + 2 * h],
             from: Vec::new(),
             p: p.into(),
-            s: start as isize - h as isize,
-            start: start as isize,
+            s: start - h as isize,
+            start,
         }
     }
 
-    /// The sums of the band's next row into `e`.
+    /// The next row's sums into `e`; `value`: a ring of rows, or empty.
     #[inline(always)]
-    fn next(&mut self, e: &mut [L]) {
+    fn next(&mut self, value: &[L], e: &mut [L]) {
         let (field, cols, p, h) = (self.field, self.field.cols, self.p, self.half.len() - 1);
         let stride = self.pad.len() - 2 * h;
         let start = self.start - h as isize;
@@ -807,10 +832,11 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
             let (row, pad) = (field.row(sr), &mut self.pad);
             for o in 0..p {
                 let mid = pad[h..h + cols].iter_mut().zip(row);
-                if self.value.is_empty() {
+                if value.is_empty() {
                     mid.for_each(|(x, &me)| *x = L::from((me == o as u8) as u8));
                 } else {
-                    let vals = self.value[sr * cols..].iter();
+                    let v = s.rem_euclid((value.len() / cols) as isize) as usize;
+                    let vals = value[v * cols..].iter();
                     for ((x, &me), &v) in mid.zip(vals) {
                         *x = if me == o as u8 { v } else { L::default() };
                     }
@@ -844,7 +870,7 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                     self.from.push(slot(t + d, o, k) * stride);
                 }
             }
-            let own = field.row(t as usize);
+            let own = field.row(t.rem_euclid(field.rows as isize) as usize);
             for x in (0..cols).step_by(BLOCK) {
                 let mut sum = [L::default(); BLOCK];
                 for (o, from) in self.from.chunks(2 * h + 1).enumerate() {
@@ -866,7 +892,8 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
     }
 }
 
-/// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c).
+/// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c);
+/// `weak`: a ring of m rows (row v in row v mod m).
 fn exact_damage_reaches_one<W: Weakness>(
     field: &Field,
     disk: &[Offset],
@@ -879,17 +906,13 @@ fn exact_damage_reaches_one<W: Weakness>(
     let me = field.owner[(r * cols + c) as usize];
     let h = disk.last().map_or(0, |o| o.dr); // the disk's reach, either axis
     let inside = r >= h && r + h < rows && c >= h && c + h < cols;
-    let at = |o: &Offset| {
-        if inside {
-            ((r + o.dr) * cols + c + o.dc) as usize // nothing wraps: no division
-        } else {
-            ((r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols)) as usize
-        }
-    };
+    let wrap = |v: isize, n| if inside { v } else { v.rem_euclid(n) }; // no division
+    let m = (weak.len() / field.cols) as isize;
     let mut enemies = Vec::with_capacity(disk.len());
-    for x in disk.iter().map(at) {
-        if is_enemy(me, field.owner[x]) {
-            enemies.push(weak[x].into());
+    for o in disk {
+        let (y, x) = (r + o.dr, wrap(c + o.dc, cols));
+        if is_enemy(me, field.owner[(wrap(y, rows) * cols + x) as usize]) {
+            enemies.push(weak[(y.rem_euclid(m) * cols + x) as usize].into());
         }
     }
     reaches_one(&damage_terms(enemies.into_iter()))
@@ -1020,69 +1043,23 @@ impl Big {
     }
 }
 
-/// Each ant's weakness into `weak` (SENTINEL where no ant stands); if
-/// `share` is not empty, floor(K / w) into it (0 for no ant or w = 0).
-/// Returns the owners (1 + the largest) if [`DiskRows`] pays for `damage`
-/// (its cost grows with the owners, the sweep's with |D|: at 4 players a
-/// gain from N = 25, a loss at N = 1) and its ring stays small; else 0.
-fn weakness_plane<W: Weakness>(
-    field: &Field,
-    disk: &[Offset],
-    weak: &mut [W],
-    share: &mut [u16],
-) -> u8 {
-    let shares = std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0));
-    let top = |m: u8, &o: &u8| m.max(o.wrapping_add(1));
-    let p = field.owner.iter().take(share.len()).fold(0, top) as usize;
-    let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
-    let room = (2 * h + 1) * (h + 1) * p * field.cols <= share.len().max(1 << 22);
-    let owners = (p * (disk.len() > 12 * p && room) as usize) as u8;
-    let work = WeakBand {
-        field,
-        disk,
-        shares,
-        owners,
-    };
+/// Each ant's weakness into `weak` (SENTINEL where no ant stands).
+fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W]) {
     let (bands, cols) = (&field.bands, field.cols);
-    let planes = split_rows(weak, bands, cols)
-        .into_iter()
-        .zip(split_rows(share, bands, cols));
-    let jobs = bands.iter().cloned().zip(planes).collect();
-    run_jobs(jobs, |job| run_fast(&work, job));
-    owners
+    let jobs = bands.iter().cloned().zip(split_rows(weak, bands, cols));
+    run_jobs(jobs.collect(), |job| run_fast(&WeakBand(field, disk), job));
 }
 
-struct WeakBand<'a> {
-    field: &'a Field,
-    disk: &'a [Offset],
-    shares: [u16; 317],
-    owners: u8,
-}
+struct WeakBand<'a>(&'a Field, &'a [Offset]);
 
-impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<'_> {
+impl<W: Weakness> BandWork<(Range<usize>, &mut [W])> for WeakBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, (weak, share)): (Range<usize>, (&mut [W], &mut [u16]))) {
-        let (field, cols) = (self.field, self.field.cols);
-        let mut sweep = Sweep::new(field, self.disk);
+    fn run(&self, (band, weak): (Range<usize>, &mut [W])) {
+        let (mut sweep, cols) = (Sweep::new(self.0, self.1), self.0.cols);
         let mut acc = vec![W::default(); cols];
-        let row0 = band.start;
-        let mut sums = DiskRows::new(field, self.disk, self.owners, &[], row0);
-        for r in band {
-            let (out, own) = ((r - row0) * cols..(r - row0 + 1) * cols, field.row(r));
-            if self.owners > 0 {
-                sums.next(&mut acc);
-            } else {
-                count_enemies(&mut sweep, r, &mut acc);
-            }
-            put_weak(own, &acc, &mut weak[out.clone()]);
-            if !share.is_empty() {
-                for ((s, &a), &me) in share[out].iter_mut().zip(&acc).zip(own) {
-                    // The clamp lets the compiler drop the bounds check.
-                    let w: usize = a.into();
-                    let v = self.shares[w.min(316)];
-                    *s = if me == NO_ANT { 0 } else { v };
-                }
-            }
+        for r in band.clone() {
+            count_enemies(&mut sweep, r, &mut acc);
+            put_weak(self.0.row(r), &acc, &mut weak[(r - band.start) * cols..]);
         }
     }
 }
