@@ -2,32 +2,19 @@
 //! engine (蚂蚁之战 / アリの戦い): given the map after the moves, decide
 //! which ants die in battle and print the map afterwards.
 //!
-//! # Input, output, options
-//! As [`HELP`] says (`--help` prints it). Header lines come in any order,
-//! `cols` before the first `m` line; other keys (`score`, `hive`, ...) are
-//! ignored. A dead ant becomes `.`, or its hill's digit.
+//! Input, output, options: [`HELP`]. Rules (the engine `ants.py` wins over
+//! prose): the map is a torus; the attack disk D holds the offsets (dr, dc)
+//! with 0 < dr^2 + dc^2 <= N; an ant's enemy list has one entry per offset
+//! landing on an ant of another owner (on small maps one enemy can be listed
+//! several times); its weakness w is the list's length. Modes: [`focus`],
+//! [`support`], [`closest`], [`damage`] (exact, no floating point).
 //!
-//! # Rules (the engine `ants.py` wins over prose)
-//! The map is a torus. The attack disk D holds the offsets (dr, dc) with
-//! 0 < dr^2 + dc^2 <= N; an ant's enemy list has one entry per offset whose
-//! wrapped cell holds an ant of another owner, so on small maps one enemy can
-//! be listed several times, and an offset wrapping onto the ant itself never
-//! counts. The weakness w(a) is the length of the list. Modes: [`focus`],
-//! [`support`], [`closest`], [`damage`].
-//!
-//! # Method and complexity
-//! Owners live in one byte per cell. A rule is a [`Sweep`] "for each offset
-//! of D, for each cell", row by row in register blocks, vectorised (AVX2
-//! when the CPU has it); `damage` at larger N sums disks by sliding windows
-//! ([`DiskRows`]). A tall map is transposed first (the rules are symmetric).
-//! One thread unless `--threads` asks for more (see [`run_jobs_with`]).
-//! Time O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Damage is
-//! exact without floating point (see [`damage`]).
-//!
-//! # Limits and errors
-//! R * C <= 25,000,000 cells, N <= 100. Errors are one [`Failure`], whose
-//! [`Failure::exit_code`] is the only mapping to exit codes; no exit 3,
-//! every battle has an exact result.
+//! Method: owners in one byte per cell; a rule is a [`Sweep`] "for each
+//! offset, for each cell" in vectorised register blocks (AVX2 when the CPU
+//! has it), or sliding windows ([`DiskRows`]). Tall maps are transposed.
+//! One thread unless `--threads` asks ([`run_jobs_with`]). Time
+//! O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Limits: R * C
+//! <= 25,000,000, N <= 100. Errors: one [`Failure`].
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -378,9 +365,9 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     })
 }
 
-/// Fast path: if the line at `pos` looks like a map row of the known width
-/// (`m `, C bytes, LF, CRLF or the end), its end without a newline scan (a
-/// row holding a stray newline fails the cell check and takes the slow one).
+/// Fast path: the end of the line at `pos` if it looks like a map row of
+/// the known width (`m `, C bytes, LF, CRLF or the end), without a newline
+/// scan (a stray newline in it fails the cell check: the slow path).
 #[inline]
 fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
     let c = cols?;
@@ -474,9 +461,8 @@ struct Field {
 }
 
 impl Field {
-    /// `scratch` is reused for the owners when it is large enough (the
-    /// input buffer: its pages are already mapped, fresh ones cost faults).
-    /// `threads` is the number of row bands wanted (1: one band).
+    /// `scratch` (the input, whose pages are mapped: fresh ones cost
+    /// faults) holds the owners if large enough; `threads` row bands.
     fn new(map: &Map, mut scratch: Vec<u8>, threads: usize) -> Field {
         let (r, c) = (map.rows, map.cols);
         let mut owner = if scratch.len() >= r * c {
@@ -571,9 +557,13 @@ fn is_enemy(me: u8, them: u8) -> bool {
 /// `focus`: "an ant with w(a) = 0 survives; otherwise it dies if some enemy e
 /// in its list has w(e) <= w(a)".
 fn focus<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    // Zeroed memory comes lazily from the OS; every cell is written below.
-    let mut weak = vec![W::default(); field.rows * field.cols];
-    weakness_plane::<W>(field, disk, &mut weak, &mut []);
+    // Big maps: a band keeps only the 2H + 1 weakness rows around its row
+    // (a fresh page costs ~2 us); unit tests use this ring on all maps.
+    let mut weak = Vec::new();
+    if !cfg!(test) && field.owner.len() < 1 << 16 {
+        weak = vec![W::default(); field.rows * field.cols];
+        weakness_plane::<W>(field, disk, &mut weak);
+    }
     let work = FocusBand {
         field,
         disk,
@@ -591,11 +581,23 @@ struct FocusBand<'a, W> {
 impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
     #[inline(always)]
     fn run(&self, (band, mut sink): DeathJob) {
-        let field = self.field;
+        let (field, cols) = (self.field, self.field.cols);
         let mut sweep = Sweep::new(field, self.disk);
-        let mut flag = vec![0u8; field.cols];
+        let mut flag = vec![0u8; cols];
+        let h = self.disk.last().map_or(0, |o| o.dr); // the reach
+        let m = if self.weak.is_empty() { 2 * h + 1 } else { 0 };
+        let mut ring = vec![W::default(); m as usize * cols];
+        let (mut acc, mut next) = (vec![W::default(); cols], band.start as isize - h);
         for r in band {
-            sweep.row::<W, u8, 128>(self.weak, r, &mut flag, |f, me, my_w, them, its_w| {
+            while next <= r as isize + h && m > 0 {
+                let s = next.rem_euclid(field.rows as isize) as usize;
+                let slot = next.rem_euclid(m) as usize * cols;
+                count_enemies(&mut sweep, s, &mut acc);
+                put_weak(field.row(s), &acc, &mut ring[slot..]);
+                next += 1;
+            }
+            let weak = if m > 0 { &ring } else { self.weak };
+            sweep.row::<W, u8, 128>(weak, r, &mut flag, |f, me, my_w, them, its_w| {
                 // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
                 // already excludes them; the owner test excludes friends.
                 f | ((them != me) & (its_w <= my_w)) as u8
@@ -639,13 +641,11 @@ impl BandWork<DeathJob<'_>> for EnemyBand<'_> {
 /// alive and join every two enemies whose squared toroidal distance is
 /// exactly d. Every connected group of two or more ants dies at once."
 ///
-/// Reading: an ant is in a group of two or more exactly when it has at
-/// least one such edge, and the whole group dies; so the dead of step d are
-/// the living ants with a living enemy at distance exactly d, and no
-/// union-find is needed (a chain a-b-a'-b' dies whole either way). The
-/// distance is the toroidal one of the landing cell, which on a small map
-/// can be less than the offset's length; offsets landing at distance 0 (on
-/// the ant itself) or >= N take no part.
+/// Reading: an ant is in a group of 2+ exactly when it has such an edge,
+/// and the whole group dies: the dead of step d are the living ants with a
+/// living enemy at distance d (no union-find). The distance is the toroidal
+/// one of the landing cell (on a small map maybe less than the offset's
+/// length); landing at distance 0 (the ant itself) or >= N never fights.
 #[inline(always)]
 fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
     for d in 1..n {
@@ -679,25 +679,24 @@ const DAMAGE_UNIT: u16 = 55_440;
 
 /// `damage`: "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
 /// enemy list ... An ant dies if the damage it receives is >= 1, computed
-/// exactly". The disk is symmetric, so the damage of a is the sum of
-/// 1/w(e) over a's own list, one term per offset, and there are w(a) terms.
-///
-/// Filter: with K = [`DAMAGE_UNIT`], T = sum of floor(K / w(e)) (saturating)
-/// satisfies T <= K * damage < T + w(a); T >= K means death, T + w(a) <= K
-/// means survival, exact in both directions. Only the rare ants between are
-/// summed exactly.
+/// exactly". D is symmetric: the damage of a is the sum of 1/w(e) over its
+/// own list (w(a) terms). With K = [`DAMAGE_UNIT`], T = sum of floor(K /
+/// w(e)) (saturating) has T <= K * damage < T + w(a): T >= K is death, T +
+/// w(a) <= K survival; only the rare ants between are summed exactly.
 #[inline(always)]
 fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    // Per cell: the weakness, and floor(K / w) of the ant (0: none, w = 0).
-    let mut weak = vec![W::default(); field.rows * field.cols];
-    let mut share = vec![0u16; field.rows * field.cols];
-    let owners = weakness_plane::<W>(field, disk, &mut weak, &mut share);
+    // [`DiskRows`] if it pays (its cost grows with the owners, the sweep's
+    // with |D|: at 4 players a gain from N = 25, a loss at N = 1) and its
+    // ring stays small: `owners` 1 + the largest owner, else 0.
+    let p = field.owner.iter().fold(0, |m, &o| m.max(o.wrapping_add(1))) as usize;
+    let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
+    let room = (2 * h + 1) * (h + 1) * p * field.cols <= field.owner.len().max(1 << 22);
     let work = DamageBand {
         field,
         disk,
-        weak: &weak,
-        share: &share,
-        owners,
+        shares: std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0)),
+        owners: (p * (disk.len() > 12 * p && room) as usize) as u8,
+        weak: std::marker::PhantomData::<W>,
     };
     decide(field, cells, &work);
 }
@@ -705,32 +704,57 @@ fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
 struct DamageBand<'a, W> {
     field: &'a Field,
     disk: &'a [Offset],
-    weak: &'a [W],
-    share: &'a [u16],
+    /// floor(K / w) for each w (0 for w = 0).
+    shares: [u16; 317],
     owners: u8,
+    weak: std::marker::PhantomData<W>,
 }
 
 impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
     #[inline(always)]
     fn run(&self, (band, mut sink): DeathJob) {
-        let (field, cols, weak) = (self.field, self.field.cols, self.weak);
-        let mut sweep = Sweep::new(field, self.disk);
-        let mut acc = vec![0u16; cols];
+        let (field, cols, disk) = (self.field, self.field.cols, self.disk);
+        let mut sweep = Sweep::new(field, disk);
+        let (mut acc, mut count) = (vec![0u16; cols], vec![W::default(); cols]);
         let mut flag = vec![0u8; cols];
         let mut maybe = vec![0u8; cols];
-        let mut sums = DiskRows::new(field, self.disk, self.owners, self.share, band.start);
+        // Rings of the 2H + 1 rows of weakness and floor(K / w) around row
+        // r, as in `focus`.
+        let h = disk.last().map_or(0, |o| o.dr);
+        let m = 2 * h as usize + 1;
+        let (mut weak, mut share) = (vec![W::default(); m * cols], vec![0u16; m * cols]);
+        let mut next = band.start as isize - h;
+        let mut enemies = DiskRows::new(field, disk, self.owners, next);
+        let mut sums = DiskRows::new(field, disk, self.owners, band.start as isize);
         for r in band {
+            while next <= r as isize + h {
+                let s = next.rem_euclid(field.rows as isize) as usize;
+                let slot = next.rem_euclid(m as isize) as usize * cols..;
+                if self.owners > 0 {
+                    enemies.next(&[], &mut count);
+                } else {
+                    count_enemies(&mut sweep, s, &mut count);
+                }
+                put_weak(field.row(s), &count, &mut weak[slot.clone()]);
+                for ((s, &a), &me) in share[slot].iter_mut().zip(&count).zip(field.row(s)) {
+                    // The clamp lets the compiler drop the bounds check.
+                    let w: usize = a.into();
+                    let v = self.shares[w.min(316)];
+                    *s = if me == NO_ANT { 0 } else { v };
+                }
+                next += 1;
+            }
             if self.owners > 0 {
                 // Saturated at 2^16 - 1 >= K, like the sweep: the same
                 // answer to T >= K and, when T < K, the same T.
-                sums.next(&mut acc);
+                sums.next(&share, &mut acc);
             } else {
-                sweep.row::<u16, u16, 64>(self.share, r, &mut acc, |t, me, _, them, its| {
+                sweep.row::<u16, u16, 64>(&share, r, &mut acc, |t, me, _, them, its| {
                     // An all-ones mask for enemies (empty cells carry share 0).
                     t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
                 });
             }
-            let mine = &weak[r * cols..(r + 1) * cols];
+            let mine = &weak[r % m * cols..][..cols];
             let own = field.row(r);
             let mut unsure = 0u8;
             let cells = flag.iter_mut().zip(maybe.iter_mut());
@@ -743,7 +767,7 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
             }
             if unsure != 0 {
                 for_each_death(&mut maybe, own, |c| {
-                    flag[c] = exact_damage_reaches_one(field, self.disk, weak, r, c) as u8;
+                    flag[c] = exact_damage_reaches_one(field, disk, &weak, r, c) as u8;
                 });
             }
             sink.row(r, &flag, own);
@@ -752,20 +776,17 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
 }
 
 /// Disk sums by sliding windows, row after row of a band: e[c] = sum of
-/// `value` (1 if empty) over D + (0, 0) around (r, c), cells of its owner
-/// excepted, saturated (min(sum, MAX): terms are >= 0). Disk row dr is
-/// |dc| <= half[|dr|]. Per owner, a source row's windows |dc| <= k grow by
-/// two columns per k into a ring of 2H + 1 rows; a target row adds its
-/// 2H + 1 windows: 4H + 1 vector adds per cell and owner, against |D|
-/// compare-adds for [`Sweep`]. Wraps count every offset, as the engine.
+/// `value` (1 if empty) over D + (0, 0) around (r, c) but its owner's
+/// cells, saturated (terms are >= 0). Per owner, a source row's windows
+/// |dc| <= k grow by two columns per k in a ring of 2H + 1 rows; a target
+/// row adds its 2H + 1 windows: 4H + 1 adds per cell and owner.
 struct DiskRows<'a, L> {
     field: &'a Field,
-    value: &'a [L],
     half: Vec<usize>,
     ring: Vec<L>,
     pad: Vec<L>,
     from: Vec<usize>,
-    /// Owners, the next source row, the band's first row.
+    /// Owners, the next source row, the first (virtual) target row.
     p: usize,
     s: isize,
     start: isize,
@@ -775,7 +796,7 @@ struct DiskRows<'a, L> {
 const BLOCK: usize = 256;
 
 impl<'a, L: Weakness> DiskRows<'a, L> {
-    fn new(field: &'a Field, disk: &[Offset], p: u8, value: &'a [L], start: usize) -> Self {
+    fn new(field: &'a Field, disk: &[Offset], p: u8, start: isize) -> Self {
         let mut half = vec![0; disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize + 1];
         for o in disk.iter().filter(|o| o.dr >= 0) {
             half[o.dr as usize] = half[o.dr as usize].max(o.dc.unsigned_abs());
@@ -787,20 +808,19 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
         );
         DiskRows {
             field,
-            value,
             half,
             ring: vec![L::default(); (2 * h + 1) * (h + 1) * p as usize * stride],
             pad: vec![L::default(); stride + 2 * h],
             from: Vec::new(),
             p: p.into(),
-            s: start as isize - h as isize,
-            start: start as isize,
+            s: start - h as isize,
+            start,
         }
     }
 
-    /// The sums of the band's next row into `e`.
+    /// The next row's sums into `e`; `value`: a ring of rows, or empty.
     #[inline(always)]
-    fn next(&mut self, e: &mut [L]) {
+    fn next(&mut self, value: &[L], e: &mut [L]) {
         let (field, cols, p, h) = (self.field, self.field.cols, self.p, self.half.len() - 1);
         let stride = self.pad.len() - 2 * h;
         let start = self.start - h as isize;
@@ -812,10 +832,11 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
             let (row, pad) = (field.row(sr), &mut self.pad);
             for o in 0..p {
                 let mid = pad[h..h + cols].iter_mut().zip(row);
-                if self.value.is_empty() {
+                if value.is_empty() {
                     mid.for_each(|(x, &me)| *x = L::from((me == o as u8) as u8));
                 } else {
-                    let vals = self.value[sr * cols..].iter();
+                    let v = s.rem_euclid((value.len() / cols) as isize) as usize;
+                    let vals = value[v * cols..].iter();
                     for ((x, &me), &v) in mid.zip(vals) {
                         *x = if me == o as u8 { v } else { L::default() };
                     }
@@ -849,7 +870,7 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                     self.from.push(slot(t + d, o, k) * stride);
                 }
             }
-            let own = field.row(t as usize);
+            let own = field.row(t.rem_euclid(field.rows as isize) as usize);
             for x in (0..cols).step_by(BLOCK) {
                 let mut sum = [L::default(); BLOCK];
                 for (o, from) in self.from.chunks(2 * h + 1).enumerate() {
@@ -871,7 +892,8 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
     }
 }
 
-/// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c).
+/// Exact test of sum(1/w(e)) >= 1 over the enemy list of the ant at (r, c);
+/// `weak`: a ring of m rows (row v in row v mod m).
 fn exact_damage_reaches_one<W: Weakness>(
     field: &Field,
     disk: &[Offset],
@@ -884,17 +906,13 @@ fn exact_damage_reaches_one<W: Weakness>(
     let me = field.owner[(r * cols + c) as usize];
     let h = disk.last().map_or(0, |o| o.dr); // the disk's reach, either axis
     let inside = r >= h && r + h < rows && c >= h && c + h < cols;
-    let at = |o: &Offset| {
-        if inside {
-            ((r + o.dr) * cols + c + o.dc) as usize // nothing wraps: no division
-        } else {
-            ((r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols)) as usize
-        }
-    };
+    let wrap = |v: isize, n| if inside { v } else { v.rem_euclid(n) }; // no division
+    let m = (weak.len() / field.cols) as isize;
     let mut enemies = Vec::with_capacity(disk.len());
-    for x in disk.iter().map(at) {
-        if is_enemy(me, field.owner[x]) {
-            enemies.push(weak[x].into());
+    for o in disk {
+        let (y, x) = (r + o.dr, wrap(c + o.dc, cols));
+        if is_enemy(me, field.owner[(wrap(y, rows) * cols + x) as usize]) {
+            enemies.push(weak[(y.rem_euclid(m) * cols + x) as usize].into());
         }
     }
     reaches_one(&damage_terms(enemies.into_iter()))
@@ -1025,90 +1043,54 @@ impl Big {
     }
 }
 
-/// Weakness of every ant, the length of its enemy list (an enemy reached
-/// by two offsets "is then listed, and counted, more than once"), into
-/// `weak` ([`Weakness::SENTINEL`] where no ant stands); if `share` is not
-/// empty, floor(K / w) of each ant into it (0 where no ant stands or w = 0;
-/// K = [`DAMAGE_UNIT`]).
-/// Returns, for `damage`, the owners (1 + the largest) if [`DiskRows`] pays
-/// (at 4 players from N = 25 on, not at N = 1: its cost grows with the
-/// owners, the sweep's with |D|) and its ring stays small; else 0.
-fn weakness_plane<W: Weakness>(
-    field: &Field,
-    disk: &[Offset],
-    weak: &mut [W],
-    share: &mut [u16],
-) -> u8 {
-    let shares = std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0));
-    let top = |m: u8, &o: &u8| m.max(o.wrapping_add(1));
-    let p = field.owner.iter().take(share.len()).fold(0, top) as usize;
-    let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
-    let room = (2 * h + 1) * (h + 1) * p * field.cols <= share.len().max(1 << 22);
-    let owners = (p * (disk.len() > 12 * p && room) as usize) as u8;
-    let work = WeakBand {
-        field,
-        disk,
-        shares,
-        owners,
-    };
+/// Each ant's weakness into `weak` (SENTINEL where no ant stands).
+fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W]) {
     let (bands, cols) = (&field.bands, field.cols);
-    let planes = split_rows(weak, bands, cols)
-        .into_iter()
-        .zip(split_rows(share, bands, cols));
-    let jobs = bands.iter().cloned().zip(planes).collect();
-    run_jobs(jobs, |job| run_fast(&work, job));
-    owners
+    let jobs = bands.iter().cloned().zip(split_rows(weak, bands, cols));
+    run_jobs(jobs.collect(), |job| run_fast(&WeakBand(field, disk), job));
 }
 
-struct WeakBand<'a> {
-    field: &'a Field,
-    disk: &'a [Offset],
-    shares: [u16; 317],
-    owners: u8,
-}
+struct WeakBand<'a>(&'a Field, &'a [Offset]);
 
-impl<W: Weakness> BandWork<(Range<usize>, (&mut [W], &mut [u16]))> for WeakBand<'_> {
+impl<W: Weakness> BandWork<(Range<usize>, &mut [W])> for WeakBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, (weak, share)): (Range<usize>, (&mut [W], &mut [u16]))) {
-        let (field, cols) = (self.field, self.field.cols);
-        let mut sweep = Sweep::new(field, self.disk);
+    fn run(&self, (band, weak): (Range<usize>, &mut [W])) {
+        let (mut sweep, cols) = (Sweep::new(self.0, self.1), self.0.cols);
         let mut acc = vec![W::default(); cols];
-        let row0 = band.start;
-        let mut sums = DiskRows::new(field, self.disk, self.owners, &[], row0);
-        for r in band {
-            if self.owners > 0 {
-                sums.next(&mut acc);
-            } else {
-                sweep.row::<u8, W, 128>(&field.owner, r, &mut acc, |a, me, _, them, _| {
-                    a + W::from(is_enemy(me, them) as u8)
-                });
-            }
-            let own = field.row(r);
-            let out = (r - row0) * cols..(r - row0 + 1) * cols;
-            for ((w, &a), &me) in weak[out.clone()].iter_mut().zip(&acc).zip(own) {
-                *w = if me == NO_ANT { W::SENTINEL } else { a };
-            }
-            if !share.is_empty() {
-                for ((s, &a), &me) in share[out].iter_mut().zip(&acc).zip(own) {
-                    // The clamp lets the compiler drop the bounds check.
-                    let w: usize = a.into();
-                    let v = self.shares[w.min(316)];
-                    *s = if me == NO_ANT { 0 } else { v };
-                }
-            }
+        for r in band.clone() {
+            count_enemies(&mut sweep, r, &mut acc);
+            put_weak(self.0.row(r), &acc, &mut weak[(r - band.start) * cols..]);
         }
+    }
+}
+
+/// Enemies in the disk of each cell of row r.
+#[inline(always)]
+fn count_enemies<W: Weakness>(sweep: &mut Sweep, r: usize, acc: &mut [W]) {
+    let owner = &sweep.field.owner;
+    sweep.row::<u8, W, 128>(owner, r, acc, |a, me, _, them, _| {
+        a + W::from(is_enemy(me, them) as u8)
+    });
+}
+
+/// Enemy counts into `weak`, SENTINEL where no ant stands.
+#[inline(always)]
+fn put_weak<W: Weakness>(own: &[u8], acc: &[W], weak: &mut [W]) {
+    for ((w, &a), &me) in weak.iter_mut().zip(acc).zip(own) {
+        *w = if me == NO_ANT { W::SENTINEL } else { a };
     }
 }
 
 // ------------------------------------------------- sweeps, bands, threads ----
 
-/// A sweep's offsets, their sideways reach, and per offset the start of its
-/// source row shifted by its column offset.
+/// A sweep's offsets and their sideways reach.
 struct Sweep<'a> {
     field: &'a Field,
     offsets: &'a [Offset],
     reach: usize,
-    starts: Vec<isize>,
+    /// Per offset, for the row: the source row's start in the owners and
+    /// in `aux`, plus dc; dc mod cols.
+    starts: Vec<(isize, isize, usize)>,
 }
 
 impl<'a> Sweep<'a> {
@@ -1127,12 +1109,10 @@ impl<'a> Sweep<'a> {
     }
 
     /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
-    /// offset into `acc[c]` for each cell c of row `r` (from the default).
-    /// `aux`: a plane beside the owners (weakness, share, or the owners).
-    ///
-    /// Inner columns (no sideways wrap) go in blocks of B cells, their
-    /// accumulators in registers across all offsets; the `reach` columns
-    /// at each side (or a narrow row) offset by offset, in two slices.
+    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane
+    /// beside the owners, or a ring of m rows (row v in row v mod m).
+    /// Inner columns go in blocks of B cells, accumulators in registers;
+    /// the `reach` columns at each side (or a narrow row) in two slices.
     #[inline(always)]
     fn row<T: Copy, A: Copy + Default, const B: usize>(
         &mut self,
@@ -1143,19 +1123,21 @@ impl<'a> Sweep<'a> {
     ) {
         let (field, cols) = (self.field, self.field.cols);
         let own = field.row(r);
-        let own_aux = &aux[r * cols..(r + 1) * cols];
+        let m = (aux.len() / cols) as isize;
+        let own_aux = &aux[r % m as usize * cols..][..cols];
         acc.iter_mut().for_each(|a| *a = A::default());
+        self.starts.clear();
+        for o in self.offsets {
+            let (v, c) = (r as isize + o.dr, cols as isize);
+            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
+            let k = o.dc.rem_euclid(c) as usize;
+            self.starts.push((s * c + o.dc, a * c + o.dc, k));
+        }
         let reach = self.reach;
         if cols < 2 * reach + B {
             self.range(aux, r, 0..cols, acc, op);
             return;
         }
-        self.starts.clear();
-        for o in self.offsets {
-            let s = (r as isize + o.dr).rem_euclid(field.rows as isize);
-            self.starts.push(s * cols as isize + o.dc);
-        }
-        assert_eq!(aux.len(), field.owner.len());
         let end = cols - reach;
         let mut x = reach;
         while x < end {
@@ -1163,13 +1145,13 @@ impl<'a> Sweep<'a> {
             let mut block = [A::default(); B];
             let me = &own[x0..x0 + B];
             let me_aux = &own_aux[x0..x0 + B];
-            for &st in &self.starts {
-                let base = (st + x0 as isize) as usize;
-                // SAFETY: st = s * cols + dc, s < rows, |dc| <= reach <= x0
-                // <= cols - reach - B: base..base + B is in row s of both
-                // planes (equal lengths, asserted). Checks cost 30% here.
+            for &(st, sa, _) in &self.starts {
+                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
+                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
+                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
+                // is in row s of the owners, b..+B in row a of `aux`.
                 let them = unsafe { field.owner.get_unchecked(base..base + B) };
-                let them_aux = unsafe { aux.get_unchecked(base..base + B) };
+                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
                 let cells = block.iter_mut().zip(me.iter().zip(me_aux));
                 for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
                     *a = op(*a, mo, ma, to, ta);
@@ -1194,13 +1176,12 @@ impl<'a> Sweep<'a> {
     ) {
         let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
         let own = field.row(r);
-        let own_aux = &aux[r * cols..(r + 1) * cols];
-        for o in self.offsets {
-            let s = (r as isize + o.dr).rem_euclid(field.rows as isize) as usize;
+        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
+        for (&(st, sa, k), o) in self.starts.iter().zip(self.offsets) {
+            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
             // Column x reads column (x + k) mod cols: x + k before `split`,
             // x + k - cols from there on (wrap-around, maybe several times
             // over on a narrow map, which is the engine's multiplicity).
-            let k = o.dc.rem_euclid(cols as isize) as usize;
             let split = cols - k;
             let parts = [
                 (lo, hi.min(split), lo + k),
@@ -1211,8 +1192,8 @@ impl<'a> Sweep<'a> {
                     continue;
                 }
                 let n = b - a;
-                let from = s * cols + from;
-                let them = field.owner[from..from + n].iter().zip(&aux[from..from + n]);
+                let (f, from) = (sa + from, st + from);
+                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
                 let mine = own[a..b].iter().zip(&own_aux[a..b]);
                 for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
                     *x = op(*x, mo, ma, to, ta);

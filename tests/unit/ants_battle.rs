@@ -77,7 +77,7 @@ fn multiplicity_counts_an_enemy_twice_on_a_narrow_map() {
     let field = Field::new(&map, Vec::new(), 1);
     let disk = attack_disk(1);
     let mut weak = vec![0u8; 2];
-    weakness_plane::<u8>(&field, &disk, &mut weak, &mut []);
+    weakness_plane::<u8>(&field, &disk, &mut weak);
     assert_eq!(weak, [2, 2]);
 }
 
