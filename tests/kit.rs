@@ -73,8 +73,8 @@ const IGNORES_WUXIE: Patch = Patch {
 /// weakness plane is recomputed naively from distinct enemy cells.
 const WRAPPED_ONCE: Patch = Patch {
     bin: "ants_battle",
-    anchor: "weakness_plane::<W>(field, disk, &mut weak, &mut []);",
-    replacement: "weakness_plane::<W>(field, disk, &mut weak, &mut []);
+    anchor: "weakness_plane::<W>(field, disk, &mut weak);",
+    replacement: "weakness_plane::<W>(field, disk, &mut weak);
     // PLANTED: an enemy reached by several offsets counts once.
     let (rows, cols) = (field.rows as isize, field.cols as isize);
     for r in 0..rows {
