@@ -73,11 +73,12 @@ output: per query P(A wins) - P(B wins), 9 digits after the point.
   --strategy  after each value, `A: name prob ...` and `B: name prob ...`:
               optimal strategies of the query's first round (6 decimals,
               skills of probability 0 left out).
-  --strict    bad input `line L column C: ...` (C in bytes) unless: n on
-              line 1, one skill per line, `R p` on one line, q on one, one
-              query per line; one space between tokens, none at either end
-              of a line; no blank line; every line ends with a newline
-              (CRLF is one); nothing after the last query.
+  --strict    also check the statement's layout, and stop at the first
+              deviation with `line L column C: ...` (exit 2): n on line 1,
+              one skill per line, `R p` on one line, q on one, one query
+              per line; single spaces between tokens, none at either end of
+              a line; a newline (LF or CRLF) after the last record and
+              nothing after it.
 exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
         argument, 3 valid but not certified (best values printed).
 ";
@@ -89,7 +90,7 @@ pub enum Failure {
     BadArgument(String),
     /// Bad input: the 1-based line and what is wrong (exit code 2).
     BadInput(usize, String),
-    /// Off the layout under `--strict`: line, byte column, what (exit 2).
+    /// Off the layout under `--strict`: line, column, what (exit 2).
     BadLayout(usize, usize, String),
     /// Valid input, values not certified (the best printed) or too large to
     /// tabulate (exit code 3).
@@ -594,8 +595,11 @@ struct Problem<'a> {
     queries: Vec<(usize, usize)>,
 }
 
-fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
+/// Reads the problem; `strict` also checks the layout (`--strict`), one
+/// record per line: `n`, each skill, `R p`, `q`, each query.
+fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     let mut lx = Lexer::new(input);
+    lx.strict = strict;
     let variant = parse_variant(&mut lx)?;
     let cap = variant.skills.iter().map(|s| s.req).max().unwrap_or(0);
     let rt = lx.expect(|| "the round limit R".to_string())?;
@@ -638,6 +642,7 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
             ))
         }
     };
+    lx.end_record(false)?;
     let qt = lx.expect(|| "the number of queries q".to_string())?;
     let q = match parse_u64(qt.text) {
         Some(q) => q,
@@ -648,6 +653,7 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
             ))
         }
     };
+    lx.end_record(q == 0)?;
     let mut queries = Vec::new();
     for t in 1..=q {
         let mut pair = [0usize; 2];
@@ -665,9 +671,11 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
                 }
             }
         }
+        lx.end_record(t == q)?;
         queries.push((pair[0], pair[1]));
     }
-    // Reading: like `cin`, what follows the last query is not read.
+    // Reading: like `cin`, what follows the last query is not read
+    // (`--strict` has refused it in `end_record`).
     Ok(Problem {
         variant,
         rounds,
@@ -675,83 +683,6 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
         cap,
         queries,
     })
-}
-
-/// `--strict`: the layout of `HELP`, checked once the tokens were read and
-/// found good. Columns count bytes.
-fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
-    let mut pos = 0;
-    for line in 1..=n + 3 + q {
-        let skill = line > 1 && line <= n + 1;
-        let (what, mut want) = match line {
-            1 => ("the number of skills n", 1),
-            _ if skill => ("a skill", 4),
-            l if l == n + 2 => ("`R p`", 2),
-            l if l == n + 3 => ("the number of queries q", 1),
-            _ => ("a query `x y`", 2),
-        };
-        let end = input[pos..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|k| pos + k);
-        let mut text = &input[pos..end.unwrap_or(input.len())];
-        if end.is_some() && text.last() == Some(&b'\r') {
-            text = &text[..text.len() - 1];
-        }
-        let off = |col: usize, what: String| Err(Failure::BadLayout(line, col + 1, what));
-        if text.is_empty() {
-            return off(0, format!("blank line where {} should be", what));
-        }
-        let (mut count, mut col) = (0, 0);
-        for tok in text.split(|&b| b == b' ') {
-            if tok.is_empty() {
-                let why = match col {
-                    0 => "space at the start of the line",
-                    c if c == text.len() => "space at the end of the line",
-                    _ => "two spaces in a row (tokens are separated by one space)",
-                };
-                return off(col - usize::from(col == text.len()), why.to_string());
-            }
-            if let Some(i) = tok.iter().position(|&b| is_space(b)) {
-                let why = "between tokens (only one space may separate them)";
-                return off(col + i, format!("byte {:?} {}", tok[i] as char, why));
-            }
-            count += 1;
-            if count > want {
-                let why = format!("extra token `{}` after {} (one per line)", show(tok), what);
-                return off(col, why);
-            }
-            if skill && count == 4 {
-                // A skill's 4th token is its count k.
-                want += parse_u64(tok).unwrap_or(0) as usize;
-            }
-            col += tok.len() + 1;
-        }
-        if count < want {
-            let why = format!(
-                "the line ends after {} of the {} tokens of {}",
-                count, want, what
-            );
-            return off(text.len(), why);
-        }
-        match end {
-            Some(e) => pos = e + 1,
-            None => {
-                return off(
-                    text.len(),
-                    "no newline at the end of the last line".to_string(),
-                )
-            }
-        }
-    }
-    if pos < input.len() {
-        return Err(Failure::BadLayout(
-            n + 4 + q,
-            1,
-            "text after the last query".to_string(),
-        ));
-    }
-    Ok(())
 }
 
 // ---------------------------------------------------------------- model
@@ -1610,11 +1541,8 @@ fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<[f64; 2]>> {
 /// Reads the problem, solves it and prints one value per query. The values
 /// are written even when they are not certified (`Failure::Uncertified`).
 pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
-    let prob = parse_problem(input)?;
+    let prob = parse_problem(input, opts.strict)?;
     let n = prob.variant.skills.len();
-    if opts.strict {
-        check_layout(input, n, prob.queries.len())?;
-    }
     if prob.cap > MAX_CAP || n > MAX_SKILLS {
         return Err(Failure::Uncertified(format!(
             "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",

@@ -314,6 +314,47 @@ fn every_public_fixture_passes_strict() {
     assert!(checked >= 100, "{}", checked);
 }
 
+#[test]
+fn strict_checks_the_solver_records_one_per_line() {
+    // `R p`, `q` and each query are records of the shared strict lexer;
+    // the columns were counted by hand.
+    let strict = Options {
+        strict: true,
+        strategy: false,
+    };
+    let v = "1\na 0 0 0\n";
+    for (rest, want) in [
+        ("0 0\n0\n", None),
+        ("0 0\n1\n0 0\n", None),
+        (
+            "0\n0\n0\n",
+            Some("line 3 column 2: expected the draw probability p after a single space, found the end of the line"),
+        ),
+        (
+            "0 0 0\n",
+            Some("line 3 column 4: expected the end of the line, found a space"),
+        ),
+        (
+            "0 0\n0\nx\n",
+            Some("line 5 column 1: expected the end of the input, found `x`"),
+        ),
+        (
+            "0 0\n0",
+            Some("line 4 column 2: expected a newline at the end of the input"),
+        ),
+        (
+            "0 0\n1\n0\n0\n",
+            Some("line 5 column 2: expected y of query 1 of 1 after a single space, found the end of the line"),
+        ),
+    ] {
+        let (_, failure) = run_with(format!("{}{}", v, rest).as_bytes(), &strict);
+        assert_eq!(failure.map(|f| f.to_string()).as_deref(), want, "{:?}", rest);
+        // Without --strict each of them reads.
+        let (_, plain) = run_with(format!("{}{}", v, rest).as_bytes(), &Options::default());
+        assert!(plain.is_none(), "{:?}", rest);
+    }
+}
+
 /// A small seeded generator (xorshift) for random variants.
 struct Rng(u64);
 
