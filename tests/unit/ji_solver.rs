@@ -105,6 +105,30 @@ fn small_games_saddle_dominance_and_2x2() {
 }
 
 #[test]
+fn dominance_leaves_at_least_two_lines_each_without_a_saddle() {
+    // `Stage::value` relies on it: no single-row or single-column case.
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let mut mixed = 0;
+    for _ in 0..3000 {
+        let (rows, cols) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+        let m: Vec<f64> = (0..rows * cols)
+            .map(|_| [-1.0, 0.0, 0.5, 1.0][rng.below(4) as usize])
+            .collect();
+        let mut st = Stage {
+            m: m.clone(),
+            ..Stage::default()
+        };
+        st.value(rows, cols);
+        if st.reduced {
+            mixed += 1;
+            let (r, c) = st.reduce(rows, cols);
+            assert!(r >= 2 && c >= 2, "{:?} ({} x {})", m, rows, cols);
+        }
+    }
+    assert!(mixed > 300, "{}", mixed);
+}
+
+#[test]
 fn common_variant_two_rounds() {
     let v = values(&format!("{}2 0\n4\n1 0\n2 0\n2 1\n4 3\n", COMMON));
     let want = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 7.0, 1.0 / 5.0];
@@ -133,7 +157,10 @@ fn full_tables_are_antisymmetric_without_mirroring() {
             let mut new = vec![0.0; w * w];
             for a in 0..w {
                 for b in 0..w {
-                    new[a * w + b] = game.stage_value(a, b, &old, &mut stage);
+                    new[a * w + b] = match game.build_stage(a, b, &old, &mut stage) {
+                        Ok((rows, cols)) => stage.value(rows, cols),
+                        Err(v) => v,
+                    };
                 }
             }
             old = new;
