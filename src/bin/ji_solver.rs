@@ -27,10 +27,8 @@ fn run_main() -> Result<(), Failure> {
     let mut opts = Options::default();
     for arg in std::env::args_os().skip(1) {
         match arg.to_str() {
-            Some("--help") | Some("-h") => {
-                return io::stdout()
-                    .write_all(HELP.as_bytes())
-                    .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)));
+            Some("--help" | "-h") => {
+                return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable);
             }
             Some("--strict") => opts.strict = true,
             Some("--strategy") => opts.strategy = true,
@@ -44,16 +42,16 @@ fn run_main() -> Result<(), Failure> {
     }
     let mut input = Vec::new();
     io::stdin()
-        .lock()
         .read_to_end(&mut input)
         .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    // The values are printed even when they are not certified (exit 3).
+    let mut out = io::stdout().lock();
     let result = solve(&input, &opts, &mut out);
-    out.flush()
-        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))?;
+    out.flush().map_err(unwritable)?;
     result
+}
+
+fn unwritable(e: io::Error) -> Failure {
+    Failure::Io(format!("cannot write the output: {}", e))
 }
 
 /// The command-line options (see `HELP`).
@@ -73,11 +71,11 @@ output: per query P(A wins) - P(B wins), 9 digits after the point.
   --strategy  after each value, `A: name prob ...` and `B: name prob ...`:
               optimal strategies of the query's first round (6 decimals,
               skills of probability 0 left out).
-  --strict    bad input `line L column C: ...` (C in bytes) unless: n on
-              line 1, one skill per line, `R p` on one line, q on one, one
-              query per line; one space between tokens, none at either end
-              of a line; no blank line; every line ends with a newline
-              (CRLF is one); nothing after the last query.
+  --strict    also check the layout: the first deviation is bad input
+              `line L column C: ...`. n on line 1, one skill per line, `R p`
+              on one, q on one, one query per line; single spaces between
+              tokens, none at either end of a line; a newline (LF or CRLF)
+              after the last record and nothing after it.
 exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
         argument, 3 valid but not certified (best values printed).
 ";
@@ -89,7 +87,7 @@ pub enum Failure {
     BadArgument(String),
     /// Bad input: the 1-based line and what is wrong (exit code 2).
     BadInput(usize, String),
-    /// Off the layout under `--strict`: line, byte column, what (exit 2).
+    /// Off the layout under `--strict`: line, column, what (exit 2).
     BadLayout(usize, usize, String),
     /// Valid input, values not certified (the best printed) or too large to
     /// tabulate (exit code 3).
@@ -117,7 +115,7 @@ impl fmt::Display for Failure {
                 write!(f, "line {} column {}: {}", line, column, what)
             }
             Failure::BadArgument(what) | Failure::Uncertified(what) | Failure::Io(what) => {
-                write!(f, "{}", what)
+                f.write_str(what)
             }
         }
     }
@@ -594,8 +592,11 @@ struct Problem<'a> {
     queries: Vec<(usize, usize)>,
 }
 
-fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
+/// Reads the problem; `strict` also checks the layout (`--strict`), one
+/// record per line: `n`, each skill, `R p`, `q`, each query.
+fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     let mut lx = Lexer::new(input);
+    lx.strict = strict;
     let variant = parse_variant(&mut lx)?;
     let cap = variant.skills.iter().map(|s| s.req).max().unwrap_or(0);
     let rt = lx.expect(|| "the round limit R".to_string())?;
@@ -609,11 +610,10 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
             ))
         }
         None => {
-            let hint = if matches!(rt.text.first(), Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+')
-            {
-                ""
-            } else {
-                " (does every skill's count k match its list?)"
+            // A name where R should be: usually some count k was too small.
+            let hint = match rt.text.first() {
+                Some(b'0'..=b'9' | b'-' | b'+') => "",
+                _ => " (does every skill's count k match its list?)",
             };
             return rt.fail(format!(
                 "expected the round limit R (an integer >= 0), found `{}`{}",
@@ -638,6 +638,7 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
             ))
         }
     };
+    lx.end_record(false)?;
     let qt = lx.expect(|| "the number of queries q".to_string())?;
     let q = match parse_u64(qt.text) {
         Some(q) => q,
@@ -648,6 +649,7 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
             ))
         }
     };
+    lx.end_record(q == 0)?;
     let mut queries = Vec::new();
     for t in 1..=q {
         let mut pair = [0usize; 2];
@@ -665,9 +667,11 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
                 }
             }
         }
+        lx.end_record(t == q)?;
         queries.push((pair[0], pair[1]));
     }
-    // Reading: like `cin`, what follows the last query is not read.
+    // Reading: like `cin`, what follows the last query is not read
+    // (`--strict` has refused it in `end_record`).
     Ok(Problem {
         variant,
         rounds,
@@ -675,83 +679,6 @@ fn parse_problem(input: &[u8]) -> Result<Problem<'_>, Failure> {
         cap,
         queries,
     })
-}
-
-/// `--strict`: the layout of `HELP`, checked once the tokens were read and
-/// found good. Columns count bytes.
-fn check_layout(input: &[u8], n: usize, q: usize) -> Result<(), Failure> {
-    let mut pos = 0;
-    for line in 1..=n + 3 + q {
-        let skill = line > 1 && line <= n + 1;
-        let (what, mut want) = match line {
-            1 => ("the number of skills n", 1),
-            _ if skill => ("a skill", 4),
-            l if l == n + 2 => ("`R p`", 2),
-            l if l == n + 3 => ("the number of queries q", 1),
-            _ => ("a query `x y`", 2),
-        };
-        let end = input[pos..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|k| pos + k);
-        let mut text = &input[pos..end.unwrap_or(input.len())];
-        if end.is_some() && text.last() == Some(&b'\r') {
-            text = &text[..text.len() - 1];
-        }
-        let off = |col: usize, what: String| Err(Failure::BadLayout(line, col + 1, what));
-        if text.is_empty() {
-            return off(0, format!("blank line where {} should be", what));
-        }
-        let (mut count, mut col) = (0, 0);
-        for tok in text.split(|&b| b == b' ') {
-            if tok.is_empty() {
-                let why = match col {
-                    0 => "space at the start of the line",
-                    c if c == text.len() => "space at the end of the line",
-                    _ => "two spaces in a row (tokens are separated by one space)",
-                };
-                return off(col - usize::from(col == text.len()), why.to_string());
-            }
-            if let Some(i) = tok.iter().position(|&b| is_space(b)) {
-                let why = "between tokens (only one space may separate them)";
-                return off(col + i, format!("byte {:?} {}", tok[i] as char, why));
-            }
-            count += 1;
-            if count > want {
-                let why = format!("extra token `{}` after {} (one per line)", show(tok), what);
-                return off(col, why);
-            }
-            if skill && count == 4 {
-                // A skill's 4th token is its count k.
-                want += parse_u64(tok).unwrap_or(0) as usize;
-            }
-            col += tok.len() + 1;
-        }
-        if count < want {
-            let why = format!(
-                "the line ends after {} of the {} tokens of {}",
-                count, want, what
-            );
-            return off(text.len(), why);
-        }
-        match end {
-            Some(e) => pos = e + 1,
-            None => {
-                return off(
-                    text.len(),
-                    "no newline at the end of the last line".to_string(),
-                )
-            }
-        }
-    }
-    if pos < input.len() {
-        return Err(Failure::BadLayout(
-            n + 4 + q,
-            1,
-            "text after the last query".to_string(),
-        ));
-    }
-    Ok(())
 }
 
 // ---------------------------------------------------------------- model
@@ -779,16 +706,11 @@ impl Game {
         let n = v.skills.len();
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| v.skills[i].req);
-        let mut outcome = vec![0i8; n * n];
-        for (a, &i) in order.iter().enumerate() {
-            for (b, &j) in order.iter().enumerate() {
-                if v.beats(i as u32, j as u32) {
-                    outcome[a * n + b] = 1;
-                } else if v.beats(j as u32, i as u32) {
-                    outcome[a * n + b] = -1;
-                }
-            }
-        }
+        let wins = |i: usize, j: usize| i8::from(v.beats(i as u32, j as u32));
+        let outcome = order
+            .iter()
+            .flat_map(|&i| order.iter().map(move |&j| wins(i, j) - wins(j, i)))
+            .collect();
         let cap = cap as usize;
         let usable = (0..=cap)
             .map(|c| order.partition_point(|&i| v.skills[i].req <= c as i64))
@@ -861,14 +783,6 @@ impl Game {
         }
         Ok((rows, cols))
     }
-
-    /// The value of the stage game at (a, b).
-    fn stage_value(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> f64 {
-        match self.build_stage(a, b, next, stage) {
-            Ok((rows, cols)) => stage.value(rows, cols),
-            Err(v) => v,
-        }
-    }
 }
 
 // ---------------------------------------------------------------- stage game
@@ -878,9 +792,8 @@ impl Game {
 struct Stage {
     /// The matrix, row-major; A (rows) maximises.
     m: Vec<f64>,
-    /// What is left of `m` after dominance, and its negated transpose.
+    /// What is left of `m` after dominance.
     red: Vec<f64>,
-    neg_t: Vec<f64>,
     row_on: Vec<bool>,
     col_on: Vec<bool>,
     lp: Simplex,
@@ -911,10 +824,8 @@ impl Stage {
         let m = &self.m;
         // Pure saddle point: max of row minima = min of column maxima.
         let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
-        for i in 0..rows {
-            let v = m[i * cols..(i + 1) * cols]
-                .iter()
-                .fold(f64::INFINITY, |a, &b| a.min(b));
+        for (i, row) in m.chunks(cols).enumerate() {
+            let v = row.iter().fold(f64::INFINITY, |a, &b| a.min(b));
             if v > lower {
                 lower = v;
                 self.pure.0 = i;
@@ -931,27 +842,11 @@ impl Stage {
         if !self.reduced {
             return lower;
         }
+        // Dominance never leaves a single row or column here: one row
+        // leaves one column, and a 1 x 1 remainder would be a saddle of `m`
+        // (its pure strategies stay optimal), and `m` has none.
         let (r, c) = self.reduce(rows, cols);
-        if r > 1 && c > 1 {
-            return self.mixed(r, c, lower, upper).clamp(lower, upper);
-        }
-        // One line left: its best entry for the other player.
-        let red = &self.red;
-        let better = |k: usize, b: usize| {
-            if r == 1 {
-                red[k] < red[b]
-            } else {
-                red[k] > red[b]
-            }
-        };
-        let k0 = (0..red.len()).fold(0, |b, k| if better(k, b) { k } else { b });
-        self.best_x.clear();
-        self.best_x
-            .extend((0..r).map(|k| f64::from(u8::from(r == 1 || k == k0))));
-        self.best_y.clear();
-        self.best_y
-            .extend((0..c).map(|k| f64::from(u8::from(c == 1 || k == k0))));
-        red[k0]
+        self.mixed(r, c, lower, upper).clamp(lower, upper)
     }
 
     /// Removes weakly dominated rows and columns (this keeps the value);
@@ -959,10 +854,8 @@ impl Stage {
     fn reduce(&mut self, rows: usize, cols: usize) -> (usize, usize) {
         let m = &self.m;
         let (row_on, col_on) = (&mut self.row_on, &mut self.col_on);
-        row_on.clear();
-        row_on.resize(rows, true);
-        col_on.clear();
-        col_on.resize(cols, true);
+        *row_on = vec![true; rows];
+        *col_on = vec![true; cols];
         let mut changed = true;
         while changed {
             changed = false;
@@ -998,20 +891,15 @@ impl Stage {
     /// gap tries the transposed game and Bland's rule. `lower`, `upper`
     /// (pure bounds) stand in for a bound no attempt found.
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64) -> f64 {
-        let mut lo = f64::NEG_INFINITY;
-        let mut hi = f64::INFINITY;
+        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         self.best_x.clear();
         self.best_y.clear();
         for attempt in 0..4 {
             let transposed = attempt % 2 == 1;
             let bland = attempt >= 2;
             let ok = if transposed {
-                // The column player's game: -M^T, rows and roles swapped.
-                let red = &self.red;
-                self.neg_t.clear();
-                self.neg_t
-                    .extend((0..c).flat_map(|j| (0..r).map(move |i| -red[i * c + j])));
-                self.lp.solve(&self.neg_t, c, r, bland, &mut self.work)
+                let neg_t = neg_transpose(&self.red, r, c);
+                self.lp.solve(&neg_t, c, r, bland, &mut self.work)
             } else {
                 self.lp.solve(&self.red, r, c, bland, &mut self.work)
             };
@@ -1023,14 +911,10 @@ impl Stage {
                     (&self.lp.x, &self.lp.y)
                 };
                 let m = &self.red;
-                let mut low = f64::INFINITY;
-                for j in 0..c {
-                    low = low.min((0..r).map(|i| xs[i] * m[i * c + j]).sum::<f64>());
-                }
-                let mut high = f64::NEG_INFINITY;
-                for i in 0..r {
-                    high = high.max((0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>());
-                }
+                let col = |j: usize| (0..r).map(|i| xs[i] * m[i * c + j]).sum::<f64>();
+                let row = |i: usize| (0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>();
+                let low = (0..c).map(col).fold(f64::INFINITY, f64::min);
+                let high = (0..r).map(row).fold(f64::NEG_INFINITY, f64::max);
                 if low > lo {
                     lo = low;
                     self.best_x.clone_from(xs);
@@ -1044,12 +928,8 @@ impl Stage {
                 break;
             }
         }
-        if !lo.is_finite() {
-            lo = lower;
-        }
-        if !hi.is_finite() {
-            hi = upper;
-        }
+        lo = if lo.is_finite() { lo } else { lower };
+        hi = if hi.is_finite() { hi } else { upper };
         // The value is in [lo, hi] (if crossed: rounding noise).
         self.worst_gap = self.worst_gap.max(hi - lo);
         0.5 * (lo + hi)
@@ -1059,16 +939,10 @@ impl Stage {
     /// at a saddle, else those of what dominance left (optimal in `m` too).
     fn strategies(&mut self, rows: usize, cols: usize) {
         self.value(rows, cols);
-        let mut x = vec![0.0; rows];
-        let mut y = vec![0.0; cols];
+        let (mut x, mut y) = (vec![0.0; rows], vec![0.0; cols]);
         if self.reduced {
-            let on = |f: &[bool]| (0..f.len()).filter(|&k| f[k]).collect::<Vec<_>>();
-            for (k, i) in on(&self.row_on).into_iter().enumerate() {
-                x[i] = self.best_x.get(k).copied().unwrap_or(0.0);
-            }
-            for (k, j) in on(&self.col_on).into_iter().enumerate() {
-                y[j] = self.best_y.get(k).copied().unwrap_or(0.0);
-            }
+            x = expand(&self.row_on, &self.best_x);
+            y = expand(&self.col_on, &self.best_y);
         }
         // A saddle, or no simplex attempt succeeded (never seen).
         if x.iter().sum::<f64>() == 0.0 {
@@ -1080,6 +954,20 @@ impl Stage {
         self.best_x = x;
         self.best_y = y;
     }
+}
+
+/// The column player's view of the r x c game `m`: -M^T (c x r).
+fn neg_transpose(m: &[f64], r: usize, c: usize) -> Vec<f64> {
+    (0..c)
+        .flat_map(|j| (0..r).map(move |i| -m[i * c + j]))
+        .collect()
+}
+
+/// A strategy on the lines `on` that dominance left, on all lines.
+fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
+    let mut it = best.iter().copied();
+    let pick = |&o: &bool| if o { it.next().unwrap_or(0.0) } else { 0.0 };
+    on.iter().map(pick).collect()
 }
 
 /// A dense simplex for matrix games, with its scratch space.
@@ -1102,8 +990,7 @@ impl Simplex {
         const COST_EPS: f64 = 1e-11;
         const PIVOT_EPS: f64 = 1e-9;
         let Simplex { tab, basis, x, y } = self;
-        let lowest = a.iter().copied().fold(f64::INFINITY, f64::min);
-        let shift = 1.0 - lowest;
+        let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
         let w = c + r + 1;
         tab.clear();
         tab.resize((r + 1) * w, 0.0);
@@ -1119,9 +1006,7 @@ impl Simplex {
         }
         basis.clear();
         basis.extend(c..c + r);
-        let limit = 50 * (r + c) + 100;
-        let mut optimal = false;
-        for _ in 0..limit {
+        for _ in 0..50 * (r + c) + 100 {
             let obj = &tab[r * w..r * w + w - 1];
             let mut enter = usize::MAX;
             let mut best = -COST_EPS;
@@ -1135,8 +1020,20 @@ impl Simplex {
                 }
             }
             if enter == usize::MAX {
-                optimal = true;
-                break;
+                // Optimal: y from the basis, x from the slacks' costs.
+                y.clear();
+                y.resize(c, 0.0);
+                for i in 0..r {
+                    if basis[i] < c {
+                        y[basis[i]] = tab[i * w + w - 1].max(0.0);
+                    }
+                }
+                x.clear();
+                x.extend((0..r).map(|i| tab[r * w + c + i].max(0.0)));
+                let (sx, sy): (f64, f64) = (x.iter().sum(), y.iter().sum());
+                x.iter_mut().for_each(|v| *v /= sx);
+                y.iter_mut().for_each(|v| *v /= sy);
+                return sx > 0.0 && sy > 0.0;
             }
             let mut leave = usize::MAX;
             let mut ratio = f64::INFINITY;
@@ -1170,10 +1067,7 @@ impl Simplex {
                 *v /= p;
             }
             tab[leave * w + enter] = 1.0;
-            for k in 0..=r {
-                if k == leave {
-                    continue;
-                }
+            for k in (0..=r).filter(|&k| k != leave) {
                 let f = tab[k * w + enter];
                 if f != 0.0 {
                     for j in 0..w {
@@ -1185,25 +1079,7 @@ impl Simplex {
             }
             basis[leave] = enter;
         }
-        if !optimal {
-            return false;
-        }
-        y.clear();
-        y.resize(c, 0.0);
-        for i in 0..r {
-            if basis[i] < c {
-                y[basis[i]] = tab[i * w + w - 1].max(0.0);
-            }
-        }
-        x.clear();
-        x.extend((0..r).map(|i| tab[r * w + c + i].max(0.0)));
-        let (sx, sy): (f64, f64) = (x.iter().sum(), y.iter().sum());
-        if !(sx > 0.0 && sy > 0.0) {
-            return false;
-        }
-        x.iter_mut().for_each(|v| *v /= sx);
-        y.iter_mut().for_each(|v| *v /= sy);
-        true
+        false
     }
 }
 
@@ -1226,7 +1102,10 @@ impl Game {
                 if stage.work > WORK {
                     return None;
                 }
-                let v = self.stage_value(a, b, old, stage);
+                let v = match self.build_stage(a, b, old, stage) {
+                    Ok((rows, cols)) => stage.value(rows, cols),
+                    Err(v) => v,
+                };
                 let moves = self.usable[a] > 0 && self.usable[b] > 0;
                 if moves && v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
                     self.note_sure_win(a, b, v, stage);
@@ -1238,9 +1117,7 @@ impl Game {
         }
         Some(change)
     }
-}
 
-impl Game {
     /// Keeps the winner's strategy of the stage game just solved at (a, b),
     /// of value v = +1 or -1, for (a, b) and for the mirrored (b, a).
     fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
@@ -1250,11 +1127,7 @@ impl Game {
         }
         stage.strategies(self.usable[a], self.usable[b]);
         let who = usize::from(v < 0.0);
-        let won = if v > 0.0 {
-            &stage.best_x
-        } else {
-            &stage.best_y
-        };
+        let won = [&stage.best_x, &stage.best_y][who];
         stage.sure[who][a * w + b] = won.clone();
         stage.sure[1 - who][b * w + a] = won.clone();
     }
@@ -1272,35 +1145,25 @@ const CERTIFIED: f64 = 1e-7;
 fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>) {
     let w = game.width();
     let mut stage = Stage::default();
-    let mut old = vec![0.0; w * w];
-    let mut new = vec![0.0; w * w];
-    let keep = game.keep;
-    // What all later rounds can add, per unit of the last change:
-    // keep + keep^2 + ... (T is a keep-contraction in the sup norm).
-    let tail = if keep < 1.0 {
-        keep / (1.0 - keep)
-    } else {
-        f64::INFINITY
-    };
+    let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    // What all later rounds can add, per unit of the last change: keep +
+    // keep^2 + ... (T is a keep-contraction in the sup norm); infinite at
+    // keep = 1.
+    let tail = game.keep / (1.0 - game.keep);
     let mut done: u64 = 0;
     let mut last = f64::INFINITY;
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes: Vec<f64> = Vec::new();
-    let mut cont = None;
     let mut note = String::new();
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
         let change = game.sweep(&old, &mut new, &mut stage);
-        if change.is_none() {
-            cont = Some(old.clone());
-        }
         if rounds == 0 && (change.is_none() || done >= CERTIFY_FROM && done.is_power_of_two()) {
             match certify(game, &old, &mut stage) {
                 Some((mid, width)) if width <= CERTIFIED => {
                     old = mid;
-                    cont = None;
                     break None;
                 }
                 Some((_, width)) => note = format!("; certified bounds {:.1e} wide", width),
@@ -1344,15 +1207,17 @@ fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>)
             }
         }
     };
+    // Out of work, `new` is partial: then, and for R = 0, the stage games
+    // of the values printed.
+    let cont = if rounds > 0 && warning.is_none() {
+        new
+    } else {
+        old.clone()
+    };
     let worst = stage.worst_gap;
     let warning = warning.or_else(|| {
         (worst > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", worst))
     });
-    let cont = match cont {
-        Some(c) => c,
-        None if rounds > 0 => new,
-        None => old.clone(),
-    };
     (old, cont, warning)
 }
 
@@ -1396,11 +1261,7 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f
                 if let Ok((r, c)) = game.build_stage(s / w, s % w, &tilted, stage) {
                     stage.strategies(r, c);
                 }
-                let own = if who == 0 {
-                    &stage.best_x
-                } else {
-                    &stage.best_y
-                };
+                let own = [&stage.best_x, &stage.best_y][who];
                 let sure = stage.sure[who].get(s).filter(|x| !x.is_empty());
                 list.push(sure.unwrap_or(own).clone());
             }
@@ -1464,12 +1325,8 @@ impl Game {
             let kept: f64 = strat[s].iter().filter(|&&p| p > 1e-12).sum();
             for k in 0..if a_replies { rows } else { cols } {
                 let mut reply: Reply = (0.0, self.keep == 1.0, Vec::new());
-                for (l, p) in strat[s]
-                    .iter()
-                    .map(|p| p / kept)
-                    .enumerate()
-                    .filter(|e| e.1 > 1e-12)
-                {
+                for (l, &p) in strat[s].iter().enumerate().filter(|e| *e.1 > 1e-12) {
+                    let p = p / kept;
                     let (i, j) = if a_replies { (k, l) } else { (l, k) };
                     match self.outcome[i * self.n + j] {
                         0 => reply
@@ -1501,20 +1358,17 @@ impl Game {
         let mut v = fixed.clone();
         for _ in 0..200 {
             // Evaluate: v = payoff + P v on the states that play on.
-            let live: Vec<usize> = (0..ns)
-                .filter(|&s| !replies[s].is_empty() && policy[s] != STOP)
-                .collect();
-            let mut index = vec![usize::MAX; ns];
-            for (k, &s) in live.iter().enumerate() {
-                index[s] = k;
+            let (mut live, mut index) = (Vec::new(), vec![usize::MAX; ns]);
+            for s in (0..ns).filter(|&s| !replies[s].is_empty() && policy[s] != STOP) {
+                index[s] = live.len();
+                live.push(s);
             }
             let m = live.len();
             // Right sides: payoffs, and 1 (expected rounds, which bound
             // how rounding adds up).
             let mut sys = vec![0.0; m * (m + 2)];
-            for (k, &s) in live.iter().enumerate() {
+            for (k, (row, &s)) in sys.chunks_mut(m + 2).zip(&live).enumerate() {
                 let r = &replies[s][policy[s]];
-                let row = &mut sys[k * (m + 2)..(k + 1) * (m + 2)];
                 row[k] += 1.0;
                 row[m] = r.0;
                 row[m + 1] = 1.0;
@@ -1528,24 +1382,20 @@ impl Game {
             *work += (m * m * m / 3) as u64;
             let x = gauss(&mut sys, m)?;
             for s in 0..ns {
-                v[s] = match (index[s], policy[s]) {
-                    (usize::MAX, STOP) => 0.0,
-                    (usize::MAX, _) => fixed[s],
-                    (i, _) => x[i][0],
-                };
+                // `fixed` is 0 where the replier stops.
+                v[s] = x.get(index[s]).map_or(fixed[s], |e| e[0]);
             }
             let rounds = x.iter().fold(1.0f64, |t, e| t.max(e[1]));
             let mut residual: f64 = 0.0;
-            // Improve: a reply (or stopping) strictly better than the one
-            // played.
+            // Improve: a strictly better reply, or stopping.
             let mut stable = true;
             for s in 0..ns {
                 let mut best = (v[s] - IMPROVES, policy[s]);
-                if z[s] && 0.0 < best.0 {
-                    best = (0.0, STOP);
-                }
                 if z[s] {
                     residual = residual.max(v[s]);
+                    if 0.0 < best.0 {
+                        best = (0.0, STOP);
+                    }
                 }
                 for (a, r) in replies[s].iter().enumerate() {
                     let q = r.0 + r.2.iter().map(|&(t, p)| p * v[t]).sum::<f64>();
@@ -1610,11 +1460,8 @@ fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<[f64; 2]>> {
 /// Reads the problem, solves it and prints one value per query. The values
 /// are written even when they are not certified (`Failure::Uncertified`).
 pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
-    let prob = parse_problem(input)?;
+    let prob = parse_problem(input, opts.strict)?;
     let n = prob.variant.skills.len();
-    if opts.strict {
-        check_layout(input, n, prob.queries.len())?;
-    }
     if prob.cap > MAX_CAP || n > MAX_SKILLS {
         return Err(Failure::Uncertified(format!(
             "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
@@ -1634,16 +1481,15 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
             let (mut xs, mut ys) = (Vec::new(), Vec::new());
             if let Ok((r, c)) = game.build_stage(x, y, &cont, &mut stage) {
                 stage.strategies(r, c);
-                xs = round_strategy(&stage.best_x, &stage.m, c, true);
-                ys = round_strategy(&stage.best_y, &stage.m, c, false);
+                xs = round_strategy(&stage.best_x, &stage.m, c);
+                ys = round_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
             }
-            for (who, units) in [("A", xs), ("B", ys)] {
+            for (who, units) in [("A:", xs), ("B:", ys)] {
                 // ` name prob` per skill of positive probability, in the
                 // variant's order.
                 let mut shown: Vec<(usize, i64)> = game.order.iter().copied().zip(units).collect();
                 shown.sort_unstable();
                 text.push_str(who);
-                text.push(':');
                 for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
                     let name = String::from_utf8_lossy(prob.variant.skills[skill].name);
                     text.push_str(&format!(" {} {}.{:06}", name, u / 1_000_000, u % 1_000_000));
@@ -1652,32 +1498,27 @@ pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), 
             }
         }
     }
-    out.write_all(text.as_bytes())
-        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))?;
+    out.write_all(text.as_bytes()).map_err(unwritable)?;
     match warning {
         Some(why) => Err(Failure::Uncertified(why)),
         None => Ok(()),
     }
 }
 
-/// A strategy of the stage game `m` (`cols` columns) in millionths summing
-/// to 10^6: rounded down, the rest on the likeliest skill, then single
-/// units move while that raises the player's guarantee.
-fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> Vec<i64> {
+/// A strategy of the rows' player of `m` (`cols` columns) in millionths
+/// summing to 10^6: rounded down, the rest on the likeliest skill, then
+/// single units move while that raises the player's guarantee.
+fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
     let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
     units[top] += 1_000_000 - units.iter().sum::<i64>();
-    let entry = |k: usize, l: usize| {
-        if rows_player {
-            m[k * cols + l]
-        } else {
-            -m[l * cols + k]
-        }
-    };
-    let others = if rows_player { cols } else { m.len() / cols };
     let worth = |u: &[i64]| {
-        let pay = |l: usize| (0..u.len()).map(|k| u[k] as f64 * entry(k, l)).sum::<f64>();
-        (0..others).map(pay).fold(f64::INFINITY, f64::min)
+        let pay = |l: usize| {
+            (0..u.len())
+                .map(|k| u[k] as f64 * m[k * cols + l])
+                .sum::<f64>()
+        };
+        (0..cols).map(pay).fold(f64::INFINITY, f64::min)
     };
     let k = units.len();
     loop {
@@ -1704,12 +1545,7 @@ fn round_strategy(probs: &[f64], m: &[f64], cols: usize, rows_player: bool) -> V
 
 /// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
 fn format_value(v: f64) -> String {
-    let s = format!("{:.9}", v.clamp(-1.0, 1.0));
-    if s == "-0.000000000" {
-        "0.000000000".to_string()
-    } else {
-        s
-    }
+    format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
 }
 
 #[cfg(test)]

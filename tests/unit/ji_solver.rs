@@ -105,6 +105,30 @@ fn small_games_saddle_dominance_and_2x2() {
 }
 
 #[test]
+fn dominance_leaves_at_least_two_lines_each_without_a_saddle() {
+    // `Stage::value` relies on it: no single-row or single-column case.
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let mut mixed = 0;
+    for _ in 0..3000 {
+        let (rows, cols) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+        let m: Vec<f64> = (0..rows * cols)
+            .map(|_| [-1.0, 0.0, 0.5, 1.0][rng.below(4) as usize])
+            .collect();
+        let mut st = Stage {
+            m: m.clone(),
+            ..Stage::default()
+        };
+        st.value(rows, cols);
+        if st.reduced {
+            mixed += 1;
+            let (r, c) = st.reduce(rows, cols);
+            assert!(r >= 2 && c >= 2, "{:?} ({} x {})", m, rows, cols);
+        }
+    }
+    assert!(mixed > 300, "{}", mixed);
+}
+
+#[test]
 fn common_variant_two_rounds() {
     let v = values(&format!("{}2 0\n4\n1 0\n2 0\n2 1\n4 3\n", COMMON));
     let want = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 7.0, 1.0 / 5.0];
@@ -133,7 +157,10 @@ fn full_tables_are_antisymmetric_without_mirroring() {
             let mut new = vec![0.0; w * w];
             for a in 0..w {
                 for b in 0..w {
-                    new[a * w + b] = game.stage_value(a, b, &old, &mut stage);
+                    new[a * w + b] = match game.build_stage(a, b, &old, &mut stage) {
+                        Ok((rows, cols)) => stage.value(rows, cols),
+                        Err(v) => v,
+                    };
                 }
             }
             old = new;
@@ -312,6 +339,47 @@ fn every_public_fixture_passes_strict() {
         }
     }
     assert!(checked >= 100, "{}", checked);
+}
+
+#[test]
+fn strict_checks_the_solver_records_one_per_line() {
+    // `R p`, `q` and each query are records of the shared strict lexer;
+    // the columns were counted by hand.
+    let strict = Options {
+        strict: true,
+        strategy: false,
+    };
+    let v = "1\na 0 0 0\n";
+    for (rest, want) in [
+        ("0 0\n0\n", None),
+        ("0 0\n1\n0 0\n", None),
+        (
+            "0\n0\n0\n",
+            Some("line 3 column 2: expected the draw probability p after a single space, found the end of the line"),
+        ),
+        (
+            "0 0 0\n",
+            Some("line 3 column 4: expected the end of the line, found a space"),
+        ),
+        (
+            "0 0\n0\nx\n",
+            Some("line 5 column 1: expected the end of the input, found `x`"),
+        ),
+        (
+            "0 0\n0",
+            Some("line 4 column 2: expected a newline at the end of the input"),
+        ),
+        (
+            "0 0\n1\n0\n0\n",
+            Some("line 5 column 2: expected y of query 1 of 1 after a single space, found the end of the line"),
+        ),
+    ] {
+        let (_, failure) = run_with(format!("{}{}", v, rest).as_bytes(), &strict);
+        assert_eq!(failure.map(|f| f.to_string()).as_deref(), want, "{:?}", rest);
+        // Without --strict each of them reads.
+        let (_, plain) = run_with(format!("{}{}", v, rest).as_bytes(), &Options::default());
+        assert!(plain.is_none(), "{:?}", rest);
+    }
 }
 
 /// A small seeded generator (xorshift) for random variants.
