@@ -14,6 +14,7 @@
 
 mod common;
 
+use kit::rng::Rng;
 use std::fs;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -223,25 +224,6 @@ fn the_corpus_gets_one_verdict_from_all_three() {
     }
 }
 
-/// splitmix64: a small seeded generator, the same sequence everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
-        list[self.below(list.len())]
-    }
-}
-
 /// One random variant of at most 12 skills, as tokens per skill line, then
 /// maybe broken by one mutation, then laid out with random whitespace.
 fn random_variant(rng: &mut Rng) -> Vec<u8> {
@@ -263,18 +245,18 @@ fn random_variant(rng: &mut Rng) -> Vec<u8> {
         "\u{2028}",
         "z",
     ];
-    let n = 1 + rng.below(12);
+    let n = 1 + rng.index(12);
     let mut pool: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
     pool.extend((0..12).map(|i| format!("s{i}")));
     let mut names = Vec::new();
     while names.len() < n {
-        let name = pool.swap_remove(rng.below(pool.len()));
+        let name = pool.swap_remove(rng.index(pool.len()));
         names.push(name);
     }
     let mut beats = vec![Vec::new(); n];
     for i in 0..n {
         for j in i + 1..n {
-            match rng.below(4) {
+            match rng.index(4) {
                 0 => beats[i].push(j),
                 1 => beats[j].push(i),
                 _ => {}
@@ -283,20 +265,20 @@ fn random_variant(rng: &mut Rng) -> Vec<u8> {
     }
     let mut lines: Vec<Vec<String>> = vec![vec![n.to_string()]];
     for i in 0..n {
-        let delta = rng.below(9) as i64 - 4;
-        let req = (-delta).max(0) + rng.below(3) as i64 * rng.below(3) as i64;
+        let delta = rng.index(9) as i64 - 4;
+        let req = (-delta).max(0) + rng.index(3) as i64 * rng.index(3) as i64;
         let mut line = vec![names[i].clone(), delta.to_string(), req.to_string()];
         line.push(beats[i].len().to_string());
         line.extend(beats[i].iter().map(|&j| names[j].clone()));
         lines.push(line);
     }
-    if rng.below(2) == 0 {
+    if rng.index(2) == 0 {
         mutate(rng, &mut lines);
     }
     let seps = [" ", " ", " ", "\t", "  ", "\x0b", "\x0c", "\r"];
     let ends = ["\n", "\n", "\n", "\r\n", "\n\n", " \n"];
     let mut text = Vec::new();
-    if rng.below(20) == 0 {
+    if rng.index(20) == 0 {
         text.extend_from_slice(b"\xef\xbb\xbf");
     }
     for line in &lines {
@@ -316,8 +298,8 @@ fn random_variant(rng: &mut Rng) -> Vec<u8> {
 /// business, not the format's).
 fn mutate(rng: &mut Rng, lines: &mut Vec<Vec<String>>) {
     let n = lines.len() - 1;
-    let s = 1 + rng.below(n);
-    let other = 1 + rng.below(n);
+    let s = 1 + rng.index(n);
+    let other = 1 + rng.index(n);
     let garbage = [
         "x",
         "1.5",
@@ -329,12 +311,12 @@ fn mutate(rng: &mut Rng, lines: &mut Vec<Vec<String>>) {
         "-",
         "１",
     ];
-    match rng.below(12) {
-        0 => lines[s][1 + rng.below(3)] = rng.pick(&garbage).to_string(),
+    match rng.index(12) {
+        0 => lines[s][1 + rng.index(3)] = rng.pick(&garbage).to_string(),
         1 => lines[0][0] = rng.pick(&["0", "-1", "+0", "x", "13"]).to_string(),
         2 => {
             let delta: i64 = lines[s][1].parse().unwrap();
-            lines[s][2] = ((-delta).max(0) - 1 - rng.below(2) as i64).to_string();
+            lines[s][2] = ((-delta).max(0) - 1 - rng.index(2) as i64).to_string();
         }
         3 => lines[s][0] = lines[other][0].clone(),
         4 => {
@@ -359,11 +341,11 @@ fn mutate(rng: &mut Rng, lines: &mut Vec<Vec<String>>) {
             }
         }
         8 => {
-            let keep = rng.below(lines[s].len());
+            let keep = rng.index(lines[s].len());
             lines[s].truncate(keep);
             lines.truncate(s + 1);
         }
-        9 => lines[s][0] = "é".repeat(16) + rng.pick(&["", "x"]),
+        9 => lines[s][0] = "é".repeat(16) + *rng.pick(&["", "x"]),
         10 => {
             lines[s].push("nobody".to_string());
             lines[s][3] = (lines[s].len() - 4).to_string();
@@ -380,7 +362,7 @@ fn mutate(rng: &mut Rng, lines: &mut Vec<Vec<String>>) {
 
 #[test]
 fn random_variants_get_one_verdict_from_all_three() {
-    let mut rng = Rng(0x6a69_2d76_6172_6961);
+    let mut rng = Rng::new(0x6a69_2d76_6172_6961);
     let (mut accepted, mut refused) = (0, 0);
     for i in 0..300 {
         let text = random_variant(&mut rng);

@@ -28,6 +28,14 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
+    /// Uniform in `0..n`, as an index.
+    ///
+    /// # Panics
+    /// If `n` is 0.
+    pub fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+
     /// Uniform in `lo..=hi`.
     ///
     /// # Panics

@@ -1,4 +1,5 @@
 use super::*;
+use kit::rng::Rng;
 
 fn run(input: &str) -> Result<String, Failure> {
     let mut out = Vec::new();
@@ -253,23 +254,6 @@ fn every_job_runs_once_whatever_threads_are_granted() {
     run_jobs(Vec::<u8>::new(), |_| panic!("no job"));
 }
 
-/// splitmix64: the tests' own seeded generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn map_of(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: Vec<u8>) -> Map {
     let (players, radius2, mode) = (None, Some(r2), Some(mode));
     Map {
@@ -291,8 +275,8 @@ fn random_map(
     seed: u64,
     palette: &[u8],
 ) -> Map {
-    let mut rng = Rng(seed);
-    let cells = (0..rows * cols).map(|_| palette[rng.below(palette.len())]);
+    let mut rng = Rng::new(seed);
+    let cells = (0..rows * cols).map(|_| palette[rng.index(palette.len())]);
     map_of(rows, cols, r2, mode, cells.collect())
 }
 
@@ -593,18 +577,18 @@ const MODES: [AttackMode; 4] = [
 
 /// A random map of `players` owners (some maybe absent) at a random density.
 fn random_cells(rng: &mut Rng, rows: usize, cols: usize, players: usize) -> Vec<u8> {
-    let density = 1 + rng.below(9); // tenths of the cells hold ants
+    let density = 1 + rng.index(9); // tenths of the cells hold ants
     (0..rows * cols)
         .map(|_| {
-            if rng.below(10) < density {
-                let o = rng.below(players) as u8;
-                if rng.below(8) == 0 {
+            if rng.index(10) < density {
+                let o = rng.index(players) as u8;
+                if rng.index(8) == 0 {
                     b'A' + o
                 } else {
                     b'a' + o
                 }
             } else {
-                b".....%*0"[rng.below(8)]
+                b".....%*0"[rng.index(8)]
             }
         })
         .collect()
@@ -714,11 +698,11 @@ fn check_explain(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u
 
 #[test]
 fn explain_matches_the_model() {
-    let mut rng = Rng(12);
+    let mut rng = Rng::new(12);
     for _ in 0..300 {
-        let (rows, cols) = (1 + rng.below(12), 1 + rng.below(12));
-        let r2 = [rng.below(101), rng.below(26), rng.below(6)][rng.below(3)] as u64;
-        let players = 2 + rng.below(4);
+        let (rows, cols) = (1 + rng.index(12), 1 + rng.index(12));
+        let r2 = [rng.index(101), rng.index(26), rng.index(6)][rng.index(3)] as u64;
+        let players = 2 + rng.index(4);
         let cells = random_cells(&mut rng, rows, cols, players);
         for mode in MODES {
             check_explain(rows, cols, r2, mode, &cells);
@@ -730,13 +714,13 @@ fn explain_matches_the_model() {
 fn every_mode_matches_the_naive_model_on_small_tori() {
     // Tori smaller than the disk: one enemy is listed several times, and
     // offsets wrap onto the ant itself.
-    let mut rng = Rng(2011);
+    let mut rng = Rng::new(2011);
     let mut deaths = [0usize; 4];
     for _ in 0..600 {
-        let (rows, cols) = (1 + rng.below(9), 1 + rng.below(9));
-        let r2 = [rng.below(101), rng.below(26), rng.below(6)][rng.below(3)] as u64;
-        let spread = [2, 3, 9][rng.below(3)];
-        let players = 2 + rng.below(spread);
+        let (rows, cols) = (1 + rng.index(9), 1 + rng.index(9));
+        let r2 = [rng.index(101), rng.index(26), rng.index(6)][rng.index(3)] as u64;
+        let spread = [2, 3, 9][rng.index(3)];
+        let players = 2 + rng.index(spread);
         let cells = random_cells(&mut rng, rows, cols, players);
         for (k, mode) in MODES.into_iter().enumerate() {
             deaths[k] += check_against_model(rows, cols, r2, mode, cells.clone(), 1);
@@ -752,13 +736,13 @@ fn every_mode_matches_the_naive_model_on_small_tori() {
 fn every_mode_matches_the_naive_model_on_wider_maps() {
     // Rows long enough for the sweep's register blocks and the sliding
     // windows, tall maps (transposed), and several bands.
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     for &(rows, cols) in &[(7, 170), (170, 7), (23, 29), (3, 150), (12, 40)] {
         for r2 in [1, 2, 5, 13, 25, 50, 81, 100] {
-            let players = 2 + rng.below(5);
+            let players = 2 + rng.index(5);
             let cells = random_cells(&mut rng, rows, cols, players);
             for mode in MODES {
-                let threads = 1 + rng.below(3);
+                let threads = 1 + rng.index(3);
                 check_against_model(rows, cols, r2, mode, cells.clone(), threads);
             }
         }
@@ -798,14 +782,14 @@ fn damage_matches_the_model_where_the_512_bit_path_decides() {
     // Small dense tori at large N give enemies many different weaknesses
     // (the lcm passes 2^100); keep maps until enough ants fall between
     // the filter's bounds and so take the 512-bit exact sum.
-    let mut rng = Rng(316);
+    let mut rng = Rng::new(316);
     let (mut hard, mut maps) = (0, 0);
     while hard < 20 {
         maps += 1;
         assert!(maps < 20_000, "only {hard} hard ants");
-        let (rows, cols) = (3 + rng.below(6), 3 + rng.below(6));
-        let r2 = 60 + rng.below(41) as u64;
-        let players = 2 + rng.below(6);
+        let (rows, cols) = (3 + rng.index(6), 3 + rng.index(6));
+        let r2 = 60 + rng.index(41) as u64;
+        let players = 2 + rng.index(6);
         let cells = random_cells(&mut rng, rows, cols, players);
         let found = big_fallback_ants(rows, cols, r2, &cells);
         if found > 0 {
@@ -820,21 +804,21 @@ fn damage_matches_the_model_where_the_512_bit_path_decides() {
 fn exact_sums_match_the_model_fractions() {
     // reaches_one on random term sets, many with large prime
     // denominators (the 512-bit path), and sums of exactly 1 or just below.
-    let mut rng = Rng(97);
+    let mut rng = Rng::new(97);
     for round in 0..3000 {
         let mut count = [0u64; 317];
-        for _ in 0..1 + rng.below(40) {
+        for _ in 0..1 + rng.index(40) {
             let w = if round % 2 == 0 {
-                1 + rng.below(316)
+                1 + rng.index(316)
             } else {
-                200 + rng.below(117)
+                200 + rng.index(117)
             };
-            count[w] += 1 + rng.below(3) as u64;
+            count[w] += 1 + rng.index(3) as u64;
         }
         if round % 3 == 0 {
             // (w - 1)/w + 2/(2w) = 1 exactly, or 1/(2w) short of it.
             count = [0u64; 317];
-            let w = 1 + rng.below(158);
+            let w = 1 + rng.index(158);
             count[w] += w as u64 - 1;
             count[2 * w] += 1 + (round % 2) as u64;
         }
