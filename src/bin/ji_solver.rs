@@ -83,16 +83,15 @@ exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
 /// Why a run did not end with exit code 0.
 #[derive(Debug, PartialEq)]
 pub enum Failure {
-    /// An unknown command-line argument (exit code 2).
+    /// An unknown command-line argument.
     BadArgument(String),
-    /// Bad input: the 1-based line and what is wrong (exit code 2).
+    /// Bad input: the 1-based line and what is wrong.
     BadInput(usize, String),
-    /// Off the layout under `--strict`: line, column, what (exit 2).
+    /// Off the layout under `--strict`: line, column, what.
     BadLayout(usize, usize, String),
-    /// Valid input, values not certified (the best printed) or too large to
-    /// tabulate (exit code 3).
+    /// Valid input, values not certified (the best printed) or too large.
     Uncertified(String),
-    /// The input cannot be read or the output cannot be written (exit 1).
+    /// The input cannot be read or the output cannot be written.
     Io(String),
 }
 
@@ -592,8 +591,7 @@ struct Problem<'a> {
     queries: Vec<(usize, usize)>,
 }
 
-/// Reads the problem; `strict` also checks the layout (`--strict`), one
-/// record per line: `n`, each skill, `R p`, `q`, each query.
+/// Reads the problem (`strict`: one record per line, as in `HELP`).
 fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     let mut lx = Lexer::new(input);
     lx.strict = strict;
@@ -610,7 +608,6 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
             ))
         }
         None => {
-            // A name where R should be: usually some count k was too small.
             let hint = match rt.text.first() {
                 Some(b'0'..=b'9' | b'-' | b'+') => "",
                 _ => " (does every skill's count k match its list?)",
@@ -800,13 +797,13 @@ struct Stage {
     /// Largest gap between the certified bounds of any stage game.
     worst_gap: f64,
     /// The last game's maximin row and minimax column; no saddle (then
-    /// `red`, `row_on`, `col_on` hold what dominance left)?
+    /// `red`, `row_on`, `col_on` hold the rest of dominance)?
     pure: (usize, usize),
     reduced: bool,
     /// The best row and column strategies found on `red`.
     best_x: Vec<f64>,
     best_y: Vec<f64>,
-    /// Work done (see `WORK`).
+    /// See `WORK`.
     work: u64,
     /// Per state, A's (`sure[0]`) or B's strategy of the round the state's
     /// value first became +1 (-1 for B): it leads only to states that got
@@ -842,9 +839,8 @@ impl Stage {
         if !self.reduced {
             return lower;
         }
-        // Dominance never leaves a single row or column here: one row
-        // leaves one column, and a 1 x 1 remainder would be a saddle of `m`
-        // (its pure strategies stay optimal), and `m` has none.
+        // Never a single line left: one row leaves one column, and a 1 x 1
+        // rest would be a saddle of `m` (its strategies stay optimal).
         let (r, c) = self.reduce(rows, cols);
         self.mixed(r, c, lower, upper).clamp(lower, upper)
     }
@@ -904,7 +900,6 @@ impl Stage {
                 self.lp.solve(&self.red, r, c, bland, &mut self.work)
             };
             if ok {
-                // Row strategy of the original game and column strategy.
                 let (xs, ys) = if transposed {
                     (&self.lp.y, &self.lp.x)
                 } else {
@@ -1086,8 +1081,7 @@ impl Simplex {
 // ---------------------------------------------------------------- iteration
 
 /// The budget of work (`Stage::work`: stage-game entries built plus 32
-/// each, tableau entries and linear-system steps): about 2 s here, the
-/// same answer everywhere. Past it: exit code 3.
+/// each, tableau entries and linear-system steps): about 2 s here.
 const WORK: u64 = 300_000_000;
 
 impl Game {
@@ -1163,6 +1157,9 @@ fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>)
         if rounds == 0 && (change.is_none() || done >= CERTIFY_FROM && done.is_power_of_two()) {
             match certify(game, &old, &mut stage) {
                 Some((mid, width)) if width <= CERTIFIED => {
+                    // Bounds from exact best replies: the stage games'
+                    // accuracy no longer matters.
+                    stage.worst_gap = 0.0;
                     old = mid;
                     break None;
                 }
@@ -1174,7 +1171,7 @@ fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>)
             Some(c) => c,
             None => {
                 break Some(format!(
-                    "stopped after {} rounds (work budget): the values still moved by {:.1e} in the last round{}",
+                    "out of work after {} rounds: the last one moved the values by {:.1e}{}",
                     done, last, note
                 ))
             }
