@@ -1,6 +1,6 @@
 //! Ants battle: one attack phase of the Google AI Challenge 2011 "Ants"
-//! engine (蚂蚁之战 / アリの戦い): given the map after the moves, decide
-//! which ants die in battle and print the map afterwards.
+//! engine: given the map after the moves, decide which ants die in battle
+//! and print the map afterwards.
 //!
 //! Input, output, options: [`HELP`]. Rules (the engine `ants.py` wins over
 //! prose): the map is a torus; the attack disk D holds the offsets (dr, dc)
@@ -10,8 +10,8 @@
 //! [`support`], [`closest`], [`damage`] (exact, no floating point).
 //!
 //! Method: owners in one byte per cell; a rule is a [`Sweep`] "for each
-//! offset, for each cell" in vectorised register blocks (AVX2 when the CPU
-//! has it), or sliding windows ([`DiskRows`]). Tall maps are transposed.
+//! offset, for each cell" in register blocks (AVX2 if the CPU has it), or
+//! sliding windows ([`DiskRows`]). Tall maps are transposed.
 //! One thread unless `--threads` asks ([`run_jobs_with`]). Time
 //! O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Limits: R * C
 //! <= 25,000,000, N <= 100. Errors: one [`Failure`].
@@ -56,7 +56,7 @@ pub enum Failure {
     /// Bad input: the 1-based line and what is wrong there (exit 2).
     BadInput(usize, String),
     /// A bad command-line argument (exit 2).
-    Usage(String),
+    BadArgument(String),
     /// Reading the input or writing the output failed (exit 1).
     Io(String),
 }
@@ -64,7 +64,7 @@ pub enum Failure {
 impl Failure {
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..) | Failure::Usage(_) => 2,
+            Failure::BadInput(..) | Failure::BadArgument(_) => 2,
             Failure::Io(_) => 1,
         }
     }
@@ -74,7 +74,7 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::BadInput(line, what) => write!(f, "line {line}: {what}"),
-            Failure::Usage(what) | Failure::Io(what) => write!(f, "{what}"),
+            Failure::BadArgument(what) | Failure::Io(what) => write!(f, "{what}"),
         }
     }
 }
@@ -1462,6 +1462,7 @@ impl Options {
     };
 
     fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
+        let usage = |what| Err(Failure::BadArgument(what));
         let mut options = Options::ONE;
         let mut args = args.map(|a| a.to_string_lossy().into_owned());
         while let Some(arg) = args.next() {
@@ -1473,8 +1474,8 @@ impl Options {
             options.threads = match n.as_deref().map(|n| (n, n.parse())) {
                 Some(("auto", _)) => 0,
                 Some((_, Ok(n @ 1..=64))) => n,
-                Some((n, _)) => return Err(Failure::Usage(format!("--threads {n}: not 1..64"))),
-                None => return Err(Failure::Usage(format!("bad argument `{arg}` (see --help)"))),
+                Some((n, _)) => return usage(format!("--threads {n}: not 1..64")),
+                None => return usage(format!("bad argument `{arg}` (see --help)")),
             };
         }
         Ok(options)

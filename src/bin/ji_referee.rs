@@ -76,7 +76,7 @@ fn run() -> Result<(), Failure> {
             strict = true;
         } else {
             let arg = arg.to_string_lossy();
-            return Err(Failure::Usage(format!(
+            return Err(Failure::BadArgument(format!(
                 "unknown argument `{}` (try --help)",
                 arg
             )));
@@ -84,7 +84,7 @@ fn run() -> Result<(), Failure> {
     }
     let mut input = Vec::new();
     if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        return Err(Failure::Usage(format!("cannot read stdin: {}", e)));
+        return Err(Failure::BadArgument(format!("cannot read stdin: {}", e)));
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -101,7 +101,7 @@ enum Failure {
     /// 1-based line and column (exit code 2).
     BadLayout(usize, usize, String),
     /// A bad argument or unreadable stdin (exit code 2).
-    Usage(String),
+    BadArgument(String),
     /// The verdict cannot be written (exit code 1).
     Io(String),
 }
@@ -113,7 +113,7 @@ impl fmt::Display for Failure {
             Failure::BadLayout(line, column, what) => {
                 write!(f, "line {} column {}: {}", line, column, what)
             }
-            Failure::Usage(what) => write!(f, "{}", what),
+            Failure::BadArgument(what) => write!(f, "{}", what),
             Failure::Io(e) => write!(f, "cannot write the output: {}", e),
         }
     }
@@ -123,7 +123,7 @@ impl Failure {
     /// The process exit code: the only mapping from failures to codes.
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..) | Failure::BadLayout(..) | Failure::Usage(_) => 2,
+            Failure::BadInput(..) | Failure::BadLayout(..) | Failure::BadArgument(_) => 2,
             Failure::Io(_) => 1,
         }
     }

@@ -300,7 +300,7 @@ fn strict_still_reports_bad_input_by_line() {
 fn failures_map_to_exit_codes() {
     assert_eq!(Failure::BadInput(1, String::new()).exit_code(), 2);
     assert_eq!(Failure::BadLayout(1, 1, String::new()).exit_code(), 2);
-    assert_eq!(Failure::Usage(String::new()).exit_code(), 2);
+    assert_eq!(Failure::BadArgument(String::new()).exit_code(), 2);
     assert_eq!(Failure::Io(String::new()).exit_code(), 1);
 }
 
