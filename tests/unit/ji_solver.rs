@@ -604,13 +604,17 @@ s11 0 4 3 s0 s7 s10
 ";
 
 /// Certificates of the same game must overlap state by state: each claims
-/// the value lies within width / 2 of its midpoint. Before the fix, the
-/// tables after 2048 and 4096 sweeps of `LONG_GAMES` "certified" (3, 6) at
-/// -0.999978310 and -0.999984589, both with widths below 1e-7: against A's
-/// strategy B had a reply lasting about 1e9 rounds that gains about 1e-14
-/// a round, under `IMPROVES`, so policy iteration kept a reply 6e-6 worse
-/// for B, and its error bound (residual times the expected rounds of the
-/// policy kept, about 2) missed it.
+/// the value lies within width / 2 of its midpoint. They do not yet: the
+/// tables after 2048 and 4096 sweeps of `LONG_GAMES` "certify" (3, 6) at
+/// -0.999978310 and -0.999984589, both with widths below 1e-7. The unsound
+/// bound is the lower one, A's strategy scored by B's best reply: policy
+/// iteration stops at a reply of about 2 expected rounds because each
+/// better reply gains less than `IMPROVES` (1e-14) at some state; going
+/// on with no threshold, B finds replies lasting about 4e9 rounds that
+/// hold A to -1.00000002 instead of -0.99997844. `reply_value`'s error
+/// bound, residual times the expected rounds of the policy it kept, does
+/// not cover such slow replies (they need residual times the largest
+/// expected rounds of any reply, about 4e9 x 1e-16, above 1e-7).
 #[test]
 #[ignore = "fails: certify is unsound on LONG_GAMES (see the comment)"]
 fn certificates_of_long_games_agree() {
