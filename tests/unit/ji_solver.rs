@@ -579,3 +579,64 @@ fn random_unlimited_games_are_certified() {
     }
     assert!(failed <= 2, "{} of 40 not certified", failed);
 }
+
+/// The variant of the unsound certificate (see `certificates_agree`).
+const LONG_GAMES: &str = "12
+s0 -6 6 2 s2 s5
+s1 3 5 7 s0 s2 s3 s5 s6 s8 s10
+s2 0 6 3 s3 s6 s7
+s3 -4 6 3 s0 s8 s11
+s4 0 3 5 s0 s3 s7 s9 s11
+s5 2 5 3 s2 s3 s6
+s6 -2 3 5 s0 s3 s4 s7 s11
+s7 0 2 4 s0 s1 s8 s10
+s8 2 6 5 s2 s6 s9 s10 s11
+s9 0 2 3 s5 s6 s10
+s10 -4 5 6 s0 s2 s3 s4 s5 s6
+s11 0 4 3 s0 s7 s10
+";
+
+/// Certificates of the same game must overlap state by state: each claims
+/// the value lies within width / 2 of its midpoint. They do not yet: the
+/// tables after 2048 and 4096 sweeps of `LONG_GAMES` "certify" (3, 6) at
+/// -0.999978310 and -0.999984589, both with widths below 1e-7. The unsound
+/// bound is the lower one, A's strategy scored by B's best reply: policy
+/// iteration stops at a reply of about 2 expected rounds because each
+/// better reply gains less than `IMPROVES` (1e-14) at some state; going
+/// on with no threshold, B finds replies lasting about 4e9 rounds that
+/// hold A to -1.00000002 instead of -0.99997844. `reply_value`'s error
+/// bound, residual times the expected rounds of the policy it kept, does
+/// not cover such slow replies (they need residual times the largest
+/// expected rounds of any reply, about 4e9 x 1e-16, above 1e-7).
+#[test]
+#[ignore = "fails: certify is unsound on LONG_GAMES (see the comment)"]
+fn certificates_of_long_games_agree() {
+    let game = game_of(LONG_GAMES, 1.0);
+    let w = game.width();
+    let mut stage = Stage::default();
+    let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    let mut certified: Vec<(Vec<f64>, f64)> = Vec::new();
+    for k in 1..=4096u64 {
+        game.sweep(&old, &mut new, &mut stage).unwrap();
+        std::mem::swap(&mut old, &mut new);
+        if k >= 1024 && k.is_power_of_two() {
+            if let Some(c) = certify(&game, &old, &mut stage) {
+                certified.extend(Some(c).filter(|c| c.1 <= CERTIFIED));
+            }
+        }
+    }
+    for (i, (m1, w1)) in certified.iter().enumerate() {
+        for (m2, w2) in &certified[..i] {
+            for s in 0..w * w {
+                let apart = (m1[s] - m2[s]).abs();
+                assert!(
+                    apart <= 0.5 * (w1 + w2),
+                    "state {}: {} and {}",
+                    s,
+                    m1[s],
+                    m2[s]
+                );
+            }
+        }
+    }
+}
