@@ -17,104 +17,61 @@
 //! player lacks the 集 for its skill in round t (checked before "beats");
 //! else `A t` / `B t` for the round in which a skill beats the other; else
 //! `CONTINUE a b` with the final counts. Rounds after the verdict are still
-//! read (they must name skills) and ignored.
+//! read (they must name skills) and ignored. `--trace` also writes one line
+//! per refereed round to stderr (`trace_round`, docs/contract.md).
 //!
-//! Exit codes: 0 verdict printed; 2 bad input or bad argument (one line on
-//! stderr: `ji_referee: line L: what is wrong`, with `column C` after L for a
-//! --strict deviation). Code 3 is never used: every well-formed record has a
-//! verdict. 1: the output cannot be written.
+//! Exit codes (`Failure::exit_code`, the contract of docs/contract.md): 0
+//! verdict printed; 2 bad input or bad argument (one line on stderr:
+//! `ji_referee: line L: what is wrong`, with `column C` after L for a
+//! --strict deviation); 1 stdin cannot be read or the output not written.
+//! Code 3 is never used: every well-formed record has a verdict.
 //!
 //! Complexity: O(input) time and memory; names are hashed once, each round
 //! costs two hash look-ups and one look-up in the "beats" set. Counts are
 //! kept in 128 bits, so even r = 2e5 rounds of the largest 64-bit gains
 //! cannot overflow.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
+
+// ---- input ------------------------------------------------------------------
 
 const BIN: &str = "ji_referee";
 /// Largest number of rounds the format allows.
 const MAX_ROUNDS: u64 = 200_000;
 
-const HELP: &str = "\
-ji_referee: referee one game of 集 (波波攒).
-usage:  ji_referee [--strict] < record
-input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
-        then r (1..=200000) and r lines `x y` (the skills A and B play).
-        Tokens: any ASCII whitespace between them (CRLF = LF; U+3000 or a
-        no-break space is part of a name); `+1`, `-0`, `007` are numbers;
-        a leading byte order mark is skipped; whatever follows the r-th
-        round is ignored.
---strict: check the statement's layout too, and stop at the first
-        deviation with `line L column C: ...` (exit 2); else referee as usual:
-        n on line 1; one line per skill; r on its own line; one line per
-        round; single spaces between tokens, none at either end of a line;
-        a newline (LF or CRLF) after the last round and nothing after it.
-output: `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
-        `CONTINUE a b` (final counts of 集).
-exit:   0 ok, 2 bad input or argument (one line on stderr), 1 output failed.
-";
-
-fn main() {
-    if let Err(failure) = run() {
-        eprintln!("{}: {}", BIN, failure);
-        std::process::exit(failure.exit_code());
-    }
-}
-
-/// Reads the arguments and stdin, referees, writes the verdict.
-fn run() -> Result<(), Failure> {
-    let mut strict = false;
-    for arg in std::env::args_os().skip(1) {
-        if arg == "--help" || arg == "-h" {
-            let mut out = io::stdout();
-            return out
-                .write_all(HELP.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(|e| Failure::Io(e.to_string()));
-        } else if arg == "--strict" {
-            strict = true;
-        } else {
-            let arg = arg.to_string_lossy();
-            return Err(Failure::BadArgument(format!(
-                "unknown argument `{}` (try --help)",
-                arg
-            )));
-        }
-    }
-    let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        return Err(Failure::BadArgument(format!("cannot read stdin: {}", e)));
-    }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    solve(&input, strict, &mut out)?;
-    out.flush().map_err(|e| Failure::Io(e.to_string()))
-}
-
-/// Why a run gave no verdict.
+/// Why a run gave no verdict; `Display` words it after `ji_referee: `.
 #[derive(Debug, PartialEq, Eq)]
-enum Failure {
+pub enum Failure {
+    /// A bad argument: the whole message (exit code 2).
+    BadArgument(String),
     /// Bad input: the 1-based line and what is wrong (exit code 2).
-    BadInput(usize, String),
+    BadInput { line: usize, what: String },
     /// `--strict`: the first deviation from the statement's layout, at a
     /// 1-based line and column (exit code 2).
-    BadLayout(usize, usize, String),
-    /// A bad argument or unreadable stdin (exit code 2).
-    BadArgument(String),
-    /// The verdict cannot be written (exit code 1).
-    Io(String),
+    BadLayout {
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    /// Stdin cannot be read: the OS error (exit code 1).
+    UnreadableInput(String),
+    /// The verdict or the trace cannot be written: the OS error (exit
+    /// code 1).
+    UnwritableOutput(String),
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
-            Failure::BadLayout(line, column, what) => {
+            Failure::BadArgument(what) => write!(f, "{}", what),
+            Failure::BadInput { line, what } => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout { line, column, what } => {
                 write!(f, "line {} column {}: {}", line, column, what)
             }
-            Failure::BadArgument(what) => write!(f, "{}", what),
-            Failure::Io(e) => write!(f, "cannot write the output: {}", e),
+            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {}", e),
+            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {}", e),
         }
     }
 }
@@ -123,18 +80,22 @@ impl Failure {
     /// The process exit code: the only mapping from failures to codes.
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..) | Failure::BadLayout(..) | Failure::BadArgument(_) => 2,
-            Failure::Io(_) => 1,
+            Failure::BadArgument(_) | Failure::BadInput { .. } | Failure::BadLayout { .. } => 2,
+            Failure::UnreadableInput(_) | Failure::UnwritableOutput(_) => 1,
         }
     }
 }
 
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadInput(line, what))
+    Err(Failure::BadInput { line, what })
 }
 
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadLayout(line, column, what))
+    Err(Failure::BadLayout { line, column, what })
+}
+
+fn unwritable(e: io::Error) -> Failure {
+    Failure::UnwritableOutput(e.to_string())
 }
 
 // shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
@@ -576,26 +537,8 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 }
 // shared: ji-variant end
 
-// ---------------------------------------------------------------- referee
-
-/// How a recorded game ends.
-#[derive(Debug, PartialEq)]
-enum Verdict {
-    /// A player lacked the 集 for its skill: (A short, B short, round).
-    Illegal(bool, bool, u64),
-    /// A's skill beat B's in this round.
-    AWins(u64),
-    /// B's skill beat A's in this round.
-    BWins(u64),
-    /// No round decided: the final counts.
-    Continue(i128, i128),
-}
-
-/// Reads a whole record, referees it and writes the verdict line.
-fn solve<W: Write>(input: &[u8], strict: bool, out: &mut W) -> Result<(), Failure> {
-    let mut lx = Lexer::new(input);
-    lx.strict = strict;
-    let v = parse_variant(&mut lx)?;
+/// Reads `r`, the number of rounds, and ends its record.
+fn read_round_count(lx: &mut Lexer<'_>) -> Result<u64, Failure> {
     let rt = lx.expect(|| "the number of rounds r".to_string())?;
     let r = match (parse_u64(rt.text), parse_int(rt.text)) {
         (Some(r), _) if (1..=MAX_ROUNDS).contains(&r) => r,
@@ -618,65 +561,303 @@ fn solve<W: Write>(input: &[u8], strict: bool, out: &mut W) -> Result<(), Failur
         }
     };
     lx.end_record(false)?;
-    let mut verdict: Option<Verdict> = None;
-    // Counts of 集; 128 bits so that no sum of 2e5 64-bit deltas overflows.
-    let (mut a, mut b): (i128, i128) = (0, 0);
-    for t in 1..=r {
-        let xt = lx.expect(|| format!("A's skill in round {} of {}", t, r))?;
-        let yt = lx.expect(|| format!("B's skill in round {} of {}", t, r))?;
-        // "The rounds after the verdict are still in the input (possibly
-        // illegal ones): read and ignore them." Reading: an unknown name,
-        // there too, is bad input (no such move exists), not ILLEGAL.
-        let mut ids = [0u32; 2];
-        for (id, (tok, who)) in ids.iter_mut().zip([(xt, "A"), (yt, "B")]) {
-            *id = match v.lookup(tok.text) {
-                Some(i) => i,
-                None => {
-                    let name = show(tok.text);
-                    return tok.fail(format!("round {}: unknown skill `{}` for {}", t, name, who));
-                }
-            };
+    Ok(r)
+}
+
+/// The skills A and B play in round `t` of `r`.
+#[derive(Clone, Copy)]
+struct Moves {
+    a: u32,
+    b: u32,
+}
+
+/// Reads round `t` of `r`: two known skill names, one record.
+fn read_round(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64, r: u64) -> Result<Moves, Failure> {
+    let xt = lx.expect(|| format!("A's skill in round {} of {}", t, r))?;
+    let yt = lx.expect(|| format!("B's skill in round {} of {}", t, r))?;
+    // "The rounds after the verdict are still in the input (possibly
+    // illegal ones): read and ignore them." Reading: an unknown name,
+    // there too, is bad input (no such move exists), not ILLEGAL.
+    let skill = |tok: Token<'_>, who: &str| match v.lookup(tok.text) {
+        Some(id) => Ok(id),
+        None => {
+            let name = show(tok.text);
+            tok.fail(format!("round {}: unknown skill `{}` for {}", t, name, who))
         }
-        lx.end_record(t == r)?;
-        let [x, y] = ids;
+    };
+    let moves = Moves {
+        a: skill(xt, "A")?,
+        b: skill(yt, "B")?,
+    };
+    lx.end_record(t == r)?;
+    Ok(moves)
+}
+
+// ---- model ------------------------------------------------------------------
+
+/// The players' counts of 集; 128 bits so that no sum of 2e5 64-bit deltas
+/// overflows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Counts {
+    a: i128,
+    b: i128,
+}
+
+/// Who lacked the 集 for its skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Offender {
+    A,
+    B,
+    Both,
+}
+
+impl Offender {
+    /// As the output and the trace name it.
+    fn name(self) -> &'static str {
+        match self {
+            Offender::A => "A",
+            Offender::B => "B",
+            Offender::Both => "AB",
+        }
+    }
+}
+
+/// How a recorded game ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// A player lacked the 集 for its skill in this round.
+    Illegal { who: Offender, round: u64 },
+    /// A's skill beat B's in this round.
+    AWins { round: u64 },
+    /// B's skill beat A's in this round.
+    BWins { round: u64 },
+    /// No round decided: the final counts.
+    Continue(Counts),
+}
+
+/// How one round ends: the game goes on with new counts, or it is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RoundEnd {
+    Next(Counts),
+    Decides(Verdict),
+}
+
+// ---- rules ------------------------------------------------------------------
+
+/// Referees round `round`, played from the counts `before`.
+fn play_round(v: &Variant<'_>, moves: Moves, before: Counts, round: u64) -> RoundEnd {
+    let (sa, sb) = (&v.skills[moves.a as usize], &v.skills[moves.b as usize]);
+    // "Legality of both moves is checked before "beats": an illegal
+    // move that would have won is still ILLEGAL. A count equal to req is
+    // legal." (With no req-0 skill, round 1 is ILLEGAL AB.)
+    let short_a = before.a < i128::from(sa.req);
+    let short_b = before.b < i128::from(sb.req);
+    let who = match (short_a, short_b) {
+        (true, true) => Some(Offender::Both),
+        (true, false) => Some(Offender::A),
+        (false, true) => Some(Offender::B),
+        (false, false) => None,
+    };
+    if let Some(who) = who {
+        RoundEnd::Decides(Verdict::Illegal { who, round })
+    } else if v.beats(moves.a, moves.b) {
+        RoundEnd::Decides(Verdict::AWins { round })
+    } else if v.beats(moves.b, moves.a) {
+        RoundEnd::Decides(Verdict::BWins { round })
+    } else {
+        // "Deltas apply only when the round continues."
+        RoundEnd::Next(Counts {
+            a: before.a + i128::from(sa.delta),
+            b: before.b + i128::from(sb.delta),
+        })
+    }
+}
+
+// ---- output -----------------------------------------------------------------
+
+/// Reads a whole record, referees it and writes the verdict line (and with
+/// `--trace` one line per refereed round to `trace`).
+pub fn solve(
+    input: Vec<u8>,
+    options: &Options,
+    out: &mut impl Write,
+    trace: &mut impl Write,
+) -> Result<(), Failure> {
+    let mut lx = Lexer::new(&input);
+    lx.strict = options.strict;
+    let v = parse_variant(&mut lx)?;
+    let r = read_round_count(&mut lx)?;
+    let mut verdict: Option<Verdict> = None;
+    let mut counts = Counts { a: 0, b: 0 };
+    for t in 1..=r {
+        let moves = read_round(&mut lx, &v, t, r)?;
         if verdict.is_some() {
             continue;
         }
-        let (sx, sy) = (&v.skills[x as usize], &v.skills[y as usize]);
-        // "Legality of both moves is checked before "beats": an illegal
-        // move that would have won is still ILLEGAL. A count equal to req is
-        // legal." (With no req-0 skill, round 1 is ILLEGAL AB.)
-        let short_a = a < i128::from(sx.req);
-        let short_b = b < i128::from(sy.req);
-        if short_a || short_b {
-            verdict = Some(Verdict::Illegal(short_a, short_b, t));
-        } else if v.beats(x, y) {
-            verdict = Some(Verdict::AWins(t));
-        } else if v.beats(y, x) {
-            verdict = Some(Verdict::BWins(t));
-        } else {
-            // "Deltas apply only when the round continues."
-            a += i128::from(sx.delta);
-            b += i128::from(sy.delta);
+        let end = play_round(&v, moves, counts, t);
+        if options.trace {
+            trace_round(trace, &v, t, moves, counts, end).map_err(unwritable)?;
+        }
+        match end {
+            RoundEnd::Next(after) => counts = after,
+            RoundEnd::Decides(decided) => verdict = Some(decided),
         }
     }
     // Whatever follows the r-th round is ignored, as `cin` would (--strict
     // has refused it in `end_record`).
-    let verdict = verdict.unwrap_or(Verdict::Continue(a, b));
-    let written = match verdict {
-        Verdict::Illegal(sa, sb, t) => {
-            let who = match (sa, sb) {
-                (true, true) => "AB",
-                (true, false) => "A",
-                _ => "B",
-            };
-            writeln!(out, "ILLEGAL {} {}", who, t)
+    let verdict = verdict.unwrap_or(Verdict::Continue(counts));
+    write_verdict(out, verdict).map_err(unwritable)
+}
+
+/// `--trace`: `round T X Y A B RESULT` (docs/contract.md, "Trace formats"),
+/// with the skills' names as the input spells them and the counts before
+/// the round.
+fn trace_round(
+    trace: &mut impl Write,
+    v: &Variant<'_>,
+    round: u64,
+    moves: Moves,
+    before: Counts,
+    end: RoundEnd,
+) -> io::Result<()> {
+    write!(trace, "round {} ", round)?;
+    trace.write_all(v.skills[moves.a as usize].name)?;
+    trace.write_all(b" ")?;
+    trace.write_all(v.skills[moves.b as usize].name)?;
+    write!(trace, " {} {} ", before.a, before.b)?;
+    match end {
+        RoundEnd::Next(after) => writeln!(trace, "next {} {}", after.a, after.b),
+        RoundEnd::Decides(Verdict::Illegal { who, .. }) => {
+            writeln!(trace, "ILLEGAL {}", who.name())
         }
-        Verdict::AWins(t) => writeln!(out, "A {}", t),
-        Verdict::BWins(t) => writeln!(out, "B {}", t),
-        Verdict::Continue(a, b) => writeln!(out, "CONTINUE {} {}", a, b),
+        RoundEnd::Decides(Verdict::AWins { .. }) => writeln!(trace, "A"),
+        RoundEnd::Decides(Verdict::BWins { .. }) => writeln!(trace, "B"),
+        // `play_round` never ends a round with `Continue`.
+        RoundEnd::Decides(Verdict::Continue(_)) => Ok(()),
+    }
+}
+
+/// The one output line.
+fn write_verdict(out: &mut impl Write, verdict: Verdict) -> io::Result<()> {
+    match verdict {
+        Verdict::Illegal { who, round } => writeln!(out, "ILLEGAL {} {}", who.name(), round),
+        Verdict::AWins { round } => writeln!(out, "A {}", round),
+        Verdict::BWins { round } => writeln!(out, "B {}", round),
+        Verdict::Continue(counts) => writeln!(out, "CONTINUE {} {}", counts.a, counts.b),
+    }
+}
+
+// ---- command line -----------------------------------------------------------
+
+const HELP: &str = "\
+ji_referee: referee one recorded game of 集 (波波攒).
+usage:   ji_referee [options] < record
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then r
+         (1..=200000) and r lines `x y` (the skills A and B play). Tokens:
+         any ASCII whitespace between them (CRLF = LF; U+3000 or a no-break
+         space is part of a name); `+1`, `-0`, `007` are numbers; a leading
+         byte order mark is skipped; whatever follows the r-th round is
+         ignored.
+output:  `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
+         `CONTINUE a b` (the final counts of 集).
+options: --strict  also check the statement's layout, and stop at the first
+                   deviation with `line L column C: ...` (exit 2): n on line
+                   1; one line per skill; r on its own line; one line per
+                   round; single spaces between tokens, none at either end
+                   of a line; a newline (LF or CRLF) after the last round
+                   and nothing after it.
+         --trace   also write one line per refereed round to stderr, up to
+                   and including the round that decides: `round T X Y A B
+                   RESULT`, where X and Y are the skills A and B play, A and
+                   B their counts before the round, and RESULT `next A' B'`
+                   (the counts after it), `A` or `B` (that side's skill
+                   wins) or `ILLEGAL A|B|AB`.
+         --help    print this help and exit
+exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
+         argument, 3 not used (every well-formed record has a verdict).
+";
+
+/// The options, one field each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `--strict`: check the statement's layout too.
+    pub strict: bool,
+    /// `--trace`: one stderr line per refereed round.
+    pub trace: bool,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Run(Options),
+}
+
+/// Reads the arguments as `OsString`s (a non-UTF-8 one is refused, never a
+/// panic); `--help` anywhere wins over everything else.
+fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let args: Vec<OsString> = args.collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    let mut options = Options::default();
+    for arg in &args {
+        match arg.to_str() {
+            Some("--strict") => options.strict = true,
+            Some("--trace") => options.trace = true,
+            Some(other) => {
+                let kind = if other.starts_with('-') && other.len() > 1 {
+                    "unknown option"
+                } else {
+                    "unexpected argument"
+                };
+                let what = format!("{} '{}' (see --help)", kind, other);
+                return Err(Failure::BadArgument(what));
+            }
+            None => {
+                let what = "an argument is not valid UTF-8 (see --help)";
+                return Err(Failure::BadArgument(what.to_string()));
+            }
+        }
+    }
+    Ok(Command::Run(options))
+}
+
+fn main() {
+    if let Err(failure) = run(std::env::args_os().skip(1)) {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+        std::process::exit(failure.exit_code());
+    }
+}
+
+/// Reads the arguments and stdin, referees, writes the verdict.
+fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
+    let options = match parse_args(args)? {
+        Command::Help => {
+            let mut out = io::stdout();
+            return out
+                .write_all(HELP.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(unwritable);
+        }
+        Command::Run(options) => options,
     };
-    written.map_err(|e| Failure::Io(e.to_string()))
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        return Err(Failure::UnreadableInput(e.to_string()));
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let stderr = io::stderr();
+    let mut trace = io::BufWriter::new(stderr.lock());
+    let result = solve(input, &options, &mut out, &mut trace);
+    // The trace goes out before the error line `main` writes.
+    let traced = trace.flush();
+    drop(trace);
+    result?;
+    traced.map_err(unwritable)?;
+    out.flush().map_err(unwritable)
 }
 
 #[cfg(test)]

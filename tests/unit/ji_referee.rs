@@ -6,8 +6,15 @@ const COMMON: &str = include_str!("../data/ji_variant/common.txt");
 
 fn run_with(input: &str, strict: bool) -> Result<String, Failure> {
     let mut out = Vec::new();
-    solve(input.as_bytes(), strict, &mut out)?;
+    solve(input.into(), &opts(strict), &mut out, &mut Vec::new())?;
     Ok(String::from_utf8(out).unwrap())
+}
+
+fn opts(strict: bool) -> Options {
+    Options {
+        strict,
+        ..Options::default()
+    }
 }
 
 fn run(input: &str) -> Result<String, Failure> {
@@ -202,7 +209,12 @@ fn rejects_malformed_variants() {
     );
     let ok = "é".repeat(16); // 32 bytes
     assert!(run(&format!("1\n{} 0 0 0\n1\n{} {}\n", ok, ok, ok)).is_ok());
-    let not_utf8 = solve(b"1\n\xf0\x9f\x94\xa5\x80 0 0 0\n", false, &mut Vec::new());
+    let not_utf8 = solve(
+        b"1\n\xf0\x9f\x94\xa5\x80 0 0 0\n".to_vec(),
+        &opts(false),
+        &mut Vec::new(),
+        &mut Vec::new(),
+    );
     assert_eq!(
         not_utf8.unwrap_err().to_string(),
         "line 2: skill name `\u{1F525}\u{FFFD}` is not valid UTF-8"
@@ -298,10 +310,24 @@ fn strict_still_reports_bad_input_by_line() {
 
 #[test]
 fn failures_map_to_exit_codes() {
-    assert_eq!(Failure::BadInput(1, String::new()).exit_code(), 2);
-    assert_eq!(Failure::BadLayout(1, 1, String::new()).exit_code(), 2);
-    assert_eq!(Failure::BadArgument(String::new()).exit_code(), 2);
-    assert_eq!(Failure::Io(String::new()).exit_code(), 1);
+    let what = String::new;
+    assert_eq!(
+        Failure::BadInput {
+            line: 1,
+            what: what()
+        }
+        .exit_code(),
+        2
+    );
+    let layout = Failure::BadLayout {
+        line: 1,
+        column: 1,
+        what: what(),
+    };
+    assert_eq!(layout.exit_code(), 2);
+    assert_eq!(Failure::BadArgument(what()).exit_code(), 2);
+    assert_eq!(Failure::UnreadableInput(what()).exit_code(), 1);
+    assert_eq!(Failure::UnwritableOutput(what()).exit_code(), 1);
 }
 
 #[test]
@@ -318,8 +344,8 @@ fn every_public_fixture_passes_strict() {
         for path in names {
             let input = std::fs::read(&path).unwrap();
             let (mut lenient, mut strict) = (Vec::new(), Vec::new());
-            solve(&input, false, &mut lenient).unwrap();
-            let verdict = solve(&input, true, &mut strict);
+            solve(input.clone(), &opts(false), &mut lenient, &mut Vec::new()).unwrap();
+            let verdict = solve(input, &opts(true), &mut strict, &mut Vec::new());
             assert_eq!(verdict, Ok(()), "{}", path.display());
             assert_eq!(strict, lenient, "{}", path.display());
             checked += 1;
@@ -343,11 +369,149 @@ impl Write for Full {
 #[test]
 fn an_unwritable_output_is_exit_1_not_bad_input() {
     let input = format!("{}1\n集 集\n", COMMON);
-    let failure = solve(input.as_bytes(), false, &mut Full).unwrap_err();
-    assert_eq!(failure, Failure::Io("no space left".to_string()));
+    let failure = solve(input.into(), &opts(false), &mut Full, &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        failure,
+        Failure::UnwritableOutput("no space left".to_string())
+    );
     assert_eq!(failure.exit_code(), 1);
     assert_eq!(
         failure.to_string(),
         "cannot write the output: no space left"
+    );
+}
+
+/// The `--trace` lines of a record, and its verdict.
+fn traced(input: &str) -> (String, String) {
+    let options = Options {
+        trace: true,
+        ..Options::default()
+    };
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    solve(input.into(), &options, &mut out, &mut log).unwrap();
+    (
+        String::from_utf8(log).unwrap(),
+        String::from_utf8(out).unwrap(),
+    )
+}
+
+#[test]
+fn trace_has_one_line_per_round_up_to_the_deciding_one() {
+    // 集 +1 (req 0), 小波 -1 (req 1) beats 集; the rounds after the
+    // verdict are not traced.
+    let input = format!("{}4\n集 集\n小波 集\n集 集\n集 集\n", COMMON);
+    let (log, out) = traced(&input);
+    assert_eq!(out, "A 2\n");
+    assert_eq!(log, "round 1 集 集 0 0 next 1 1\nround 2 小波 集 1 1 A\n");
+}
+
+#[test]
+fn trace_results_name_every_ending() {
+    let variant = "2\na 1 0 1 b\nb 1 0 0\n";
+    for (rounds, want_log, want_out) in [
+        ("1\nb a\n", "round 1 b a 0 0 B\n", "B 1\n"),
+        (
+            "2\nb b\nb b\n",
+            "round 1 b b 0 0 next 1 1\nround 2 b b 1 1 next 2 2\n",
+            "CONTINUE 2 2\n",
+        ),
+    ] {
+        let (log, out) = traced(&format!("{}{}", variant, rounds));
+        assert_eq!((log.as_str(), out.as_str()), (want_log, want_out));
+    }
+    let costly = "2\nx -1 1 0\ny 1 0 0\n";
+    for (rounds, result) in [("x y", "A"), ("y x", "B"), ("x x", "AB")] {
+        let (log, out) = traced(&format!("{}1\n{}\n", costly, rounds));
+        assert_eq!(log, format!("round 1 {} 0 0 ILLEGAL {}\n", rounds, result));
+        assert_eq!(out, format!("ILLEGAL {} 1\n", result));
+    }
+}
+
+#[test]
+fn trace_lines_keep_to_the_contract_on_every_public_fixture() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ji_referee");
+    let mut names: Vec<_> = std::fs::read_dir(root.join("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension() == Some("in".as_ref()))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for path in names {
+        let input = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
+        let (log, out) = traced(&input);
+        let lines: Vec<&str> = log.lines().collect();
+        // Round numbers 1..=T in order; the last line decides unless the
+        // game continues; counts chain from one line to the next.
+        let mut counts = ("0".to_string(), "0".to_string());
+        for (i, line) in lines.iter().enumerate() {
+            let f: Vec<&str> = line.split(' ').collect();
+            assert_eq!(f[0], "round", "{}", path.display());
+            assert_eq!(f[1], (i + 1).to_string(), "{}", path.display());
+            assert_eq!((f[4], f[5]), (counts.0.as_str(), counts.1.as_str()));
+            let last = i + 1 == lines.len();
+            match &f[6..] {
+                ["next", a, b] => counts = (a.to_string(), b.to_string()),
+                [side] if last && (*side == "A" || *side == "B") => {
+                    assert_eq!(out, format!("{} {}\n", side, i + 1))
+                }
+                ["ILLEGAL", who] if last => assert_eq!(out, format!("ILLEGAL {} {}\n", who, i + 1)),
+                other => panic!("{}: bad trace result {:?}", path.display(), other),
+            }
+        }
+        if out.starts_with("CONTINUE") {
+            assert_eq!(out, format!("CONTINUE {} {}\n", counts.0, counts.1));
+        }
+    }
+}
+
+#[test]
+fn a_trace_leaves_the_output_unchanged() {
+    let input = format!("{}2\n集 集\n小波 集\n", COMMON);
+    let (_, out) = traced(&input);
+    assert_eq!(out, run(&input).unwrap());
+}
+
+fn args(list: &[&str]) -> impl Iterator<Item = OsString> {
+    list.iter()
+        .map(OsString::from)
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+#[test]
+fn arguments_follow_the_contract() {
+    assert_eq!(parse_args(args(&[])), Ok(Command::Run(Options::default())));
+    let both = Options {
+        strict: true,
+        trace: true,
+    };
+    assert_eq!(
+        parse_args(args(&["--trace", "--strict"])),
+        Ok(Command::Run(both))
+    );
+    for help in [&["-h"][..], &["--strict", "--help"], &["--nope", "--help"]] {
+        assert_eq!(parse_args(args(help)), Ok(Command::Help), "{:?}", help);
+    }
+    for (list, want) in [
+        (&["--x"][..], "unknown option '--x' (see --help)"),
+        (&["--strict", "x"], "unexpected argument 'x' (see --help)"),
+        (&["-"], "unexpected argument '-' (see --help)"),
+    ] {
+        let failure = parse_args(args(list)).unwrap_err();
+        assert_eq!(failure.to_string(), want);
+        assert_eq!(failure.exit_code(), 2);
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn a_non_utf8_argument_is_a_bad_argument() {
+    use std::os::unix::ffi::OsStringExt;
+    let odd = OsString::from_vec(b"--\xff".to_vec());
+    let failure = parse_args(vec![odd].into_iter()).unwrap_err();
+    assert_eq!(
+        failure.to_string(),
+        "an argument is not valid UTF-8 (see --help)"
     );
 }
