@@ -14,12 +14,13 @@
 //! stderr, one per line (the format is in the comment on `trace!` and in
 //! docs/zhuguosha.md).
 //!
-//! Exit codes (`Failure::exit_code`): 0 the game was simulated; 2 bad input or
-//! a bad argument (one line `zhuguosha: line L: <what>` on stderr, with
-//! `--strict` `zhuguosha: line L column C: <what>`); 3 the input is valid but
-//! the game never ends (possible with random decks, see `Game::run`): one line
-//! `zhuguosha: the game does not end: ...` on stderr and nothing on stdout;
-//! 1 the input could not be read or the output not written.
+//! Exit codes (`Failure::exit_code`, as in docs/contract.md): 0 the game was
+//! simulated; 2 bad input or a bad argument (one line `zhuguosha: line L:
+//! <what>` on stderr, with `--strict` `zhuguosha: line L column C: <what>`);
+//! 3 the input is valid but the game never ends (possible with random decks,
+//! see `Game::run`): one line `zhuguosha: the game does not end: ...` on
+//! stderr and nothing on stdout; 1 the input could not be read or the output
+//! not written.
 //!
 //! Complexity: every card use costs O(n) (the hand keeps, per card kind, a
 //! linked list of its cards in hand order, so "the leftmost usable card" is a
@@ -28,34 +29,42 @@
 //! after one quiet round once the deck is exhausted. No input can make the
 //! program allocate more than that.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 
-// ---------------------------------------------------------------- input ----
+// ---- input -------------------------------------------------------------------
 
-/// Why a run produced no (complete) answer.
+/// Why a run produced no (complete) answer; `Display` words it after
+/// `zhuguosha: `.
 #[derive(Debug, PartialEq, Eq)]
-enum Failure {
-    /// A command-line argument that is not an option (exit code 2).
+pub enum Failure {
+    /// A bad command-line argument: the whole message (exit code 2).
     BadArgument(String),
     /// Bad input: 1-based line number and what is wrong (exit code 2).
-    BadInput(usize, String),
+    BadInput { line: usize, what: String },
     /// Input off the statement's layout under `--strict`: 1-based line, 1-based
     /// byte column and what is wrong (exit code 2).
-    BadLayout(usize, usize, String),
-    /// Valid input, but the game cannot end (exit code 3).
-    NeverEnds(String),
-    /// Reading the input or writing the answer or the trace failed (exit code 1).
-    Io(String),
+    BadLayout {
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    /// Valid input, but the game cannot end: why (exit code 3).
+    NoExactAnswer(String),
+    /// Reading stdin failed: the OS error (exit code 1).
+    UnreadableInput(String),
+    /// Writing the answer or the trace failed: the OS error (exit code 1).
+    UnwritableOutput(String),
 }
 
 impl Failure {
     /// The process exit code: the one place that maps failures to codes.
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadArgument(_) | Failure::BadInput(..) | Failure::BadLayout(..) => 2,
-            Failure::NeverEnds(_) => 3,
-            Failure::Io(_) => 1,
+            Failure::BadArgument(_) | Failure::BadInput { .. } | Failure::BadLayout { .. } => 2,
+            Failure::NoExactAnswer(_) => 3,
+            Failure::UnreadableInput(_) | Failure::UnwritableOutput(_) => 1,
         }
     }
 }
@@ -63,19 +72,19 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadArgument(what) => write!(f, "{}", what),
-            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
-            Failure::BadLayout(line, column, what) => {
+            Failure::BadArgument(what) | Failure::NoExactAnswer(what) => write!(f, "{}", what),
+            Failure::BadInput { line, what } => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout { line, column, what } => {
                 write!(f, "line {} column {}: {}", line, column, what)
             }
-            Failure::NeverEnds(why) => write!(f, "the game does not end: {}", why),
-            Failure::Io(what) => write!(f, "{}", what),
+            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {}", e),
+            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {}", e),
         }
     }
 }
 
-fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadInput(line, what))
+fn unwritable(e: io::Error) -> Failure {
+    Failure::UnwritableOutput(e.to_string())
 }
 
 /// A token for an error message: printable ASCII as is, other bytes as
@@ -100,16 +109,24 @@ fn is_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
-/// The 1-based line and byte column of `input[at]` (or of the end of input).
-/// Only error messages need it, so it is computed only then.
-fn place(input: &[u8], at: usize) -> (usize, usize) {
+/// Where a byte is: 1-based line, 1-based byte column.
+struct Place {
+    line: usize,
+    column: usize,
+}
+
+/// The place of `input[at]` (or of the end of input). Only error messages
+/// need it, so it is computed only then.
+fn place(input: &[u8], at: usize) -> Place {
     let before = &input[..at];
     let line_start = before
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |k| k + 1);
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    (line, at - line_start + 1)
+    Place {
+        line: 1 + before.iter().filter(|&&b| b == b'\n').count(),
+        column: at - line_start + 1,
+    }
 }
 
 /// The token being read, for the messages.
@@ -119,10 +136,16 @@ enum Want {
     DeckSize,
     /// Pig number (1-based).
     Role(usize),
-    /// Pig number and card number (1-based).
-    Card(usize, usize),
-    /// Deck card number (1-based) and m.
-    Deck(usize, usize),
+    /// A card of a pig's starting hand (both 1-based).
+    Card {
+        pig: usize,
+        k: usize,
+    },
+    /// Deck card `k` (1-based) of `m`.
+    Deck {
+        k: usize,
+        m: usize,
+    },
     /// After the m-th deck card: nothing but a line end (`--strict` only).
     End(usize),
 }
@@ -133,8 +156,8 @@ impl fmt::Display for Want {
             Want::PigCount => write!(f, "the pig count n"),
             Want::DeckSize => write!(f, "the deck size m"),
             Want::Role(pig) => write!(f, "pig {}'s role", pig),
-            Want::Card(pig, k) => write!(f, "pig {}'s card {}", pig, k),
-            Want::Deck(k, m) => write!(f, "deck card {} of {}", k, m),
+            Want::Card { pig, k } => write!(f, "pig {}'s card {}", pig, k),
+            Want::Deck { k, m } => write!(f, "deck card {} of {}", k, m),
             Want::End(m) => write!(f, "the end of the input after the {} deck cards", m),
         }
     }
@@ -181,11 +204,11 @@ impl<'a> Reader<'a> {
     /// A bad-input failure about the byte at `at`: `line L: ...`, or with
     /// `--strict` `line L column C: ...`.
     fn bad_at<T>(&self, at: usize, what: String) -> Result<T, Failure> {
-        let (line, column) = place(self.input, at);
+        let Place { line, column } = place(self.input, at);
         if self.strict {
-            Err(Failure::BadLayout(line, column, what))
+            Err(Failure::BadLayout { line, column, what })
         } else {
-            bad(line, what)
+            Err(Failure::BadInput { line, what })
         }
     }
 
@@ -257,7 +280,7 @@ impl<'a> Reader<'a> {
                 ),
             ),
             _ if start < self.input.len() => Ok(()),
-            Want::Deck(k, m) => self.bad_at(
+            Want::Deck { k, m } => self.bad_at(
                 start,
                 format!("the input ends after {} of the {} deck cards", k - 1, m),
             ),
@@ -453,7 +476,7 @@ fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
         }
         let mut hand = [0; 4];
         for (k, slot) in hand.iter_mut().enumerate() {
-            let t = r.token(Gap::Space, Want::Card(pig, k + 1))?;
+            let t = r.token(Gap::Space, Want::Card { pig, k: k + 1 })?;
             *slot = match card(t) {
                 Some(c) => c,
                 None => return r.bad_token(t, format!("pig {}: {}", pig, unknown_card(t))),
@@ -466,7 +489,7 @@ fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
     let mut deck = Vec::with_capacity(m);
     for k in 1..=m {
         let gap = if k == 1 { Gap::LineEnd } else { Gap::Space };
-        let t = r.token(gap, Want::Deck(k, m))?;
+        let t = r.token(gap, Want::Deck { k, m })?;
         match card(t) {
             Some(c) => deck.push(c),
             None => return r.bad_token(t, format!("deck card {}: {}", k, unknown_card(t))),
@@ -486,7 +509,7 @@ fn unknown_card(token: &[u8]) -> String {
     )
 }
 
-// ---------------------------------------------------------------- model ----
+// ---- model -------------------------------------------------------------------
 
 const NIL: u32 = u32::MAX;
 const GONE: Card = 0xff;
@@ -631,7 +654,7 @@ fn letter(c: Card) -> char {
     CARD_LETTERS[c as usize] as char
 }
 
-// ---------------------------------------------------------------- rules ----
+// ---- rules -------------------------------------------------------------------
 
 impl<const TRACE: bool> Game<TRACE> {
     fn new(setup: &Setup) -> Self {
@@ -1117,7 +1140,7 @@ impl<const TRACE: bool> Game<TRACE> {
         if TRACE {
             sink.write_all(&self.log)
                 .and_then(|()| sink.flush())
-                .map_err(|e| Failure::Io(format!("cannot write the trace: {}", e)))?;
+                .map_err(unwritable)?;
             self.log.clear();
         }
         Ok(())
@@ -1157,8 +1180,8 @@ impl<const TRACE: bool> Game<TRACE> {
                 let living = self.pigs.iter().filter(|p| p.alive).count();
                 if quiet_turns >= living {
                     let last = self.deck[self.deck.len() - 1] as usize;
-                    return Err(Failure::NeverEnds(format!(
-                        "the deck is exhausted (every draw is '{}') and a full round of {} turns \
+                    return Err(Failure::NoExactAnswer(format!(
+                        "the game does not end: the deck is exhausted (every draw is '{}') and a full round of {} turns \
                          up to turn {} changed nothing",
                         CARD_LETTERS[last] as char, living, turn
                     )));
@@ -1172,24 +1195,23 @@ impl<const TRACE: bool> Game<TRACE> {
     }
 }
 
-// --------------------------------------------------------------- output ----
+// ---- output ------------------------------------------------------------------
 
 /// Parses `input`, plays the game and writes the result to `out` (and with
 /// `--trace` the events to `trace`).
-fn solve<W: Write>(
-    input: &[u8],
+pub fn solve(
+    input: Vec<u8>,
     options: &Options,
-    out: &mut W,
-    trace: &mut dyn Write,
+    out: &mut impl Write,
+    trace: &mut impl Write,
 ) -> Result<(), Failure> {
-    let setup = parse(input, options.strict)?;
+    let setup = parse(&input, options.strict)?;
     let text = if options.trace {
         simulate::<true>(&setup, trace)?
     } else {
         simulate::<false>(&setup, trace)?
     };
-    out.write_all(&text)
-        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))
+    out.write_all(&text).map_err(unwritable)
 }
 
 /// The statement's output: the winner, then each pig's hand or `DEAD`.
@@ -1217,82 +1239,97 @@ fn simulate<const TRACE: bool>(setup: &Setup, trace: &mut dyn Write) -> Result<V
     Ok(text)
 }
 
+// ---- command line ------------------------------------------------------------
+
 const HELP: &str = "\
-zhuguosha: [SDOI2010] 猪国杀 (Luogu P2482) simulator; reads stdin, writes stdout.
-usage:  zhuguosha [--strict] [--trace] < input
-input:  n m (2..10 pigs, 1..2000 cards); n times 'ROLE c1 c2 c3 c4' (ROLE MP, ZP
-        or FP; pig 1 is MP); then the m deck cards, top first. Cards: P K D F N
-        W J Z. Read like C++ cin: any whitespace separates tokens, and whatever
-        follows the m-th deck card is ignored.
-output: MP or FP (the winner), then each pig's hand left to right, or DEAD.
---strict  also check the statement's exact layout, and stop at the first
-        deviation with 'zhuguosha: line L column C: ...' (C counts bytes from
-        1): line 1 is 'n m', then one line per pig, then one line with all m
-        deck cards; tokens separated by exactly one space; no leading or
-        trailing whitespace, no blank line, no leading zero, nothing after the
-        deck line, and the deck line ends with a newline. Lines may end in LF
-        or CRLF. A valid input is then solved as usual.
---trace   also write every event of the game to stderr, one line each, in a
-        stable format (docs/zhuguosha.md): turn, draw, play, reveal, mark,
-        unmark, negate, answer, damage, peach, death, end; pigs are numbered
-        1..n, cards are the input's letters. stdout is unchanged.
-exit:   0 ok, 1 input or output failed, 2 bad input or argument, 3 the game
-        never ends.
+zhuguosha: simulate a game of [SDOI2010] 猪国杀 (Luogu P2482, LOJ 2885).
+usage:   zhuguosha [options] < input
+input:   n m (2..10 pigs, 1..2000 cards); n times 'ROLE c1 c2 c3 c4' (ROLE MP,
+         ZP or FP; pig 1 is MP); then the m deck cards, top first. Cards: P K
+         D F N W J Z. Read like C++ cin: any whitespace separates tokens, and
+         whatever follows the m-th deck card is ignored.
+output:  MP or FP (the winner), then each pig's hand left to right, or DEAD.
+options: --strict  also check the statement's exact layout, and stop at the
+                   first deviation with 'line L column C: ...' (C counts bytes
+                   from 1): line 1 is 'n m', then one line per pig, then one
+                   line with all m deck cards; tokens separated by exactly one
+                   space; no leading or trailing whitespace, no blank line, no
+                   leading zero, nothing after the deck line, which ends with
+                   a newline (LF or CRLF, as every line may).
+         --trace   also write every event of the game to stderr, one line
+                   each (docs/zhuguosha.md): turn, draw, play, reveal, mark,
+                   unmark, negate, answer, damage, peach, death, end; pigs
+                   are numbered 1..n, cards are the input's letters.
+         --help    print this help and exit
+exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
+         argument, 3 the game never ends.
 ";
 
-/// The command-line options.
-#[derive(Default)]
-struct Options {
-    strict: bool,
-    trace: bool,
-    help: bool,
+/// The command-line options, one field each.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `--strict`: check the statement's exact layout too.
+    pub strict: bool,
+    /// `--trace`: every event of the game to stderr.
+    pub trace: bool,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Run(Options),
 }
 
 /// Reads the arguments as `OsString`s: a non-UTF-8 one is refused, never a
-/// panic.
-fn options(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
-    let mut options = Options::default();
-    for arg in args {
-        match arg.to_str() {
-            Some("--strict") => options.strict = true,
-            Some("--trace") => options.trace = true,
-            Some("--help") | Some("-h") => options.help = true,
-            _ => {
-                return Err(Failure::BadArgument(format!(
-                    "unknown argument '{}' (input is read from stdin; see --help)",
-                    arg.to_string_lossy()
-                )))
-            }
-        }
+/// panic. `--help` anywhere wins over everything else.
+fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let args: Vec<OsString> = args.collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
     }
-    Ok(options)
+    let mut options = Options::default();
+    for arg in &args {
+        let what = match arg.to_str() {
+            Some("--strict") => {
+                options.strict = true;
+                continue;
+            }
+            Some("--trace") => {
+                options.trace = true;
+                continue;
+            }
+            Some(a) if a.len() > 1 && a.starts_with('-') => format!("unknown option '{}'", a),
+            Some(a) => format!("unexpected argument '{}'", a),
+            None => "an argument is not valid UTF-8".into(),
+        };
+        return Err(Failure::BadArgument(what + " (see --help)"));
+    }
+    Ok(Command::Run(options))
 }
 
 fn main() {
-    if let Err(failure) = run_main() {
+    if let Err(failure) = run(std::env::args_os().skip(1)) {
         // Not `eprintln!`, which panics when stderr cannot be written.
         let _ = writeln!(io::stderr(), "zhuguosha: {}", failure);
         std::process::exit(failure.exit_code());
     }
 }
 
-fn run_main() -> Result<(), Failure> {
-    let options = options(std::env::args_os().skip(1))?;
-    if options.help {
-        return io::stdout()
-            .write_all(HELP.as_bytes())
-            .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)));
-    }
+fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
+    let options = match parse_args(args)? {
+        Command::Help => return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
+        Command::Run(options) => options,
+    };
     let mut input = Vec::new();
     io::stdin()
         .lock()
         .read_to_end(&mut input)
-        .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
+        .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    solve(&input, &options, &mut out, &mut io::stderr())?;
-    out.flush()
-        .map_err(|e| Failure::Io(format!("cannot write the output: {}", e)))
+    solve(input, &options, &mut out, &mut io::stderr())?;
+    out.flush().map_err(unwritable)
 }
 
 #[cfg(test)]
