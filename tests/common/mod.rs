@@ -20,17 +20,43 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The solvers: one per `src/bin/*.rs`, sorted.
+/// The programs: one per `src/bin/*.rs` file or `src/bin/*/main.rs`
+/// folder (as Cargo finds them), sorted.
 pub fn binaries() -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(root().join("src/bin"))
         .expect("src/bin exists")
         .filter_map(|e| {
             let path = e.ok()?.path();
-            (path.extension()? == "rs").then(|| path.file_stem()?.to_str().map(String::from))?
+            let file = path.extension().map_or(false, |x| x == "rs");
+            let folder = path.join("main.rs").is_file();
+            if file {
+                path.file_stem()?.to_str().map(String::from)
+            } else if folder {
+                path.file_name()?.to_str().map(String::from)
+            } else {
+                None
+            }
         })
         .collect();
     names.sort();
     names
+}
+
+/// The source files of program `bin`: `src/bin/<bin>.rs`, or every `.rs`
+/// file of the folder `src/bin/<bin>/`, sorted (`main.rs` first).
+pub fn sources(bin: &str) -> Vec<PathBuf> {
+    let file = root().join("src/bin").join(format!("{bin}.rs"));
+    if file.is_file() {
+        return vec![file];
+    }
+    let folder = root().join("src/bin").join(bin);
+    let mut files: Vec<PathBuf> = fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", rel(&folder)))
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().map_or(false, |x| x == "rs"))
+        .collect();
+    files.sort_by_key(|p| (p.file_name() != Some("main.rs".as_ref()), p.clone()));
+    files
 }
 
 /// Path of a built binary of this crate.
