@@ -33,7 +33,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 
-// ---- input -------------------------------------------------------------------
+// ---- input ------------------------------------------------------------------
 
 /// Why a run produced no (complete) answer; `Display` words it after
 /// `zhuguosha: `.
@@ -509,7 +509,7 @@ fn unknown_card(token: &[u8]) -> String {
     )
 }
 
-// ---- model -------------------------------------------------------------------
+// ---- model ------------------------------------------------------------------
 
 const NIL: u32 = u32::MAX;
 const GONE: Card = 0xff;
@@ -654,7 +654,7 @@ fn letter(c: Card) -> char {
     CARD_LETTERS[c as usize] as char
 }
 
-// ---- rules -------------------------------------------------------------------
+// ---- rules ------------------------------------------------------------------
 
 impl<const TRACE: bool> Game<TRACE> {
     fn new(setup: &Setup) -> Self {
@@ -1195,7 +1195,7 @@ impl<const TRACE: bool> Game<TRACE> {
     }
 }
 
-// ---- output ------------------------------------------------------------------
+// ---- output -----------------------------------------------------------------
 
 /// Parses `input`, plays the game and writes the result to `out` (and with
 /// `--trace` the events to `trace`).
@@ -1239,7 +1239,7 @@ fn simulate<const TRACE: bool>(setup: &Setup, trace: &mut dyn Write) -> Result<V
     Ok(text)
 }
 
-// ---- command line ------------------------------------------------------------
+// ---- command line -----------------------------------------------------------
 
 const HELP: &str = "\
 zhuguosha: simulate a game of [SDOI2010] 猪国杀 (Luogu P2482, LOJ 2885).
