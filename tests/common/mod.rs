@@ -27,7 +27,7 @@ pub fn binaries() -> Vec<String> {
         .expect("src/bin exists")
         .filter_map(|e| {
             let path = e.ok()?.path();
-            let file = path.extension().map_or(false, |x| x == "rs");
+            let file = path.extension().is_some_and(|x| x == "rs");
             let folder = path.join("main.rs").is_file();
             if file {
                 path.file_stem()?.to_str().map(String::from)
@@ -53,7 +53,7 @@ pub fn sources(bin: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = fs::read_dir(&folder)
         .unwrap_or_else(|e| panic!("{}: {e}", rel(&folder)))
         .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.extension().map_or(false, |x| x == "rs"))
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
         .collect();
     files.sort_by_key(|p| (p.file_name() != Some("main.rs".as_ref()), p.clone()));
     files
