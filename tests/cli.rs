@@ -137,6 +137,11 @@ fn run(bin: &str, args: &[&str], input: &[u8]) -> Outcome {
     )
 }
 
+/// Runs `bin` with `args` that need not be UTF-8, on empty stdin.
+fn run_os(bin: &str, args: &[OsString]) -> Outcome {
+    launch(bin, args, Stdin::Bytes(b""), Sink::Captured, Sink::Captured)
+}
+
 fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
 }
@@ -287,13 +292,7 @@ fn help_anywhere_prints_the_help_and_exits_0() {
         #[cfg(unix)]
         {
             let args = [not_utf8(), OsString::from("--help")];
-            let out = launch(
-                &bin,
-                &args,
-                Stdin::Bytes(b""),
-                Sink::Captured,
-                Sink::Captured,
-            );
+            let out = run_os(&bin, &args);
             assert_eq!(out.code, Some(0), "{bin} <non-UTF-8> --help");
             assert_eq!(out.stdout, help);
         }
@@ -356,13 +355,7 @@ fn a_non_utf8_argument_is_refused_without_a_panic() {
             if args.len() == 2 && !help_of(&bin).contains("--strict") {
                 continue;
             }
-            let out = launch(
-                &bin,
-                &args,
-                Stdin::Bytes(b""),
-                Sink::Captured,
-                Sink::Captured,
-            );
+            let out = run_os(&bin, &args);
             assert_refused(&bin, "non-UTF-8 argument", &out, 2, &want);
         }
     }
