@@ -99,9 +99,9 @@ const WRAPPED_ONCE: Patch = Patch {
 /// A 集 referee that loses A's gain in a round where A's count is 0.
 const LOSES_AT_ZERO: Patch = Patch {
     bin: "ji_referee",
-    anchor: "a += i128::from(sx.delta);",
-    replacement: "if a != 0 || sx.delta <= 0 {\n                \
-                  a += i128::from(sx.delta); // PLANTED: lost at count 0\n            }",
+    anchor: "counts.a += i128::from(sa.delta);",
+    replacement: "if counts.a != 0 || sa.delta <= 0 {\n            \
+                  counts.a += i128::from(sa.delta); // PLANTED: lost at count 0\n        }",
     into_body: false,
 };
 
