@@ -11,6 +11,7 @@ mod common;
 use assert_cmd::Command;
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::{Output, Stdio};
 use std::time::Duration;
@@ -76,6 +77,18 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// Runs `check` for every program in `programs`, and then fails naming
+/// each program it failed for (each failure's message is printed as it
+/// happens): one run shows every program that breaks the contract.
+fn each_program<P: AsRef<str>>(programs: impl IntoIterator<Item = P>, check: impl Fn(&str)) {
+    let failed: Vec<String> = programs
+        .into_iter()
+        .map(|p| p.as_ref().to_string())
+        .filter(|bin| std::panic::catch_unwind(AssertUnwindSafe(|| check(bin))).is_err())
+        .collect();
+    assert!(failed.is_empty(), "failed for {failed:?} (messages above)");
 }
 
 /// Runs `bin` and checks what holds for every run: it exits (no signal),
@@ -248,9 +261,9 @@ fn help_of(bin: &str) -> String {
 
 #[test]
 fn help_has_the_one_layout() {
-    for bin in common::binaries() {
-        check_help_layout(&bin, &help_of(&bin));
-    }
+    each_program(common::binaries(), |bin| {
+        check_help_layout(bin, &help_of(bin));
+    });
 }
 
 #[test]
@@ -264,8 +277,8 @@ fn help_anywhere_prints_the_help_and_exits_0() {
         ("ji_solver", &["--strict", "--strategy"]),
         ("ji", &["--seed", "--variant", "--archive"]),
     ];
-    for bin in common::binaries() {
-        let help = help_of(&bin);
+    each_program(common::binaries(), |bin| {
+        let help = help_of(bin);
         let mut options = listed_options(&help);
         for (name, list) in known {
             if name == bin {
@@ -284,7 +297,7 @@ fn help_anywhere_prints_the_help_and_exits_0() {
             lines.push(vec!["--help", option.as_str()]);
         }
         for args in lines {
-            let out = run(&bin, &args, b"");
+            let out = run(bin, &args, b"");
             assert_eq!(out.code, Some(0), "{bin} {args:?}: {:?}", out.stderr);
             assert_eq!(out.stdout, help, "{bin} {args:?}: the same help");
             assert_eq!(out.stderr, "", "{bin} {args:?}: stderr");
@@ -292,39 +305,33 @@ fn help_anywhere_prints_the_help_and_exits_0() {
         #[cfg(unix)]
         {
             let args = [not_utf8(), OsString::from("--help")];
-            let out = run_os(&bin, &args);
+            let out = run_os(bin, &args);
             assert_eq!(out.code, Some(0), "{bin} <non-UTF-8> --help");
             assert_eq!(out.stdout, help);
         }
-    }
+    });
 }
 
 #[test]
 fn an_unknown_option_has_one_wording() {
-    for bin in common::binaries() {
+    each_program(common::binaries(), |bin| {
         for (args, bad) in [
             (&["--no-such-option"][..], "--no-such-option"),
             (&["-x"], "-x"),
             (&["--no-such-option", "--other"], "--no-such-option"),
         ] {
             let want = format!("{bin}: unknown option '{bad}' (see --help)");
-            assert_refused(&bin, "unknown option", &run(&bin, args, b""), 2, &want);
+            assert_refused(bin, "unknown option", &run(bin, args, b""), 2, &want);
         }
-    }
+    });
 }
 
 #[test]
 fn an_unexpected_argument_has_one_wording() {
-    for bin in common::binaries() {
+    each_program(common::binaries(), |bin| {
         let want = format!("{bin}: unexpected argument 'stray' (see --help)");
-        assert_refused(
-            &bin,
-            "stray argument",
-            &run(&bin, &["stray"], b""),
-            2,
-            &want,
-        );
-    }
+        assert_refused(bin, "stray argument", &run(bin, &["stray"], b""), 2, &want);
+    });
 }
 
 #[test]
@@ -346,19 +353,19 @@ fn an_option_value_is_checked_with_one_wording() {
 #[test]
 #[cfg(unix)]
 fn a_non_utf8_argument_is_refused_without_a_panic() {
-    for bin in common::binaries() {
+    each_program(common::binaries(), |bin| {
         let want = format!("{bin}: an argument is not valid UTF-8 (see --help)");
         for args in [
             vec![not_utf8()],
             vec![OsString::from("--strict"), not_utf8()],
         ] {
-            if args.len() == 2 && !help_of(&bin).contains("--strict") {
+            if args.len() == 2 && !help_of(bin).contains("--strict") {
                 continue;
             }
-            let out = run_os(&bin, &args);
-            assert_refused(&bin, "non-UTF-8 argument", &out, 2, &want);
+            let out = run_os(bin, &args);
+            assert_refused(bin, "non-UTF-8 argument", &out, 2, &want);
         }
-    }
+    });
 }
 
 /// A valid input of `bin` with its arguments: its first fixture that exits
@@ -377,12 +384,12 @@ fn valid_case(bin: &str) -> (Vec<u8>, Vec<String>) {
 #[test]
 fn bad_input_names_its_line() {
     // `ji` is interactive: no commands simply means quit.
-    for bin in JUDGE_SOLVERS {
+    each_program(JUDGE_SOLVERS, |bin| {
         let out = run(bin, &[], b"");
         assert_refused(bin, "empty input", &out, 2, &format!("{bin}: line 1: "));
         let out = run(bin, &[], b"\xff\xfe garbage\n");
         assert_refused(bin, "garbage", &out, 2, &format!("{bin}: line 1: "));
-    }
+    });
 }
 
 /// The line of a bad input or a bad layout: `<bin>: line L: ...` or
@@ -418,8 +425,8 @@ fn every_exit_2_fixture_uses_a_contract_wording() {
         "bad value '",
         "an argument is not valid UTF-8",
     ];
-    for bin in common::binaries() {
-        let (cases, _) = common::cases(&bin);
+    each_program(common::binaries(), |bin| {
+        let (cases, _) = common::cases(bin);
         for case in cases.iter().filter(|c| c.code == 2) {
             let Some(err) = &case.stderr else { continue };
             let text = common::read_text(err);
@@ -429,32 +436,32 @@ fn every_exit_2_fixture_uses_a_contract_wording() {
                 line.starts_with(&format!("{bin}: {w}")) && line.ends_with(" (see --help)")
             });
             assert!(
-                argument || is_located(&bin, line),
+                argument || is_located(bin, line),
                 "{}: {line:?} is in no wording of docs/contract.md",
                 common::rel(err)
             );
         }
-    }
+    });
 }
 
 #[test]
 fn a_bad_layout_names_line_and_column_under_strict() {
-    for bin in common::binaries() {
-        if !listed_options(&help_of(&bin))
+    each_program(common::binaries(), |bin| {
+        if !listed_options(&help_of(bin))
             .iter()
             .any(|o| o == "--strict")
         {
-            continue;
+            return;
         }
-        let (input, args) = valid_case(&bin);
+        let (input, args) = valid_case(bin);
         let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
         args.push("--strict");
         let mut shifted = b" ".to_vec();
         shifted.extend_from_slice(&input);
-        let out = run(&bin, &args, &shifted);
+        let out = run(bin, &args, &shifted);
         let want = format!("{bin}: line 1 column 1: ");
-        assert_refused(&bin, "leading space under --strict", &out, 2, &want);
-    }
+        assert_refused(bin, "leading space under --strict", &out, 2, &want);
+    });
 }
 
 /// Exit code 3 is the same class in every solver that has one: a valid
@@ -462,7 +469,7 @@ fn a_bad_layout_names_line_and_column_under_strict() {
 /// has at least one fixture that shows it.
 #[test]
 fn no_exact_answer_is_exit_3_with_one_line() {
-    for bin in ["zhuguosha", "ji_solver"] {
+    each_program(["zhuguosha", "ji_solver"], |bin| {
         let (cases, _) = common::cases(bin);
         let case = cases
             .iter()
@@ -484,38 +491,32 @@ fn no_exact_answer_is_exit_3_with_one_line() {
             out.stderr
         );
         assert!(!is_located(bin, out.stderr.trim_end()), "not bad input");
-    }
+    });
 }
 
 #[test]
 #[cfg(unix)]
 fn an_unreadable_input_is_exit_1_with_one_wording() {
-    for bin in common::binaries() {
-        let out = launch(&bin, &[], Stdin::Unreadable, Sink::Captured, Sink::Captured);
+    each_program(common::binaries(), |bin| {
+        let out = launch(bin, &[], Stdin::Unreadable, Sink::Captured, Sink::Captured);
         let want = format!("{bin}: cannot read the input: ");
-        assert_refused(&bin, "stdin a directory", &out, 1, &want);
-    }
+        assert_refused(bin, "stdin a directory", &out, 1, &want);
+    });
 }
 
 #[test]
 #[cfg(target_os = "linux")]
 fn an_unwritable_output_is_exit_1_with_one_wording() {
-    for bin in common::binaries() {
-        let (input, args) = valid_case(&bin);
+    each_program(common::binaries(), |bin| {
+        let (input, args) = valid_case(bin);
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
         let want = format!("{bin}: cannot write the output: ");
-        let out = launch(
-            &bin,
-            &args,
-            Stdin::Bytes(&input),
-            Sink::Full,
-            Sink::Captured,
-        );
-        assert_refused(&bin, "stdout /dev/full", &out, 1, &want);
+        let out = launch(bin, &args, Stdin::Bytes(&input), Sink::Full, Sink::Captured);
+        assert_refused(bin, "stdout /dev/full", &out, 1, &want);
         let help = os(&["--help"]);
-        let out = launch(&bin, &help, Stdin::Bytes(b""), Sink::Full, Sink::Captured);
-        assert_refused(&bin, "--help to /dev/full", &out, 1, &want);
-    }
+        let out = launch(bin, &help, Stdin::Bytes(b""), Sink::Full, Sink::Captured);
+        assert_refused(bin, "--help to /dev/full", &out, 1, &want);
+    });
 }
 
 /// `main` writes its one line with `writeln!(io::stderr())` and ignores a
@@ -524,15 +525,15 @@ fn an_unwritable_output_is_exit_1_with_one_wording() {
 #[test]
 #[cfg(target_os = "linux")]
 fn an_unwritable_stderr_changes_no_exit_code() {
-    for bin in common::binaries() {
+    each_program(common::binaries(), |bin| {
         let args = os(&["--no-such-option"]);
-        let out = launch(&bin, &args, Stdin::Bytes(b""), Sink::Captured, Sink::Full);
+        let out = launch(bin, &args, Stdin::Bytes(b""), Sink::Captured, Sink::Full);
         assert_eq!(out.code, Some(2), "{bin}: a bad argument, stderr full");
         if bin != "ji" {
-            let out = launch(&bin, &[], Stdin::Bytes(b""), Sink::Captured, Sink::Full);
+            let out = launch(bin, &[], Stdin::Bytes(b""), Sink::Captured, Sink::Full);
             assert_eq!(out.code, Some(2), "{bin}: empty input, stderr full");
         }
-    }
+    });
 }
 
 /// The text of `bin`'s sources, its unit tests left out.
@@ -589,8 +590,8 @@ fn sources_keep_the_contract_shapes() {
         "UnreadableInput",
         "UnwritableOutput",
     ];
-    for bin in common::binaries() {
-        let text = source(&bin);
+    each_program(common::binaries(), |bin| {
+        let text = source(bin);
         let flat = squeezed(&text);
         for shape in [
             "enum Command { Help, Run(Options) }",
@@ -602,7 +603,7 @@ fn sources_keep_the_contract_shapes() {
         ] {
             assert!(flat.contains(shape), "{bin}: no `{shape}`");
         }
-        for variant in failure_variants(&bin, &text) {
+        for variant in failure_variants(bin, &text) {
             assert!(
                 names.contains(&variant.as_str()),
                 "{bin}: Failure::{variant} is not a contract name {names:?}"
@@ -614,7 +615,7 @@ fn sources_keep_the_contract_shapes() {
             "UnreadableInput",
             "UnwritableOutput",
         ] {
-            let variants = failure_variants(&bin, &text);
+            let variants = failure_variants(bin, &text);
             assert!(
                 variants.iter().any(|v| v == name),
                 "{bin}: no Failure::{name}"
@@ -624,8 +625,8 @@ fn sources_keep_the_contract_shapes() {
             let why = "panics when stderr cannot be written";
             assert!(!flat.contains(call), "{bin}: `{call}` {why}");
         }
-    }
-    for bin in JUDGE_SOLVERS {
+    });
+    each_program(JUDGE_SOLVERS, |bin| {
         let flat = squeezed(&source(bin));
         let solve = "pub fn solve(input: Vec<u8>, options: &Options, out: &mut impl Write, ";
         let found = flat.find(solve).map(|at| &flat[at + solve.len()..]);
@@ -636,7 +637,7 @@ fn sources_keep_the_contract_shapes() {
             "{bin}: solve ends `trace: &mut impl Write) -> Result<(), Failure>`: {}",
             &tail[..tail.len().min(80)]
         );
-    }
+    });
 }
 
 /// The section lines of a file: `// ---- <name> ` and dashes to column 80.
@@ -654,11 +655,11 @@ fn sections(text: &str) -> Vec<String> {
 
 #[test]
 fn solver_files_keep_the_section_order() {
-    for bin in common::binaries() {
-        let files = common::sources(&bin);
+    each_program(common::binaries(), |bin| {
+        let files = common::sources(bin);
         if files.len() > 1 || files[0].ends_with("main.rs") {
             // `ji` as a folder: its modules are its sections.
-            continue;
+            return;
         }
         let text = std::fs::read_to_string(&files[0]).expect("source");
         assert!(
@@ -691,5 +692,5 @@ fn solver_files_keep_the_section_order() {
             found[..output].iter().all(|f| fixed.contains(&f.as_str())),
             "{bin}: an extra section before `output`: {found:?}"
         );
-    }
+    });
 }
