@@ -1318,7 +1318,13 @@ fn main() {
 
 fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
     let options = match parse_args(args)? {
-        Command::Help => return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
+        Command::Help => {
+            let mut out = io::stdout();
+            return out
+                .write_all(HELP.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(unwritable);
+        }
         Command::Run(options) => options,
     };
     let mut input = Vec::new();
