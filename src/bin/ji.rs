@@ -1050,8 +1050,8 @@ impl<W: Write> Write for Fit<W> {
 }
 
 const RULES_HEAD: &str = "rules: you and the AI play a skill at the same time. If one beats the
-other, its player wins; otherwise both pay or gain 集 and play goes on.
-Both start with 0 集; a skill can be played only with `needs` 集 or more.";
+other, its player wins; otherwise both pay or gain 集 (charge) and play
+goes on. Both start with 0 集; a skill needs `needs` 集 or more to play.";
 
 impl Model {
     /// A skill as shown: its name, then its English name if it has one.
@@ -1191,14 +1191,14 @@ impl Model {
 // ---- evaluation ----------------------------------------------------------
 
 /// One choice at a state, for a side whose opponent is fixed: what the
-/// rounds that end pay (`payoff`, probability-weighted), whether any round
-/// ends at all (`ends`), and the rounds that go on, `edges[..end]` after
-/// the previous choice's.
+/// rounds that end pay (`payoff`, probability-weighted), the probability
+/// that the round ends (`ends`), and the rounds that go on, `edges[..end]`
+/// after the previous choice's.
 struct Choice {
     state: usize,
     end: usize,
     payoff: f64,
-    ends: bool,
+    ends: f64,
 }
 
 /// A round that goes on: its probability and the next state.
@@ -1221,12 +1221,12 @@ fn reply_chain(m: &Model, ai: &[f64]) -> Chain {
     let (mut choices, mut edges) = (Vec::new(), Vec::new());
     for s in 0..m.states {
         for y in bits(m.afford[m.counts(s).1]) {
-            let (mut payoff, mut ends) = (0.0, false);
+            let (mut payoff, mut ends) = (0.0, 0.0);
             for x in bits(m.playable[s]).filter(|&x| ai[s * m.n + x] != 0.0) {
                 let p = ai[s * m.n + x];
                 match m.round(s, x, y) {
-                    Round::Won => (payoff, ends) = (payoff - p, true),
-                    Round::Lost => (payoff, ends) = (payoff + p, true),
+                    Round::Won => (payoff, ends) = (payoff - p, ends + p),
+                    Round::Lost => (payoff, ends) = (payoff + p, ends + p),
                     Round::Next(next) => edges.push(Edge {
                         probability: p,
                         next,
@@ -1298,7 +1298,8 @@ fn iterate(chain: &Chain, tol: Tolerance) -> Vec<f64> {
 /// directly by Gaussian elimination with partial pivoting. The values are
 /// exact up to the rounding of that solve (backward stable: a relative
 /// error of order n·2⁻⁵³ times the condition number of `I − Q`, which
-/// grows with the expected number of rounds).
+/// grows with the expected number of rounds). The AI's probabilities are
+/// taken to sum to 1 at each state (they do, up to rounding).
 fn solve_chain(chain: &Chain, pick: &[Option<usize>], rhs: &[Vec<f64>]) -> Vec<Vec<f64>> {
     let states = chain.states;
     let start = |h: usize| if h == 0 { 0 } else { chain.choices[h - 1].end };
@@ -1313,8 +1314,8 @@ fn solve_chain(chain: &Chain, pick: &[Option<usize>], rhs: &[Vec<f64>]) -> Vec<V
             into[e.next].push(s);
         }
     }
-    let ends = |s: usize| pick[s].map_or(false, |h| chain.choices[h].ends);
-    let mut ending: Vec<usize> = (0..states).filter(|&s| ends(s)).collect();
+    let ends = |s: usize| pick[s].map_or(0.0, |h| chain.choices[h].ends);
+    let mut ending: Vec<usize> = (0..states).filter(|&s| ends(s) > 0.0).collect();
     let mut live = vec![false; states];
     for &s in &ending {
         live[s] = true;
@@ -1337,8 +1338,16 @@ fn solve_chain(chain: &Chain, pick: &[Option<usize>], rhs: &[Vec<f64>]) -> Vec<V
     let w = n + k;
     let mut a = vec![0.0; n * w];
     for (i, &s) in index.iter().enumerate() {
-        a[i * w + i] += 1.0;
+        // The diagonal 1 − Q(s, s) is summed from what leaves s (the round
+        // ends, or goes to another state), not subtracted from 1: in a slow
+        // game Q(s, s) is within 1e-8 of 1, and 1 − Q(s, s) would keep only
+        // half of its digits.
+        a[i * w + i] = ends(s);
         for e in edges(s) {
+            if e.next == s {
+                continue;
+            }
+            a[i * w + i] += e.probability;
             if live[e.next] {
                 a[i * w + row_of[e.next]] -= e.probability;
             }
@@ -1477,7 +1486,7 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
             state: s,
             end: edges.len(),
             payoff: 0.0,
-            ends: wins[s] > 0.0 || losses[s] > 0.0,
+            ends: wins[s] + losses[s],
         });
     }
     let chain = Chain {
@@ -2004,7 +2013,7 @@ impl Session {
         let expl = trainer.pop[0].expl.max(0.0);
         writeln!(out, "{trained}; exploitability {expl:.6} (0 is unbeatable)")?;
         let next = if m.afford[0] == 0 {
-            format!("nothing to play or train: {NOTHING_TO_PLAY}; r shows the rules")
+            format!("nothing to play or train: {NOTHING_TO_PLAY}\nr shows the rules, h lists the commands")
         } else {
             "type t to train the AI, p to play against it, r for the rules, h for help".into()
         };
@@ -2057,12 +2066,8 @@ impl Session {
             } else if drawn.elapsed().as_millis() >= 100 {
                 drawn = std::time::Instant::now();
                 let per = started.elapsed().as_secs_f64() / i as f64;
-                let left = (per * (gens - i) as f64).ceil();
-                let (fit, x) = (fitness, expl);
-                write!(
-                    out,
-                    "\r\x1b[Kgeneration {g} ({i}/{gens}): fitness {fit:.6}, exploitability {x:.6}, {left} s left"
-                )?;
+                let left = (per * (gens - i) as f64).ceil() as u64;
+                write!(out, "\r\x1b[K{}", progress(i, gens, fitness, expl, left))?;
                 out.flush()?;
             }
         }
@@ -2240,6 +2245,18 @@ impl Session {
     }
 }
 
+/// The progress line redrawn on a terminal during `t`: at most 77 columns
+/// for any count `t` accepts, so it never wraps (a wrapped line cannot be
+/// redrawn with `\r`).
+fn progress(done: u64, total: u64, fitness: f64, expl: f64, left_secs: u64) -> String {
+    let left = match left_secs {
+        s if s < 120 => format!("{s} s"),
+        s if s < 7200 => format!("{} min", s / 60),
+        s => format!("{} h", s / 3600),
+    };
+    format!("gen {done}/{total}: best fitness {fitness:.6}, exploitability {expl:.6}, {left} left")
+}
+
 /// `head`, then `items` separated by commas on lines of at most `COLUMNS`
 /// columns, indented two; an item is split only if it cannot fit a line.
 fn listed(head: &str, items: &[String]) -> String {
@@ -2287,7 +2304,8 @@ fn read_move(
             (Some(x), _) if m.v.skills[x].req <= me => return Ok(Some(Move::Play(x))),
             (Some(x), _) => format!(
                 "{} needs {} 集, you have {me}",
-                m.labels[x], m.v.skills[x].req
+                m.named(x),
+                m.v.skills[x].req
             ),
             (None, Some(Action::Quit)) => return Ok(Some(Move::GiveUp)),
             (None, Some(Action::Rules)) => {

@@ -268,7 +268,7 @@ fn moves_by_number_name_or_alias() {
     assert_eq!(
         said,
         "refused: 6 is not a number in the list (1 to 5); try again\n\
-         refused: 大波 needs 3 集, you have 1; try again\n\
+         refused: 大波 big wave needs 3 集, you have 1; try again\n\
          refused: '\\x1b[B' is not a skill, an alias or a number in the list; try again\n"
     );
     // An exact name wins over a number: the skill named 1 is second here.
@@ -377,12 +377,11 @@ fn nothing_to_play_at_zero_is_said_not_a_panic() {
     let text = String::from_utf8(out).unwrap();
     let nothing = "no skill needs 0 集, so neither side can move at 0 集";
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines[3],
-        format!("nothing to play or train: {}; r shows the rules", nothing)
-    );
-    assert_eq!(lines[4], format!("nothing to play: {}", nothing));
-    assert_eq!(lines[5], format!("nothing to train: {}", nothing));
+    assert_eq!(lines[3], format!("nothing to play or train: {}", nothing));
+    assert_eq!(lines[4], "r shows the rules, h lists the commands");
+    assert_eq!(lines[5], format!("nothing to play: {}", nothing));
+    assert_eq!(lines[6], format!("nothing to train: {}", nothing));
+    assert!(widest(&text).0 <= COLUMNS, "{}", text);
     assert!(text.contains("vs uniform AI: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000"));
     assert!(!text.contains("NaN") && !text.contains("inf"), "{}", text);
     assert_eq!(s.trainer.generation, 0);
@@ -443,4 +442,200 @@ fn echoed_text_is_escaped() {
     assert_eq!(shown("集".repeat(40).as_bytes()), "集".repeat(40));
     assert_eq!(shown("集".repeat(41).as_bytes()), "集".repeat(40) + "...");
     assert_eq!(shown(b""), "");
+}
+
+/// The rock-paper-scissors variant with a skill N that beats nothing and
+/// nothing beats: one state (C = 0), skills R, P, S, N.
+fn rock_paper_scissors_wait() -> Model {
+    let v = parse_variant(b"4\nR 0 0 1 S\nP 0 0 1 R\nS 0 0 1 P\nN 0 0 0", "v", 0).unwrap();
+    let m = Model::new(v);
+    assert_eq!((m.states, m.playable[0]), (1, 0b1111));
+    m
+}
+
+#[test]
+fn exact_evaluation_of_hand_computed_games() {
+    let m = rock_paper_scissors_wait();
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-15;
+    // A: R 1/2, P 1/4, N 1/4; B: R, P, N 1/3 each. A round: A wins by P
+    // over R (1/12), loses by R to P (1/6), else goes on: P(win) = 1/3.
+    let a = [0.5, 0.25, 0.0, 0.25];
+    let b = [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0];
+    let o = outcomes(&m, &a, &b);
+    assert!(
+        close(o.win, 1.0 / 3.0) && close(o.lose, 2.0 / 3.0),
+        "{:?}",
+        o
+    );
+    assert!(o.draw < 1e-15, "{:?}", o);
+    // B's best reply to A is P: it wins half the rounds and never loses.
+    assert!(close(exact_best_response(&m, &a)[0], 1.0));
+    // N against anything never ends: a draw.
+    let o = outcomes(&m, &[0.0, 0.0, 0.0, 1.0], &b);
+    assert_eq!((o.win, o.lose, o.draw), (0.0, 0.0, 1.0));
+    // A slow game: a round ends once in 2.5e7, P(win) = 1/4 exactly. Value
+    // iteration stopped at a change of 1e-13 (what `e` did before) is far
+    // from it after its 200,000 sweeps; the direct solve is not.
+    let a = [1e-4, 0.0, 0.0, 1.0 - 1e-4];
+    let b = [0.0, 3e-4, 1e-4, 1.0 - 4e-4];
+    let o = outcomes(&m, &a, &b);
+    assert!(
+        (o.win - 0.25).abs() < 1e-9 && (o.lose - 0.75).abs() < 1e-9,
+        "{:?}",
+        o
+    );
+    let (mut v, win, go_on) = (0.0, 1e-4 * 1e-4, 1.0 - 1e-4 * 4e-4);
+    for _ in 0..FINE_SWEEPS.max_sweeps {
+        v = win + go_on * v;
+    }
+    assert!(v < 0.01, "value iteration's stopping rule: {}", v);
+}
+
+/// P(A wins) from every state by plain value iteration, written from the
+/// rules (no code shared with `outcomes`): the naive model.
+fn naive_win(m: &Model, a: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut v = vec![0.0; m.states];
+    for _ in 0..100_000 {
+        let mut next = vec![0.0; m.states];
+        for (s, value) in next.iter_mut().enumerate() {
+            let (own, opp) = (s / m.side, s % m.side);
+            for x in 0..m.n {
+                for y in 0..m.n {
+                    let p = a[s * m.n + x] * b[(opp * m.side + own) * m.n + y];
+                    if p == 0.0 {
+                        continue;
+                    }
+                    if m.beats(x, y) {
+                        *value += p;
+                    } else if !m.beats(y, x) {
+                        let after = |c: usize, z: usize| {
+                            (c as i64 + m.v.skills[z].delta).clamp(0, m.cap as i64) as usize
+                        };
+                        *value += p * v[after(own, x) * m.side + after(opp, y)];
+                    }
+                }
+            }
+        }
+        let change = (0..m.states)
+            .map(|s| (next[s] - v[s]).abs())
+            .fold(0.0, f64::max);
+        v = next;
+        if change == 0.0 {
+            break;
+        }
+    }
+    v
+}
+
+#[test]
+fn exact_evaluation_agrees_with_long_value_iteration() {
+    let m = common();
+    let (_, eq) = equilibrium(&m);
+    let t = trained(&m, 5, 3);
+    let uniform = m.policy(&vec![1.0; m.genes()]);
+    let mut policies = vec![uniform, eq];
+    policies.extend(t.pop.iter().take(6).map(|i| m.policy(&i.genes)));
+    for (i, a) in policies.iter().enumerate() {
+        for b in &policies {
+            let o = outcomes(&m, a, b);
+            let (win, lose) = (naive_win(&m, a, b)[0], naive_win(&m, b, a)[0]);
+            assert!((o.win - win).abs() < 1e-12, "{i}: {} {}", o.win, win);
+            assert!((o.lose - lose).abs() < 1e-12, "{i}: {} {}", o.lose, lose);
+        }
+        // The exact best reply: Bellman's equation holds at its values,
+        // and long value iteration reaches the same numbers.
+        let exact = exact_best_response(&m, a);
+        let long = best_response(
+            &m,
+            a,
+            Tolerance {
+                change: 0.0,
+                max_sweeps: 100_000,
+            },
+        );
+        let worst = (0..m.states)
+            .map(|s| (exact[s] - long[s]).abs())
+            .fold(0.0, f64::max);
+        assert!(worst < 1e-12, "{i}: {worst}");
+    }
+}
+
+/// Every line of `text` (lines split at `\n` and at `\r`, which redraws).
+fn widest(text: &str) -> (usize, String) {
+    let lines = text.split(['\n', '\r']);
+    let w = lines.map(|l| (width(l), l.to_string())).max();
+    w.unwrap_or((0, String::new()))
+}
+
+#[test]
+fn every_screen_fits_80_columns() {
+    // A session through every command and every screen of a game on the
+    // common variant, as laid out (not wrapped by `Fit`).
+    let options = Options {
+        variant: None,
+        archive: PathBuf::from("/nonexistent/ji-archive"),
+        seed: Some(2),
+    };
+    let moves = "1\n".repeat(40);
+    let script = format!("h\nr\ns\ne\nt 2\np\nx\n9\n黑洞\nh\nr\n{moves}p\nq\nhelp x\nT\n");
+    let mut out = Vec::new();
+    run(&options, &mut script.as_bytes(), &mut out, PIPES).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    for needed in [
+        "refused:",
+        "beats",
+        "you gave up",
+        "archive NOT saved",
+        "P(draw)",
+    ] {
+        assert!(text.contains(needed), "{needed}: {text}");
+    }
+    let all = text + HELP + COMMANDS + MOVE_HELP;
+    let (w, line) = widest(&all);
+    assert!(w <= COLUMNS, "{w} columns: {line}");
+    // The rules are shown at the first `p` and on `r`, not at every `p`.
+    let mut out = Vec::new();
+    run(&options, &mut &b"p\nq\np\nq\nr\n"[..], &mut out, PIPES).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.matches("rules: you and the AI").count(), 2, "{text}");
+    assert!(text.find("rules:") < text.find("new game"));
+    // The progress line on a terminal, at the widest counts and values.
+    // (Fitness is above -6: the exploitability and each gap are at most 2;
+    // `t 1` takes at most 3.3 s, so 100000 generations under 100 hours.)
+    let line = progress(99_999, 100_000, -5.999999, 1.999999, 359_999);
+    assert!(width(&line) <= COLUMNS - 3, "{line}");
+    let mut out = Vec::new();
+    let mut s = session(common().v, &mut out);
+    let terminal = Terminal {
+        input: true,
+        output: true,
+    };
+    serve(&mut s, &mut &b"t 3\n"[..], &mut out, terminal).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("fitness = -(exploitability"), "{text}");
+    assert!(
+        text.contains("\r\x1b[Kgeneration 3: best fitness "),
+        "{text}"
+    );
+    assert!(
+        !text.contains("\ngeneration 1:"),
+        "one line, redrawn: {text}"
+    );
+    assert!(widest(&text).0 <= COLUMNS);
+}
+
+#[test]
+fn long_lines_are_wrapped_at_spaces() {
+    let long = format!("{} {} end", "集".repeat(30), "word ".repeat(12));
+    let mut out = Fit::new(Vec::new());
+    write!(out, "{long}\nshort\nprompt> ").unwrap();
+    out.flush().unwrap();
+    let text = String::from_utf8(out.inner).unwrap();
+    assert!(text.ends_with("\nshort\nprompt> "), "{text}");
+    assert!(text.lines().all(|l| width(l) <= COLUMNS), "{text}");
+    assert!(text.lines().nth(1).unwrap().starts_with("  word"), "{text}");
+    // A word longer than a line is cut, and nothing is lost.
+    let wrapped = wrap(&"集".repeat(50));
+    assert_eq!(wrapped.replace(['\n', ' '], ""), "集".repeat(50));
+    assert!(wrapped.lines().all(|l| width(l) <= COLUMNS));
 }
