@@ -386,3 +386,92 @@ fn nothing_playable_at_zero_is_said_for_every_command() {
         "nothing trained, nothing saved"
     );
 }
+
+/// A real terminal: `ji` in tmux, 80 columns wide, driven by keys as a
+/// person types them. Skipped, saying so, when tmux is not installed.
+#[cfg(unix)]
+#[test]
+fn a_session_in_a_real_terminal() {
+    use std::process::Command as Std;
+    if Std::new("tmux").arg("-V").output().is_err() {
+        println!("SKIPPED a_session_in_a_real_terminal: tmux is not installed");
+        return;
+    }
+    let dir = scratch("tmux");
+    // A private server (-L), so that nothing else's sessions are touched.
+    let socket = format!("ji-test-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        let out = Std::new("tmux")
+            .args(["-L", &socket])
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let bin = assert_cmd::cargo::cargo_bin("ji");
+    let shell = format!(
+        "'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60",
+        bin.display()
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "ji",
+        "-x",
+        "80",
+        "-y",
+        "50",
+        &shell,
+    ]);
+    // The screen, wrapped lines joined (-J), so a line wider than the pane
+    // shows as one long line.
+    let screen = || tmux(&["capture-pane", "-t", "ji", "-p", "-J", "-S", "-200"]);
+    // Waits for `text` on screen (a bound against a hang, not a timing).
+    let wait_for = |text: &str| -> String {
+        for _ in 0..400 {
+            let s = screen();
+            if s.contains(text) {
+                return s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        tmux(&["kill-server"]);
+        panic!("never saw {text:?} on screen:\n{}", screen());
+    };
+    let keys = |keys: &[&str]| {
+        let mut args = vec!["send-keys", "-t", "ji"];
+        args.extend_from_slice(keys);
+        tmux(&args);
+    };
+    wait_for("ji> ");
+    keys(&["p", "Enter"]);
+    wait_for("your skill> ");
+    keys(&["Up", "Enter"]);
+    wait_for("refused: '\\x1b[A'");
+    keys(&["q", "Enter"]);
+    wait_for("you gave up");
+    keys(&["t 5", "Enter"]);
+    wait_for("saved 'a.txt'");
+    keys(&["C-d"]);
+    let s = wait_for("EXIT=0");
+    tmux(&["kill-server"]);
+    // Training was one line redrawn: only its last state is on screen.
+    assert!(s.contains("\ngeneration 5: best fitness "), "{s}");
+    assert!(!s.contains("generation 1:"), "{s}");
+    // Ctrl-D at the prompt ended the session on a line of its own.
+    assert!(s.contains("ji> \nEXIT=0"), "{s}");
+    let wide: Vec<&str> = s.lines().filter(|l| width(l) > 80).collect();
+    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
+}
+
+/// Terminal columns, as `ji` counts them: CJK characters and emoji are two.
+fn width(s: &str) -> usize {
+    let wide = |c: char| {
+        matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F | 0x1F900..=0x1F9FF | 0x20000..=0x3FFFD)
+    };
+    s.chars().map(|c| if wide(c) { 2 } else { 1 }).sum()
+}

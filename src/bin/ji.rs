@@ -1073,8 +1073,7 @@ impl Model {
     /// The skill typed: an exact name first (a name `1` wins over the
     /// number 1), then an alias (any case).
     fn find(&self, word: &str) -> Option<usize> {
-        let alias =
-            |a: &Option<String>| a.as_deref().map_or(false, |a| a.eq_ignore_ascii_case(word));
+        let alias = |a: &Option<String>| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(word));
         (self.v.skills.iter().position(|s| s.name == word))
             .or_else(|| self.v.skills.iter().position(|s| s.name == word.trim()))
             .or_else(|| self.aliases.iter().position(alias))
