@@ -113,6 +113,7 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
 const COMMANDS: &str = "commands, one per line (a letter or its word):
   t, train [G]  train the AI G generations (default 3000), then save the archive
   p, play       play a game against the AI (Ctrl-D or q ends the game)
+  p best        play against the best strategy (an equilibrium ji computes)
   r, rules      the rules of the variant
   s, show       the AI's table: P(skill) per state (own 集, opponent 集)
   e, eval       exact evaluation of the AI from (0, 0), and its exploitability
@@ -2189,9 +2190,16 @@ impl Session {
         Ok(())
     }
 
-    /// `p`: a game against the best AI with real (uncapped) counts; the end
-    /// of input (Ctrl-D) ends the game, not the session.
-    fn play(&mut self, input: &mut impl BufRead, out: &mut impl Write, terminal: Terminal) -> Done {
+    /// `p`: a game against the best AI (`p best`: the equilibrium) with
+    /// real (uncapped) counts; the end of input (Ctrl-D) ends the game, not
+    /// the session.
+    fn play(
+        &mut self,
+        opponent: Opponent,
+        input: &mut impl BufRead,
+        out: &mut impl Write,
+        terminal: Terminal,
+    ) -> Done {
         if self.m.afford[0] == 0 {
             writeln!(out, "nothing to play: {NOTHING_TO_PLAY}")?;
             return Ok(());
@@ -2201,8 +2209,18 @@ impl Session {
         }
         let m = &self.m;
         let g = self.trainer.generation;
-        writeln!(out, "new game against the AI (generation {g})\n{MOVE_HELP}")?;
-        let ai = self.best();
+        let (ai, who) = match opponent {
+            Opponent::Trained => (self.best(), format!("the AI (generation {g})")),
+            Opponent::Best => (self.eq_policy.clone(), "the best strategy".to_string()),
+        };
+        // The game is symmetric, so its value is 0: what best play gets.
+        let value = self.value[0].abs();
+        writeln!(out, "new game against {who}")?;
+        writeln!(
+            out,
+            "the game's value is {value:.6}: with best play, neither side has an edge"
+        )?;
+        writeln!(out, "{MOVE_HELP}")?;
         let (mut me, mut bot, mut round) = (0i64, 0i64, 0u64);
         let summary = loop {
             round += 1;
@@ -2254,6 +2272,16 @@ fn progress(done: u64, total: u64, fitness: f64, expl: f64, left_secs: u64) -> S
         s => format!("{} h", s / 3600),
     };
     format!("gen {done}/{total}: best fitness {fitness:.6}, exploitability {expl:.6}, {left} left")
+}
+
+/// Whom `p` plays against.
+#[derive(Clone, Copy)]
+enum Opponent {
+    /// The best of the population (`p`).
+    Trained,
+    /// The equilibrium strategy of the capped game, computed by ji itself
+    /// (`p best`): no one can beat it on average.
+    Best,
 }
 
 /// `head`, then `items` separated by commas on lines of at most `COLUMNS`
@@ -2429,8 +2457,12 @@ fn serve(
                 }
             }
             (Some(Action::Train), _) => writeln!(out, "t takes at most one number: t [G]")?,
+            (Some(Action::Play), 2) if words[1] == b"best" => {
+                session.play(Opponent::Best, input, out, terminal)?
+            }
+            (Some(Action::Play), 2..) => writeln!(out, "p takes nothing or best: p [best]")?,
             (Some(_), 2..) => writeln!(out, "'{word}' takes no argument; h lists the commands")?,
-            (Some(Action::Play), _) => session.play(input, out, terminal)?,
+            (Some(Action::Play), _) => session.play(Opponent::Trained, input, out, terminal)?,
             (Some(Action::Rules), _) => session.rules(out)?,
             (Some(Action::Show), _) => session.show(out)?,
             (Some(Action::Eval), _) => session.evaluate(out)?,

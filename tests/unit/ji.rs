@@ -639,3 +639,48 @@ fn long_lines_are_wrapped_at_spaces() {
     assert_eq!(wrapped.replace(['\n', ' '], ""), "集".repeat(50));
     assert!(wrapped.lines().all(|l| width(l) <= COLUMNS));
 }
+
+#[test]
+fn p_best_plays_the_equilibrium() {
+    // Every move of the AI in `p best` has positive probability in the
+    // equilibrium policy at its (capped) state; over many seeds.
+    for seed in 0..20 {
+        let options = Options {
+            variant: None,
+            archive: PathBuf::from("/nonexistent/ji-archive"),
+            seed: Some(seed),
+        };
+        let moves = "1\n".repeat(30);
+        let script = format!("p best\n{moves}");
+        let mut out = Vec::new();
+        let v = common().v;
+        let mut s = Session::new(v, &options, &mut out).unwrap();
+        serve(&mut s, &mut script.as_bytes(), &mut out, PIPES).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("new game against the best strategy\nthe game's value is 0.000000"));
+        let m = &s.m;
+        let mut counts = (0usize, 0usize);
+        let mut checked = 0;
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("round ") {
+                let n: Vec<usize> = (rest.split(|c: char| !c.is_ascii_digit()))
+                    .filter_map(|w| w.parse().ok())
+                    .collect();
+                counts = (n[1].min(m.cap), n[2].min(m.cap));
+            } else if let Some(rest) = line.strip_prefix("you: ") {
+                let ai = rest
+                    .split("AI: ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap();
+                let x = skill(m, ai);
+                let state = counts.1 * m.side + counts.0;
+                assert!(s.eq_policy[state * m.n + x] > 0.0, "{line} at {counts:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "{text}");
+    }
+}
