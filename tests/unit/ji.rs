@@ -85,7 +85,7 @@ fn variant_errors_name_the_skill() {
         ),
         (
             "1\nA 0 31 0",
-            "line 2: skill `A`: req 31 is beyond the trainer's limit C <= 30",
+            "skill `A`: req 31 is beyond the trainer's limit C <= 30",
         ),
     ];
     for (text, want) in cases {
@@ -391,7 +391,7 @@ fn nothing_to_play_at_zero_is_said_not_a_panic() {
 fn failures_map_to_one_exit_code_each() {
     let file = |what: &str| Failure::BadInput {
         file: "a".into(),
-        line: 3,
+        line: Some(3),
         what: what.into(),
     };
     let cases = [
@@ -401,6 +401,15 @@ fn failures_map_to_one_exit_code_each() {
             "unknown option '--x' (see --help)",
         ),
         (file("x"), 2, "a: line 3: x"),
+        (
+            Failure::BadInput {
+                file: "a".into(),
+                line: None,
+                what: "33 skills".into(),
+            },
+            2,
+            "a: 33 skills",
+        ),
         (
             Failure::UnreadableInput("gone".into()),
             1,
