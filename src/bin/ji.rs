@@ -1,13 +1,13 @@
 //! 集 (波波攒) trainer: an AI for any variant, trained by a genetic
 //! algorithm and kept in an archive, that a person plays against.
 //!
-//! The file reads top-down: the command line's constants and failures,
-//! input (the variant, with the block shared with `ji_referee` and
-//! `ji_solver`), model (the capped game), rules (for people: names, the
-//! rules table, screens that fit 80 columns), the AI, evaluation (exact:
-//! direct linear solves), training, the archive, output (the session and
-//! its commands), command line. The commands, model, archive format, exit
-//! codes and figures: docs/ji_trainer.md.
+//! The file reads top-down: constants, help and failures; input (the
+//! variant, with the block shared with `ji_referee` and `ji_solver`);
+//! model (the capped game); rules (for people: names, the rules table,
+//! screens that fit 80 columns); output (the session and its commands);
+//! then the AI, evaluation (exact: direct linear solves), training and the
+//! archive; command line. The commands, model, archive format, exit codes
+//! and figures: docs/ji_trainer.md.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -52,7 +52,27 @@ const DROP_OUT: f64 = 0.03;
 const REPORTS: u64 = 60;
 /// The terminal width every screen fits.
 const COLUMNS: usize = 80;
+/// The archive's first line: its format and version.
 const ARCHIVE_MAGIC: &str = "ji-archive 1";
+/// The largest population an archive may hold (a bound on what a corrupt
+/// `population` line can make the trainer allocate and score).
+const MAX_ARCHIVED: usize = 10_000;
+/// Mixed into the seed for the fresh population (the bytes of "ji_train"),
+/// so that it and the AI's moves in `p` draw from different streams.
+const POPULATION_STREAM: u64 = 0x6A69_5F74_7261_696E;
+/// Added to the seed for the AI's moves in `p` (the bytes of "piay").
+const PLAY_STREAM: u64 = 0x7069_6179;
+/// The stage games' simplex: a reduced cost or pivot entry within this of
+/// 0 counts as 0 (the entries are payoffs in [-1, 1], shifted to >= 1).
+const SIMPLEX_EPS: f64 = 1e-11;
+/// Two ratios of the simplex's ratio test within this are a tie, broken by
+/// Bland's rule (the lowest basis index), so that it cannot cycle.
+const RATIO_TIE: f64 = 1e-13;
+/// The simplex's pivot cap: Bland's rule ends far sooner; a guard only.
+const MAX_PIVOTS: usize = 10_000;
+/// The equilibrium's sweep cap (it stops at `FINE_SWEEPS.change`; the
+/// common variant takes a few dozen sweeps).
+const EQUILIBRIUM_SWEEPS: usize = 20_000;
 
 /// When value iteration stops: no sweep changes a value by more than
 /// `change`, or after `max_sweeps` sweeps. A stopping rule, not an error
@@ -216,7 +236,7 @@ fn shown(text: &[u8]) -> String {
     s
 }
 
-// ---- variant
+// ------------------------------------------------------------------ input ----
 
 /// A skill (技能): changes its user's 集 by `delta`, needs `req` 集.
 #[derive(Clone, Debug, PartialEq)]
@@ -760,7 +780,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 // shared: ji-variant end
 }
 
-// ---- model
+// ------------------------------------------------------------------ model ----
 
 /// A round, seen from the mover.
 enum Round {
@@ -899,7 +919,7 @@ impl Model {
     }
 }
 
-// ---- rules (for people)
+// ------------------------------------------------------------------ rules ----
 
 /// Pinyin of the common variant's characters.
 const PINYIN: &str = "集ji 小xiao 中zhong 大da 防fang 波bo 黑hei 洞dong";
@@ -1109,807 +1129,7 @@ impl Model {
     }
 }
 
-// ---- AI
-
-/// splitmix64: small, fast, deterministic.
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// Roulette wheel: the item whose weight takes `r` (in [0, total)) below
-/// 0; the last one if rounding leaves r >= 0.
-fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
-    let mut last = 0;
-    for (i, w) in items {
-        r -= w;
-        if r < 0.0 {
-            return i;
-        }
-        last = i;
-    }
-    last
-}
-
-impl Model {
-    /// The AI's probabilities (states x n): weights normalised over the
-    /// playable skills (all zero: uniform).
-    fn policy(&self, genes: &[f64]) -> Vec<f64> {
-        let mut p = vec![0.0; self.states * self.n];
-        for s in 0..self.states {
-            let w = &genes[self.offset[s]..self.offset[s + 1]];
-            let sum: f64 = w.iter().sum();
-            for (i, x) in bits(self.playable[s]).enumerate() {
-                p[s * self.n + x] = if sum > 0.0 {
-                    w[i] / sum
-                } else {
-                    1.0 / w.len() as f64
-                };
-            }
-        }
-        p
-    }
-
-    /// The AI's move at real counts: "enough for any skill counts as C".
-    fn ai_move(&self, policy: &[f64], own: i64, opp: i64, rng: &mut Rng) -> usize {
-        let cap = |c: i64| c.min(self.cap as i64) as usize;
-        let s = cap(own) * self.side + cap(opp);
-        let row = &policy[s * self.n..];
-        roulette(rng.unit(), bits(self.playable[s]).map(|x| (x, row[x])))
-    }
-}
-// ---- evaluation ----------------------------------------------------------
-
-/// One choice at a state, for a side whose opponent is fixed: what the
-/// rounds that end pay (`payoff`, probability-weighted), the probability
-/// that the round ends (`ends`), and the rounds that go on, `edges[..end]`
-/// after the previous choice's.
-struct Choice {
-    state: usize,
-    end: usize,
-    payoff: f64,
-    ends: f64,
-}
-
-/// A round that goes on: its probability and the next state.
-struct Edge {
-    probability: f64,
-    next: usize,
-}
-
-/// The choices and edges of the side that replies to a fixed AI, grouped
-/// by state in state order.
-struct Chain {
-    states: usize,
-    choices: Vec<Choice>,
-    edges: Vec<Edge>,
-}
-
-/// Best response to a fixed AI: per state (AI, responder), P(responder
-/// wins) - P(AI wins); it may play every skill it can afford.
-fn reply_chain(m: &Model, ai: &[f64]) -> Chain {
-    let (mut choices, mut edges) = (Vec::new(), Vec::new());
-    for s in 0..m.states {
-        for y in bits(m.afford[m.counts(s).1]) {
-            let (mut payoff, mut ends) = (0.0, 0.0);
-            for x in bits(m.playable[s]).filter(|&x| ai[s * m.n + x] != 0.0) {
-                let p = ai[s * m.n + x];
-                match m.round(s, x, y) {
-                    Round::Won => (payoff, ends) = (payoff - p, ends + p),
-                    Round::Lost => (payoff, ends) = (payoff + p, ends + p),
-                    Round::Next(next) => edges.push(Edge {
-                        probability: p,
-                        next,
-                    }),
-                }
-            }
-            let end = edges.len();
-            choices.push(Choice {
-                state: s,
-                end,
-                payoff,
-                ends,
-            });
-        }
-    }
-    Chain {
-        states: m.states,
-        choices,
-        edges,
-    }
-}
-
-/// The best response's values by value iteration (training's estimate).
-fn best_response(m: &Model, ai: &[f64], tol: Tolerance) -> Vec<f64> {
-    iterate(&reply_chain(m, ai), tol)
-}
-
-/// Value iteration from 0 (k-round values, rising to the unlimited game's)
-/// until `tol` stops it. A state is worth its best choice.
-fn iterate(chain: &Chain, tol: Tolerance) -> Vec<f64> {
-    let (choices, edges) = (&chain.choices, &chain.edges);
-    let mut v = vec![0.0; chain.states];
-    for _ in 0..tol.max_sweeps {
-        let mut change: f64 = 0.0;
-        let mut e = 0;
-        let mut h = 0;
-        while h < choices.len() {
-            let s = choices[h].state;
-            let mut best = f64::NEG_INFINITY;
-            while h < choices.len() && choices[h].state == s {
-                let mut q = choices[h].payoff;
-                while e < choices[h].end {
-                    q += edges[e].probability * v[edges[e].next];
-                    e += 1;
-                }
-                best = best.max(q);
-                h += 1;
-            }
-            change = change.max((best - v[s]).abs());
-            v[s] = best;
-        }
-        if change <= tol.change {
-            break;
-        }
-    }
-    v
-}
-
-/// The exact values of a chain with one choice per state (`pick[s]` is an
-/// index into `chain.choices`; `None` where the side has no move, which
-/// ends nothing and is worth 0): for each right-hand side `r` (the payoff,
-/// per state, of the rounds that end), the expected total, where play that
-/// never ends pays 0.
-///
-/// States from which no round can ever end are worth 0 (that is the rule,
-/// not an approximation). On the others, `v = r + Q v` with `Q` the rounds
-/// that go on among them: every one of them reaches an end with positive
-/// probability, so `I − Q` is nonsingular, and the system is solved
-/// directly by Gaussian elimination with partial pivoting. The values are
-/// exact up to the rounding of that solve (backward stable: a relative
-/// error of order n·2⁻⁵³ times the condition number of `I − Q`, which
-/// grows with the expected number of rounds). The AI's probabilities are
-/// taken to sum to 1 at each state (they do, up to rounding).
-fn solve_chain(chain: &Chain, pick: &[Option<usize>], rhs: &[Vec<f64>]) -> Vec<Vec<f64>> {
-    let states = chain.states;
-    let start = |h: usize| if h == 0 { 0 } else { chain.choices[h - 1].end };
-    let edges = |s: usize| match pick[s] {
-        Some(h) => &chain.edges[start(h)..chain.choices[h].end],
-        None => &chain.edges[..0],
-    };
-    // Which states can reach an end: backwards from those that end.
-    let mut into: Vec<Vec<usize>> = vec![Vec::new(); states];
-    for s in 0..states {
-        for e in edges(s).iter().filter(|e| e.probability > 0.0) {
-            into[e.next].push(s);
-        }
-    }
-    let ends = |s: usize| pick[s].map_or(0.0, |h| chain.choices[h].ends);
-    let mut ending: Vec<usize> = (0..states).filter(|&s| ends(s) > 0.0).collect();
-    let mut live = vec![false; states];
-    for &s in &ending {
-        live[s] = true;
-    }
-    while let Some(t) = ending.pop() {
-        for &s in &into[t] {
-            if !live[s] {
-                live[s] = true;
-                ending.push(s);
-            }
-        }
-    }
-    let index: Vec<usize> = (0..states).filter(|&s| live[s]).collect();
-    let mut row_of = vec![usize::MAX; states];
-    for (i, &s) in index.iter().enumerate() {
-        row_of[s] = i;
-    }
-    // [I − Q | r...], dense: at most 961 rows.
-    let (n, k) = (index.len(), rhs.len());
-    let w = n + k;
-    let mut a = vec![0.0; n * w];
-    for (i, &s) in index.iter().enumerate() {
-        // The diagonal 1 − Q(s, s) is summed from what leaves s (the round
-        // ends, or goes to another state), not subtracted from 1: in a slow
-        // game Q(s, s) is within 1e-8 of 1, and 1 − Q(s, s) would keep only
-        // half of its digits.
-        a[i * w + i] = ends(s);
-        for e in edges(s) {
-            if e.next == s {
-                continue;
-            }
-            a[i * w + i] += e.probability;
-            if live[e.next] {
-                a[i * w + row_of[e.next]] -= e.probability;
-            }
-        }
-        for (j, r) in rhs.iter().enumerate() {
-            a[i * w + n + j] = r[s];
-        }
-    }
-    for col in 0..n {
-        // Partial pivoting: the largest entry of the column below the row.
-        let pivot = (col..n)
-            .max_by(|&i, &j| a[i * w + col].abs().total_cmp(&a[j * w + col].abs()))
-            .unwrap_or(col);
-        if pivot != col {
-            for j in 0..w {
-                a.swap(col * w + j, pivot * w + j);
-            }
-        }
-        let p = a[col * w + col];
-        if p == 0.0 {
-            continue; // cannot happen: I − Q is nonsingular
-        }
-        for i in col + 1..n {
-            let f = a[i * w + col] / p;
-            if f != 0.0 {
-                for j in col..w {
-                    a[i * w + j] -= f * a[col * w + j];
-                }
-            }
-        }
-    }
-    let mut out = vec![vec![0.0; states]; k];
-    for (j, values) in out.iter_mut().enumerate() {
-        let mut x = vec![0.0; n];
-        for i in (0..n).rev() {
-            let mut sum = a[i * w + n + j];
-            for c in i + 1..n {
-                sum -= a[i * w + c] * x[c];
-            }
-            let p = a[i * w + i];
-            x[i] = if p == 0.0 { 0.0 } else { sum / p };
-        }
-        for (i, &s) in index.iter().enumerate() {
-            values[s] = x[i];
-        }
-    }
-    out
-}
-
-/// The best response's exact values: policy iteration over pure stationary
-/// replies, started from value iteration's greedy reply, each reply's
-/// values solved directly (`solve_chain`); a reply is switched only where
-/// another choice gains more than `SWITCH_GAIN`. The result is the exact
-/// value of the reply it ends with (a lower bound on the best response up
-/// to rounding), optimal up to a gain of `SWITCH_GAIN` per round.
-fn exact_best_response(m: &Model, ai: &[f64]) -> Vec<f64> {
-    let chain = reply_chain(m, ai);
-    let q = |h: usize, v: &[f64]| {
-        let start = if h == 0 { 0 } else { chain.choices[h - 1].end };
-        let e = &chain.edges[start..chain.choices[h].end];
-        chain.choices[h].payoff + e.iter().map(|e| e.probability * v[e.next]).sum::<f64>()
-    };
-    // The choices of each state: `choices[first[s]..last[s]]`.
-    let (mut first, mut last) = (vec![0; m.states], vec![0; m.states]);
-    for (h, c) in chain.choices.iter().enumerate().rev() {
-        first[c.state] = h;
-    }
-    for (h, c) in chain.choices.iter().enumerate() {
-        last[c.state] = h + 1;
-    }
-    let payoffs = |pick: &[Option<usize>]| -> Vec<f64> {
-        let payoff = |p: &Option<usize>| p.map_or(0.0, |h| chain.choices[h].payoff);
-        pick.iter().map(payoff).collect()
-    };
-    let estimate = iterate(&chain, FINE_SWEEPS);
-    let mut pick: Vec<Option<usize>> = (0..m.states)
-        .map(|s| {
-            let best = (first[s]..last[s])
-                .map(|h| q(h, &estimate))
-                .fold(f64::MIN, f64::max);
-            (first[s]..last[s]).find(|&h| q(h, &estimate) >= best - SWITCH_GAIN)
-        })
-        .collect();
-    let mut v = solve_chain(&chain, &pick, &[payoffs(&pick)]).remove(0);
-    for _ in 0..MAX_POLICY_ROUNDS {
-        let mut switched = false;
-        for s in 0..m.states {
-            let Some(here) = pick[s] else { continue };
-            let here = q(here, &v);
-            if let Some(h) = (first[s]..last[s]).find(|&h| q(h, &v) > here + SWITCH_GAIN) {
-                pick[s] = Some(h);
-                switched = true;
-            }
-        }
-        if !switched {
-            break;
-        }
-        v = solve_chain(&chain, &pick, &[payoffs(&pick)]).remove(0);
-    }
-    v
-}
-
-/// How a game between two fixed AIs ends from (0, 0).
-#[derive(Debug)]
-struct Outcomes {
-    win: f64,
-    lose: f64,
-    draw: f64,
-}
-
-/// A's outcomes from (0, 0) against B, both fixed: the absorbing Markov
-/// chain over capped states, solved exactly (`solve_chain`); play that
-/// never ends is a draw, P(draw) = 1 − P(win) − P(lose).
-fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
-    let (mut choices, mut edges) = (Vec::new(), Vec::new());
-    let (mut wins, mut losses) = (vec![0.0; m.states], vec![0.0; m.states]);
-    for s in 0..m.states {
-        let sb = m.swapped(s);
-        for x in bits(m.playable[s]) {
-            for y in bits(m.playable[sb]) {
-                let p = pa[s * m.n + x] * pb[sb * m.n + y];
-                if p == 0.0 {
-                    continue;
-                }
-                match m.round(s, x, y) {
-                    Round::Won => wins[s] += p,
-                    Round::Lost => losses[s] += p,
-                    Round::Next(next) => edges.push(Edge {
-                        probability: p,
-                        next,
-                    }),
-                }
-            }
-        }
-        choices.push(Choice {
-            state: s,
-            end: edges.len(),
-            payoff: 0.0,
-            ends: wins[s] + losses[s],
-        });
-    }
-    let chain = Chain {
-        states: m.states,
-        choices,
-        edges,
-    };
-    let pick: Vec<Option<usize>> = (0..m.states).map(Some).collect();
-    let values = solve_chain(&chain, &pick, &[wins, losses]);
-    let win = values[0][0].clamp(0.0, 1.0);
-    let lose = values[1][0].clamp(0.0, 1.0);
-    Outcomes {
-        win,
-        lose,
-        draw: (1.0 - win - lose).max(0.0),
-    }
-}
-
-/// Value of the matrix game `a` (rows x cols, rows maximise) and an optimal
-/// row strategy, by the simplex method on the shifted game.
-fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
-    let shift = 1.0 - a.iter().cloned().fold(f64::INFINITY, f64::min);
-    // maximise sum y subject to (A + shift) y <= 1, y >= 0.
-    let w = cols + rows + 1;
-    let mut t = vec![0.0; (rows + 1) * w];
-    for i in 0..rows {
-        for j in 0..cols {
-            t[i * w + j] = a[i * cols + j] + shift;
-        }
-        t[i * w + cols + i] = 1.0;
-        t[i * w + w - 1] = 1.0;
-    }
-    t[rows * w..rows * w + cols].fill(-1.0);
-    let mut basis: Vec<usize> = (cols..cols + rows).collect();
-    const EPS: f64 = 1e-11;
-    for _ in 0..10_000 {
-        // Bland's rule: the first improving column, the lowest basis index on ties.
-        let Some(enter) = (0..w - 1).find(|&j| t[rows * w + j] < -EPS) else {
-            break;
-        };
-        let mut leave: Option<usize> = None;
-        for i in (0..rows).filter(|&i| t[i * w + enter] > EPS) {
-            let r = t[i * w + w - 1] / t[i * w + enter];
-            let better = leave.map_or(true, |l| {
-                let rl = t[l * w + w - 1] / t[l * w + enter];
-                r < rl - 1e-13 || (r <= rl + 1e-13 && basis[i] < basis[l])
-            });
-            if better {
-                leave = Some(i);
-            }
-        }
-        // Unbounded cannot happen: all entries are >= 1.
-        let Some(l) = leave else { break };
-        let piv = t[l * w + enter];
-        for j in 0..w {
-            t[l * w + j] /= piv;
-        }
-        for i in (0..=rows).filter(|&i| i != l) {
-            let f = t[i * w + enter];
-            if f != 0.0 {
-                for j in 0..w {
-                    t[i * w + j] -= f * t[l * w + j];
-                }
-            }
-        }
-        basis[l] = enter;
-    }
-    let total = t[rows * w + w - 1];
-    let mut x: Vec<f64> = (0..rows).map(|i| t[rows * w + cols + i].max(0.0)).collect();
-    let sum: f64 = x.iter().sum();
-    for p in &mut x {
-        *p = if sum > 0.0 {
-            *p / sum
-        } else {
-            1.0 / rows as f64
-        };
-    }
-    (
-        if total > 0.0 {
-            1.0 / total - shift
-        } else {
-            0.0
-        },
-        x,
-    )
-}
-
-/// The equilibrium of the capped game: value iteration on the stage games
-/// (rows: the mover's playable skills, columns: the opponent's affordable
-/// ones); by symmetry one table serves both sides. Values and policy.
-fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
-    const MAX_SWEEPS: usize = 20_000;
-    let mut v = vec![0.0; m.states];
-    let mut pol = vec![0.0; m.states * m.n];
-    for sweep in 0..=MAX_SWEEPS {
-        let mut change: f64 = 0.0;
-        for s in 0..m.states {
-            let rows: Vec<usize> = bits(m.playable[s]).collect();
-            let cols: Vec<usize> = bits(m.afford[m.counts(s).1]).collect();
-            let vs = &v;
-            let payoff = |&x: &usize| cols.iter().map(move |&y| m.payoff(s, x, y, vs));
-            let mat: Vec<f64> = rows.iter().flat_map(payoff).collect();
-            let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
-            change = change.max((val - v[s]).abs());
-            v[s] = val;
-            for (&x, p) in rows.iter().zip(strat) {
-                pol[s * m.n + x] = p;
-            }
-        }
-        if change <= FINE_SWEEPS.change || sweep == MAX_SWEEPS {
-            break;
-        }
-    }
-    (v, pol)
-}
-
-// ---- training
-
-/// A weight table and its score (higher fitness is better).
-#[derive(Clone)]
-struct Individual {
-    genes: Vec<f64>,
-    fitness: f64,
-    expl: f64,
-    /// Per state: the best reply's gain over the AI's mix there, with the
-    /// equilibrium values as continuation ("local gap").
-    local: Vec<f64>,
-}
-
-impl Individual {
-    /// Fitness, given the equilibrium values: -(exploitability + the mean
-    /// over states of (a) the best response's gain there + (b) the local
-    /// gap). (a) credits states the best response does not visit yet; (b)
-    /// is separable by state, as crossover and mutation are.
-    fn new(m: &Model, value: &[f64], genes: Vec<f64>) -> Individual {
-        let ai = m.policy(&genes);
-        let br = best_response(m, &ai, TRAIN_SWEEPS);
-        let mut local = vec![0.0; m.states];
-        let mut sum = 0.0;
-        for (s, gap) in local.iter_mut().enumerate() {
-            let mut worst = f64::INFINITY;
-            for y in bits(m.afford[m.counts(s).1]) {
-                let mut q = 0.0;
-                for x in bits(m.playable[s]) {
-                    q += ai[s * m.n + x] * m.payoff(s, x, y, value);
-                }
-                worst = worst.min(q);
-            }
-            *gap = (value[s] - worst).max(0.0);
-            sum += (br[s] - value[m.swapped(s)]).max(0.0) + *gap;
-        }
-        let expl = br[0] - value[0];
-        let fitness = -(expl + sum / m.states as f64);
-        Individual {
-            genes,
-            fitness,
-            expl,
-            local,
-        }
-    }
-}
-
-/// A population of weight tables under a genetic algorithm.
-struct Trainer {
-    /// Sorted best first (`sort`, after every change): `pop[0]` is the AI
-    /// that plays, is shown and is evaluated.
-    pop: Vec<Individual>,
-    generation: u64,
-    rng: Rng,
-}
-
-impl Trainer {
-    /// The uniform AI and random weight tables.
-    fn fresh(m: &Model, seed: u64) -> Vec<Vec<f64>> {
-        let mut rng = Rng(seed ^ 0x6A69_5F74_7261_696E);
-        let mut pop = vec![vec![1.0; m.genes()]];
-        while pop.len() < POPULATION {
-            pop.push((0..m.genes()).map(|_| rng.unit()).collect());
-        }
-        pop
-    }
-
-    fn new(m: &Model, value: &[f64], pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
-        let pop = pop.into_iter().map(|g| Individual::new(m, value, g));
-        let mut t = Trainer {
-            pop: pop.collect(),
-            generation,
-            rng,
-        };
-        t.sort();
-        t
-    }
-
-    /// Best first; stable, so equal scores keep their order.
-    fn sort(&mut self) {
-        self.pop.sort_by(|x, y| y.fitness.total_cmp(&x.fitness));
-    }
-
-    /// Tournament: the fittest of a few random ones.
-    fn select(&mut self) -> usize {
-        let mut best = self.rng.below(self.pop.len());
-        for _ in 1..TOURNAMENT {
-            let c = self.rng.below(self.pop.len());
-            if self.pop[c].fitness > self.pop[best].fitness {
-                best = c;
-            }
-        }
-        best
-    }
-
-    /// One generation: elitism, tournaments, per-state crossover (a state's
-    /// weights from a parent or a blend of both), mutation of a few states.
-    fn step(&mut self, m: &Model, value: &[f64]) {
-        let mut next = self.pop[..ELITES.min(self.pop.len())].to_vec();
-        while next.len() < self.pop.len() {
-            let (pa, pb) = (self.select(), self.select());
-            let (mut child, other) = (self.pop[pa].genes.clone(), &self.pop[pb].genes);
-            for s in 0..m.states {
-                let r = self.rng.unit();
-                let (lo, hi) = (m.offset[s], m.offset[s + 1]);
-                if r < FROM_OTHER_PARENT {
-                    child[lo..hi].copy_from_slice(&other[lo..hi]);
-                } else if r < FROM_OTHER_PARENT + BLEND {
-                    let t = self.rng.unit();
-                    for (c, &o) in child[lo..hi].iter_mut().zip(&other[lo..hi]) {
-                        *c = t * *c + (1.0 - t) * o;
-                    }
-                }
-            }
-            // Mutation: one scale per child, drawn from several so coarse
-            // and fine moves coexist; a geometric number of states, half of
-            // them chosen where the parent's local gap is large.
-            let sigma = MUTATION_SCALES[self.rng.below(MUTATION_SCALES.len())];
-            let gaps = &self.pop[pa].local;
-            let total: f64 = gaps.iter().sum();
-            loop {
-                let s = if total > 0.0 && self.rng.unit() < DIRECTED {
-                    roulette(self.rng.unit() * total, gaps.iter().copied().enumerate())
-                } else {
-                    self.rng.below(m.states)
-                };
-                for g in &mut child[m.offset[s]..m.offset[s + 1]] {
-                    *g = if self.rng.unit() < DROP_OUT {
-                        0.0
-                    } else {
-                        // A sum of three uniforms: a bell on [-1.5, 1.5].
-                        let noise = self.rng.unit() + self.rng.unit() + self.rng.unit() - 1.5;
-                        (*g + 2.0 * sigma * noise).clamp(0.0, 1.0)
-                    };
-                }
-                if self.rng.unit() >= MUTATE_ANOTHER {
-                    break;
-                }
-            }
-            next.push(Individual::new(m, value, child));
-        }
-        self.pop = next;
-        self.sort();
-        self.generation += 1;
-    }
-}
-
-// ---- archive
-
-/// The archive text: see docs/ji_trainer.md ("Archive format").
-fn archive_text(m: &Model, t: &Trainer) -> String {
-    let (g, rng, size, states) = (t.generation, t.rng.0, t.pop.len(), m.states);
-    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}generation {g}\n", m.v.text());
-    s += &format!("rng {rng:016x}\npopulation {size} {states}\n");
-    for (i, ind) in t.pop.iter().enumerate() {
-        s += &format!("individual {i}\n");
-        for st in 0..m.states {
-            let (a, b) = m.counts(st);
-            s += &format!("{a} {b}");
-            for g in &ind.genes[m.offset[st]..m.offset[st + 1]] {
-                s += &format!(" {g}");
-            }
-            s += "\n";
-        }
-    }
-    s + "end\n"
-}
-
-/// Reads an archive: (generation, rng, population), refusing a corrupt one
-/// or one for another variant. The caller adds the file to errors.
-fn parse_archive(text: &[u8], file: &str, m: &Model) -> Result<Archive, Failure> {
-    read_archive(text, file, m).map_err(|e| match e {
-        ArchiveError::Line(bad) => bad.in_file(file),
-        ArchiveError::Variant(failure) => failure,
-    })
-}
-
-/// What an archive holds besides the variant.
-struct Archive {
-    generation: u64,
-    rng: Rng,
-    population: Vec<Vec<f64>>,
-}
-
-/// A bad archive line, or a bad variant inside it (already in its file).
-enum ArchiveError {
-    Line(BadLine),
-    Variant(Failure),
-}
-
-impl From<BadLine> for ArchiveError {
-    fn from(bad: BadLine) -> ArchiveError {
-        ArchiveError::Line(bad)
-    }
-}
-
-fn read_archive(text: &[u8], file: &str, m: &Model) -> Result<Archive, ArchiveError> {
-    fn refuse<T>(line: usize, what: String) -> Result<T, ArchiveError> {
-        Err(ArchiveError::Line(BadLine { line, what }))
-    }
-    let text = match std::str::from_utf8(text) {
-        Ok(t) => t,
-        Err(e) => {
-            let at = e.valid_up_to();
-            let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
-            return refuse(line, format!("not UTF-8 text (byte {at})"));
-        }
-    };
-    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    // Line `l`; lines are read in order, so a missing one ends the archive.
-    let line = |l: usize| -> Result<&str, BadLine> {
-        let end = || BadLine {
-            line: l,
-            what: "archive ends early (truncated?)".into(),
-        };
-        lines.get(l - 1).copied().ok_or_else(end)
-    };
-    // The value of line l if it reads `key value`.
-    let field = |l: usize, key: &str| line(l).map(|t| t.strip_prefix(key));
-    let expected = |l: usize, what: &str| BadLine {
-        line: l,
-        what: format!("expected '{what}'"),
-    };
-    if line(1)? != ARCHIVE_MAGIC {
-        return refuse(1, format!("not a ji archive (expected '{ARCHIVE_MAGIC}')"));
-    }
-    let n = (field(2, "variant ")?.and_then(|r| r.trim().parse::<usize>().ok()))
-        .filter(|n| (1..=MAX_SKILLS).contains(n))
-        .ok_or_else(|| expected(2, "variant N"))?;
-    let mut vt = format!("{n}\n");
-    for l in 3..3 + n {
-        vt = vt + line(l)? + "\n";
-    }
-    let v = parse_variant(vt.as_bytes(), file, 1).map_err(ArchiveError::Variant)?;
-    if v != m.v {
-        let why = if v.skills.len() != m.n {
-            format!("{} skills, this variant has {}", v.skills.len(), m.n)
-        } else {
-            let i = (0..m.n)
-                .find(|&i| v.skills[i] != m.v.skills[i] || v.beats[i] != m.v.beats[i])
-                .unwrap_or(0);
-            let (there, here) = (v.skill_line(i), m.v.skill_line(i));
-            format!("skill {} is '{there}' there, '{here}' here", i + 1)
-        };
-        return refuse(2, format!("archive is for another variant ({why})"));
-    }
-    let mut l = 3 + n;
-    let generation = (field(l, "generation ")?.and_then(|r| r.parse::<u64>().ok()))
-        .ok_or_else(|| expected(l, "generation G"))?;
-    l += 1;
-    let hex = field(l, "rng ")?.and_then(|r| u64::from_str_radix(r, 16).ok());
-    let rng = Rng(hex.ok_or_else(|| expected(l, "rng HEX"))?);
-    l += 1;
-    let dims: Vec<usize> = match field(l, "population ")? {
-        Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
-        None => vec![],
-    };
-    let states = m.states;
-    if dims.len() != 2 || dims[0] < 1 || dims[0] > 10_000 || dims[1] != states {
-        let what = format!("expected 'population P {states}' with 1 <= P <= 10000");
-        return refuse(l, what);
-    }
-    let mut pop = Vec::new();
-    for i in 0..dims[0] {
-        l += 1;
-        if line(l)? != format!("individual {i}") {
-            return Err(expected(l, &format!("individual {i}")).into());
-        }
-        let mut genes = Vec::new();
-        for st in 0..states {
-            l += 1;
-            let mut it = line(l)?.split(' ');
-            let (a, b) = m.counts(st);
-            if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
-                return refuse(l, format!("expected the weights of state {a} {b}"));
-            }
-            let start = genes.len();
-            for w in it {
-                match w.parse::<f64>() {
-                    Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
-                    _ => return refuse(l, format!("bad weight '{}'", shown(w.as_bytes()))),
-                }
-            }
-            let (want, found) = (m.offset[st + 1] - m.offset[st], genes.len() - start);
-            if found != want {
-                let what = format!("state {a} {b} needs {want} weights, found {found}");
-                return refuse(l, what);
-            }
-        }
-        pop.push(genes);
-    }
-    l += 1;
-    if line(l)? != "end" {
-        return Err(expected(l, "end").into());
-    }
-    if l < lines.len() {
-        return refuse(l + 1, "text after 'end'".into());
-    }
-    Ok(Archive {
-        generation,
-        rng,
-        population: pop,
-    })
-}
-
-/// Writes the archive atomically (a synced temporary file renamed over the
-/// old one), so that a failure at any point leaves the previous one whole.
-fn save_archive(path: &Path, text: &str) -> io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-// ---- output: the session and its commands --------------------------------
+// ----------------------------------------------------------------- output ----
 
 /// The variant `--variant` names, or the common one.
 fn read_variant(options: &Options) -> Result<Variant, Failure> {
@@ -2008,7 +1228,7 @@ impl Session {
             value,
             eq_policy,
             archive: options.archive.clone(),
-            play_rng: Rng(seed.wrapping_add(0x7069_6179)),
+            play_rng: Rng(seed.wrapping_add(PLAY_STREAM)),
             rules_shown: false,
         })
     }
@@ -2457,7 +1677,806 @@ fn serve(
     Ok(())
 }
 
-// ---- command line ----------------------------------------------------------
+// --------------------------------------------------------------------- AI ----
+
+/// splitmix64: small, fast, deterministic.
+#[derive(Clone, Debug)]
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Roulette wheel: the item whose weight takes `r` (in [0, total)) below
+/// 0; the last one if rounding leaves r >= 0.
+fn roulette(mut r: f64, items: impl Iterator<Item = (usize, f64)>) -> usize {
+    let mut last = 0;
+    for (i, w) in items {
+        r -= w;
+        if r < 0.0 {
+            return i;
+        }
+        last = i;
+    }
+    last
+}
+
+impl Model {
+    /// The AI's probabilities (states x n): weights normalised over the
+    /// playable skills (all zero: uniform).
+    fn policy(&self, genes: &[f64]) -> Vec<f64> {
+        let mut p = vec![0.0; self.states * self.n];
+        for s in 0..self.states {
+            let w = &genes[self.offset[s]..self.offset[s + 1]];
+            let sum: f64 = w.iter().sum();
+            for (i, x) in bits(self.playable[s]).enumerate() {
+                p[s * self.n + x] = if sum > 0.0 {
+                    w[i] / sum
+                } else {
+                    1.0 / w.len() as f64
+                };
+            }
+        }
+        p
+    }
+
+    /// The AI's move at real counts: "enough for any skill counts as C".
+    fn ai_move(&self, policy: &[f64], own: i64, opp: i64, rng: &mut Rng) -> usize {
+        let cap = |c: i64| c.min(self.cap as i64) as usize;
+        let s = cap(own) * self.side + cap(opp);
+        let row = &policy[s * self.n..];
+        roulette(rng.unit(), bits(self.playable[s]).map(|x| (x, row[x])))
+    }
+}
+
+// ------------------------------------------------------------- evaluation ----
+
+/// One choice at a state, for a side whose opponent is fixed: what the
+/// rounds that end pay (`payoff`, probability-weighted), the probability
+/// that the round ends (`ends`), and the rounds that go on, `edges[..end]`
+/// after the previous choice's.
+struct Choice {
+    state: usize,
+    end: usize,
+    payoff: f64,
+    ends: f64,
+}
+
+/// A round that goes on: its probability and the next state.
+struct Edge {
+    probability: f64,
+    next: usize,
+}
+
+/// The choices and edges of the side that replies to a fixed AI, grouped
+/// by state in state order.
+struct Chain {
+    states: usize,
+    choices: Vec<Choice>,
+    edges: Vec<Edge>,
+}
+
+/// Best response to a fixed AI: per state (AI, responder), P(responder
+/// wins) - P(AI wins); it may play every skill it can afford.
+fn reply_chain(m: &Model, ai: &[f64]) -> Chain {
+    let (mut choices, mut edges) = (Vec::new(), Vec::new());
+    for s in 0..m.states {
+        for y in bits(m.afford[m.counts(s).1]) {
+            let (mut payoff, mut ends) = (0.0, 0.0);
+            for x in bits(m.playable[s]).filter(|&x| ai[s * m.n + x] != 0.0) {
+                let p = ai[s * m.n + x];
+                match m.round(s, x, y) {
+                    Round::Won => (payoff, ends) = (payoff - p, ends + p),
+                    Round::Lost => (payoff, ends) = (payoff + p, ends + p),
+                    Round::Next(next) => edges.push(Edge {
+                        probability: p,
+                        next,
+                    }),
+                }
+            }
+            let end = edges.len();
+            choices.push(Choice {
+                state: s,
+                end,
+                payoff,
+                ends,
+            });
+        }
+    }
+    Chain {
+        states: m.states,
+        choices,
+        edges,
+    }
+}
+
+/// The best response's values by value iteration (training's estimate).
+fn best_response(m: &Model, ai: &[f64], tol: Tolerance) -> Vec<f64> {
+    iterate(&reply_chain(m, ai), tol)
+}
+
+/// Value iteration from 0 (k-round values, rising to the unlimited game's)
+/// until `tol` stops it. A state is worth its best choice.
+fn iterate(chain: &Chain, tol: Tolerance) -> Vec<f64> {
+    let (choices, edges) = (&chain.choices, &chain.edges);
+    let mut v = vec![0.0; chain.states];
+    for _ in 0..tol.max_sweeps {
+        let mut change: f64 = 0.0;
+        let mut e = 0;
+        let mut h = 0;
+        while h < choices.len() {
+            let s = choices[h].state;
+            let mut best = f64::NEG_INFINITY;
+            while h < choices.len() && choices[h].state == s {
+                let mut q = choices[h].payoff;
+                while e < choices[h].end {
+                    q += edges[e].probability * v[edges[e].next];
+                    e += 1;
+                }
+                best = best.max(q);
+                h += 1;
+            }
+            change = change.max((best - v[s]).abs());
+            v[s] = best;
+        }
+        if change <= tol.change {
+            break;
+        }
+    }
+    v
+}
+
+/// The exact values of a chain with one choice per state (`pick[s]` is an
+/// index into `chain.choices`; `None` where the side has no move, which
+/// ends nothing and is worth 0): for each right-hand side `r` (the payoff,
+/// per state, of the rounds that end), the expected total, where play that
+/// never ends pays 0.
+///
+/// States from which no round can ever end are worth 0 (that is the rule,
+/// not an approximation). On the others, `v = r + Q v` with `Q` the rounds
+/// that go on among them: every one of them reaches an end with positive
+/// probability, so `I − Q` is nonsingular, and the system is solved
+/// directly by Gaussian elimination with partial pivoting. The values are
+/// exact up to the rounding of that solve (backward stable: a relative
+/// error of order n·2⁻⁵³ times the condition number of `I − Q`, which
+/// grows with the expected number of rounds). The AI's probabilities are
+/// taken to sum to 1 at each state (they do, up to rounding).
+fn solve_chain(chain: &Chain, pick: &[Option<usize>], rhs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let states = chain.states;
+    let start = |h: usize| if h == 0 { 0 } else { chain.choices[h - 1].end };
+    let edges = |s: usize| match pick[s] {
+        Some(h) => &chain.edges[start(h)..chain.choices[h].end],
+        None => &chain.edges[..0],
+    };
+    // Which states can reach an end: backwards from those that end.
+    let mut into: Vec<Vec<usize>> = vec![Vec::new(); states];
+    for s in 0..states {
+        for e in edges(s).iter().filter(|e| e.probability > 0.0) {
+            into[e.next].push(s);
+        }
+    }
+    let ends = |s: usize| pick[s].map_or(0.0, |h| chain.choices[h].ends);
+    let mut ending: Vec<usize> = (0..states).filter(|&s| ends(s) > 0.0).collect();
+    let mut live = vec![false; states];
+    for &s in &ending {
+        live[s] = true;
+    }
+    while let Some(t) = ending.pop() {
+        for &s in &into[t] {
+            if !live[s] {
+                live[s] = true;
+                ending.push(s);
+            }
+        }
+    }
+    let index: Vec<usize> = (0..states).filter(|&s| live[s]).collect();
+    let mut row_of = vec![usize::MAX; states];
+    for (i, &s) in index.iter().enumerate() {
+        row_of[s] = i;
+    }
+    // [I − Q | r...], dense: at most 961 rows.
+    let (n, k) = (index.len(), rhs.len());
+    let w = n + k;
+    let mut a = vec![0.0; n * w];
+    for (i, &s) in index.iter().enumerate() {
+        // The diagonal 1 − Q(s, s) is summed from what leaves s (the round
+        // ends, or goes to another state), not subtracted from 1: in a slow
+        // game Q(s, s) is within 1e-8 of 1, and 1 − Q(s, s) would keep only
+        // half of its digits.
+        a[i * w + i] = ends(s);
+        for e in edges(s) {
+            if e.next == s {
+                continue;
+            }
+            a[i * w + i] += e.probability;
+            if live[e.next] {
+                a[i * w + row_of[e.next]] -= e.probability;
+            }
+        }
+        for (j, r) in rhs.iter().enumerate() {
+            a[i * w + n + j] = r[s];
+        }
+    }
+    for col in 0..n {
+        // Partial pivoting: the largest entry of the column below the row.
+        let pivot = (col..n)
+            .max_by(|&i, &j| a[i * w + col].abs().total_cmp(&a[j * w + col].abs()))
+            .unwrap_or(col);
+        if pivot != col {
+            for j in 0..w {
+                a.swap(col * w + j, pivot * w + j);
+            }
+        }
+        let p = a[col * w + col];
+        if p == 0.0 {
+            continue; // cannot happen: I − Q is nonsingular
+        }
+        for i in col + 1..n {
+            let f = a[i * w + col] / p;
+            if f != 0.0 {
+                for j in col..w {
+                    a[i * w + j] -= f * a[col * w + j];
+                }
+            }
+        }
+    }
+    let mut out = vec![vec![0.0; states]; k];
+    for (j, values) in out.iter_mut().enumerate() {
+        let mut x = vec![0.0; n];
+        for i in (0..n).rev() {
+            let mut sum = a[i * w + n + j];
+            for c in i + 1..n {
+                sum -= a[i * w + c] * x[c];
+            }
+            let p = a[i * w + i];
+            x[i] = if p == 0.0 { 0.0 } else { sum / p };
+        }
+        for (i, &s) in index.iter().enumerate() {
+            values[s] = x[i];
+        }
+    }
+    out
+}
+
+/// The best response's exact values: policy iteration over pure stationary
+/// replies, started from value iteration's greedy reply, each reply's
+/// values solved directly (`solve_chain`); a reply is switched only where
+/// another choice gains more than `SWITCH_GAIN`. The result is the exact
+/// value of the reply it ends with (a lower bound on the best response up
+/// to rounding), optimal up to a gain of `SWITCH_GAIN` per round.
+fn exact_best_response(m: &Model, ai: &[f64]) -> Vec<f64> {
+    let chain = reply_chain(m, ai);
+    let q = |h: usize, v: &[f64]| {
+        let start = if h == 0 { 0 } else { chain.choices[h - 1].end };
+        let e = &chain.edges[start..chain.choices[h].end];
+        chain.choices[h].payoff + e.iter().map(|e| e.probability * v[e.next]).sum::<f64>()
+    };
+    // The choices of each state: `choices[first[s]..last[s]]`.
+    let (mut first, mut last) = (vec![0; m.states], vec![0; m.states]);
+    for (h, c) in chain.choices.iter().enumerate().rev() {
+        first[c.state] = h;
+    }
+    for (h, c) in chain.choices.iter().enumerate() {
+        last[c.state] = h + 1;
+    }
+    let payoffs = |pick: &[Option<usize>]| -> Vec<f64> {
+        let payoff = |p: &Option<usize>| p.map_or(0.0, |h| chain.choices[h].payoff);
+        pick.iter().map(payoff).collect()
+    };
+    let estimate = iterate(&chain, FINE_SWEEPS);
+    let mut pick: Vec<Option<usize>> = (0..m.states)
+        .map(|s| {
+            let best = (first[s]..last[s])
+                .map(|h| q(h, &estimate))
+                .fold(f64::MIN, f64::max);
+            (first[s]..last[s]).find(|&h| q(h, &estimate) >= best - SWITCH_GAIN)
+        })
+        .collect();
+    let mut v = solve_chain(&chain, &pick, &[payoffs(&pick)]).remove(0);
+    for _ in 0..MAX_POLICY_ROUNDS {
+        let mut switched = false;
+        for s in 0..m.states {
+            let Some(here) = pick[s] else { continue };
+            let here = q(here, &v);
+            if let Some(h) = (first[s]..last[s]).find(|&h| q(h, &v) > here + SWITCH_GAIN) {
+                pick[s] = Some(h);
+                switched = true;
+            }
+        }
+        if !switched {
+            break;
+        }
+        v = solve_chain(&chain, &pick, &[payoffs(&pick)]).remove(0);
+    }
+    v
+}
+
+/// How a game between two fixed AIs ends from (0, 0).
+#[derive(Debug)]
+struct Outcomes {
+    win: f64,
+    lose: f64,
+    draw: f64,
+}
+
+/// A's outcomes from (0, 0) against B, both fixed: the absorbing Markov
+/// chain over capped states, solved exactly (`solve_chain`); play that
+/// never ends is a draw, P(draw) = 1 − P(win) − P(lose).
+fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
+    let (mut choices, mut edges) = (Vec::new(), Vec::new());
+    let (mut wins, mut losses) = (vec![0.0; m.states], vec![0.0; m.states]);
+    for s in 0..m.states {
+        let sb = m.swapped(s);
+        for x in bits(m.playable[s]) {
+            for y in bits(m.playable[sb]) {
+                let p = pa[s * m.n + x] * pb[sb * m.n + y];
+                if p == 0.0 {
+                    continue;
+                }
+                match m.round(s, x, y) {
+                    Round::Won => wins[s] += p,
+                    Round::Lost => losses[s] += p,
+                    Round::Next(next) => edges.push(Edge {
+                        probability: p,
+                        next,
+                    }),
+                }
+            }
+        }
+        choices.push(Choice {
+            state: s,
+            end: edges.len(),
+            payoff: 0.0,
+            ends: wins[s] + losses[s],
+        });
+    }
+    let chain = Chain {
+        states: m.states,
+        choices,
+        edges,
+    };
+    let pick: Vec<Option<usize>> = (0..m.states).map(Some).collect();
+    let values = solve_chain(&chain, &pick, &[wins, losses]);
+    let win = values[0][0].clamp(0.0, 1.0);
+    let lose = values[1][0].clamp(0.0, 1.0);
+    Outcomes {
+        win,
+        lose,
+        draw: (1.0 - win - lose).max(0.0),
+    }
+}
+
+/// Value of the matrix game `a` (rows x cols, rows maximise) and an optimal
+/// row strategy, by the simplex method on the shifted game.
+fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
+    let shift = 1.0 - a.iter().cloned().fold(f64::INFINITY, f64::min);
+    // maximise sum y subject to (A + shift) y <= 1, y >= 0.
+    let w = cols + rows + 1;
+    let mut t = vec![0.0; (rows + 1) * w];
+    for i in 0..rows {
+        for j in 0..cols {
+            t[i * w + j] = a[i * cols + j] + shift;
+        }
+        t[i * w + cols + i] = 1.0;
+        t[i * w + w - 1] = 1.0;
+    }
+    t[rows * w..rows * w + cols].fill(-1.0);
+    let mut basis: Vec<usize> = (cols..cols + rows).collect();
+    for _ in 0..MAX_PIVOTS {
+        // Bland's rule: the first improving column, the lowest basis index on ties.
+        let Some(enter) = (0..w - 1).find(|&j| t[rows * w + j] < -SIMPLEX_EPS) else {
+            break;
+        };
+        let mut leave: Option<usize> = None;
+        for i in (0..rows).filter(|&i| t[i * w + enter] > SIMPLEX_EPS) {
+            let r = t[i * w + w - 1] / t[i * w + enter];
+            let better = leave.map_or(true, |l| {
+                let rl = t[l * w + w - 1] / t[l * w + enter];
+                r < rl - RATIO_TIE || (r <= rl + RATIO_TIE && basis[i] < basis[l])
+            });
+            if better {
+                leave = Some(i);
+            }
+        }
+        // Unbounded cannot happen: all entries are >= 1.
+        let Some(l) = leave else { break };
+        let piv = t[l * w + enter];
+        for j in 0..w {
+            t[l * w + j] /= piv;
+        }
+        for i in (0..=rows).filter(|&i| i != l) {
+            let f = t[i * w + enter];
+            if f != 0.0 {
+                for j in 0..w {
+                    t[i * w + j] -= f * t[l * w + j];
+                }
+            }
+        }
+        basis[l] = enter;
+    }
+    let total = t[rows * w + w - 1];
+    let mut x: Vec<f64> = (0..rows).map(|i| t[rows * w + cols + i].max(0.0)).collect();
+    let sum: f64 = x.iter().sum();
+    for p in &mut x {
+        *p = if sum > 0.0 {
+            *p / sum
+        } else {
+            1.0 / rows as f64
+        };
+    }
+    (
+        if total > 0.0 {
+            1.0 / total - shift
+        } else {
+            0.0
+        },
+        x,
+    )
+}
+
+/// The equilibrium of the capped game: value iteration on the stage games
+/// (rows: the mover's playable skills, columns: the opponent's affordable
+/// ones); by symmetry one table serves both sides. Values and policy.
+fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
+    let mut v = vec![0.0; m.states];
+    let mut pol = vec![0.0; m.states * m.n];
+    for sweep in 0..=EQUILIBRIUM_SWEEPS {
+        let mut change: f64 = 0.0;
+        for s in 0..m.states {
+            let rows: Vec<usize> = bits(m.playable[s]).collect();
+            let cols: Vec<usize> = bits(m.afford[m.counts(s).1]).collect();
+            let vs = &v;
+            let payoff = |&x: &usize| cols.iter().map(move |&y| m.payoff(s, x, y, vs));
+            let mat: Vec<f64> = rows.iter().flat_map(payoff).collect();
+            let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
+            change = change.max((val - v[s]).abs());
+            v[s] = val;
+            for (&x, p) in rows.iter().zip(strat) {
+                pol[s * m.n + x] = p;
+            }
+        }
+        if change <= FINE_SWEEPS.change || sweep == EQUILIBRIUM_SWEEPS {
+            break;
+        }
+    }
+    (v, pol)
+}
+
+// --------------------------------------------------------------- training ----
+
+/// A weight table and its score (higher fitness is better).
+#[derive(Clone)]
+struct Individual {
+    genes: Vec<f64>,
+    fitness: f64,
+    expl: f64,
+    /// Per state: the best reply's gain over the AI's mix there, with the
+    /// equilibrium values as continuation ("local gap").
+    local: Vec<f64>,
+}
+
+impl Individual {
+    /// Fitness, given the equilibrium values: -(exploitability + the mean
+    /// over states of (a) the best response's gain there + (b) the local
+    /// gap). (a) credits states the best response does not visit yet; (b)
+    /// is separable by state, as crossover and mutation are.
+    fn new(m: &Model, value: &[f64], genes: Vec<f64>) -> Individual {
+        let ai = m.policy(&genes);
+        let br = best_response(m, &ai, TRAIN_SWEEPS);
+        let mut local = vec![0.0; m.states];
+        let mut sum = 0.0;
+        for (s, gap) in local.iter_mut().enumerate() {
+            let mut worst = f64::INFINITY;
+            for y in bits(m.afford[m.counts(s).1]) {
+                let mut q = 0.0;
+                for x in bits(m.playable[s]) {
+                    q += ai[s * m.n + x] * m.payoff(s, x, y, value);
+                }
+                worst = worst.min(q);
+            }
+            *gap = (value[s] - worst).max(0.0);
+            sum += (br[s] - value[m.swapped(s)]).max(0.0) + *gap;
+        }
+        let expl = br[0] - value[0];
+        let fitness = -(expl + sum / m.states as f64);
+        Individual {
+            genes,
+            fitness,
+            expl,
+            local,
+        }
+    }
+}
+
+/// A population of weight tables under a genetic algorithm.
+struct Trainer {
+    /// Sorted best first (`sort`, after every change): `pop[0]` is the AI
+    /// that plays, is shown and is evaluated.
+    pop: Vec<Individual>,
+    generation: u64,
+    rng: Rng,
+}
+
+impl Trainer {
+    /// The uniform AI and random weight tables.
+    fn fresh(m: &Model, seed: u64) -> Vec<Vec<f64>> {
+        let mut rng = Rng(seed ^ POPULATION_STREAM);
+        let mut pop = vec![vec![1.0; m.genes()]];
+        while pop.len() < POPULATION {
+            pop.push((0..m.genes()).map(|_| rng.unit()).collect());
+        }
+        pop
+    }
+
+    fn new(m: &Model, value: &[f64], pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
+        let pop = pop.into_iter().map(|g| Individual::new(m, value, g));
+        let mut t = Trainer {
+            pop: pop.collect(),
+            generation,
+            rng,
+        };
+        t.sort();
+        t
+    }
+
+    /// Best first; stable, so equal scores keep their order.
+    fn sort(&mut self) {
+        self.pop.sort_by(|x, y| y.fitness.total_cmp(&x.fitness));
+    }
+
+    /// Tournament: the fittest of a few random ones.
+    fn select(&mut self) -> usize {
+        let mut best = self.rng.below(self.pop.len());
+        for _ in 1..TOURNAMENT {
+            let c = self.rng.below(self.pop.len());
+            if self.pop[c].fitness > self.pop[best].fitness {
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// One generation: elitism, tournaments, per-state crossover (a state's
+    /// weights from a parent or a blend of both), mutation of a few states.
+    fn step(&mut self, m: &Model, value: &[f64]) {
+        let mut next = self.pop[..ELITES.min(self.pop.len())].to_vec();
+        while next.len() < self.pop.len() {
+            let (pa, pb) = (self.select(), self.select());
+            let (mut child, other) = (self.pop[pa].genes.clone(), &self.pop[pb].genes);
+            for s in 0..m.states {
+                let r = self.rng.unit();
+                let (lo, hi) = (m.offset[s], m.offset[s + 1]);
+                if r < FROM_OTHER_PARENT {
+                    child[lo..hi].copy_from_slice(&other[lo..hi]);
+                } else if r < FROM_OTHER_PARENT + BLEND {
+                    let t = self.rng.unit();
+                    for (c, &o) in child[lo..hi].iter_mut().zip(&other[lo..hi]) {
+                        *c = t * *c + (1.0 - t) * o;
+                    }
+                }
+            }
+            // Mutation: one scale per child, drawn from several so coarse
+            // and fine moves coexist; a geometric number of states, half of
+            // them chosen where the parent's local gap is large.
+            let sigma = MUTATION_SCALES[self.rng.below(MUTATION_SCALES.len())];
+            let gaps = &self.pop[pa].local;
+            let total: f64 = gaps.iter().sum();
+            loop {
+                let s = if total > 0.0 && self.rng.unit() < DIRECTED {
+                    roulette(self.rng.unit() * total, gaps.iter().copied().enumerate())
+                } else {
+                    self.rng.below(m.states)
+                };
+                for g in &mut child[m.offset[s]..m.offset[s + 1]] {
+                    *g = if self.rng.unit() < DROP_OUT {
+                        0.0
+                    } else {
+                        // A sum of three uniforms: a bell on [-1.5, 1.5].
+                        let noise = self.rng.unit() + self.rng.unit() + self.rng.unit() - 1.5;
+                        (*g + 2.0 * sigma * noise).clamp(0.0, 1.0)
+                    };
+                }
+                if self.rng.unit() >= MUTATE_ANOTHER {
+                    break;
+                }
+            }
+            next.push(Individual::new(m, value, child));
+        }
+        self.pop = next;
+        self.sort();
+        self.generation += 1;
+    }
+}
+
+// ---------------------------------------------------------------- archive ----
+
+/// The archive text: see docs/ji_trainer.md ("Archive format").
+fn archive_text(m: &Model, t: &Trainer) -> String {
+    let (g, rng, size, states) = (t.generation, t.rng.0, t.pop.len(), m.states);
+    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}generation {g}\n", m.v.text());
+    s += &format!("rng {rng:016x}\npopulation {size} {states}\n");
+    for (i, ind) in t.pop.iter().enumerate() {
+        s += &format!("individual {i}\n");
+        for st in 0..m.states {
+            let (a, b) = m.counts(st);
+            s += &format!("{a} {b}");
+            for g in &ind.genes[m.offset[st]..m.offset[st + 1]] {
+                s += &format!(" {g}");
+            }
+            s += "\n";
+        }
+    }
+    s + "end\n"
+}
+
+/// Reads an archive: (generation, rng, population), refusing a corrupt one
+/// or one for another variant. The caller adds the file to errors.
+fn parse_archive(text: &[u8], file: &str, m: &Model) -> Result<Archive, Failure> {
+    read_archive(text, file, m).map_err(|e| match e {
+        ArchiveError::Line(bad) => bad.in_file(file),
+        ArchiveError::Variant(failure) => failure,
+    })
+}
+
+/// What an archive holds besides the variant.
+struct Archive {
+    generation: u64,
+    rng: Rng,
+    population: Vec<Vec<f64>>,
+}
+
+/// A bad archive line, or a bad variant inside it (already in its file).
+enum ArchiveError {
+    Line(BadLine),
+    Variant(Failure),
+}
+
+impl From<BadLine> for ArchiveError {
+    fn from(bad: BadLine) -> ArchiveError {
+        ArchiveError::Line(bad)
+    }
+}
+
+fn read_archive(text: &[u8], file: &str, m: &Model) -> Result<Archive, ArchiveError> {
+    fn refuse<T>(line: usize, what: String) -> Result<T, ArchiveError> {
+        Err(ArchiveError::Line(BadLine { line, what }))
+    }
+    let text = match std::str::from_utf8(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
+            return refuse(line, format!("not UTF-8 text (byte {at})"));
+        }
+    };
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    // Line `l`; lines are read in order, so a missing one ends the archive.
+    let line = |l: usize| -> Result<&str, BadLine> {
+        let end = || BadLine {
+            line: l,
+            what: "archive ends early (truncated?)".into(),
+        };
+        lines.get(l - 1).copied().ok_or_else(end)
+    };
+    // The value of line l if it reads `key value`.
+    let field = |l: usize, key: &str| line(l).map(|t| t.strip_prefix(key));
+    let expected = |l: usize, what: &str| BadLine {
+        line: l,
+        what: format!("expected '{what}'"),
+    };
+    if line(1)? != ARCHIVE_MAGIC {
+        return refuse(1, format!("not a ji archive (expected '{ARCHIVE_MAGIC}')"));
+    }
+    let n = (field(2, "variant ")?.and_then(|r| r.trim().parse::<usize>().ok()))
+        .filter(|n| (1..=MAX_SKILLS).contains(n))
+        .ok_or_else(|| expected(2, "variant N"))?;
+    let mut vt = format!("{n}\n");
+    for l in 3..3 + n {
+        vt = vt + line(l)? + "\n";
+    }
+    let v = parse_variant(vt.as_bytes(), file, 1).map_err(ArchiveError::Variant)?;
+    if v != m.v {
+        let why = if v.skills.len() != m.n {
+            format!("{} skills, this variant has {}", v.skills.len(), m.n)
+        } else {
+            let i = (0..m.n)
+                .find(|&i| v.skills[i] != m.v.skills[i] || v.beats[i] != m.v.beats[i])
+                .unwrap_or(0);
+            let (there, here) = (v.skill_line(i), m.v.skill_line(i));
+            format!("skill {} is '{there}' there, '{here}' here", i + 1)
+        };
+        return refuse(2, format!("archive is for another variant ({why})"));
+    }
+    let mut l = 3 + n;
+    let generation = (field(l, "generation ")?.and_then(|r| r.parse::<u64>().ok()))
+        .ok_or_else(|| expected(l, "generation G"))?;
+    l += 1;
+    let hex = field(l, "rng ")?.and_then(|r| u64::from_str_radix(r, 16).ok());
+    let rng = Rng(hex.ok_or_else(|| expected(l, "rng HEX"))?);
+    l += 1;
+    let dims: Vec<usize> = match field(l, "population ")? {
+        Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
+        None => vec![],
+    };
+    let states = m.states;
+    if dims.len() != 2 || dims[0] < 1 || dims[0] > MAX_ARCHIVED || dims[1] != states {
+        let what = format!("expected 'population P {states}' with 1 <= P <= {MAX_ARCHIVED}");
+        return refuse(l, what);
+    }
+    let mut pop = Vec::new();
+    for i in 0..dims[0] {
+        l += 1;
+        if line(l)? != format!("individual {i}") {
+            return Err(expected(l, &format!("individual {i}")).into());
+        }
+        let mut genes = Vec::new();
+        for st in 0..states {
+            l += 1;
+            let mut it = line(l)?.split(' ');
+            let (a, b) = m.counts(st);
+            if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
+                return refuse(l, format!("expected the weights of state {a} {b}"));
+            }
+            let start = genes.len();
+            for w in it {
+                match w.parse::<f64>() {
+                    Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
+                    _ => return refuse(l, format!("bad weight '{}'", shown(w.as_bytes()))),
+                }
+            }
+            let (want, found) = (m.offset[st + 1] - m.offset[st], genes.len() - start);
+            if found != want {
+                let what = format!("state {a} {b} needs {want} weights, found {found}");
+                return refuse(l, what);
+            }
+        }
+        pop.push(genes);
+    }
+    l += 1;
+    if line(l)? != "end" {
+        return Err(expected(l, "end").into());
+    }
+    if l < lines.len() {
+        return refuse(l + 1, "text after 'end'".into());
+    }
+    Ok(Archive {
+        generation,
+        rng,
+        population: pop,
+    })
+}
+
+/// Writes the archive atomically (a synced temporary file renamed over the
+/// old one), so that a failure at any point leaves the previous one whole.
+fn save_archive(path: &Path, text: &str) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+// ----------------------------------------------------------- command line ----
 
 /// The options, one field each.
 struct Options {
