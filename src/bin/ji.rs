@@ -1768,8 +1768,10 @@ struct Chain {
     edges: Vec<Edge>,
 }
 
-/// Best response to a fixed AI: per state (AI, responder), P(responder
-/// wins) - P(AI wins); it may play every skill it can afford.
+/// The responder's chain against a fixed AI: at each state (the AI's 集,
+/// the responder's 集), one choice per skill the responder can afford
+/// (every one, not only the undominated ones), paying P(responder wins) −
+/// P(AI wins) for the round.
 fn reply_chain(m: &Model, ai: &[f64]) -> Chain {
     let (mut choices, mut edges) = (Vec::new(), Vec::new());
     for s in 0..m.states {
