@@ -192,16 +192,17 @@ fn play_refuses_bad_moves_on_a_custom_variant() {
     assert_eq!(
         lines,
         [
-            "round 1: you 0 集, AI 0 集; you may play: 1 1, 2 -1",
+            "round 1: you 0 集, AI 0 集; you may play:",
+            "  1 1, 2 -1",
             "refused: 🌊 needs 2 集, you have 0; try again",
             "refused: 3 is not a number in the list (1 to 2); try again",
             // The AI at (0, 0): 1 beats -1 and gains, so it plays 1.
-            "you: -1, AI: 1 -> 1 beats -1: the AI wins",
+            "you: -1, AI: 1 -> the AI wins (1 beats -1)",
             "game over after 1 round: the AI wins. p plays again, h for help",
         ]
     );
     // The rules table lines up the emoji (two columns wide).
-    assert!(out.contains("\n🌊     costs 2  2      +"), "{out}");
+    assert!(out.contains("\n🌊     -     costs 2  2      +"), "{out}");
 }
 
 #[test]
@@ -242,7 +243,7 @@ fn a_non_utf8_argument_is_refused_not_a_panic() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "ji: unknown argument '--x\u{FFFD}' (see --help)\n"
+        "ji: an argument is not valid UTF-8 (see --help)\n"
     );
     // A non-UTF-8 path is a path like any other.
     let out = Command::cargo_bin("ji")
@@ -260,12 +261,58 @@ fn a_non_utf8_argument_is_refused_not_a_panic() {
 #[test]
 fn exit_codes_one_per_kind_of_failure() {
     let dir = scratch("exit-codes");
-    // An unreadable variant file: exit 2, one line.
+    // An unreadable variant file: a bad value of --variant, exit 2, one line.
     let (code, out, err) = ji(&dir, &["--variant", "missing.txt"], "q\n");
     assert_eq!(code, 2);
     assert!(out.is_empty());
-    assert!(err.starts_with("ji: missing.txt: cannot read: "), "{err}");
+    assert!(
+        err.starts_with("ji: bad value 'missing.txt' for --variant: cannot read it: "),
+        "{err}"
+    );
+    assert!(err.ends_with(" (see --help)\n"), "{err}");
     assert_eq!(err.lines().count(), 1);
+    // Unreadable commands (stdin is a directory): exit 1, one line.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ji"))
+        .current_dir(&dir)
+        .args(["--seed", "1"])
+        .stdin(fs::File::open(&dir).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("ji: cannot read the input: "), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    // Bad arguments: exit 2, one wording per kind (docs/contract.md).
+    let refused = [
+        (&["--x"][..], "ji: unknown option '--x' (see --help)\n"),
+        (&["x"][..], "ji: unexpected argument 'x' (see --help)\n"),
+        (
+            &["--seed"][..],
+            "ji: option '--seed' needs a value (see --help)\n",
+        ),
+        (
+            &["--seed", "-1"][..],
+            "ji: bad value '-1' for --seed: not an integer 0..2^64 (see --help)\n",
+        ),
+    ];
+    for (args, want) in refused {
+        let (code, out, err) = ji(&dir, args, "q\n");
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (2, "", want),
+            "{args:?}"
+        );
+    }
+    // `--help` anywhere prints the help and exits 0.
+    for args in [
+        &["--x", "--help"][..],
+        &["--seed", "1", "-h"][..],
+        &["--seed", "--help"][..],
+    ] {
+        let (code, out, err) = ji(&dir, args, "");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.starts_with("ji: play 集"), "{args:?}: {out}");
+    }
     // An unwritable stdout: exit 1.
     if std::path::Path::new("/dev/full").exists() {
         use std::io::Write;
@@ -315,15 +362,17 @@ fn nothing_playable_at_zero_is_said_for_every_command() {
         "variant: 2 skills, C = 1, 4 states",
         "no archive 'archive': a fresh random population of 40",
         "the AI is untrained (generation 0); exploitability 0.000000 (0 is unbeatable)",
-        &format!("nothing to play or train: {nothing}; r shows the rules"),
+        &format!("nothing to play or train: {nothing}"),
+        "r shows the rules, h lists the commands",
         &format!("nothing to play: {nothing}"),
         &format!("nothing to train: {nothing}"),
         "rules: you and the AI play a skill at the same time. If one beats the",
-        "other, its player wins; otherwise both pay or gain 集 and play goes on.",
-        "Both start with 0 集; a skill can be played only with `needs` 集 or more.",
-        "skill  集       needs  beats  beaten by",
-        "A      gains 1  1      -      B",
-        "B      costs 1  1      A      -",
+        "other, its player wins; otherwise both pay or gain 集 (charge) and play",
+        "goes on. Both start with 0 集; a skill needs `needs` 集 or more to play.",
+        "skill  type  集       needs  beats",
+        "A      -     gains 1  1      -",
+        "B      -     costs 1  1      A",
+        "exact evaluation of the best AI (generation 0) from (0, 0):",
         "game value at (0, 0): 0.000000",
         "vs uniform AI: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000",
         "vs equilibrium: P(win) 0.000000, P(lose) 0.000000, P(draw) 1.000000",
@@ -336,4 +385,93 @@ fn nothing_playable_at_zero_is_said_for_every_command() {
         !dir.join("archive").exists(),
         "nothing trained, nothing saved"
     );
+}
+
+/// A real terminal: `ji` in tmux, 80 columns wide, driven by keys as a
+/// person types them. Skipped, saying so, when tmux is not installed.
+#[cfg(unix)]
+#[test]
+fn a_session_in_a_real_terminal() {
+    use std::process::Command as Std;
+    if Std::new("tmux").arg("-V").output().is_err() {
+        println!("SKIPPED a_session_in_a_real_terminal: tmux is not installed");
+        return;
+    }
+    let dir = scratch("tmux");
+    // A private server (-L), so that nothing else's sessions are touched.
+    let socket = format!("ji-test-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        let out = Std::new("tmux")
+            .args(["-L", &socket])
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let bin = assert_cmd::cargo::cargo_bin("ji");
+    let shell = format!(
+        "'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60",
+        bin.display()
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "ji",
+        "-x",
+        "80",
+        "-y",
+        "50",
+        &shell,
+    ]);
+    // The screen, wrapped lines joined (-J), so a line wider than the pane
+    // shows as one long line.
+    let screen = || tmux(&["capture-pane", "-t", "ji", "-p", "-J", "-S", "-200"]);
+    // Waits for `text` on screen (a bound against a hang, not a timing).
+    let wait_for = |text: &str| -> String {
+        for _ in 0..400 {
+            let s = screen();
+            if s.contains(text) {
+                return s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        tmux(&["kill-server"]);
+        panic!("never saw {text:?} on screen:\n{}", screen());
+    };
+    let keys = |keys: &[&str]| {
+        let mut args = vec!["send-keys", "-t", "ji"];
+        args.extend_from_slice(keys);
+        tmux(&args);
+    };
+    wait_for("ji> ");
+    keys(&["p", "Enter"]);
+    wait_for("your skill> ");
+    keys(&["Up", "Enter"]);
+    wait_for("refused: '\\x1b[A'");
+    keys(&["q", "Enter"]);
+    wait_for("you gave up");
+    keys(&["t 5", "Enter"]);
+    wait_for("saved 'a.txt'");
+    keys(&["C-d"]);
+    let s = wait_for("EXIT=0");
+    tmux(&["kill-server"]);
+    // Training was one line redrawn: only its last state is on screen.
+    assert!(s.contains("\ngeneration 5: best fitness "), "{s}");
+    assert!(!s.contains("generation 1:"), "{s}");
+    // Ctrl-D at the prompt ended the session on a line of its own.
+    assert!(s.contains("ji> \nEXIT=0"), "{s}");
+    let wide: Vec<&str> = s.lines().filter(|l| width(l) > 80).collect();
+    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
+}
+
+/// Terminal columns, as `ji` counts them: CJK characters and emoji are two.
+fn width(s: &str) -> usize {
+    let wide = |c: char| {
+        matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F | 0x1F900..=0x1F9FF | 0x20000..=0x3FFFD)
+    };
+    s.chars().map(|c| if wide(c) { 2 } else { 1 }).sum()
 }
