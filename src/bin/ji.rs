@@ -114,9 +114,9 @@ const COMMON_VARIANT: &str = "8
 ";
 
 const HELP: &str = "ji: play 集 (波波攒) against an AI trained by a genetic algorithm.
-usage:   ji [options]            (then commands, one per line; see below)
-input:   commands on stdin, typed or scripted; a variant file (--variant),
-         the population archive (--archive)
+usage:   ji [options]            (then commands on stdin, typed or scripted)
+input:   a variant file (--variant), the population archive (--archive),
+         and on stdin
 output:  the session on stdout; the archive after each `t`
 options: --variant FILE  the variant: n, then n skills
                          `name delta req k beaten...` (default: the common
@@ -127,19 +127,32 @@ options: --variant FILE  the variant: n, then n skills
                          clock)
          --help          print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
-         argument (a variant or archive file included), 3 not used
+         argument, 3 not used (a bad variant or archive file is bad input)
 ";
 
 const COMMANDS: &str = "commands, one per line (a letter or its word):
-  t, train [G]  train the AI G generations (default 3000), then save the archive
+  t, train [G]  train G generations (default 3000), save the archive
   p, play       play a game against the AI (Ctrl-D or q ends the game)
-  p best        play against the best strategy (an equilibrium ji computes)
+  p best        play against the best strategy (an equilibrium)
   r, rules      the rules of the variant
-  s, show       the AI's table: P(skill) per state (own 集, opponent 集)
-  e, eval       exact evaluation of the AI from (0, 0), and its exploitability
+  s, show       the AI's table: P(skill) per state (own 集, other's 集)
+  e, eval       exact evaluation of the AI from (0, 0), exploitability
   h, help       this list
   q, quit       quit (so does Ctrl-D)
 ";
+
+/// `--help`: [`HELP`] with [`COMMANDS`] inside its `input:` section,
+/// indented to the text column as the contract's layout asks.
+fn help() -> String {
+    let (head, tail) = HELP.split_at(HELP.find("output:").unwrap_or(HELP.len()));
+    let mut text = head.to_string();
+    for line in COMMANDS.lines() {
+        text.push_str("         ");
+        text.push_str(line);
+        text.push('\n');
+    }
+    text + tail
+}
 
 const MOVE_HELP: &str = "type a skill's number, name or alias; r shows the rules, q gives up";
 
@@ -236,7 +249,7 @@ fn shown(text: &[u8]) -> String {
     s
 }
 
-// ------------------------------------------------------------------ input ----
+// ---- input ------------------------------------------------------------------
 
 /// A skill (技能): changes its user's 集 by `delta`, needs `req` 集.
 #[derive(Clone, Debug, PartialEq)]
@@ -780,7 +793,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 // shared: ji-variant end
 }
 
-// ------------------------------------------------------------------ model ----
+// ---- model ------------------------------------------------------------------
 
 /// A round, seen from the mover.
 enum Round {
@@ -919,7 +932,7 @@ impl Model {
     }
 }
 
-// ------------------------------------------------------------------ rules ----
+// ---- rules ------------------------------------------------------------------
 
 /// Pinyin of the common variant's characters.
 const PINYIN: &str = "集ji 小xiao 中zhong 大da 防fang 波bo 黑hei 洞dong";
@@ -1129,7 +1142,7 @@ impl Model {
     }
 }
 
-// ----------------------------------------------------------------- output ----
+// ---- output -----------------------------------------------------------------
 
 /// The variant `--variant` names, or the common one.
 fn read_variant(options: &Options) -> Result<Variant, Failure> {
@@ -1677,7 +1690,7 @@ fn serve(
     Ok(())
 }
 
-// --------------------------------------------------------------------- AI ----
+// ---- AI ---------------------------------------------------------------------
 
 /// splitmix64: small, fast, deterministic.
 #[derive(Clone, Debug)]
@@ -1741,7 +1754,7 @@ impl Model {
     }
 }
 
-// ------------------------------------------------------------- evaluation ----
+// ---- evaluation -------------------------------------------------------------
 
 /// One choice at a state, for a side whose opponent is fixed: what the
 /// rounds that end pay (`payoff`, probability-weighted), the probability
@@ -2156,7 +2169,7 @@ fn equilibrium(m: &Model) -> (Vec<f64>, Vec<f64>) {
     (v, pol)
 }
 
-// --------------------------------------------------------------- training ----
+// ---- training ---------------------------------------------------------------
 
 /// A weight table and its score (higher fitness is better).
 #[derive(Clone)]
@@ -2302,7 +2315,7 @@ impl Trainer {
     }
 }
 
-// ---------------------------------------------------------------- archive ----
+// ---- archive ----------------------------------------------------------------
 
 /// The archive text: see docs/ji_trainer.md ("Archive format").
 fn archive_text(m: &Model, t: &Trainer) -> String {
@@ -2478,7 +2491,7 @@ fn save_archive(path: &Path, text: &str) -> io::Result<()> {
     result
 }
 
-// ----------------------------------------------------------- command line ----
+// ---- command line -----------------------------------------------------------
 
 /// The options, one field each.
 struct Options {
@@ -2556,7 +2569,7 @@ fn is_terminal(fd: i32) -> bool {
 fn main() {
     let mut out = Fit::new(io::BufWriter::new(io::stdout().lock()));
     let result = match parse_args(std::env::args_os().skip(1)) {
-        Ok(Command::Help) => write!(out, "{HELP}\n{COMMANDS}").map_err(Failure::from),
+        Ok(Command::Help) => out.write_all(help().as_bytes()).map_err(Failure::from),
         Ok(Command::Run(options)) => {
             let terminal = Terminal {
                 input: is_terminal(0),
