@@ -73,7 +73,7 @@ bar.append(toggle, zoomIn, zoomOut, fit, legend);
 const wrap = el("div", "ants");
 const canvas = el("canvas"); canvas.id = "map";
 const info = el("div", "info"); info.id = "info";
-info.textContent = "Click an ant (or hover) to see its enemies and its fate. Drag to pan, wheel or +/− to zoom.";
+info.textContent = "Click an ant (or hover with Shift held) to see its enemies and its fate. Drag to pan, wheel or +/− to zoom.";
 wrap.append(canvas, info);
 app.append(bar, wrap);
 document.getElementById("status").textContent =
@@ -86,7 +86,7 @@ function size() {
 }
 function fitView() {
   scale = Math.min(canvas.width / C, canvas.height / R);
-  ox = 0; oy = 0;
+  ox = (C - canvas.width / scale) / 2; oy = (R - canvas.height / scale) / 2;
 }
 // The offsets of an attack: 0 < dr^2 + dc^2 <= attackradius2 (docs/ants_battle.md).
 const OFFSETS = [];
@@ -237,3 +237,5 @@ if (m && +m[1] < R && +m[2] < C) {
   choose(+m[1] * C + +m[2]);
 } else draw();
 canvas.dataset.ready = ants;
+// Milliseconds from navigation to a drawn map (measured in docs/kit.md).
+document.body.dataset.loadMs = Math.round(performance.now());

@@ -103,18 +103,20 @@ pub fn assemble(title: &str, data: &Json, script: &str) -> String {
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;");
-    // Each marker is replaced once, in order, so data never gets scanned.
+    let part = |marker: &str| match marker {
+        "TITLE" | "HEADING" => title.as_str(),
+        "STYLE" => STYLE,
+        "DATA" => json.as_str(),
+        "SCRIPT" => script,
+        _ => "",
+    };
+    // One pass over the template, so that no pasted part is scanned again.
     let mut page = String::with_capacity(PAGE.len() + json.len() + script.len() + STYLE.len());
     let mut rest = PAGE;
-    for (marker, part) in [
-        ("{{TITLE}}", title.as_str()),
-        ("{{STYLE}}", STYLE),
-        ("{{DATA}}", json.as_str()),
-        ("{{SCRIPT}}", script),
-    ] {
-        let (before, after) = rest.split_once(marker).unwrap_or((rest, ""));
+    while let Some((before, after)) = rest.split_once("{{") {
+        let (marker, after) = after.split_once("}}").unwrap_or((after, ""));
         page.push_str(before);
-        page.push_str(part);
+        page.push_str(part(marker));
         rest = after;
     }
     page.push_str(rest);
