@@ -100,7 +100,7 @@ fn dispatch(
         Some("stress") => stress_command(&Args::parse(rest, STRESS, &[], true)?, out, err, live),
         Some("show") => crate::show::command(rest, out),
         _ => Err(format!(
-            "unknown command `{}`; the commands are gen, judge, stress (see `kit --help`)",
+            "unknown command `{}`; the commands are gen, judge, stress, show (see `kit --help`)",
             sub.to_string_lossy()
         )),
     }

@@ -71,7 +71,7 @@ pub struct Replay {
 
 fn tokens(text: &str) -> impl Iterator<Item = &str> {
     // The solver reads with C's whitespace (`cin >>`), \v and \f included.
-    text.split(|c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c'))
+    text.split([' ', '\t', '\n', '\r', '\x0b', '\x0c'])
         .filter(|t| !t.is_empty())
 }
 
