@@ -548,3 +548,26 @@ fn the_pages_run_in_a_real_browser() {
     assert_eq!(dom.matches("<tr").count(), 3, "a header and two rounds");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_traced_referee_gives_both_counts_round_by_round() {
+    // A stand-in for a ji_referee with `--trace` (docs/contract.md, "Trace
+    // formats"): it prints a hand-written trace of the record below.
+    let dir = scratch("referee");
+    let fake = dir.join("ji_referee");
+    fs::write(
+        &fake,
+        "#!/bin/sh\ncat >/dev/null\n[ \"$1\" = --trace ] || exit 2\n\
+         printf 'round 1 集 集 0 0 next 1 1\\nround 2 集 波 1 1 B\\n' >&2\necho 'B 2'\n",
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let input = "2\n集 1 0 0\n波 -1 1 1 集\n2\n集 集\n集 波\n";
+    let page = show::page("ji_referee", input.as_bytes(), &fake, "t").unwrap();
+    assert!(
+        page.contains(r#""rounds":[[1,"集","集","0","0","next 1 1"],[2,"集","波","1","1","B"]]"#),
+        "{page}"
+    );
+    assert!(page.contains(r#""verdict":"B 2","note":null"#));
+    let _ = fs::remove_dir_all(&dir);
+}
