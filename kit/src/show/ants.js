@@ -2,7 +2,7 @@
 // the weakness picture on a toggle, an ant's enemies and fate on click.
 const R = DATA.rows, C = DATA.cols, N = DATA.radius2;
 const OWNER = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#9a6324", "#000075"];
-const LAND = [214, 200, 164], WATER = [40, 70, 130], FOOD = [255, 255, 255];
+const LAND = [214, 200, 164], WATER = [96, 96, 96], FOOD = [255, 255, 255];
 const map = DATA.map, alphabet = DATA.alphabet, width = DATA.width, codes = DATA.codes;
 const digit = new Int16Array(128).fill(0);
 for (let i = 0; i < alphabet.length; i++) digit[alphabet.charCodeAt(i)] = i;
@@ -68,7 +68,13 @@ const legend = el("span", "legend");
 for (let p = 0; p < DATA.players; p++) {
   const s = el("span"); const i = el("i"); i.style.background = OWNER[p]; s.append(i, "player " + p + " (" + String.fromCharCode(97 + p) + ")"); legend.append(s);
 }
-legend.append(el("span", "", "dark: dies · blue: water · white: food · pale: hill"));
+const key = el("span", "", "");
+legend.append(key);
+function keyText() {
+  key.textContent = mode === "battle" ? "dark, crossed: dies · grey: water · white: food · pale: hill"
+    : "weakness: green 0, pale to deep red 1..10+ (digits when zoomed in) · framed: dies";
+}
+keyText();
 bar.append(toggle, zoomIn, zoomOut, fit, legend);
 const wrap = el("div", "ants");
 const canvas = el("canvas"); canvas.id = "map";
@@ -82,7 +88,7 @@ const ctx = canvas.getContext("2d");
 let scale = 1, ox = 0, oy = 0, chosen = -1;
 function size() {
   canvas.width = Math.max(300, window.innerWidth - 390);
-  canvas.height = Math.max(240, window.innerHeight - 110);
+  canvas.height = Math.max(240, window.innerHeight - canvas.getBoundingClientRect().top - 14);
 }
 function fitView() {
   scale = Math.min(canvas.width / C, canvas.height / R);
@@ -129,8 +135,10 @@ function draw() {
       if (f < 0) continue;
       const fate = DATA.fates[f];
       if (mode === "weakness" && scale >= 12) { ctx.fillStyle = "#000"; ctx.fillText(fate[0], c + 0.5, r + 0.55); }
-      if (fate[1]) {
-        ctx.strokeStyle = mode === "weakness" ? "#000" : "#fff";
+      if (fate[1] && mode === "weakness") {
+        ctx.strokeStyle = "#000"; ctx.strokeRect(c + 0.08, r + 0.08, 0.84, 0.84);
+      } else if (fate[1]) {
+        ctx.strokeStyle = "#fff";
         ctx.beginPath(); ctx.moveTo(c + 0.2, r + 0.2); ctx.lineTo(c + 0.8, r + 0.8); ctx.moveTo(c + 0.8, r + 0.2); ctx.lineTo(c + 0.2, r + 0.8); ctx.stroke();
       }
     }
@@ -217,6 +225,7 @@ toggle.onclick = () => {
   if (!pictures[mode]) pictures[mode] = picture(true);
   toggle.textContent = mode === "battle" ? "weakness picture" : "battle picture";
   toggle.dataset.mode = mode;
+  keyText();
   draw();
 };
 document.addEventListener("keydown", ev => {
