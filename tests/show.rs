@@ -571,3 +571,89 @@ fn a_traced_referee_gives_both_counts_round_by_round() {
     assert!(page.contains(r#""verdict":"B 2","note":null"#));
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// `kit ARGS...` in-process: exit code, stdout, stderr.
+fn kit(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let args: Vec<std::ffi::OsString> = args.iter().map(|a| a.to_os_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = kit::cli::main(&args, &mut out, &mut err, false);
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (code, text(out), text(err))
+}
+
+#[test]
+fn kit_show_writes_the_page_or_says_why_not() {
+    let dir = scratch("cli");
+    let page = dir.join("game.html");
+    let sample = root().join("tests/data/zhuguosha/sample.in");
+    let solver = solver("zhuguosha");
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let (code, out, err) = kit(&[
+        &os("show"),
+        &os("zhuguosha"),
+        sample.as_os_str(),
+        &os("--out"),
+        page.as_os_str(),
+        &os("--solver"),
+        solver.as_os_str(),
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, format!("wrote {}\n", page.display()));
+    let html = read(&page);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("\"kind\":\"zhuguosha\""));
+    // Nothing is fetched: no address, no external script, style or font.
+    for needle in ["http://", "https://", "src=", "@import", "url("] {
+        assert!(!html.contains(needle), "{needle}");
+    }
+    let refused = |args: &[&std::ffi::OsStr], message: &str| {
+        let (code, out, err) = kit(args);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(err.starts_with("kit: ") && err.contains(message), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    };
+    refused(
+        &[&os("show"), &os("zhuguosha")],
+        "usage: kit show PROBLEM CASE.in",
+    );
+    refused(
+        &[&os("show"), &os("chess"), sample.as_os_str()],
+        "unknown problem `chess`",
+    );
+    refused(
+        &[&os("show"), &os("zhuguosha"), &os("/no/such.in")],
+        "cannot read /no/such.in",
+    );
+    refused(
+        &[
+            &os("show"),
+            &os("zhuguosha"),
+            sample.as_os_str(),
+            &os("--colour"),
+        ],
+        "unknown option `--colour`",
+    );
+    refused(
+        &[
+            &os("show"),
+            &os("zhuguosha"),
+            sample.as_os_str(),
+            &os("--solver"),
+            &os("/no/solver"),
+        ],
+        "--solver /no/solver: no such file",
+    );
+    // A case our solver refuses: its own message.
+    let bad = dir.join("bad.in");
+    fs::write(&bad, "1 1\nMP K K K K\nK\n").unwrap();
+    refused(
+        &[
+            &os("show"),
+            &os("zhuguosha"),
+            bad.as_os_str(),
+            &os("--solver"),
+            solver.as_os_str(),
+        ],
+        "zhuguosha refused the case (exit 2): zhuguosha: line 1",
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
