@@ -12,10 +12,6 @@ if (DATA.kind === "ji_referee") {
   }[words[0]] || "";
   app.append(verdict, el("div", "", why));
   document.getElementById("status").textContent = DATA.rounds.length + " rounds refereed";
-  const table = el("table", "grid"); table.id = "rounds";
-  const head = el("tr");
-  for (const h of ["round", "A plays", "B plays", "A's 集 before", "B's 集 before", "then"]) head.append(el("th", "", h));
-  table.append(head);
   const meaning = r => {
     const w = r.split(" ");
     if (w[0] === "next") return "no skill beats the other: go on with A " + w[1] + ", B " + w[2];
@@ -23,14 +19,44 @@ if (DATA.kind === "ji_referee") {
     if (w[0] === "ILLEGAL") return (w[1] === "AB" ? "both" : w[1]) + " played a skill without enough 集";
     return r;
   };
-  DATA.rounds.forEach((r, i) => {
-    const tr = el("tr", i === DATA.rounds.length - 1 && !/^next|^\?/.test(r[5]) ? "decides" : "");
-    for (const v of [r[0], r[1], r[2], r[3], r[4]]) tr.append(el("td", "", String(v)));
-    const last = el("td", "", meaning(r[5])); last.style.textAlign = "left";
-    tr.append(last);
-    table.append(tr);
+  // Pages of PAGE rounds, so that a 200,000-round record stays light.
+  const PAGE = 500, pages = Math.max(1, Math.ceil(DATA.rounds.length / PAGE));
+  const bar = el("div", "bar");
+  const prev = el("button", "", "◀ earlier"), next = el("button", "", "later ▶"), where = el("span", "mono");
+  where.id = "page";
+  if (pages > 1) bar.append(prev, next, where);
+  const table = el("table", "grid"); table.id = "rounds";
+  app.append(bar, table);
+  let page = -1;
+  function show(p) {
+    p = Math.max(0, Math.min(pages - 1, p));
+    if (p === page) return;
+    page = p;
+    const from = p * PAGE, to = Math.min(DATA.rounds.length, from + PAGE);
+    where.textContent = "rounds " + (from + 1) + ".." + to + " of " + DATA.rounds.length;
+    const head = el("tr");
+    for (const h of ["round", "A plays", "B plays", "A's 集 before", "B's 集 before", "then"]) head.append(el("th", "", h));
+    head.lastChild.style.textAlign = "left";
+    table.replaceChildren(head);
+    for (let i = from; i < to; i++) {
+      const r = DATA.rounds[i];
+      const tr = el("tr", i === DATA.rounds.length - 1 && !/^next|^\?/.test(r[5]) ? "decides" : "");
+      for (const v of [r[0], r[1], r[2], r[3], r[4]]) tr.append(el("td", "", String(v)));
+      const last = el("td", "", meaning(r[5])); last.style.textAlign = "left";
+      tr.append(last);
+      table.append(tr);
+    }
+    if (pages > 1) history.replaceState(null, "", "#round=" + (from + 1));
+  }
+  prev.onclick = () => show(page - 1);
+  next.onclick = () => show(page + 1);
+  document.addEventListener("keydown", ev => {
+    const to = { ArrowLeft: page - 1, ArrowRight: page + 1, Home: 0, End: pages - 1 }[ev.key];
+    if (to !== undefined) { ev.preventDefault(); show(to); }
   });
-  app.append(table);
+  // `#round=T` opens on the page of round T; by default the deciding one.
+  const m = /round=(\d+)/.exec(location.hash);
+  show(m ? Math.floor((+m[1] - 1) / PAGE) : pages - 1);
 } else {
   const side = DATA.c + 1;
   document.getElementById("status").textContent =
