@@ -291,8 +291,18 @@ fn check_battle(battle: &ants::Battle, output: &str, name: &str) {
 fn random_battles_in_every_mode_are_marked_too() {
     let ants_battle = solver("ants_battle");
     let mut modes = std::collections::BTreeSet::new();
-    for seed in 1..=24u64 {
-        let input = kit_gen("ants_battle", "random", seed);
+    let profiles = [
+        "random",
+        "tiny_torus",
+        "dense",
+        "ten_players",
+        "hills",
+        "damage_near_1",
+        "closest_chains",
+    ];
+    for (i, profile) in profiles.iter().cycle().take(28).enumerate() {
+        let seed = i as u64 + 1;
+        let input = kit_gen("ants_battle", profile, seed);
         let out = Command::new(&ants_battle)
             .arg("--explain")
             .stdin(std::process::Stdio::piped())
@@ -307,9 +317,9 @@ fn random_battles_in_every_mode_are_marked_too() {
         let output = String::from_utf8(out.stdout).unwrap();
         let battle = ants::battle(&input, &output).unwrap();
         modes.insert(battle.mode.clone());
-        check_battle(&battle, &output, &format!("random seed {seed}"));
+        check_battle(&battle, &output, &format!("{profile} seed {seed}"));
     }
-    assert!(modes.len() >= 2, "{modes:?}");
+    assert_eq!(modes.len(), 4, "{modes:?}");
 }
 
 #[test]
