@@ -518,11 +518,29 @@ fn the_pages_run_in_a_real_browser() {
     let endless = data.join("zhuguosha/trace/never_ends_crossbows_forever.in");
     let replay = replay_of_fixture(&endless);
     let page = write_page(&dir, "endless", "zhuguosha", &read(&endless));
-    let dom = rendered(&browser, &page, "step=99999");
     let last = replay.events.len();
-    assert_eq!(text(&dom, "step"), format!("step {last} / {last}"));
-    assert!(dom.contains("This game never ends"), "{dom}");
-    assert!(!dom.contains("id=\"result\""));
+    // Step 10 (`draw 1 Z Z` of turn 3, MP armed): the books at 10, checked
+    // against the trace above; past the end the page stays at the last step.
+    for (hash, step) in [("step=10", 10), ("step=99999", last)] {
+        let dom = rendered(&browser, &page, hash);
+        assert_eq!(text(&dom, "step"), format!("step {step} / {last}"));
+        assert!(dom.contains("This game never ends"), "{dom}");
+        assert!(!dom.contains("id=\"result\""));
+        for (p, pig) in replay.states[step].iter().enumerate() {
+            let t = tag(&dom, &format!("pig{}", p + 1));
+            assert_eq!(
+                attribute(t, "data-hand"),
+                pig.hand,
+                "step {step} pig {}",
+                p + 1
+            );
+            assert_eq!(
+                attribute(t, "data-weapon"),
+                if pig.weapon { "1" } else { "0" }
+            );
+        }
+    }
+    assert_eq!(replay.states[10][0].hand, "DDDDZZ");
 
     // Ants: the busy example, an ant that dies, opened at its cell.
     let busy = data.join("ants_battle/examples/busy_explain.in");

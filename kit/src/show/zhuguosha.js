@@ -89,7 +89,7 @@ function show(n) {
       side.append(el("div", "", "The result, as zhuguosha prints it:"));
       const pre = el("pre", "result final", DATA.result); pre.id = "result"; side.append(pre);
     } else if (DATA.cutOff !== null) {
-      side.append(el("div", "note", "No result: the game never ends. " + DATA.cutOff));
+      side.append(el("div", "note", "No result: " + DATA.cutOff));
     }
   }
   if (location.hash !== "#step=" + n) history.replaceState(null, "", "#step=" + n);
