@@ -233,6 +233,8 @@ document.addEventListener("keydown", ev => {
   const move = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[ev.key];
   if (move) { ev.preventDefault(); ox += move[0]; oy += move[1]; draw(); }
   if (ev.key === "w") toggle.onclick();
+  if (ev.key === "+" || ev.key === "=") zoomIn.onclick();
+  if (ev.key === "-") zoomOut.onclick();
 });
 window.addEventListener("resize", () => { size(); draw(); });
 size();

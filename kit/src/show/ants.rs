@@ -42,8 +42,9 @@ pub struct Battle {
     pub ants: Vec<AntFate>,
 }
 
+/// `a`..`j` an ant, `A`..`J` an ant on its own hill (owners 0..9).
 pub fn is_ant(c: u8) -> bool {
-    c.is_ascii_lowercase() && c <= b'j' || c.is_ascii_uppercase() && c <= b'J'
+    (b'a'..=b'j').contains(&c) || (b'A'..=b'J').contains(&c)
 }
 
 fn clean(line: &str) -> &str {

@@ -7,8 +7,6 @@ use std::fmt::Write;
 pub enum Json {
     Null,
     Number(i64),
-    /// A number written as given (e.g. `0.500000000`).
-    Raw(String),
     Text(String),
     Array(Vec<Json>),
     Object(Vec<(String, Json)>),
@@ -25,7 +23,6 @@ impl Json {
             Json::Number(n) => {
                 let _ = write!(out, "{n}");
             }
-            Json::Raw(r) => out.push_str(r),
             Json::Text(s) => quote(s, out),
             Json::Array(items) => {
                 out.push('[');
