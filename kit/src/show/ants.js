@@ -4,10 +4,10 @@ const R = DATA.rows, C = DATA.cols, N = DATA.radius2;
 const OWNER = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#9a6324", "#000075"];
 const LAND = [214, 200, 164], WATER = [96, 96, 96], FOOD = [255, 255, 255];
 const map = DATA.map, alphabet = DATA.alphabet, width = DATA.width, codes = DATA.codes;
-const digit = new Int16Array(128).fill(0);
+const digit = new Int32Array(128).fill(0);
 for (let i = 0; i < alphabet.length; i++) digit[alphabet.charCodeAt(i)] = i;
 // fateOf[cell]: index into DATA.fates, or -1 where no ant stands.
-const fateOf = new Int16Array(R * C).fill(-1);
+const fateOf = new Int32Array(R * C).fill(-1);
 let ant = 0, dead = 0, ants = 0;
 for (let cell = 0; cell < R * C; cell++) {
   const ch = map.charCodeAt(cell);
@@ -71,7 +71,7 @@ for (let p = 0; p < DATA.players; p++) {
 const key = el("span", "", "");
 legend.append(key);
 function keyText() {
-  key.textContent = mode === "battle" ? "dark, crossed: dies · grey: water · white: food · pale: hill"
+  key.textContent = mode === "battle" ? "dark, crossed: dies · grey: water · white: food · pale: hill · ringed: ant on its hill"
     : "weakness: green 0, pale to deep red 1..10+ (digits when zoomed in) · framed: dies";
 }
 keyText();
@@ -134,6 +134,10 @@ function draw() {
       const f = fateOf[r * C + c];
       if (f < 0) continue;
       const fate = DATA.fates[f];
+      if (map.charCodeAt(r * C + c) < 97) {
+        // An ant on its own hill: the hill as a ring.
+        ctx.strokeStyle = "#000"; ctx.beginPath(); ctx.arc(c + 0.5, r + 0.5, 0.47, 0, 2 * Math.PI); ctx.stroke();
+      }
       if (mode === "weakness" && scale >= 12) { ctx.fillStyle = "#000"; ctx.fillText(fate[0], c + 0.5, r + 0.55); }
       if (fate[1] && mode === "weakness") {
         ctx.strokeStyle = "#000"; ctx.strokeRect(c + 0.08, r + 0.08, 0.84, 0.84);
