@@ -545,7 +545,8 @@ fn the_pages_run_in_a_real_browser() {
     // Ants: the busy example, an ant that dies, opened at its cell.
     let busy = data.join("ants_battle/examples/busy_explain.in");
     let page = write_page(&dir, "busy", "ants_battle", &read(&busy));
-    let dom = rendered(&browser, &page, "cell=4,5");
+    let dom = rendered(&browser, &page, "weakness&cell=4,5");
+    assert_eq!(attribute(tag(&dom, "toggle"), "data-mode"), "weakness");
     let dead = sibling(&busy, "out")
         .lines()
         .find(|l| l.starts_with("dead 4 5 "))
