@@ -73,7 +73,14 @@ function show(n) {
       v.append(el("div", "weapon", weapon ? "weapon: Z 猪哥连弩" : "weapon: none"));
       const h = el("div", "hand");
       if (hand.length === 0) h.append(el("span", "known", "(empty hand)"));
-      for (const c of hand) h.append(cardView(c));
+      if (hand.length <= 12) for (const c of hand) h.append(cardView(c));
+      else {
+        // A long hand (the deck is out and cards pile up): letters, and a count per kind.
+        const count = {};
+        for (const c of hand) count[c] = (count[c] || 0) + 1;
+        h.append(el("div", "known", hand.length + " cards: " + Object.keys(CARD).filter(c => count[c]).map(c => c + " " + CARD[c] + " ×" + count[c]).join(", ")));
+        h.append(el("div", "letters", hand));
+      }
       v.append(h);
     }
   });
