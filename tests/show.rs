@@ -196,6 +196,37 @@ fn a_max_deck_page_stays_under_2_mb() {
     assert!(largest <= 2_000_000, "{largest} bytes");
 }
 
+#[test]
+fn a_game_that_never_ends_after_2000_cards_replays_to_its_cut_off() {
+    // Ten pigs and a deck of D, P, Z, J only: nobody can hurt anybody, the
+    // hands grow for 1000 turns until the deck is out and a round is quiet.
+    let mut deck = Vec::new();
+    let mut x: u32 = 5;
+    for _ in 0..2000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        deck.push(["D", "D", "P", "Z", "J"][(x >> 16) as usize % 5]);
+    }
+    let mut input = String::from("10 2000\nMP D D P P\n");
+    for pig in 2..=10 {
+        input.push_str(if pig % 2 == 0 {
+            "ZP D D D P\n"
+        } else {
+            "FP D D D P\n"
+        });
+    }
+    input.push_str(&deck.join(" "));
+    input.push('\n');
+    let page = show::page(
+        "zhuguosha",
+        input.as_bytes(),
+        &solver("zhuguosha"),
+        "endless",
+    )
+    .unwrap();
+    assert!(page.contains("\"cutOff\":\"the game does not end: the deck is exhausted"));
+    assert!(page.len() <= 2_000_000, "{} bytes", page.len());
+}
+
 /// `kit gen PROBLEM --profile P --seed S` in-process.
 fn kit_gen(problem: &str, profile: &str, seed: u64) -> String {
     let args: Vec<std::ffi::OsString> = [

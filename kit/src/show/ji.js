@@ -61,7 +61,7 @@ if (DATA.kind === "ji_referee") {
   const side = DATA.c + 1;
   document.getElementById("status").textContent =
     DATA.skills.length + " skills, states 0.." + DATA.c + " x 0.." + DATA.c + ", " + DATA.queries.length + " queries in the input";
-  app.append(el("div", "", "The value P(A wins) − P(B wins) of every state under optimal play: A's 集 down, B's 集 across. Framed: the input's queries. Click a state for its optimal first-round strategies."));
+  app.append(el("div", "", "The value P(A wins) − P(B wins) of every state under optimal play: A's 集 down, B's 集 across. Framed: the input's queries. Hover over or click a state for its optimal first-round strategies."));
   const wrap = el("div", "cols");
   const table = el("table", "grid heat"); table.id = "heat";
   const info = el("div", "info"); info.id = "info";
@@ -107,7 +107,7 @@ if (DATA.kind === "ji_referee") {
     history.replaceState(null, "", "#state=" + x + "," + y);
   }
   table.addEventListener("click", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y); });
-  table.addEventListener("mouseover", ev => { const d = ev.target.dataset; if (d.x !== undefined && ev.shiftKey) choose(+d.x, +d.y); });
+  table.addEventListener("mouseover", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y); });
   const m = /state=(\d+),(\d+)/.exec(location.hash);
   const first = DATA.queries[0] || [0, 0];
   if (m && +m[1] < side && +m[2] < side) choose(+m[1], +m[2]);
