@@ -23,6 +23,7 @@ usage:
   kit judge PROBLEM [--dir DIR]... [--time-limit MS] -- CMD ARGS...
   kit stress PROBLEM [--profile P] [--seed S] [--count N] [--out DIR]
                      [--time-limit MS] [--solver PATH] -- CMD ARGS...
+  kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH]
 
 gen     Without --out, one case (case 0) to stdout. With --out DIR, the cases
         0..N as DIR/NNNN.in with our solver's answer DIR/NNNN.out. An input
@@ -97,8 +98,9 @@ fn dispatch(
         Some("gen") => gen_command(&Args::parse(rest, GEN, &["--list"], false)?, out),
         Some("judge") => judge_command(&Args::parse(rest, JUDGE, &[], true)?, out),
         Some("stress") => stress_command(&Args::parse(rest, STRESS, &[], true)?, out, err, live),
+        Some("show") => crate::show::command(rest, out),
         _ => Err(format!(
-            "unknown command `{}`; the commands are gen, judge, stress (see `kit --help`)",
+            "unknown command `{}`; the commands are gen, judge, stress, show (see `kit --help`)",
             sub.to_string_lossy()
         )),
     }

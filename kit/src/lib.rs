@@ -12,5 +12,6 @@ pub mod problems;
 pub mod rng;
 pub mod run;
 pub mod scratch;
+pub mod show;
 pub mod solver;
 pub mod stress;

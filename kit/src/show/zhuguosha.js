@@ -1,0 +1,118 @@
+// 猪国杀 replay: step 0 is the deal, step k follows trace event k.
+const CARD = { P: "桃", K: "杀", D: "闪", F: "决斗", N: "南猪入侵", W: "万箭齐发", J: "无懈可击", Z: "猪哥连弩" };
+const KNOWN = { "": "unknown", ZP: "跳忠 (shown loyal)", FP: "跳反 (shown rebel)", like: "类反猪 (MP suspects a rebel)", MP: "主猪, known to all" };
+const ROLE = { MP: "主猪 MP", ZP: "忠猪 ZP", FP: "反猪 FP" };
+const events = DATA.events, last = events.length;
+// states[k][p] = [index, hp, hand, weapon, known, dead] after k events.
+const states = [DATA.deal];
+for (const e of events) {
+  const s = states[states.length - 1].slice();
+  for (const pig of e[5]) s[pig[0]] = pig;
+  states.push(s);
+}
+const app = document.getElementById("app");
+const bar = el("div", "bar");
+const prev = el("button", "", "◀ prev"), next = el("button", "", "next ▶");
+prev.title = "previous event (←)"; next.title = "next event (→)";
+const slider = el("input");
+slider.type = "range"; slider.min = 0; slider.max = last; slider.id = "slider";
+const stepLabel = el("span", "mono"); stepLabel.id = "step";
+bar.append(prev, next, slider, stepLabel);
+const nowLine = el("div", "mono"); nowLine.id = "now";
+if (DATA.cutOff !== null) {
+  app.append(el("div", "note", "This game never ends (zhuguosha exit 3): the events up to the cut-off are shown. Why: " + DATA.cutOff));
+}
+app.append(bar, nowLine);
+const pigs = el("div", "pigs"); pigs.id = "pigs";
+const cols = el("div", "cols");
+const list = el("div", "events"); list.id = "events";
+const side = el("div", "side");
+app.append(pigs, cols);
+cols.append(list, side);
+const rows = [el("div", "", "0  the deal: 4 cards each, hp 4")];
+events.forEach((e, k) => rows.push(el("div", "", (k + 1) + "  " + e[0])));
+rows.forEach((r, k) => { r.dataset.step = k; list.append(r); });
+list.addEventListener("click", ev => { const s = ev.target.dataset.step; if (s !== undefined) show(+s); });
+const pigViews = DATA.roles.map((role, p) => {
+  const v = el("div", "pig"); v.id = "pig" + (p + 1); pigs.append(v); return v;
+});
+
+function cardView(c) {
+  const span = el("span", "card"); span.append(el("b", "", c), " " + CARD[c]); return span;
+}
+
+let step = -1;
+function show(n) {
+  n = Math.max(0, Math.min(last, n | 0));
+  if (n === step) return;
+  if (step >= 0) rows[step].classList.remove("cur");
+  step = n;
+  rows[n].classList.add("cur");
+  rows[n].scrollIntoView({ block: "nearest" });
+  slider.value = n;
+  stepLabel.textContent = "step " + n + " / " + last;
+  const e = n > 0 ? events[n - 1] : null;
+  nowLine.textContent = e ? "event " + n + ": " + e[0] : "the initial deal";
+  const turnOf = e ? e[3] : 0;
+  states[n].forEach((s, p) => {
+    const [, hp, hand, weapon, known, dead] = s;
+    const v = pigViews[p];
+    v.className = "pig" + (dead ? " dead" : "") + (p === turnOf && n > 0 ? " turn" : "") +
+      (e && e[1] === p ? " source" : "") + (e && e[2] === p ? " target" : "");
+    Object.assign(v.dataset, { hp: hp, hand: hand, weapon: weapon, known: known, dead: dead });
+    v.replaceChildren();
+    const head = el("div", "head");
+    const role = DATA.roles[p];
+    head.append(el("span", "num", "#" + (p + 1)), el("span", "role " + role, ROLE[role] || role));
+    if (dead) head.append(el("b", "", "DEAD"));
+    else head.append(el("span", "hp", "♥".repeat(Math.max(0, hp)) + "♡".repeat(Math.max(0, 4 - hp)) + " hp " + hp));
+    if (e && e[1] === p) head.append(el("span", "known", "◀ source"));
+    if (e && e[2] === p) head.append(el("span", "known", "◀ target"));
+    v.append(head, el("div", "known", "others see: " + KNOWN[known]));
+    if (!dead) {
+      v.append(el("div", "weapon", weapon ? "weapon: Z 猪哥连弩" : "weapon: none"));
+      const h = el("div", "hand");
+      if (hand.length === 0) h.append(el("span", "known", "(empty hand)"));
+      if (hand.length <= 12) for (const c of hand) h.append(cardView(c));
+      else {
+        // A long hand (the deck is out and cards pile up): letters, and a count per kind.
+        const count = {};
+        for (const c of hand) count[c] = (count[c] || 0) + 1;
+        h.append(el("div", "known", hand.length + " cards: " + Object.keys(CARD).filter(c => count[c]).map(c => c + " " + CARD[c] + " ×" + count[c]).join(", ")));
+        h.append(el("div", "letters", hand));
+      }
+      v.append(h);
+    }
+  });
+  const drawn = e ? e[4] : 0;
+  side.replaceChildren(el("b", "", "deck: " + (DATA.deck.length - drawn) + " of " + DATA.deck.length + " cards left"));
+  const deck = el("div", "deck");
+  const ahead = DATA.deck.slice(drawn, drawn + 12);
+  for (const c of ahead) deck.append(cardView(c));
+  if (ahead.length === 0 && DATA.deck.length) deck.append(el("span", "known", "empty: every draw is its last card " + DATA.deck.slice(-1)));
+  side.append(deck);
+  if (n === last) {
+    if (DATA.result) {
+      side.append(el("div", "", "The result, as zhuguosha prints it:"));
+      const pre = el("pre", "result final", DATA.result); pre.id = "result"; side.append(pre);
+    } else if (DATA.cutOff !== null) {
+      side.append(el("div", "note", "No result: " + DATA.cutOff));
+    }
+  }
+  if (location.hash !== "#step=" + n) history.replaceState(null, "", "#step=" + n);
+  document.getElementById("status").textContent = DATA.roles.length + " pigs, " + DATA.deck.length + " deck cards, " + last + " events";
+}
+prev.onclick = () => show(step - 1);
+next.onclick = () => show(step + 1);
+slider.oninput = () => show(+slider.value);
+document.addEventListener("keydown", ev => {
+  if (ev.target === slider) return;
+  const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last }[ev.key];
+  if (to !== undefined) { ev.preventDefault(); show(to); }
+});
+function fromHash() {
+  const m = /step=(\d+)/.exec(location.hash);
+  show(m ? +m[1] : 0);
+}
+window.addEventListener("hashchange", fromHash);
+fromHash();
