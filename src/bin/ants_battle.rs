@@ -1296,7 +1296,14 @@ fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync)
             None => return,
         }
     };
-    std::thread::scope(|scope| {
+    drain_on_threads(helpers, &drain);
+}
+
+/// Runs `drain` on the calling thread and on up to `helpers` scoped
+/// threads. Not generic, so that std's thread machinery is compiled once
+/// rather than once per kind of job (it cost a quarter of the compile time).
+fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
+    thread::scope(|scope| {
         for _ in 0..helpers {
             if thread::Builder::new().spawn_scoped(scope, drain).is_err() {
                 break;
@@ -1312,8 +1319,11 @@ trait BandWork<J>: Sync {
 }
 
 /// Runs a band's work compiled for AVX2 where the CPU has it (`run` is
-/// inlined down to the inner loops).
-#[inline(always)]
+/// inlined down to the inner loops). Never inlined itself: inlined, each
+/// caller's codegen unit got its own copy of every band (rustc -O splits
+/// one file into several units), and the file took 2.5 times as long to
+/// compile.
+#[inline(never)]
 fn run_fast<J, K: BandWork<J>>(work: &K, job: J) {
     #[cfg(target_arch = "x86_64")]
     {
