@@ -578,7 +578,7 @@ struct FocusBand<'a, W> {
     weak: &'a [W],
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
+impl<W: Weakness> Kernel<DeathJob<'_>> for FocusBand<'_, W> {
     #[inline(always)]
     fn run(&self, (band, mut sink): DeathJob) {
         let (field, cols) = (self.field, self.field.cols);
@@ -622,7 +622,7 @@ struct EnemyBand<'a> {
     offsets: &'a [Offset],
 }
 
-impl BandWork<DeathJob<'_>> for EnemyBand<'_> {
+impl Kernel<DeathJob<'_>> for EnemyBand<'_> {
     #[inline(always)]
     fn run(&self, (band, mut sink): DeathJob) {
         let field = self.field;
@@ -710,7 +710,7 @@ struct DamageBand<'a, W> {
     weak: std::marker::PhantomData<W>,
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
+impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
     #[inline(always)]
     fn run(&self, (band, mut sink): DeathJob) {
         let (field, cols, disk) = (self.field, self.field.cols, self.disk);
@@ -819,8 +819,27 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
     }
 
     /// The next row's sums into `e`; `value`: a ring of rows, or empty.
-    #[inline(always)]
     fn next(&mut self, value: &[L], e: &mut [L]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has just been found to support AVX2.
+                unsafe { self.next_avx2(value, e) };
+                return;
+            }
+        }
+        self.next_inline(value, e)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn next_avx2(&mut self, value: &[L], e: &mut [L]) {
+        self.next_inline(value, e)
+    }
+
+    /// The body of [`DiskRows::next`], inlined into its [`Kernel`].
+    #[inline(always)]
+    fn next_inline(&mut self, value: &[L], e: &mut [L]) {
         let (field, cols, p, h) = (self.field, self.field.cols, self.p, self.half.len() - 1);
         let stride = self.pad.len() - 2 * h;
         let start = self.start - h as isize;
@@ -1052,7 +1071,7 @@ fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W]) {
 
 struct WeakBand<'a>(&'a Field, &'a [Offset]);
 
-impl<W: Weakness> BandWork<(Range<usize>, &mut [W])> for WeakBand<'_> {
+impl<W: Weakness> Kernel<(Range<usize>, &mut [W])> for WeakBand<'_> {
     #[inline(always)]
     fn run(&self, (band, weak): (Range<usize>, &mut [W])) {
         let (mut sweep, cols) = (Sweep::new(self.0, self.1), self.0.cols);
@@ -1065,12 +1084,22 @@ impl<W: Weakness> BandWork<(Range<usize>, &mut [W])> for WeakBand<'_> {
 }
 
 /// Enemies in the disk of each cell of row r.
-#[inline(always)]
 fn count_enemies<W: Weakness>(sweep: &mut Sweep, r: usize, acc: &mut [W]) {
-    let owner = &sweep.field.owner;
-    sweep.row::<u8, W, 128>(owner, r, acc, |a, me, _, them, _| {
-        a + W::from(is_enemy(me, them) as u8)
-    });
+    run_fast(&CountEnemies, (sweep, r, acc));
+}
+
+/// [`count_enemies`] as a [`Kernel`]: compiled twice per weakness type,
+/// not once more inside each band that counts.
+struct CountEnemies;
+
+impl<W: Weakness> Kernel<(&mut Sweep<'_>, usize, &mut [W])> for CountEnemies {
+    #[inline(always)]
+    fn run(&self, (sweep, r, acc): (&mut Sweep, usize, &mut [W])) {
+        let owner = &sweep.field.owner;
+        sweep.row::<u8, W, 128>(owner, r, acc, |a, me, _, them, _| {
+            a + W::from(is_enemy(me, them) as u8)
+        });
+    }
 }
 
 /// Enemy counts into `weak`, SENTINEL where no ant stands.
@@ -1313,8 +1342,10 @@ fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
     });
 }
 
-/// A band's share of a pass; `J` is the band with its output slices.
-trait BandWork<J>: Sync {
+/// Work that [`run_fast`] compiles twice, plain and for AVX2: a band's
+/// share of a pass (`J` the band with its output slices), or a kernel that
+/// several bands call (then compiled once, not once per caller).
+trait Kernel<J>: Sync {
     fn run(&self, job: J);
 }
 
@@ -1324,7 +1355,7 @@ trait BandWork<J>: Sync {
 /// one file into several units), and the file took 2.5 times as long to
 /// compile.
 #[inline(never)]
-fn run_fast<J, K: BandWork<J>>(work: &K, job: J) {
+fn run_fast<J, K: Kernel<J>>(work: &K, job: J) {
     #[cfg(target_arch = "x86_64")]
     {
         if is_x86_feature_detected!("avx2") {
@@ -1338,7 +1369,7 @@ fn run_fast<J, K: BandWork<J>>(work: &K, job: J) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn run_avx2<J, K: BandWork<J>>(work: &K, job: J) {
+unsafe fn run_avx2<J, K: Kernel<J>>(work: &K, job: J) {
     work.run(job)
 }
 
@@ -1348,7 +1379,7 @@ type DeathJob<'c> = (Range<usize>, Sink<'c>);
 /// Runs a death pass over all bands; the deaths go to the map's characters.
 fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
 where
-    K: for<'c> BandWork<DeathJob<'c>>,
+    K: for<'c> Kernel<DeathJob<'c>>,
 {
     let (bands, cols) = (&field.bands, field.cols);
     let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
