@@ -1194,7 +1194,11 @@ impl<'a> Sweep<'a> {
     }
 
     /// The general path of [`Sweep::row`], for some columns of row `r`.
-    #[inline(always)]
+    /// Compiled apart, once per sweep, plain: inlined at its three calls in
+    /// both the plain and the AVX2 bands, it was a fifth of the compile
+    /// time, and the few edge columns of a wide map run as fast either way
+    /// (a narrow map, all of whose columns take this path, is small).
+    #[inline(never)]
     fn range<T: Copy, A: Copy>(
         &self,
         aux: &[T],
