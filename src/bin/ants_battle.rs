@@ -16,13 +16,13 @@
 //! O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Limits: R * C
 //! <= 25,000,000, N <= 100. Errors: one [`Failure`].
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::ops::Range;
 use std::sync::Mutex;
 use std::thread;
 
-const BIN: &str = "ants_battle";
 /// Largest map accepted, in cells.
 const MAX_CELLS: usize = 25_000_000;
 /// Largest squared attack radius accepted (|D| = 316 there).
@@ -30,42 +30,28 @@ const MAX_RADIUS2: u64 = 100;
 /// Owner byte of a cell without a living ant.
 const NO_ANT: u8 = 0xFF;
 
-const HELP: &str = "\
-ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
-Input (stdin): lines `rows R`, `cols C`, optional `players P` (2..10),
-  `attackradius2 N` (0..100, default 5), `attack focus|closest|support|damage`,
-  then R lines `m ROW` over . % * a-j (ants) A-J (ant on own hill) 0-9 (hill).
-  Blank lines and `#` comments are ignored; header lines in any order.
-Output (stdout): the normalised header and the map after the battle.
-Options: --threads N (1..64 row bands on threads; default 1, no thread is
-  started), --threads auto (from the CPUs available, up to 8).
-  --explain: then `explain`, `w ROW` per row (. no ant, weakness 0-9, + 10
-  or more), and per dead ant `dead ROW COL OWNER REASON` (0-based), REASON
-  `focus by R C w=W enemy_w=E` (its least-weak enemy, first cell on ties),
-  `damage NUM/DEN` (lowest terms), `closest d=D`, `support enemies=W`.
-Exit codes: 0 ok, 2 bad input or argument (one stderr line
-  `ants_battle: line L: what`), 1 unreadable input or unwritable output.
-";
-
-// ---------------------------------------------------------------- input ----
+// ------------------------------------------------------------------ input ----
 
 /// Everything that can go wrong; [`Failure::exit_code`] is the only mapping
-/// to exit codes. (No exit 3: every battle has an exact result.)
+/// to exit codes and `Display` the only wording (docs/contract.md). There
+/// is no exit 3: every battle has an exact result.
 #[derive(Debug)]
 pub enum Failure {
-    /// Bad input: the 1-based line and what is wrong there (exit 2).
-    BadInput(usize, String),
-    /// A bad command-line argument (exit 2).
+    /// A bad command-line argument: the whole message (exit 2).
     BadArgument(String),
-    /// Reading the input or writing the output failed (exit 1).
-    Io(String),
+    /// Bad input: the 1-based line and what is wrong there (exit 2).
+    BadInput { line: usize, what: String },
+    /// Reading stdin failed: the OS error (exit 1).
+    UnreadableInput(String),
+    /// Writing stdout failed: the OS error (exit 1).
+    UnwritableOutput(String),
 }
 
 impl Failure {
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..) | Failure::BadArgument(_) => 2,
-            Failure::Io(_) => 1,
+            Failure::BadArgument(_) | Failure::BadInput { .. } => 2,
+            Failure::UnreadableInput(_) | Failure::UnwritableOutput(_) => 1,
         }
     }
 }
@@ -73,14 +59,16 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput(line, what) => write!(f, "line {line}: {what}"),
-            Failure::BadArgument(what) | Failure::Io(what) => write!(f, "{what}"),
+            Failure::BadArgument(what) => write!(f, "{what}"),
+            Failure::BadInput { line, what } => write!(f, "line {line}: {what}"),
+            Failure::UnreadableInput(error) => write!(f, "cannot read the input: {error}"),
+            Failure::UnwritableOutput(error) => write!(f, "cannot write the output: {error}"),
         }
     }
 }
 
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadInput(line, what))
+    Err(Failure::BadInput { line, what })
 }
 
 /// The attack rule (`attack` key): [`focus`] (the contest's), [`closest`],
@@ -399,7 +387,7 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-// ---------------------------------------------------------------- model ----
+// ------------------------------------------------------------------ model ----
 
 /// One offset of the attack disk.
 #[derive(Clone, Copy)]
@@ -492,7 +480,7 @@ impl Field {
     }
 }
 
-// ---------------------------------------------------------------- rules ----
+// ------------------------------------------------------------------ rules ----
 
 /// Applies one attack phase to the map's characters with `threads` row
 /// bands (which do not change the result).
@@ -1110,6 +1098,107 @@ fn put_weak<W: Weakness>(own: &[u8], acc: &[W], weak: &mut [W]) {
     }
 }
 
+// ----------------------------------------------------------------- output ----
+
+/// Writes the normalised header and the map.
+pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "rows {}\ncols {}", map.rows, map.cols)?;
+    if let Some(p) = map.players {
+        writeln!(out, "players {p}")?;
+    }
+    if let Some(n) = map.radius2 {
+        writeln!(out, "attackradius2 {n}")?;
+    }
+    if let Some(m) = map.mode {
+        writeln!(out, "attack {}", m.name())?;
+    }
+    let mut line = Vec::with_capacity(map.cols + 3);
+    for row in map.cells.chunks(map.cols) {
+        line.clear();
+        line.extend_from_slice(b"m ");
+        line.extend_from_slice(row);
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- explain ----
+
+/// `--explain` (format in [`HELP`]): recomputed ant by ant from the rules
+/// on the map `before` the battle, in O(ants * |D|); the battle's map only
+/// says who died.
+fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
+    let (rows, cols, n) = (map.rows, map.cols, map.radius2.unwrap_or(5));
+    let disk = attack_disk(n);
+    let owner: Vec<u8> = before.iter().map(|&b| ant_owner(b)).collect();
+    let (ri, ci) = (rows as isize, cols as isize);
+    let land = |i: usize, o: &Offset| {
+        let (r, c) = ((i / cols) as isize + o.dr, (i % cols) as isize + o.dc);
+        r.rem_euclid(ri) as usize * cols + c.rem_euclid(ci) as usize
+    };
+    // The enemy list of the ant in cell i, as cells, one per offset.
+    let list = |i: usize| -> Vec<usize> {
+        let cells = disk.iter().map(|o| land(i, o));
+        cells.filter(|&j| is_enemy(owner[i], owner[j])).collect()
+    };
+    let weak: Vec<usize> = (0..owner.len()).map(|i| list(i).len()).collect();
+    writeln!(out, "explain")?;
+    for r in 0..rows {
+        let row = (r * cols..(r + 1) * cols).map(|i| match (owner[i], weak[i]) {
+            (NO_ANT, _) => '.',
+            (_, w @ 0..=9) => (b'0' + w as u8) as char,
+            _ => '+',
+        });
+        writeln!(out, "w {}", row.collect::<String>())?;
+    }
+    // closest: the step d at which each ant died (0: alive), replayed.
+    let mut step = vec![0u64; owner.len()];
+    let mode = map.mode.unwrap_or(AttackMode::Focus);
+    for d in (1..n).filter(|_| mode == AttackMode::Closest) {
+        let at_d: Vec<&Offset> = disk
+            .iter()
+            .filter(|o| torus_distance(rows, cols, o) == d)
+            .collect();
+        let alive = |i: usize| owner[i] != NO_ANT && step[i] == 0;
+        let fights = |i: usize| {
+            at_d.iter()
+                .any(|o| alive(land(i, o)) && is_enemy(owner[i], owner[land(i, o)]))
+        };
+        let dying: Vec<usize> = (0..owner.len())
+            .filter(|&i| alive(i) && fights(i))
+            .collect();
+        dying.into_iter().for_each(|i| step[i] = d);
+    }
+    let died = |&i: &usize| owner[i] != NO_ANT && ant_owner(map.cells[i]) == NO_ANT;
+    for i in (0..owner.len()).filter(died) {
+        let (enemies, w) = (list(i), weak[i]);
+        write!(out, "dead {} {} {} ", i / cols, i % cols, owner[i])?;
+        match mode {
+            AttackMode::Focus => {
+                // The enemy of least weakness; on ties the first cell.
+                let e = enemies.iter().copied().min_by_key(|&e| (weak[e], e));
+                let (e, ew) = e.map_or((0, 0), |e| (e, weak[e]));
+                writeln!(out, "focus by {} {} w={w} enemy_w={ew}", e / cols, e % cols)
+            }
+            AttackMode::Support => writeln!(out, "support enemies={w}"),
+            AttackMode::Closest => writeln!(out, "closest d={}", step[i]),
+            AttackMode::Damage => {
+                let terms = damage_terms(enemies.iter().map(|&e| weak[e]));
+                let (mut num, mut den) = fraction(&terms);
+                // Lowest terms: the lcm's primes are those of the w.
+                for p in (2..=316).filter(|p| terms.iter().any(|t| t.0 % p == 0)) {
+                    while let ((a, 0), (b, 0)) = (num.div_small(p), den.div_small(p)) {
+                        (num, den) = (a, b);
+                    }
+                }
+                writeln!(out, "damage {num}/{den}")
+            }
+        }?;
+    }
+    Ok(())
+}
+
 // ------------------------------------------------- sweeps, bands, threads ----
 
 /// A sweep's offsets and their sideways reach.
@@ -1391,149 +1480,109 @@ where
     run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
-// --------------------------------------------------------------- output ----
+// ----------------------------------------------------------- command line ----
 
-/// Writes the normalised header and the map.
-pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "rows {}\ncols {}", map.rows, map.cols)?;
-    if let Some(p) = map.players {
-        writeln!(out, "players {p}")?;
-    }
-    if let Some(n) = map.radius2 {
-        writeln!(out, "attackradius2 {n}")?;
-    }
-    if let Some(m) = map.mode {
-        writeln!(out, "attack {}", m.name())?;
-    }
-    let mut line = Vec::with_capacity(map.cols + 3);
-    for row in map.cells.chunks(map.cols) {
-        line.clear();
-        line.extend_from_slice(b"m ");
-        line.extend_from_slice(row);
-        line.push(b'\n');
-        out.write_all(&line)?;
-    }
-    Ok(())
+const BIN: &str = "ants_battle";
+
+const HELP: &str = "\
+ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
+usage:   ants_battle [options] < input
+input:   lines `rows R`, `cols C`, optional `players P` (2..10),
+         `attackradius2 N` (0..100, default 5), `attack MODE` (focus, the
+         default, closest, support or damage), then R lines `m ROW` over
+         . % * a-j (ants) A-J (ant on its own hill) 0-9 (hill). Blank lines
+         and `#` comments are ignored; header lines in any order, but `cols`
+         before the first `m` line.
+output:  the normalised header and the map after the battle (a dead ant
+         becomes `.`, or its hill's digit).
+options: --threads N  cut the rows into N bands (1..64) on threads; `auto`
+                      takes the CPUs available (at most 8); default 1: no
+                      thread is started
+         --explain    after the map: `explain`, then `w ROW` per row (. no
+                      ant, its weakness 0-9, + for 10 or more), then per
+                      dead ant `dead ROW COL OWNER REASON` (0-based),
+                      REASON `focus by R C w=W enemy_w=E` (its least weak
+                      enemy, the first cell on ties), `damage NUM/DEN`
+                      (lowest terms), `closest d=D` or `support enemies=W`
+         --help       print this help and exit
+exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
+         argument (one stderr line `ants_battle: line L: what`), 3 not used
+";
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Command {
+    /// `--help` or `-h`, anywhere.
+    Help,
+    Run(Options),
 }
 
-// -------------------------------------------------------------- explain ----
-
-/// `--explain` (format in [`HELP`]): recomputed ant by ant from the rules
-/// on the map `before` the battle, in O(ants * |D|); the battle's map only
-/// says who died.
-fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
-    let (rows, cols, n) = (map.rows, map.cols, map.radius2.unwrap_or(5));
-    let disk = attack_disk(n);
-    let owner: Vec<u8> = before.iter().map(|&b| ant_owner(b)).collect();
-    let (ri, ci) = (rows as isize, cols as isize);
-    let land = |i: usize, o: &Offset| {
-        let (r, c) = ((i / cols) as isize + o.dr, (i % cols) as isize + o.dc);
-        r.rem_euclid(ri) as usize * cols + c.rem_euclid(ci) as usize
-    };
-    // The enemy list of the ant in cell i, as cells, one per offset.
-    let list = |i: usize| -> Vec<usize> {
-        let cells = disk.iter().map(|o| land(i, o));
-        cells.filter(|&j| is_enemy(owner[i], owner[j])).collect()
-    };
-    let weak: Vec<usize> = (0..owner.len()).map(|i| list(i).len()).collect();
-    writeln!(out, "explain")?;
-    for r in 0..rows {
-        let row = (r * cols..(r + 1) * cols).map(|i| match (owner[i], weak[i]) {
-            (NO_ANT, _) => '.',
-            (_, w @ 0..=9) => (b'0' + w as u8) as char,
-            _ => '+',
-        });
-        writeln!(out, "w {}", row.collect::<String>())?;
-    }
-    // closest: the step d at which each ant died (0: alive), replayed.
-    let mut step = vec![0u64; owner.len()];
-    let mode = map.mode.unwrap_or(AttackMode::Focus);
-    for d in (1..n).filter(|_| mode == AttackMode::Closest) {
-        let at_d: Vec<&Offset> = disk
-            .iter()
-            .filter(|o| torus_distance(rows, cols, o) == d)
-            .collect();
-        let alive = |i: usize| owner[i] != NO_ANT && step[i] == 0;
-        let fights = |i: usize| {
-            at_d.iter()
-                .any(|o| alive(land(i, o)) && is_enemy(owner[i], owner[land(i, o)]))
-        };
-        let dying: Vec<usize> = (0..owner.len())
-            .filter(|&i| alive(i) && fights(i))
-            .collect();
-        dying.into_iter().for_each(|i| step[i] = d);
-    }
-    let died = |&i: &usize| owner[i] != NO_ANT && ant_owner(map.cells[i]) == NO_ANT;
-    for i in (0..owner.len()).filter(died) {
-        let (enemies, w) = (list(i), weak[i]);
-        write!(out, "dead {} {} {} ", i / cols, i % cols, owner[i])?;
-        match mode {
-            AttackMode::Focus => {
-                // The enemy of least weakness; on ties the first cell.
-                let e = enemies.iter().copied().min_by_key(|&e| (weak[e], e));
-                let (e, ew) = e.map_or((0, 0), |e| (e, weak[e]));
-                writeln!(out, "focus by {} {} w={w} enemy_w={ew}", e / cols, e % cols)
-            }
-            AttackMode::Support => writeln!(out, "support enemies={w}"),
-            AttackMode::Closest => writeln!(out, "closest d={}", step[i]),
-            AttackMode::Damage => {
-                let terms = damage_terms(enemies.iter().map(|&e| weak[e]));
-                let (mut num, mut den) = fraction(&terms);
-                // Lowest terms: the lcm's primes are those of the w.
-                for p in (2..=316).filter(|p| terms.iter().any(|t| t.0 % p == 0)) {
-                    while let ((a, 0), (b, 0)) = (num.div_small(p), den.div_small(p)) {
-                        (num, den) = (a, b);
-                    }
-                }
-                writeln!(out, "damage {num}/{den}")
-            }
-        }?;
-    }
-    Ok(())
-}
-
-/// The command line: `--threads N|auto`, `--explain`.
-#[derive(Clone, Copy, Debug)]
+/// The options, one field each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Row bands (and threads) wanted; 0 for `auto`.
+    /// `--threads N`: row bands (and threads); 0 for `auto`.
     threads: usize,
+    /// `--explain`: the battle's reasons after the map.
     explain: bool,
 }
 
-impl Options {
-    const ONE: Options = Options {
-        threads: 1,
-        explain: false,
-    };
-
-    fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
-        let usage = |what| Err(Failure::BadArgument(what));
-        let mut options = Options::ONE;
-        let mut args = args.map(|a| a.to_string_lossy().into_owned());
-        while let Some(arg) = args.next() {
-            if arg == "--explain" {
-                options.explain = true;
-                continue;
-            }
-            let n = args.next().filter(|_| arg == "--threads");
-            options.threads = match n.as_deref().map(|n| (n, n.parse())) {
-                Some(("auto", _)) => 0,
-                Some((_, Ok(n @ 1..=64))) => n,
-                Some((n, _)) => return usage(format!("--threads {n}: not 1..64")),
-                None => return usage(format!("bad argument `{arg}` (see --help)")),
-            };
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: 1,
+            explain: false,
         }
-        Ok(options)
     }
 }
 
-fn io_failure(what: &str) -> impl Fn(io::Error) -> Failure + '_ {
-    move |e| Failure::Io(format!("cannot {what}: {e}"))
+/// Reads the arguments (without the program name). `--help` wins over
+/// everything else, a bad argument included.
+pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let args: Vec<OsString> = args.collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    let refuse = |what: String| Err(Failure::BadArgument(format!("{what} (see --help)")));
+    let mut options = Options::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let arg = match arg.into_string() {
+            Ok(arg) => arg,
+            Err(_) => return refuse("an argument is not valid UTF-8".to_string()),
+        };
+        match arg.as_str() {
+            "--explain" => options.explain = true,
+            "--threads" => {
+                let value = match args.next().map(OsString::into_string) {
+                    Some(Ok(value)) => value,
+                    Some(Err(_)) => return refuse("an argument is not valid UTF-8".to_string()),
+                    None => return refuse("option '--threads' needs a value".to_string()),
+                };
+                options.threads = match (value.as_str(), value.parse()) {
+                    ("auto", _) => 0,
+                    (_, Ok(n @ 1..=64)) => n,
+                    _ => {
+                        let why = "not 1..64 or auto";
+                        return refuse(format!("bad value '{value}' for --threads: {why}"));
+                    }
+                };
+            }
+            _ if arg.starts_with('-') => return refuse(format!("unknown option '{arg}'")),
+            _ => return refuse(format!("unexpected argument '{arg}'")),
+        }
+    }
+    Ok(Command::Run(options))
 }
 
-/// Parses `input`, resolves the battle and writes the map to `out`; the
-/// input buffer is reused as scratch memory.
-pub fn solve<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<(), Failure> {
+/// Parses `input`, resolves the battle and writes the map (and, with
+/// `--explain`, the reasons) to `out`; the input buffer is reused as
+/// scratch memory. No trace: `_trace` gets nothing.
+pub fn solve(
+    input: Vec<u8>,
+    options: &Options,
+    out: &mut impl Write,
+    _trace: &mut impl Write,
+) -> Result<(), Failure> {
     let mut map = parse(&input)?;
     let before = if options.explain {
         map.cells.clone()
@@ -1549,27 +1598,31 @@ pub fn solve<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<
     if options.explain {
         written = written.and_then(|()| explain(&before, &map, out));
     }
-    written.map_err(io_failure("write output"))
+    written.map_err(|e| Failure::UnwritableOutput(e.to_string()))
 }
 
 fn main() {
-    let mut args = std::env::args_os().skip(1).peekable();
-    if matches!(args.peek(), Some(a) if a == "--help" || a == "-h") {
-        let _ = io::stdout().write_all(HELP.as_bytes()); // no panic on a closed stdout
-        return;
-    }
-    let mut input = Vec::new();
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let result = Options::parse(args).and_then(|options| {
-        io::stdin()
-            .lock()
-            .read_to_end(&mut input)
-            .map_err(io_failure("read input"))?;
-        solve(input, &mut out, options)?;
-        out.flush().map_err(io_failure("write output"))
+    let result = parse_args(std::env::args_os().skip(1)).and_then(|command| match command {
+        Command::Help => {
+            // A closed stdout is no failure of `--help` (and no panic).
+            let _ = io::stdout().write_all(HELP.as_bytes());
+            Ok(())
+        }
+        Command::Run(options) => {
+            let mut input = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut input)
+                .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
+            let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            solve(input, &options, &mut out, &mut io::sink())?;
+            out.flush()
+                .map_err(|e| Failure::UnwritableOutput(e.to_string()))
+        }
     });
     if let Err(failure) = result {
-        eprintln!("{BIN}: {failure}");
+        // Not `eprintln!`, which panics when stderr is closed.
+        let _ = writeln!(io::stderr(), "{BIN}: {failure}");
         std::process::exit(failure.exit_code());
     }
 }
