@@ -25,10 +25,25 @@ use std::thread;
 
 /// Largest map accepted, in cells.
 const MAX_CELLS: usize = 25_000_000;
-/// Largest squared attack radius accepted (|D| = 316 there).
+/// Largest squared attack radius accepted.
 const MAX_RADIUS2: u64 = 100;
+/// |D| at [`MAX_RADIUS2`]: the most offsets, list entries and weakness.
+const MAX_DISK: usize = 316;
 /// Owner byte of a cell without a living ant.
 const NO_ANT: u8 = 0xFF;
+/// Maps under this many cells: `focus` fills a whole weakness plane (the
+/// page faults of a fresh plane do not matter there) and `--threads auto`
+/// takes one thread (starting threads costs more than it gains).
+const SMALL_MAP: usize = 1 << 16;
+
+/// Register blocks of [`Sweep::row`], in cells: the accumulators of one
+/// block stay in registers across all offsets. Measured: 128 beat 64 for
+/// the u8 passes (focus N = 5: -5% instructions), and 256 spilled; the
+/// u16 shares of `damage` fill the registers at 64.
+const FOCUS_BLOCK: usize = 128;
+const ENEMY_BLOCK: usize = 128;
+const COUNT_BLOCK: usize = 128;
+const SHARE_BLOCK: usize = 64;
 
 // ------------------------------------------------------------------ input ----
 
@@ -97,17 +112,20 @@ pub struct Map {
     cells: Vec<u8>,
 }
 
+/// Bytes of an input token that an error message shows.
+const SHOWN_BYTES: usize = 24;
+
 /// Printable, shortened form of an input token for error messages.
 fn show(bytes: &[u8]) -> String {
     let mut s = String::new();
-    for &b in bytes.iter().take(24) {
+    for &b in bytes.iter().take(SHOWN_BYTES) {
         if (0x20..0x7f).contains(&b) {
             s.push(b as char);
         } else {
             s.push_str(&format!("\\x{b:02x}"));
         }
     }
-    if bytes.len() > 24 {
+    if bytes.len() > SHOWN_BYTES {
         s.push_str("...");
     }
     s
@@ -124,10 +142,18 @@ fn parse_count(value: &[u8]) -> Option<u64> {
     }))
 }
 
-/// Checks a map row in one branch-free (vectorised) pass: whether a byte is
-/// no map character, and the largest 1 + owner of an ant or hill (or 0).
+/// What [`row_check`] finds in a map row.
+#[derive(Clone, Copy)]
+struct RowCheck {
+    /// Some byte is no map character.
+    has_bad_byte: bool,
+    /// 1 + the largest owner of an ant or hill in the row (0: none).
+    owners: u8,
+}
+
+/// Checks a map row in one branch-free (vectorised) pass.
 #[inline]
-fn row_check(row: &[u8]) -> (bool, u8) {
+fn row_check(row: &[u8]) -> RowCheck {
     let mut bad = 0u8;
     let mut top = 0u8;
     for &b in row {
@@ -142,13 +168,19 @@ fn row_check(row: &[u8]) -> (bool, u8) {
         let owner_digit = if is_digit { digit + 1 } else { 0 };
         top = top.max(owner_letter | owner_digit);
     }
-    (bad != 0, top)
+    RowCheck {
+        has_bad_byte: bad != 0,
+        owners: top,
+    }
 }
 
 /// Owner of the ant or hill in a map character, if any.
 fn cell_owner(b: u8) -> Option<u8> {
     match row_check(&[b]) {
-        (false, top) if top > 0 => Some(top - 1),
+        RowCheck {
+            has_bad_byte: false,
+            owners,
+        } if owners > 0 => Some(owners - 1),
         _ => None,
     }
 }
@@ -183,6 +215,13 @@ macro_rules! bail {
     };
 }
 
+/// A value read from the input, with its 1-based line for messages.
+#[derive(Clone, Copy)]
+struct Located<T> {
+    value: T,
+    line: usize,
+}
+
 /// Refuses a second line with the same header key.
 fn once<T>(slot: &Option<T>, line: usize, key: &[u8]) -> Result<(), Failure> {
     if slot.is_some() {
@@ -195,13 +234,13 @@ fn once<T>(slot: &Option<T>, line: usize, key: &[u8]) -> Result<(), Failure> {
 /// `cols` must precede the map rows (the engine needs the width first).
 pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     let (mut rows, mut cols): (Option<usize>, Option<usize>) = (None, None);
-    let mut players: Option<(u64, usize)> = None; // (value, line)
+    let mut players: Option<Located<u64>> = None;
     let (mut radius2, mut mode) = (None, None);
     let mut cells: Vec<u8> = Vec::new();
     let mut map_rows = 0usize;
-    // first_owner[o]: the first (line, map row) with an ant or hill of a
-    // player >= o, to name it if `players` turns out to be o or less.
-    let mut first_owner: [Option<(usize, usize)>; 11] = [None; 11];
+    // first_owner[o]: the first map row with an ant or hill of a player
+    // >= o, to name it if `players` turns out to be o or less.
+    let mut first_owner: [Option<Located<usize>>; 11] = [None; 11];
     let (mut line_no, mut pos) = (0usize, 0usize);
     while pos < input.len() {
         line_no += 1;
@@ -232,14 +271,18 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             if cells.len() + c > MAX_CELLS {
                 bail!(line_no, "map over the limit of {MAX_CELLS} cells");
             }
-            let (bad, top) = row_check(value);
-            if bad {
-                let i = value.iter().position(|&b| row_check(&[b]).0).unwrap_or(0);
+            let check = row_check(value);
+            if check.has_bad_byte {
+                let bad = |&b: &u8| row_check(&[b]).has_bad_byte;
+                let i = value.iter().position(bad).unwrap_or(0);
                 let ch = show(&value[i..i + 1]);
                 bail!(line_no, "unknown cell character `{ch}` in column {}", i + 1);
             }
-            for slot in first_owner.iter_mut().take(top as usize) {
-                slot.get_or_insert((line_no, map_rows));
+            for slot in first_owner.iter_mut().take(check.owners as usize) {
+                slot.get_or_insert(Located {
+                    value: map_rows,
+                    line: line_no,
+                });
             }
             cells.extend_from_slice(value);
             map_rows += 1;
@@ -283,7 +326,12 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             b"players" => {
                 once(&players, line_no, key)?;
                 match parse_count(value) {
-                    Some(p) if (2..=10).contains(&p) => players = Some((p, line_no)),
+                    Some(p) if (2..=10).contains(&p) => {
+                        players = Some(Located {
+                            value: p,
+                            line: line_no,
+                        })
+                    }
                     _ => bail!(line_no, "players must be 2..10, found `{shown}`"),
                 }
             }
@@ -326,9 +374,13 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     if map_rows != rows {
         bail!(last, "{map_rows} map rows, expected {rows}");
     }
-    if let Some((p, p_line)) = players {
+    if let Some(Located {
+        value: p,
+        line: p_line,
+    }) = players
+    {
         // "ant letters and hill digits must be below P".
-        if let Some((line, row)) = first_owner[p as usize] {
+        if let Some(Located { value: row, line }) = first_owner[p as usize] {
             let row = &cells[row * cols..(row + 1) * cols];
             let too_high = |b: u8| cell_owner(b).filter(|&o| u64::from(o) >= p);
             let b = row.iter().copied().find(|&b| too_high(b).is_some());
@@ -346,7 +398,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     Ok(Map {
         rows,
         cols,
-        players: players.map(|p| p.0),
+        players: players.map(|p| p.value),
         radius2,
         mode,
         cells,
@@ -369,7 +421,7 @@ fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
         Some(b'\r') if matches!(input.get(end + 1), None | Some(b'\n')) => end + 1,
         _ => return None,
     };
-    if row_check(&input[pos + 2..end]).0 {
+    if row_check(&input[pos + 2..end]).has_bad_byte {
         None
     } else {
         Some(line_end.min(input.len()))
@@ -520,6 +572,7 @@ pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
 /// The cells of a `rows` x `cols` map transposed, tile by tile for the
 /// cache.
 fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
+    /// Side of a tile: 64 source rows of 64 bytes stay in L1.
     const TILE: usize = 64;
     let mut out = vec![0; cells.len()];
     for r0 in (0..rows).step_by(TILE) {
@@ -548,7 +601,7 @@ fn focus<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     // Big maps: a band keeps only the 2H + 1 weakness rows around its row
     // (a fresh page costs ~2 us); unit tests use this ring on all maps.
     let mut weak = Vec::new();
-    if !cfg!(test) && field.owner.len() < 1 << 16 {
+    if !cfg!(test) && field.owner.len() < SMALL_MAP {
         weak = vec![W::default(); field.rows * field.cols];
         weakness_plane::<W>(field, disk, &mut weak);
     }
@@ -568,7 +621,7 @@ struct FocusBand<'a, W> {
 
 impl<W: Weakness> Kernel<DeathJob<'_>> for FocusBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, mut sink): DeathJob) {
+    fn run(&self, DeathJob { band, mut sink }: DeathJob) {
         let (field, cols) = (self.field, self.field.cols);
         let mut sweep = Sweep::new(field, self.disk);
         let mut flag = vec![0u8; cols];
@@ -585,7 +638,7 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for FocusBand<'_, W> {
                 next += 1;
             }
             let weak = if m > 0 { &ring } else { self.weak };
-            sweep.row::<W, u8, 128>(weak, r, &mut flag, |f, me, my_w, them, its_w| {
+            sweep.row::<W, u8, FOCUS_BLOCK>(weak, r, &mut flag, |f, me, my_w, them, its_w| {
                 // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
                 // already excludes them; the owner test excludes friends.
                 f | ((them != me) & (its_w <= my_w)) as u8
@@ -612,12 +665,12 @@ struct EnemyBand<'a> {
 
 impl Kernel<DeathJob<'_>> for EnemyBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, mut sink): DeathJob) {
+    fn run(&self, DeathJob { band, mut sink }: DeathJob) {
         let field = self.field;
         let mut sweep = Sweep::new(field, self.offsets);
         let mut flag = vec![0u8; field.cols];
         for r in band {
-            sweep.row::<u8, u8, 128>(&field.owner, r, &mut flag, |f, me, _, them, _| {
+            sweep.row::<u8, u8, ENEMY_BLOCK>(&field.owner, r, &mut flag, |f, me, _, them, _| {
                 f | is_enemy(me, them) as u8
             });
             sink.row(r, &flag, field.row(r));
@@ -662,8 +715,19 @@ fn torus_distance(rows: usize, cols: usize, o: &Offset) -> u64 {
     a * a + b * b
 }
 
-/// Fixed-point unit of the damage filter: 2 * lcm(1..12), below 2^16.
+/// Fixed-point unit of the damage filter: 2 * lcm(1..12), below 2^16, so
+/// that 1/w is exact for the common small w and the share floor(K / w)
+/// fits u16 lanes.
 const DAMAGE_UNIT: u16 = 55_440;
+
+/// [`damage`] sums by sliding windows when |D| exceeds this many offsets
+/// per owner plane (measured at 4 players: a gain from N = 25, a loss at
+/// N = 1 and at N = 5).
+const WINDOWS_PER_OWNER: usize = 12;
+
+/// The window ring of [`DiskRows`] may take as many lanes as the map has
+/// cells, or this many on smaller maps.
+const WINDOW_RING_CELLS: usize = 1 << 22;
 
 /// `damage`: "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
 /// enemy list ... An ant dies if the damage it receives is >= 1, computed
@@ -674,16 +738,17 @@ const DAMAGE_UNIT: u16 = 55_440;
 #[inline(always)]
 fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     // [`DiskRows`] if it pays (its cost grows with the owners, the sweep's
-    // with |D|: at 4 players a gain from N = 25, a loss at N = 1) and its
-    // ring stays small: `owners` 1 + the largest owner, else 0.
+    // with |D|) and its ring stays small: then `window_owners` is 1 + the
+    // largest owner, else 0.
     let p = field.owner.iter().fold(0, |m, &o| m.max(o.wrapping_add(1))) as usize;
     let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
-    let room = (2 * h + 1) * (h + 1) * p * field.cols <= field.owner.len().max(1 << 22);
+    let ring = (2 * h + 1) * (h + 1) * p * field.cols;
+    let room = ring <= field.owner.len().max(WINDOW_RING_CELLS);
     let work = DamageBand {
         field,
         disk,
         shares: std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0)),
-        owners: (p * (disk.len() > 12 * p && room) as usize) as u8,
+        window_owners: (p * (disk.len() > WINDOWS_PER_OWNER * p && room) as usize) as u8,
         weak: std::marker::PhantomData::<W>,
     };
     decide(field, cells, &work);
@@ -693,14 +758,16 @@ struct DamageBand<'a, W> {
     field: &'a Field,
     disk: &'a [Offset],
     /// floor(K / w) for each w (0 for w = 0).
-    shares: [u16; 317],
-    owners: u8,
+    shares: [u16; MAX_DISK + 1],
+    /// 0: both passes sweep the disk; else both sum it by sliding windows
+    /// ([`DiskRows`]) with planes for owners 0..window_owners.
+    window_owners: u8,
     weak: std::marker::PhantomData<W>,
 }
 
 impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, mut sink): DeathJob) {
+    fn run(&self, DeathJob { band, mut sink }: DeathJob) {
         let (field, cols, disk) = (self.field, self.field.cols, self.disk);
         let mut sweep = Sweep::new(field, disk);
         let (mut acc, mut count) = (vec![0u16; cols], vec![W::default(); cols]);
@@ -712,13 +779,13 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
         let m = 2 * h as usize + 1;
         let (mut weak, mut share) = (vec![W::default(); m * cols], vec![0u16; m * cols]);
         let mut next = band.start as isize - h;
-        let mut enemies = DiskRows::new(field, disk, self.owners, next);
-        let mut sums = DiskRows::new(field, disk, self.owners, band.start as isize);
+        let mut enemies = DiskRows::new(field, disk, self.window_owners, next);
+        let mut sums = DiskRows::new(field, disk, self.window_owners, band.start as isize);
         for r in band {
             while next <= r as isize + h {
                 let s = next.rem_euclid(field.rows as isize) as usize;
                 let slot = next.rem_euclid(m as isize) as usize * cols..;
-                if self.owners > 0 {
+                if self.window_owners > 0 {
                     enemies.next(&[], &mut count);
                 } else {
                     count_enemies(&mut sweep, s, &mut count);
@@ -727,17 +794,17 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
                 for ((s, &a), &me) in share[slot].iter_mut().zip(&count).zip(field.row(s)) {
                     // The clamp lets the compiler drop the bounds check.
                     let w: usize = a.into();
-                    let v = self.shares[w.min(316)];
+                    let v = self.shares[w.min(MAX_DISK)];
                     *s = if me == NO_ANT { 0 } else { v };
                 }
                 next += 1;
             }
-            if self.owners > 0 {
+            if self.window_owners > 0 {
                 // Saturated at 2^16 - 1 >= K, like the sweep: the same
                 // answer to T >= K and, when T < K, the same T.
                 sums.next(&share, &mut acc);
             } else {
-                sweep.row::<u16, u16, 64>(&share, r, &mut acc, |t, me, _, them, its| {
+                sweep.row::<u16, u16, SHARE_BLOCK>(&share, r, &mut acc, |t, me, _, them, its| {
                     // An all-ones mask for enemies (empty cells carry share 0).
                     t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
                 });
@@ -770,39 +837,59 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
 /// row adds its 2H + 1 windows: 4H + 1 adds per cell and owner.
 struct DiskRows<'a, L> {
     field: &'a Field,
-    half: Vec<usize>,
-    ring: Vec<L>,
-    pad: Vec<L>,
-    from: Vec<usize>,
-    /// Owners, the next source row, the first (virtual) target row.
-    p: usize,
-    s: isize,
-    start: isize,
+    /// half_width[d] = h(d), the largest |dc| of the disk at |dr| = d
+    /// (H + 1 entries, H the disk's reach).
+    half_width: Vec<usize>,
+    /// Per (source row mod 2H + 1, owner, k = 0..H): the window sums
+    /// |dc| <= k of the owner's values in that source row, rows of
+    /// `stride` lanes.
+    windows: Vec<L>,
+    /// The source row being grown, one owner at a time, with H wrapped
+    /// columns on each side.
+    padded: Vec<L>,
+    /// Per owner, the 2H + 1 windows the current target row adds (their
+    /// starts in `windows`).
+    sums_from: Vec<usize>,
+    /// Owners 0..owners have planes.
+    owners: usize,
+    /// The next source row to grow (virtual: not yet reduced mod rows).
+    next_source: isize,
+    /// The first target row (virtual).
+    first_target: isize,
 }
 
-/// Cells per block of [`DiskRows`]; rows are padded to a multiple.
-const BLOCK: usize = 256;
+/// Lanes per register block of [`DiskRows`]; rows are padded to a
+/// multiple (measured: 128 and 512 were slower).
+const WINDOW_BLOCK: usize = 256;
+
+/// Extra lanes between the rows of [`DiskRows::windows`]: rows 4 KB apart
+/// would share L1 sets, so they are one cache line (32 u8 lanes, or two
+/// lines of u16 lanes) more apart.
+const WINDOW_ROW_SKEW: usize = 32;
 
 impl<'a, L: Weakness> DiskRows<'a, L> {
-    fn new(field: &'a Field, disk: &[Offset], p: u8, start: isize) -> Self {
-        let mut half = vec![0; disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize + 1];
+    /// Sums for the target rows from `first_target` on, with planes for
+    /// owners 0..owners.
+    fn new(field: &'a Field, disk: &[Offset], owners: u8, first_target: isize) -> Self {
+        let reach = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
+        let mut half_width = vec![0; reach + 1];
         for o in disk.iter().filter(|o| o.dr >= 0) {
-            half[o.dr as usize] = half[o.dr as usize].max(o.dc.unsigned_abs());
+            let d = o.dr as usize;
+            half_width[d] = half_width[d].max(o.dc.unsigned_abs());
         }
-        // Rows 4 KB apart would share L1 sets: one line more apart.
-        let (h, stride) = (
-            half.len() - 1,
-            (field.cols + BLOCK - 1) / BLOCK * BLOCK + 32,
-        );
+        let h = reach;
+        let stride =
+            (field.cols + WINDOW_BLOCK - 1) / WINDOW_BLOCK * WINDOW_BLOCK + WINDOW_ROW_SKEW;
+        let lanes = (2 * h + 1) * (h + 1) * owners as usize * stride;
         DiskRows {
             field,
-            half,
-            ring: vec![L::default(); (2 * h + 1) * (h + 1) * p as usize * stride],
-            pad: vec![L::default(); stride + 2 * h],
-            from: Vec::new(),
-            p: p.into(),
-            s: start - h as isize,
-            start,
+            half_width,
+            windows: vec![L::default(); lanes],
+            padded: vec![L::default(); stride + 2 * h],
+            sums_from: Vec::new(),
+            owners: owners.into(),
+            next_source: first_target - h as isize,
+            first_target,
         }
     }
 
@@ -828,15 +915,17 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
     /// The body of [`DiskRows::next`], inlined into its [`Kernel`].
     #[inline(always)]
     fn next_inline(&mut self, value: &[L], e: &mut [L]) {
-        let (field, cols, p, h) = (self.field, self.field.cols, self.p, self.half.len() - 1);
-        let stride = self.pad.len() - 2 * h;
-        let start = self.start - h as isize;
+        let (field, cols, p) = (self.field, self.field.cols, self.owners);
+        let h = self.half_width.len() - 1;
+        let stride = self.padded.len() - 2 * h;
+        let start = self.first_target - h as isize;
+        // The row of `windows` for source row s, owner o, half-width k.
         let slot = |s: isize, o, k| (((s - start) as usize % (2 * h + 1)) * p + o) * (h + 1) + k;
         loop {
-            let s = self.s;
-            self.s += 1;
+            let s = self.next_source;
+            self.next_source += 1;
             let sr = s.rem_euclid(field.rows as isize) as usize;
-            let (row, pad) = (field.row(sr), &mut self.pad);
+            let (row, pad) = (field.row(sr), &mut self.padded);
             for o in 0..p {
                 let mid = pad[h..h + cols].iter_mut().zip(row);
                 if value.is_empty() {
@@ -855,10 +944,10 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                 }
                 // Window k is window k - 1 plus two columns.
                 let at = slot(s, o, 0) * stride;
-                let windows = &mut self.ring[at..at + (h + 1) * stride];
-                windows[..stride].copy_from_slice(&pad[h..h + stride]);
+                let grown = &mut self.windows[at..at + (h + 1) * stride];
+                grown[..stride].copy_from_slice(&pad[h..h + stride]);
                 for k in 1..=h {
-                    let (done, next) = windows.split_at_mut(k * stride);
+                    let (done, next) = grown.split_at_mut(k * stride);
                     let sides = pad[h - k..].iter().zip(&pad[h + k..]);
                     let last = done[(k - 1) * stride..].iter().zip(sides);
                     for (n, (&w, (&a, &b))) in next[..stride].iter_mut().zip(last) {
@@ -866,24 +955,26 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                     }
                 }
             }
+            // The target row t is complete once source row t + H is grown.
             let t = s - h as isize;
-            if t < self.start {
+            if t < self.first_target {
                 continue;
             }
-            self.from.clear();
+            self.sums_from.clear();
             for o in 0..p {
                 for d in -(h as isize)..=h as isize {
-                    let k = self.half[d.unsigned_abs()];
-                    self.from.push(slot(t + d, o, k) * stride);
+                    let k = self.half_width[d.unsigned_abs()];
+                    self.sums_from.push(slot(t + d, o, k) * stride);
                 }
             }
             let own = field.row(t.rem_euclid(field.rows as isize) as usize);
-            for x in (0..cols).step_by(BLOCK) {
-                let mut sum = [L::default(); BLOCK];
-                for (o, from) in self.from.chunks(2 * h + 1).enumerate() {
-                    let mut part = [L::default(); BLOCK];
+            for x in (0..cols).step_by(WINDOW_BLOCK) {
+                let mut sum = [L::default(); WINDOW_BLOCK];
+                for (o, from) in self.sums_from.chunks(2 * h + 1).enumerate() {
+                    let mut part = [L::default(); WINDOW_BLOCK];
                     for &f in from {
-                        for (a, &b) in part.iter_mut().zip(&self.ring[f + x..f + x + BLOCK]) {
+                        let window = &self.windows[f + x..f + x + WINDOW_BLOCK];
+                        for (a, &b) in part.iter_mut().zip(window) {
                             *a = a.sat(b);
                         }
                     }
@@ -891,7 +982,7 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                         *e = e.sat(if me == o as u8 { L::default() } else { a });
                     }
                 }
-                let n = BLOCK.min(cols - x);
+                let n = WINDOW_BLOCK.min(cols - x);
                 e[x..x + n].copy_from_slice(&sum[..n]);
             }
             return;
@@ -925,60 +1016,83 @@ fn exact_damage_reaches_one<W: Weakness>(
     reaches_one(&damage_terms(enemies.into_iter()))
 }
 
-/// The damage 1/w(e) per list entry as (w, k) terms, k entries of
-/// weakness w, each w once, in order of first appearance.
-fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<(u64, u64)> {
-    let (mut count, mut seen) = ([0u16; 317], Vec::with_capacity(317));
+/// The damage of `count` list entries of one weakness: count / weakness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DamageTerm {
+    weakness: u64,
+    count: u64,
+}
+
+/// The damage 1/w(e) per list entry as terms, each weakness once, in order
+/// of first appearance.
+fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<DamageTerm> {
+    let (mut count, mut seen) = ([0u16; MAX_DISK + 1], Vec::with_capacity(MAX_DISK + 1));
     for w in weaks {
         if count[w] == 0 {
             seen.push(w);
         }
         count[w] += 1;
     }
-    seen.iter().map(|&w| (w as u64, count[w].into())).collect()
+    let term = |&w: &usize| DamageTerm {
+        weakness: w as u64,
+        count: count[w].into(),
+    };
+    seen.iter().map(term).collect()
 }
 
-/// sum of k / w over the (w, k) terms (w > 0, each w once) >= 1, exactly:
-/// in 128 bits if the lcm of the denominators allows, else in 512
+/// Largest lcm of the denominators that [`reaches_one`] sums in 128 bits:
+/// each of at most [`MAX_DISK`] parts stays below it, so does their sum.
+const LCM_LIMIT_128: u128 = 1 << 100;
+
+/// sum of count / weakness over the terms (weakness > 0, each once) >= 1,
+/// exactly: in 128 bits if the lcm of the denominators allows, else in 512
 /// (lcm(1..316) * 316 < 2^465).
-fn reaches_one(terms: &[(u64, u64)]) -> bool {
+fn reaches_one(terms: &[DamageTerm]) -> bool {
     let mut lcm = 1u128;
-    for &(w, _) in terms {
+    for &DamageTerm { weakness: w, .. } in terms {
         // gcd(lcm, w) = gcd(lcm mod w, w): one wide division, then 64 bits.
         let next = lcm * (w / gcd((lcm % u128::from(w)) as u64, w)) as u128;
-        if next >= 1 << 100 {
+        if next >= LCM_LIMIT_128 {
             return reaches_one_big(terms);
         }
         lcm = next;
     }
-    // Each part is below 2^100 and there are at most 316 terms.
-    let sum: u128 = terms
-        .iter()
-        .map(|&(w, k)| lcm / u128::from(w) * u128::from(k))
-        .sum();
+    // Each part is below the limit and there are at most 316 terms.
+    let part = |t: &DamageTerm| lcm / u128::from(t.weakness) * u128::from(t.count);
+    let sum: u128 = terms.iter().map(part).sum();
     sum >= lcm
 }
 
 /// [`reaches_one`] with 512-bit integers only.
-fn reaches_one_big(terms: &[(u64, u64)]) -> bool {
-    let (sum, lcm) = fraction(terms);
-    sum >= lcm
+fn reaches_one_big(terms: &[DamageTerm]) -> bool {
+    let damage = fraction(terms);
+    damage.numerator >= damage.denominator
 }
 
-/// sum of k / w over the (w, k) terms as (numerator, lcm of the w).
-fn fraction(terms: &[(u64, u64)]) -> (Big, Big) {
+/// An exact sum of damage terms (not in lowest terms).
+struct Fraction {
+    numerator: Big,
+    /// The lcm of the terms' weaknesses.
+    denominator: Big,
+}
+
+/// The sum of count / weakness over the terms.
+fn fraction(terms: &[DamageTerm]) -> Fraction {
     let mut lcm = Big::from(1);
-    for &(w, _) in terms {
+    for &DamageTerm { weakness: w, .. } in terms {
         let (_, rem) = lcm.div_small(w);
         lcm.mul_small(w / gcd(rem, w));
     }
     let mut sum = Big::from(0);
-    for &(w, k) in terms {
-        let (mut part, _) = lcm.div_small(w);
-        part.mul_small(k);
+    for &DamageTerm { weakness, count } in terms {
+        let (mut part, _) = lcm.div_small(weakness);
+        part.mul_small(count);
         sum.add(&part);
     }
-    (sum, lcm)
+    Fraction {
+        numerator: sum,
+        denominator: lcm,
+    }
 }
 
 impl fmt::Display for Big {
@@ -1009,18 +1123,20 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// order is the numeric one); callers keep values small enough that
 /// nothing overflows (see [`reaches_one`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Big([u64; 8]);
+struct Big {
+    limbs: [u64; 8],
+}
 
 impl Big {
     fn from(v: u64) -> Big {
-        let mut l = [0u64; 8];
-        l[7] = v;
-        Big(l)
+        let mut limbs = [0u64; 8];
+        limbs[7] = v;
+        Big { limbs }
     }
 
     fn mul_small(&mut self, m: u64) {
         let mut carry = 0u128;
-        for limb in self.0.iter_mut().rev() {
+        for limb in self.limbs.iter_mut().rev() {
             let t = *limb as u128 * m as u128 + carry;
             *limb = t as u64;
             carry = t >> 64;
@@ -1028,20 +1144,21 @@ impl Big {
         debug_assert_eq!(carry, 0);
     }
 
+    /// (quotient, remainder) of the division by `d` > 0.
     fn div_small(&self, d: u64) -> (Big, u64) {
         let mut q = [0u64; 8];
         let mut rem = 0u128;
-        for (q, &limb) in q.iter_mut().zip(&self.0) {
+        for (q, &limb) in q.iter_mut().zip(&self.limbs) {
             let cur = (rem << 64) | limb as u128;
             *q = (cur / d as u128) as u64;
             rem = cur % d as u128;
         }
-        (Big(q), rem as u64)
+        (Big { limbs: q }, rem as u64)
     }
 
     fn add(&mut self, o: &Big) {
         let mut carry = 0u128;
-        for (a, &b) in self.0.iter_mut().zip(&o.0).rev() {
+        for (a, &b) in self.limbs.iter_mut().zip(&o.limbs).rev() {
             let t = *a as u128 + b as u128 + carry;
             *a = t as u64;
             carry = t >> 64;
@@ -1054,19 +1171,32 @@ impl Big {
 fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W]) {
     let (bands, cols) = (&field.bands, field.cols);
     let jobs = bands.iter().cloned().zip(split_rows(weak, bands, cols));
-    run_jobs(jobs.collect(), |job| run_fast(&WeakBand(field, disk), job));
+    let jobs = jobs.map(|(band, weak)| WeakJob { band, weak });
+    run_jobs(jobs.collect(), |job| {
+        run_fast(&WeakBand { field, disk }, job)
+    });
 }
 
-struct WeakBand<'a>(&'a Field, &'a [Offset]);
+/// Fills the weakness plane, band by band.
+struct WeakBand<'a> {
+    field: &'a Field,
+    disk: &'a [Offset],
+}
 
-impl<W: Weakness> Kernel<(Range<usize>, &mut [W])> for WeakBand<'_> {
+/// A band's rows and its part of the weakness plane.
+struct WeakJob<'a, W> {
+    band: Range<usize>,
+    weak: &'a mut [W],
+}
+
+impl<W: Weakness> Kernel<WeakJob<'_, W>> for WeakBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, weak): (Range<usize>, &mut [W])) {
-        let (mut sweep, cols) = (Sweep::new(self.0, self.1), self.0.cols);
-        let mut acc = vec![W::default(); cols];
+    fn run(&self, WeakJob { band, weak }: WeakJob<W>) {
+        let (field, cols) = (self.field, self.field.cols);
+        let (mut sweep, mut acc) = (Sweep::new(field, self.disk), vec![W::default(); cols]);
         for r in band.clone() {
             count_enemies(&mut sweep, r, &mut acc);
-            put_weak(self.0.row(r), &acc, &mut weak[(r - band.start) * cols..]);
+            put_weak(field.row(r), &acc, &mut weak[(r - band.start) * cols..]);
         }
     }
 }
@@ -1084,7 +1214,7 @@ impl<W: Weakness> Kernel<(&mut Sweep<'_>, usize, &mut [W])> for CountEnemies {
     #[inline(always)]
     fn run(&self, (sweep, r, acc): (&mut Sweep, usize, &mut [W])) {
         let owner = &sweep.field.owner;
-        sweep.row::<u8, W, 128>(owner, r, acc, |a, me, _, them, _| {
+        sweep.row::<u8, W, COUNT_BLOCK>(owner, r, acc, |a, me, _, them, _| {
             a + W::from(is_enemy(me, them) as u8)
         });
     }
@@ -1185,9 +1315,11 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
             AttackMode::Closest => writeln!(out, "closest d={}", step[i]),
             AttackMode::Damage => {
                 let terms = damage_terms(enemies.iter().map(|&e| weak[e]));
-                let (mut num, mut den) = fraction(&terms);
+                let damage = fraction(&terms);
+                let (mut num, mut den) = (damage.numerator, damage.denominator);
                 // Lowest terms: the lcm's primes are those of the w.
-                for p in (2..=316).filter(|p| terms.iter().any(|t| t.0 % p == 0)) {
+                let divides_a_weakness = |p: &u64| terms.iter().any(|t| t.weakness % p == 0);
+                for p in (2..=MAX_DISK as u64).filter(divides_a_weakness) {
                     while let ((a, 0), (b, 0)) = (num.div_small(p), den.div_small(p)) {
                         (num, den) = (a, b);
                     }
@@ -1206,9 +1338,19 @@ struct Sweep<'a> {
     field: &'a Field,
     offsets: &'a [Offset],
     reach: usize,
-    /// Per offset, for the row: the source row's start in the owners and
-    /// in `aux`, plus dc; dc mod cols.
-    starts: Vec<(isize, isize, usize)>,
+    /// Per offset, where the current row reads.
+    starts: Vec<SourceStart>,
+}
+
+/// Where one offset (dr, dc) takes its cells for the current row r.
+#[derive(Clone, Copy)]
+struct SourceStart {
+    /// Start of row r + dr (mod rows) in the owners, plus dc.
+    owner: isize,
+    /// Start of row r + dr (mod the rows of `aux`) in `aux`, plus dc.
+    aux: isize,
+    /// dc mod cols: the column read by column 0.
+    shift: usize,
 }
 
 impl<'a> Sweep<'a> {
@@ -1249,7 +1391,11 @@ impl<'a> Sweep<'a> {
             let (v, c) = (r as isize + o.dr, cols as isize);
             let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
             let k = o.dc.rem_euclid(c) as usize;
-            self.starts.push((s * c + o.dc, a * c + o.dc, k));
+            self.starts.push(SourceStart {
+                owner: s * c + o.dc,
+                aux: a * c + o.dc,
+                shift: k,
+            });
         }
         let reach = self.reach;
         if cols < 2 * reach + B {
@@ -1263,7 +1409,10 @@ impl<'a> Sweep<'a> {
             let mut block = [A::default(); B];
             let me = &own[x0..x0 + B];
             let me_aux = &own_aux[x0..x0 + B];
-            for &(st, sa, _) in &self.starts {
+            for &SourceStart {
+                owner: st, aux: sa, ..
+            } in &self.starts
+            {
                 let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
                 // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
                 // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
@@ -1299,7 +1448,8 @@ impl<'a> Sweep<'a> {
         let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
         let own = field.row(r);
         let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
-        for (&(st, sa, k), o) in self.starts.iter().zip(self.offsets) {
+        for (start, o) in self.starts.iter().zip(self.offsets) {
+            let (st, sa, k) = (start.owner, start.aux, start.shift);
             let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
             // Column x reads column (x + k) mod cols: x + k before `split`,
             // x + k - cols from there on (wrap-around, maybe several times
@@ -1325,15 +1475,19 @@ impl<'a> Sweep<'a> {
     }
 }
 
-/// A band's map characters, where its deaths go, and its first row.
-struct Sink<'a>(&'a mut [u8], usize);
+/// Where a band's deaths go: the map characters of its rows.
+struct Sink<'a> {
+    chars: &'a mut [u8],
+    /// The map row of the first row of `chars`.
+    first_row: usize,
+}
 
 impl Sink<'_> {
     /// `flag[c] != 0` marks a death wherever an ant stands.
     #[inline(always)]
     fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
-        let (c, r) = (own.len(), r - self.1);
-        let chars = &mut self.0[r * c..(r + 1) * c];
+        let (c, r) = (own.len(), r - self.first_row);
+        let chars = &mut self.chars[r * c..(r + 1) * c];
         for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
             let dies = (f != 0) & (me != NO_ANT);
             *ch = if dies { dead_char(*ch) } else { *ch };
@@ -1368,13 +1522,21 @@ fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
     }
 }
 
+/// Most threads `--threads auto` takes.
+const MAX_AUTO_THREADS: usize = 8;
+
+/// Most row bands `--threads N` asks for.
+const MAX_THREADS: usize = 64;
+
 /// `--threads auto`: one on small maps (starting costs more), else what
-/// the OS says is available (which reads cgroup files), at most 8.
+/// the OS says is available (which reads cgroup files), at most
+/// [`MAX_AUTO_THREADS`].
 fn threads_for(cells: usize) -> usize {
-    if cells < 1 << 16 {
+    if cells < SMALL_MAP {
         return 1;
     }
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+    let cpus = std::thread::available_parallelism();
+    cpus.map_or(1, |n| n.get().min(MAX_AUTO_THREADS))
 }
 
 /// `threads` bands of consecutive rows (fewer if there are fewer rows).
@@ -1467,7 +1629,10 @@ unsafe fn run_avx2<J, K: Kernel<J>>(work: &K, job: J) {
 }
 
 /// A band's rows of a pass that decides deaths, and where they go.
-type DeathJob<'c> = (Range<usize>, Sink<'c>);
+struct DeathJob<'a> {
+    band: Range<usize>,
+    sink: Sink<'a>,
+}
 
 /// Runs a death pass over all bands; the deaths go to the map's characters.
 fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
@@ -1476,7 +1641,13 @@ where
 {
     let (bands, cols) = (&field.bands, field.cols);
     let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
-    let jobs = sinks.map(|(part, band)| (band.clone(), Sink(part, band.start)));
+    let jobs = sinks.map(|(chars, band)| DeathJob {
+        band: band.clone(),
+        sink: Sink {
+            chars,
+            first_row: band.start,
+        },
+    });
     run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
@@ -1560,7 +1731,7 @@ pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failu
                 };
                 options.threads = match (value.as_str(), value.parse()) {
                     ("auto", _) => 0,
-                    (_, Ok(n @ 1..=64)) => n,
+                    (_, Ok(n)) if (1..=MAX_THREADS).contains(&n) => n,
                     _ => {
                         let why = "not 1..64 or auto";
                         return refuse(format!("bad value '{value}' for --threads: {why}"));

@@ -294,7 +294,7 @@ fn big_numbers_divide_and_multiply_back() {
     let mut x = Big::from(1);
     for w in 2..=316u64 {
         x.mul_small(w);
-        if x.0[0] != 0 {
+        if x.limbs[0] != 0 {
             break;
         }
     }
@@ -306,10 +306,14 @@ fn big_numbers_divide_and_multiply_back() {
     assert!(Big::from(3) < Big::from(4));
 }
 
-/// The (w, k) terms of a count-per-denominator table.
-fn terms(count: &[u64]) -> Vec<(u64, u64)> {
+/// The terms of a count-per-denominator table.
+fn terms(count: &[u64]) -> Vec<DamageTerm> {
     let present = count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
-    present.map(|(w, &k)| (w as u64, k)).collect()
+    let term = |(w, &k): (usize, &u64)| DamageTerm {
+        weakness: w as u64,
+        count: k,
+    };
+    present.map(term).collect()
 }
 
 #[test]
@@ -331,11 +335,15 @@ fn exact_sums_decide_ties() {
 
 #[test]
 fn row_check_finds_bad_bytes_and_owners() {
-    assert_eq!(row_check(b".%*"), (false, 0));
-    assert_eq!(row_check(b"aJ9"), (false, 10));
-    assert_eq!(row_check(b"k"), (true, 0));
-    assert!(row_check(b"\x0e").0); // `| 0x20` would make it '.'
-    assert!(row_check(b"K").0);
+    let check = |row: &[u8]| {
+        let found = row_check(row);
+        (found.has_bad_byte, found.owners)
+    };
+    assert_eq!(check(b".%*"), (false, 0));
+    assert_eq!(check(b"aJ9"), (false, 10));
+    assert_eq!(check(b"k"), (true, 0));
+    assert!(check(b"\x0e").0); // `| 0x20` would make it '.'
+    assert!(check(b"K").0);
     assert_eq!(cell_owner(b'c'), Some(2));
 }
 
