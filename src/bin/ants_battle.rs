@@ -1,20 +1,41 @@
 //! Ants battle: one attack phase of the Google AI Challenge 2011 "Ants"
-//! engine: given the map after the moves, decide which ants die in battle
-//! and print the map afterwards.
+//! engine: which ants die in battle, and the map afterwards. Where the
+//! statement and the engine (`ants.py`) disagree, the engine wins.
 //!
-//! Input, output, options: [`HELP`]. Rules (the engine `ants.py` wins over
-//! prose): the map is a torus; the attack disk D holds the offsets (dr, dc)
-//! with 0 < dr^2 + dc^2 <= N; an ant's enemy list has one entry per offset
-//! landing on an ant of another owner (on small maps one enemy can be listed
-//! several times); its weakness w is the list's length. Modes: [`focus`],
-//! [`support`], [`closest`], [`damage`] (exact, no floating point).
+//! # Input
+//! The engine's map file (header lines, then `m ROW` lines): [`HELP`].
 //!
-//! Method: owners in one byte per cell; a rule is a [`Sweep`] "for each
-//! offset, for each cell" in register blocks (AVX2 if the CPU has it), or
-//! sliding windows ([`DiskRows`]). Tall maps are transposed.
-//! One thread unless `--threads` asks ([`run_jobs_with`]). Time
-//! O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Limits: R * C
-//! <= 25,000,000, N <= 100. Errors: one [`Failure`].
+//! # Output
+//! The header, normalised, and the map after the battle (a dead ant
+//! becomes `.`, or its hill's digit); `--explain` adds the reasons.
+//!
+//! # Rules
+//! The map is a torus; the attack disk D holds the offsets (dr, dc) with
+//! 0 < dr^2 + dc^2 <= N. An ant's enemy list has one entry per offset
+//! landing on an ant of another owner (on a small map, several may land on
+//! one); its weakness w is the list's length. All deaths are decided on
+//! the map before the battle.
+//! - [`focus`]: an ant dies if some enemy e in its list has w(e) <= w(a).
+//! - [`support`]: an ant dies if its list is not empty (the engine's code
+//!   counts no friends, whatever its docstring says).
+//! - [`damage`]: each ant x deals 1/w(x) per entry of its list; an ant
+//!   dies at a total >= 1, decided exactly.
+//! - [`closest`]: for d = 1..N-1, the living ants with a living enemy at
+//!   squared toroidal distance exactly d die together.
+//!
+//! # Method
+//! Owners in one byte per cell. A rule is a [`Sweep`] "for each offset,
+//! for each cell of a row" in register blocks, compiled plain and for AVX2
+//! ([`run_fast`]), or sliding-window sums ([`DiskRows`], `damage`). Tall
+//! maps battle as their transpose. One thread unless `--threads` asks.
+//!
+//! # Complexity and limits
+//! Time O(R * C * |D|) with |D| <= 316 ([`MAX_DISK`]); memory a few bytes
+//! per cell. R * C <= 25,000,000 ([`MAX_CELLS`]), N <= 100.
+//!
+//! # Errors
+//! One [`Failure`], one stderr line, exit 2 (bad input or argument) or 1
+//! (I/O); no exit 3: every battle has an exact result.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -31,15 +52,12 @@ const MAX_RADIUS2: u64 = 100;
 const MAX_DISK: usize = 316;
 /// Owner byte of a cell without a living ant.
 const NO_ANT: u8 = 0xFF;
-/// Maps under this many cells: `focus` fills a whole weakness plane (the
-/// page faults of a fresh plane do not matter there) and `--threads auto`
-/// takes one thread (starting threads costs more than it gains).
+/// Maps under this many cells: `focus` fills a whole weakness plane (its
+/// page faults do not matter) and `--threads auto` takes one thread.
 const SMALL_MAP: usize = 1 << 16;
 
-/// Register blocks of [`Sweep::row`], in cells: the accumulators of one
-/// block stay in registers across all offsets. Measured: 128 beat 64 for
-/// the u8 passes (focus N = 5: -5% instructions), and 256 spilled; the
-/// u16 shares of `damage` fill the registers at 64.
+/// Register blocks of [`Sweep::row`] in cells: for u8, 128 beat 64 (focus
+/// N = 5: -5% instructions) and 256 spilled; u16 shares fill them at 64.
 const FOCUS_BLOCK: usize = 128;
 const ENEMY_BLOCK: usize = 128;
 const COUNT_BLOCK: usize = 128;
@@ -47,18 +65,18 @@ const SHARE_BLOCK: usize = 64;
 
 // ------------------------------------------------------------------ input ----
 
-/// Everything that can go wrong; [`Failure::exit_code`] is the only mapping
-/// to exit codes and `Display` the only wording (docs/contract.md). There
-/// is no exit 3: every battle has an exact result.
+/// Everything that can go wrong (docs/contract.md).
 #[derive(Debug)]
 pub enum Failure {
-    /// A bad command-line argument: the whole message (exit 2).
+    /// The whole message.
     BadArgument(String),
-    /// Bad input: the 1-based line and what is wrong there (exit 2).
-    BadInput { line: usize, what: String },
-    /// Reading stdin failed: the OS error (exit 1).
+    /// The 1-based line and what is wrong there.
+    BadInput {
+        line: usize,
+        what: String,
+    },
+    /// The OS error.
     UnreadableInput(String),
-    /// Writing stdout failed: the OS error (exit 1).
     UnwritableOutput(String),
 }
 
@@ -176,13 +194,8 @@ fn row_check(row: &[u8]) -> RowCheck {
 
 /// Owner of the ant or hill in a map character, if any.
 fn cell_owner(b: u8) -> Option<u8> {
-    match row_check(&[b]) {
-        RowCheck {
-            has_bad_byte: false,
-            owners,
-        } if owners > 0 => Some(owners - 1),
-        _ => None,
-    }
+    let check = row_check(&[b]);
+    (!check.has_bad_byte && check.owners > 0).then(|| check.owners - 1)
 }
 
 /// Owner of a living ant in this cell character, or [`NO_ANT`].
@@ -220,6 +233,12 @@ macro_rules! bail {
 struct Located<T> {
     value: T,
     line: usize,
+}
+
+impl<T> Located<T> {
+    fn new(value: T, line: usize) -> Self {
+        Located { value, line }
+    }
 }
 
 /// Refuses a second line with the same header key.
@@ -279,10 +298,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 bail!(line_no, "unknown cell character `{ch}` in column {}", i + 1);
             }
             for slot in first_owner.iter_mut().take(check.owners as usize) {
-                slot.get_or_insert(Located {
-                    value: map_rows,
-                    line: line_no,
-                });
+                slot.get_or_insert(Located::new(map_rows, line_no));
             }
             cells.extend_from_slice(value);
             map_rows += 1;
@@ -326,12 +342,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             b"players" => {
                 once(&players, line_no, key)?;
                 match parse_count(value) {
-                    Some(p) if (2..=10).contains(&p) => {
-                        players = Some(Located {
-                            value: p,
-                            line: line_no,
-                        })
-                    }
+                    Some(p) if (2..=10).contains(&p) => players = Some(Located::new(p, line_no)),
                     _ => bail!(line_no, "players must be 2..10, found `{shown}`"),
                 }
             }
@@ -380,7 +391,8 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     }) = players
     {
         // "ant letters and hill digits must be below P".
-        if let Some(Located { value: row, line }) = first_owner[p as usize] {
+        if let Some(first) = first_owner[p as usize] {
+            let (row, line) = (first.value, first.line);
             let row = &cells[row * cols..(row + 1) * cols];
             let too_high = |b: u8| cell_owner(b).filter(|&o| u64::from(o) >= p);
             let b = row.iter().copied().find(|&b| too_high(b).is_some());
@@ -388,11 +400,8 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             let what = if b.is_ascii_digit() { "hill" } else { "ant" };
             let owner = too_high(b).unwrap_or(0);
             let p = format!("players {p} (line {p_line})");
-            bail!(
-                line,
-                "{what} `{}` of player {owner} not below {p}",
-                b as char
-            );
+            let b = b as char;
+            bail!(line, "{what} `{b}` of player {owner} not below {p}");
         }
     }
     Ok(Map {
@@ -405,9 +414,8 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     })
 }
 
-/// Fast path: the end of the line at `pos` if it looks like a map row of
-/// the known width (`m `, C bytes, LF, CRLF or the end), without a newline
-/// scan (a stray newline in it fails the cell check: the slow path).
+/// Fast path: the end of the line at `pos` if it is a map row of the known
+/// width, found without a newline scan (else `None`: the slow path).
 #[inline]
 fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
     let c = cols?;
@@ -466,8 +474,7 @@ fn attack_disk(n: u64) -> Vec<Offset> {
     out
 }
 
-/// Weakness counter: u8 while |D| < 255, else u16 (|D| <= 316); plain
-/// addition never overflows.
+/// Weakness counter: u8 while |D| < 255, else u16; no overflow.
 trait Weakness:
     Copy + Ord + Default + From<u8> + Into<usize> + std::ops::Add<Output = Self> + Send + Sync
 {
@@ -476,19 +483,17 @@ trait Weakness:
     fn sat(self, o: Self) -> Self;
 }
 
-impl Weakness for u8 {
-    const SENTINEL: u8 = u8::MAX;
-    fn sat(self, o: u8) -> u8 {
-        self.saturating_add(o)
-    }
+macro_rules! weakness {
+    ($($t:ty),*) => {$(
+        impl Weakness for $t {
+            const SENTINEL: $t = <$t>::MAX;
+            fn sat(self, o: $t) -> $t {
+                self.saturating_add(o)
+            }
+        }
+    )*};
 }
-
-impl Weakness for u16 {
-    const SENTINEL: u16 = u16::MAX;
-    fn sat(self, o: u16) -> u16 {
-        self.saturating_add(o)
-    }
-}
+weakness!(u8, u16);
 
 /// The battlefield as the rules see it: one owner byte per cell ([`NO_ANT`]
 /// where no living ant stands).
@@ -501,8 +506,8 @@ struct Field {
 }
 
 impl Field {
-    /// `scratch` (the input, whose pages are mapped: fresh ones cost
-    /// faults) holds the owners if large enough; `threads` row bands.
+    /// `scratch` (the input: its pages are mapped, fresh ones cost faults)
+    /// holds the owners if large enough.
     fn new(map: &Map, mut scratch: Vec<u8>, threads: usize) -> Field {
         let (r, c) = (map.rows, map.cols);
         let mut owner = if scratch.len() >= r * c {
@@ -587,9 +592,8 @@ fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
     out
 }
 
-/// "Ants of the same owner never count, in any mode". Owners are 0..9 and
-/// [`NO_ANT`] 0xFF: `them ^ me` is 1..15 for an enemy, 0 for a friend, < 0
-/// (as i8) if a cell is empty: one compare instead of two.
+/// "Ants of the same owner never count, in any mode". With [`NO_ANT`] =
+/// 0xFF, `them ^ me` as i8 is > 0 only for an enemy: one compare.
 #[inline(always)]
 fn is_enemy(me: u8, them: u8) -> bool {
     ((them ^ me) as i8) > 0
@@ -682,11 +686,9 @@ impl Kernel<DeathJob<'_>> for EnemyBand<'_> {
 /// alive and join every two enemies whose squared toroidal distance is
 /// exactly d. Every connected group of two or more ants dies at once."
 ///
-/// Reading: an ant is in a group of 2+ exactly when it has such an edge,
-/// and the whole group dies: the dead of step d are the living ants with a
-/// living enemy at distance d (no union-find). The distance is the toroidal
-/// one of the landing cell (on a small map maybe less than the offset's
-/// length); landing at distance 0 (the ant itself) or >= N never fights.
+/// An ant is in a group of 2+ exactly when it has such an edge: the dead
+/// of step d are the living ants with a living enemy at distance d. The
+/// distance is the landing cell's (on a small map maybe not the offset's).
 #[inline(always)]
 fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
     for d in 1..n {
@@ -715,14 +717,12 @@ fn torus_distance(rows: usize, cols: usize, o: &Offset) -> u64 {
     a * a + b * b
 }
 
-/// Fixed-point unit of the damage filter: 2 * lcm(1..12), below 2^16, so
-/// that 1/w is exact for the common small w and the share floor(K / w)
-/// fits u16 lanes.
+/// Fixed-point unit of the damage filter: 2 * lcm(1..12), so 1/w is exact
+/// for small w, and below 2^16 for u16 lanes.
 const DAMAGE_UNIT: u16 = 55_440;
 
-/// [`damage`] sums by sliding windows when |D| exceeds this many offsets
-/// per owner plane (measured at 4 players: a gain from N = 25, a loss at
-/// N = 1 and at N = 5).
+/// [`damage`] takes sliding windows when |D| exceeds this many offsets per
+/// owner (measured at 4 players: a gain at N = 25, a loss at N = 1 and 5).
 const WINDOWS_PER_OWNER: usize = 12;
 
 /// The window ring of [`DiskRows`] may take as many lanes as the map has
@@ -731,15 +731,14 @@ const WINDOW_RING_CELLS: usize = 1 << 22;
 
 /// `damage`: "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
 /// enemy list ... An ant dies if the damage it receives is >= 1, computed
-/// exactly". D is symmetric: the damage of a is the sum of 1/w(e) over its
-/// own list (w(a) terms). With K = [`DAMAGE_UNIT`], T = sum of floor(K /
-/// w(e)) (saturating) has T <= K * damage < T + w(a): T >= K is death, T +
-/// w(a) <= K survival; only the rare ants between are summed exactly.
+/// exactly". D is symmetric: a receives 1/w(e) per entry e of its own
+/// list. With K = [`DAMAGE_UNIT`], T = sum of floor(K / w(e)) has T <= K *
+/// damage < T + w(a): only the rare ants with T < K < T + w(a) are summed
+/// exactly.
 #[inline(always)]
 fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    // [`DiskRows`] if it pays (its cost grows with the owners, the sweep's
-    // with |D|) and its ring stays small: then `window_owners` is 1 + the
-    // largest owner, else 0.
+    // Windows if they pay (their cost grows with the owners, the sweep's
+    // with |D|) and their ring stays small.
     let p = field.owner.iter().fold(0, |m, &o| m.max(o.wrapping_add(1))) as usize;
     let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
     let ring = (2 * h + 1) * (h + 1) * p * field.cols;
@@ -830,41 +829,33 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
     }
 }
 
-/// Disk sums by sliding windows, row after row of a band: e[c] = sum of
-/// `value` (1 if empty) over D + (0, 0) around (r, c) but its owner's
-/// cells, saturated (terms are >= 0). Per owner, a source row's windows
-/// |dc| <= k grow by two columns per k in a ring of 2H + 1 rows; a target
-/// row adds its 2H + 1 windows: 4H + 1 adds per cell and owner.
+/// Disk sums by sliding windows, row after row: e[c] = sum of `value` (1
+/// if empty) over D + (0, 0) around (r, c) but its owner's cells,
+/// saturated. Per owner, a source row's windows |dc| <= k grow by two
+/// columns per k; a target row adds its 2H + 1 windows.
 struct DiskRows<'a, L> {
     field: &'a Field,
-    /// half_width[d] = h(d), the largest |dc| of the disk at |dr| = d
-    /// (H + 1 entries, H the disk's reach).
+    /// The largest |dc| of the disk at |dr| = 0..=H (H its reach).
     half_width: Vec<usize>,
-    /// Per (source row mod 2H + 1, owner, k = 0..H): the window sums
-    /// |dc| <= k of the owner's values in that source row, rows of
-    /// `stride` lanes.
+    /// Per (source row mod 2H + 1, owner, k = 0..H): the owner's window
+    /// sums |dc| <= k in that source row.
     windows: Vec<L>,
-    /// The source row being grown, one owner at a time, with H wrapped
-    /// columns on each side.
+    /// The source row being grown, with H wrapped columns at each side.
     padded: Vec<L>,
-    /// Per owner, the 2H + 1 windows the current target row adds (their
-    /// starts in `windows`).
+    /// Per owner, the starts of the 2H + 1 windows a target row adds.
     sums_from: Vec<usize>,
     /// Owners 0..owners have planes.
     owners: usize,
-    /// The next source row to grow (virtual: not yet reduced mod rows).
+    /// The next source row (virtual: not reduced mod rows).
     next_source: isize,
-    /// The first target row (virtual).
     first_target: isize,
 }
 
-/// Lanes per register block of [`DiskRows`]; rows are padded to a
-/// multiple (measured: 128 and 512 were slower).
+/// Lanes per register block of [`DiskRows`] (128 and 512 were slower).
 const WINDOW_BLOCK: usize = 256;
 
-/// Extra lanes between the rows of [`DiskRows::windows`]: rows 4 KB apart
-/// would share L1 sets, so they are one cache line (32 u8 lanes, or two
-/// lines of u16 lanes) more apart.
+/// Extra lanes between rows of [`DiskRows`]: rows 4 KB apart would share
+/// L1 sets.
 const WINDOW_ROW_SKEW: usize = 32;
 
 impl<'a, L: Weakness> DiskRows<'a, L> {
@@ -1044,9 +1035,8 @@ fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<DamageTerm> {
 /// each of at most [`MAX_DISK`] parts stays below it, so does their sum.
 const LCM_LIMIT_128: u128 = 1 << 100;
 
-/// sum of count / weakness over the terms (weakness > 0, each once) >= 1,
-/// exactly: in 128 bits if the lcm of the denominators allows, else in 512
-/// (lcm(1..316) * 316 < 2^465).
+/// sum of count / weakness over the terms >= 1, exactly: in 128 bits if
+/// the lcm allows, else in 512 (lcm(1..316) * 316 < 2^465).
 fn reaches_one(terms: &[DamageTerm]) -> bool {
     let mut lcm = 1u128;
     for &DamageTerm { weakness: w, .. } in terms {
@@ -1119,9 +1109,8 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-/// Unsigned 512-bit integer, most significant limb first (so the derived
-/// order is the numeric one); callers keep values small enough that
-/// nothing overflows (see [`reaches_one`]).
+/// Unsigned 512-bit integer, most significant limb first (the derived
+/// order is the numeric one); [`reaches_one`] keeps it from overflowing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Big {
     limbs: [u64; 8],
@@ -1206,8 +1195,7 @@ fn count_enemies<W: Weakness>(sweep: &mut Sweep, r: usize, acc: &mut [W]) {
     run_fast(&CountEnemies, (sweep, r, acc));
 }
 
-/// [`count_enemies`] as a [`Kernel`]: compiled twice per weakness type,
-/// not once more inside each band that counts.
+/// [`count_enemies`] as a [`Kernel`], not inlined in each band.
 struct CountEnemies;
 
 impl<W: Weakness> Kernel<(&mut Sweep<'_>, usize, &mut [W])> for CountEnemies {
@@ -1255,9 +1243,8 @@ pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
 
 // ---------------------------------------------------------------- explain ----
 
-/// `--explain` (format in [`HELP`]): recomputed ant by ant from the rules
-/// on the map `before` the battle, in O(ants * |D|); the battle's map only
-/// says who died.
+/// `--explain` ([`HELP`]): recomputed ant by ant on the map `before` the
+/// battle, in O(ants * |D|); the battle only says who died.
 fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
     let (rows, cols, n) = (map.rows, map.cols, map.radius2.unwrap_or(5));
     let disk = attack_disk(n);
@@ -1342,14 +1329,12 @@ struct Sweep<'a> {
     starts: Vec<SourceStart>,
 }
 
-/// Where one offset (dr, dc) takes its cells for the current row r.
+/// Where offset (dr, dc) reads for row r: row r + dr's start plus dc in
+/// the owners and in `aux` (rows taken mod their count), and dc mod cols.
 #[derive(Clone, Copy)]
 struct SourceStart {
-    /// Start of row r + dr (mod rows) in the owners, plus dc.
     owner: isize,
-    /// Start of row r + dr (mod the rows of `aux`) in `aux`, plus dc.
     aux: isize,
-    /// dc mod cols: the column read by column 0.
     shift: usize,
 }
 
@@ -1369,10 +1354,9 @@ impl<'a> Sweep<'a> {
     }
 
     /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
-    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane
-    /// beside the owners, or a ring of m rows (row v in row v mod m).
-    /// Inner columns go in blocks of B cells, accumulators in registers;
-    /// the `reach` columns at each side (or a narrow row) in two slices.
+    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane, or
+    /// a ring of m rows (row v in row v mod m). Inner columns go in blocks
+    /// of B cells; the `reach` columns at each side in [`Sweep::range`].
     #[inline(always)]
     fn row<T: Copy, A: Copy + Default, const B: usize>(
         &mut self,
@@ -1431,11 +1415,9 @@ impl<'a> Sweep<'a> {
         self.range(aux, r, end..cols, acc, op);
     }
 
-    /// The general path of [`Sweep::row`], for some columns of row `r`.
-    /// Compiled apart, once per sweep, plain: inlined at its three calls in
-    /// both the plain and the AVX2 bands, it was a fifth of the compile
-    /// time, and the few edge columns of a wide map run as fast either way
-    /// (a narrow map, all of whose columns take this path, is small).
+    /// The general path of [`Sweep::row`], for some columns of row `r`. Not
+    /// inlined (that was a fifth of the compile time): it takes only the
+    /// edge columns of a wide map, or the whole of a small one.
     #[inline(never)]
     fn range<T: Copy, A: Copy>(
         &self,
@@ -1452,8 +1434,7 @@ impl<'a> Sweep<'a> {
             let (st, sa, k) = (start.owner, start.aux, start.shift);
             let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
             // Column x reads column (x + k) mod cols: x + k before `split`,
-            // x + k - cols from there on (wrap-around, maybe several times
-            // over on a narrow map, which is the engine's multiplicity).
+            // x + k - cols from there on.
             let split = cols - k;
             let parts = [
                 (lo, hi.min(split), lo + k),
@@ -1522,15 +1503,12 @@ fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
     }
 }
 
-/// Most threads `--threads auto` takes.
+/// Most threads of `--threads auto`, and of `--threads N`.
 const MAX_AUTO_THREADS: usize = 8;
-
-/// Most row bands `--threads N` asks for.
 const MAX_THREADS: usize = 64;
 
-/// `--threads auto`: one on small maps (starting costs more), else what
-/// the OS says is available (which reads cgroup files), at most
-/// [`MAX_AUTO_THREADS`].
+/// `--threads auto`: one on small maps, else the CPUs available (from
+/// cgroup files), at most [`MAX_AUTO_THREADS`].
 fn threads_for(cells: usize) -> usize {
     if cells < SMALL_MAP {
         return 1;
@@ -1568,8 +1546,7 @@ fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
 }
 
 /// Threads only buy speed: the calling thread drains the queue too, so a
-/// worker the OS refuses (seccomp, thread limits) changes no result and
-/// panics nothing (`std::thread::scope`'s `spawn` would panic).
+/// thread the OS refuses changes no result and panics nothing.
 fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
     let queue = Mutex::new(jobs);
     let drain = || loop {
@@ -1583,9 +1560,8 @@ fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync)
     drain_on_threads(helpers, &drain);
 }
 
-/// Runs `drain` on the calling thread and on up to `helpers` scoped
-/// threads. Not generic, so that std's thread machinery is compiled once
-/// rather than once per kind of job (it cost a quarter of the compile time).
+/// Runs `drain` here and on up to `helpers` threads. Not generic: std's
+/// thread code is compiled once, not once per kind of job.
 fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
     thread::scope(|scope| {
         for _ in 0..helpers {
@@ -1598,17 +1574,14 @@ fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
 }
 
 /// Work that [`run_fast`] compiles twice, plain and for AVX2: a band's
-/// share of a pass (`J` the band with its output slices), or a kernel that
-/// several bands call (then compiled once, not once per caller).
+/// share of a pass, or a kernel that several bands share.
 trait Kernel<J>: Sync {
     fn run(&self, job: J);
 }
 
-/// Runs a band's work compiled for AVX2 where the CPU has it (`run` is
-/// inlined down to the inner loops). Never inlined itself: inlined, each
-/// caller's codegen unit got its own copy of every band (rustc -O splits
-/// one file into several units), and the file took 2.5 times as long to
-/// compile.
+/// Runs `work` compiled for AVX2 where the CPU has it (`run` is inlined
+/// down to the inner loops). Not inlined: each caller's codegen unit got
+/// its own copies (2.5 times the compile time).
 #[inline(never)]
 fn run_fast<J, K: Kernel<J>>(work: &K, job: J) {
     #[cfg(target_arch = "x86_64")]
@@ -1658,26 +1631,21 @@ const BIN: &str = "ants_battle";
 const HELP: &str = "\
 ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
 usage:   ants_battle [options] < input
-input:   lines `rows R`, `cols C`, optional `players P` (2..10),
-         `attackradius2 N` (0..100, default 5), `attack MODE` (focus, the
-         default, closest, support or damage), then R lines `m ROW` over
-         . % * a-j (ants) A-J (ant on its own hill) 0-9 (hill). Blank lines
-         and `#` comments are ignored; header lines in any order, but `cols`
-         before the first `m` line.
-output:  the normalised header and the map after the battle (a dead ant
-         becomes `.`, or its hill's digit).
-options: --threads N  cut the rows into N bands (1..64) on threads; `auto`
-                      takes the CPUs available (at most 8); default 1: no
-                      thread is started
-         --explain    after the map: `explain`, then `w ROW` per row (. no
-                      ant, its weakness 0-9, + for 10 or more), then per
-                      dead ant `dead ROW COL OWNER REASON` (0-based),
-                      REASON `focus by R C w=W enemy_w=E` (its least weak
-                      enemy, the first cell on ties), `damage NUM/DEN`
+input:   `rows R`, `cols C`, optional `players P` (2..10), `attackradius2 N`
+         (0..100, default 5), `attack focus|closest|support|damage` (any
+         order, `cols` before the map), R lines `m ROW` over . % * a-j (ants)
+         A-J (ant on its hill) 0-9 (hill); blank and `#` lines are skipped
+output:  the normalised header and the map after the battle
+options: --threads N  N (1..64) row bands on threads, or `auto` (the CPUs,
+                      at most 8); default 1: no thread is started
+         --explain    then `explain`, `w ROW` per row (. no ant, weakness
+                      0-9, + for 10+), per dead ant `dead ROW COL OWNER WHY`
+                      (0-based), WHY `focus by R C w=W enemy_w=E` (its least
+                      weak enemy, first cell on ties), `damage NUM/DEN`
                       (lowest terms), `closest d=D` or `support enemies=W`
          --help       print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
-         argument (one stderr line `ants_battle: line L: what`), 3 not used
+         argument, 3 not used
 ";
 
 /// What the command line asks for.
@@ -1709,45 +1677,46 @@ impl Default for Options {
 /// Reads the arguments (without the program name). `--help` wins over
 /// everything else, a bad argument included.
 pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    let args: Vec<OsString> = args.collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
+    // `None` for an argument that is not UTF-8.
+    let args: Vec<Option<String>> = args.map(|a| a.into_string().ok()).collect();
+    if args.iter().flatten().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
     }
     let refuse = |what: String| Err(Failure::BadArgument(format!("{what} (see --help)")));
+    let not_utf8 = || refuse("an argument is not valid UTF-8".to_string());
     let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let arg = match arg.into_string() {
-            Ok(arg) => arg,
-            Err(_) => return refuse("an argument is not valid UTF-8".to_string()),
-        };
-        match arg.as_str() {
-            "--explain" => options.explain = true,
-            "--threads" => {
-                let value = match args.next().map(OsString::into_string) {
-                    Some(Ok(value)) => value,
-                    Some(Err(_)) => return refuse("an argument is not valid UTF-8".to_string()),
-                    None => return refuse("option '--threads' needs a value".to_string()),
-                };
-                options.threads = match (value.as_str(), value.parse()) {
-                    ("auto", _) => 0,
-                    (_, Ok(n)) if (1..=MAX_THREADS).contains(&n) => n,
-                    _ => {
-                        let why = "not 1..64 or auto";
-                        return refuse(format!("bad value '{value}' for --threads: {why}"));
-                    }
-                };
+        let value = match arg.as_deref() {
+            None => return not_utf8(),
+            Some("--explain") => {
+                options.explain = true;
+                continue;
             }
-            _ if arg.starts_with('-') => return refuse(format!("unknown option '{arg}'")),
-            _ => return refuse(format!("unexpected argument '{arg}'")),
-        }
+            Some("--threads") => args.next(),
+            Some(a) if a.starts_with('-') => return refuse(format!("unknown option '{a}'")),
+            Some(a) => return refuse(format!("unexpected argument '{a}'")),
+        };
+        let value = match value {
+            None => return refuse("option '--threads' needs a value".to_string()),
+            Some(None) => return not_utf8(),
+            Some(Some(value)) => value,
+        };
+        options.threads = match (value.as_str(), value.parse()) {
+            ("auto", _) => 0,
+            (_, Ok(n)) if (1..=MAX_THREADS).contains(&n) => n,
+            _ => {
+                return refuse(format!(
+                    "bad value '{value}' for --threads: not 1..64 or auto"
+                ))
+            }
+        };
     }
     Ok(Command::Run(options))
 }
 
-/// Parses `input`, resolves the battle and writes the map (and, with
-/// `--explain`, the reasons) to `out`; the input buffer is reused as
-/// scratch memory. No trace: `_trace` gets nothing.
+/// Parses `input` (then reused as scratch), resolves the battle and
+/// writes the map, and the reasons if asked, to `out`; there is no trace.
 pub fn solve(
     input: Vec<u8>,
     options: &Options,
