@@ -1,71 +1,90 @@
 //! Ants battle: one attack phase of the Google AI Challenge 2011 "Ants"
-//! engine: given the map after the moves, decide which ants die in battle
-//! and print the map afterwards.
+//! engine: which ants die in battle, and the map afterwards. Where the
+//! statement and the engine (`ants.py`) disagree, the engine wins.
 //!
-//! Input, output, options: [`HELP`]. Rules (the engine `ants.py` wins over
-//! prose): the map is a torus; the attack disk D holds the offsets (dr, dc)
-//! with 0 < dr^2 + dc^2 <= N; an ant's enemy list has one entry per offset
-//! landing on an ant of another owner (on small maps one enemy can be listed
-//! several times); its weakness w is the list's length. Modes: [`focus`],
-//! [`support`], [`closest`], [`damage`] (exact, no floating point).
+//! # Input
+//! The engine's map file (header lines, then `m ROW` lines): [`HELP`].
 //!
-//! Method: owners in one byte per cell; a rule is a [`Sweep`] "for each
-//! offset, for each cell" in register blocks (AVX2 if the CPU has it), or
-//! sliding windows ([`DiskRows`]). Tall maps are transposed.
-//! One thread unless `--threads` asks ([`run_jobs_with`]). Time
-//! O(R * C * |D|), |D| <= 316; memory a few bytes per cell. Limits: R * C
-//! <= 25,000,000, N <= 100. Errors: one [`Failure`].
+//! # Output
+//! The header, normalised, and the map after the battle (a dead ant
+//! becomes `.`, or its hill's digit); `--explain` adds the reasons.
+//!
+//! # Rules
+//! The map is a torus; the attack disk D holds the offsets (dr, dc) with
+//! 0 < dr^2 + dc^2 <= N. An ant's enemy list has one entry per offset
+//! landing on an ant of another owner (on a small map, several may land on
+//! one); its weakness w is the list's length. All deaths are decided on
+//! the map before the battle.
+//! - [`focus`]: an ant dies if some enemy e in its list has w(e) <= w(a).
+//! - [`support`]: an ant dies if its list is not empty (the engine's code
+//!   counts no friends, whatever its docstring says).
+//! - [`damage`]: each ant x deals 1/w(x) per entry of its list; an ant
+//!   dies at a total >= 1, decided exactly.
+//! - [`closest`]: for d = 1..N-1, the living ants with a living enemy at
+//!   squared toroidal distance exactly d die together.
+//!
+//! # Method
+//! Owners in one byte per cell. A rule is a [`Sweep`] "for each offset,
+//! for each cell of a row" in register blocks, compiled plain and for AVX2
+//! ([`run_fast`]), or sliding-window sums ([`DiskRows`], `damage`). Tall
+//! maps battle as their transpose. One thread unless `--threads` asks.
+//!
+//! # Complexity and limits
+//! Time O(R * C * |D|) with |D| <= 316 ([`MAX_DISK`]); memory a few bytes
+//! per cell. R * C <= 25,000,000 ([`MAX_CELLS`]), N <= 100.
+//!
+//! # Errors
+//! One [`Failure`], one stderr line, exit 2 (bad input or argument) or 1
+//! (I/O); no exit 3: every battle has an exact result.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::ops::Range;
 use std::sync::Mutex;
 use std::thread;
 
-const BIN: &str = "ants_battle";
 /// Largest map accepted, in cells.
 const MAX_CELLS: usize = 25_000_000;
-/// Largest squared attack radius accepted (|D| = 316 there).
+/// Largest squared attack radius accepted.
 const MAX_RADIUS2: u64 = 100;
+/// |D| at [`MAX_RADIUS2`]: the most offsets, list entries and weakness.
+const MAX_DISK: usize = 316;
 /// Owner byte of a cell without a living ant.
 const NO_ANT: u8 = 0xFF;
+/// Maps under this many cells: `focus` fills a whole weakness plane (its
+/// page faults do not matter) and `--threads auto` takes one thread.
+const SMALL_MAP: usize = 1 << 16;
 
-const HELP: &str = "\
-ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
-Input (stdin): lines `rows R`, `cols C`, optional `players P` (2..10),
-  `attackradius2 N` (0..100, default 5), `attack focus|closest|support|damage`,
-  then R lines `m ROW` over . % * a-j (ants) A-J (ant on own hill) 0-9 (hill).
-  Blank lines and `#` comments are ignored; header lines in any order.
-Output (stdout): the normalised header and the map after the battle.
-Options: --threads N (1..64 row bands on threads; default 1, no thread is
-  started), --threads auto (from the CPUs available, up to 8).
-  --explain: then `explain`, `w ROW` per row (. no ant, weakness 0-9, + 10
-  or more), and per dead ant `dead ROW COL OWNER REASON` (0-based), REASON
-  `focus by R C w=W enemy_w=E` (its least-weak enemy, first cell on ties),
-  `damage NUM/DEN` (lowest terms), `closest d=D`, `support enemies=W`.
-Exit codes: 0 ok, 2 bad input or argument (one stderr line
-  `ants_battle: line L: what`), 1 unreadable input or unwritable output.
-";
+/// Register blocks of [`Sweep::row`] in cells: for u8, 128 beat 64 (focus
+/// N = 5: -5% instructions) and 256 spilled; u16 shares fill them at 64.
+const FOCUS_BLOCK: usize = 128;
+const ENEMY_BLOCK: usize = 128;
+const COUNT_BLOCK: usize = 128;
+const SHARE_BLOCK: usize = 64;
 
-// ---------------------------------------------------------------- input ----
+// ------------------------------------------------------------------ input ----
 
-/// Everything that can go wrong; [`Failure::exit_code`] is the only mapping
-/// to exit codes. (No exit 3: every battle has an exact result.)
+/// Everything that can go wrong (docs/contract.md).
 #[derive(Debug)]
 pub enum Failure {
-    /// Bad input: the 1-based line and what is wrong there (exit 2).
-    BadInput(usize, String),
-    /// A bad command-line argument (exit 2).
+    /// The whole message.
     BadArgument(String),
-    /// Reading the input or writing the output failed (exit 1).
-    Io(String),
+    /// The 1-based line and what is wrong there.
+    BadInput {
+        line: usize,
+        what: String,
+    },
+    /// The OS error.
+    UnreadableInput(String),
+    UnwritableOutput(String),
 }
 
 impl Failure {
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadInput(..) | Failure::BadArgument(_) => 2,
-            Failure::Io(_) => 1,
+            Failure::BadArgument(_) | Failure::BadInput { .. } => 2,
+            Failure::UnreadableInput(_) | Failure::UnwritableOutput(_) => 1,
         }
     }
 }
@@ -73,14 +92,16 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput(line, what) => write!(f, "line {line}: {what}"),
-            Failure::BadArgument(what) | Failure::Io(what) => write!(f, "{what}"),
+            Failure::BadArgument(what) => write!(f, "{what}"),
+            Failure::BadInput { line, what } => write!(f, "line {line}: {what}"),
+            Failure::UnreadableInput(error) => write!(f, "cannot read the input: {error}"),
+            Failure::UnwritableOutput(error) => write!(f, "cannot write the output: {error}"),
         }
     }
 }
 
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadInput(line, what))
+    Err(Failure::BadInput { line, what })
 }
 
 /// The attack rule (`attack` key): [`focus`] (the contest's), [`closest`],
@@ -109,17 +130,20 @@ pub struct Map {
     cells: Vec<u8>,
 }
 
+/// Bytes of an input token that an error message shows.
+const SHOWN_BYTES: usize = 24;
+
 /// Printable, shortened form of an input token for error messages.
 fn show(bytes: &[u8]) -> String {
     let mut s = String::new();
-    for &b in bytes.iter().take(24) {
+    for &b in bytes.iter().take(SHOWN_BYTES) {
         if (0x20..0x7f).contains(&b) {
             s.push(b as char);
         } else {
             s.push_str(&format!("\\x{b:02x}"));
         }
     }
-    if bytes.len() > 24 {
+    if bytes.len() > SHOWN_BYTES {
         s.push_str("...");
     }
     s
@@ -136,10 +160,18 @@ fn parse_count(value: &[u8]) -> Option<u64> {
     }))
 }
 
-/// Checks a map row in one branch-free (vectorised) pass: whether a byte is
-/// no map character, and the largest 1 + owner of an ant or hill (or 0).
+/// What [`row_check`] finds in a map row.
+#[derive(Clone, Copy)]
+struct RowCheck {
+    /// Some byte is no map character.
+    has_bad_byte: bool,
+    /// 1 + the largest owner of an ant or hill in the row (0: none).
+    owners: u8,
+}
+
+/// Checks a map row in one branch-free (vectorised) pass.
 #[inline]
-fn row_check(row: &[u8]) -> (bool, u8) {
+fn row_check(row: &[u8]) -> RowCheck {
     let mut bad = 0u8;
     let mut top = 0u8;
     for &b in row {
@@ -154,15 +186,16 @@ fn row_check(row: &[u8]) -> (bool, u8) {
         let owner_digit = if is_digit { digit + 1 } else { 0 };
         top = top.max(owner_letter | owner_digit);
     }
-    (bad != 0, top)
+    RowCheck {
+        has_bad_byte: bad != 0,
+        owners: top,
+    }
 }
 
 /// Owner of the ant or hill in a map character, if any.
 fn cell_owner(b: u8) -> Option<u8> {
-    match row_check(&[b]) {
-        (false, top) if top > 0 => Some(top - 1),
-        _ => None,
-    }
+    let check = row_check(&[b]);
+    (!check.has_bad_byte && check.owners > 0).then(|| check.owners - 1)
 }
 
 /// Owner of a living ant in this cell character, or [`NO_ANT`].
@@ -195,6 +228,19 @@ macro_rules! bail {
     };
 }
 
+/// A value read from the input, with its 1-based line for messages.
+#[derive(Clone, Copy)]
+struct Located<T> {
+    value: T,
+    line: usize,
+}
+
+impl<T> Located<T> {
+    fn new(value: T, line: usize) -> Self {
+        Located { value, line }
+    }
+}
+
 /// Refuses a second line with the same header key.
 fn once<T>(slot: &Option<T>, line: usize, key: &[u8]) -> Result<(), Failure> {
     if slot.is_some() {
@@ -207,13 +253,13 @@ fn once<T>(slot: &Option<T>, line: usize, key: &[u8]) -> Result<(), Failure> {
 /// `cols` must precede the map rows (the engine needs the width first).
 pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     let (mut rows, mut cols): (Option<usize>, Option<usize>) = (None, None);
-    let mut players: Option<(u64, usize)> = None; // (value, line)
+    let mut players: Option<Located<u64>> = None;
     let (mut radius2, mut mode) = (None, None);
     let mut cells: Vec<u8> = Vec::new();
     let mut map_rows = 0usize;
-    // first_owner[o]: the first (line, map row) with an ant or hill of a
-    // player >= o, to name it if `players` turns out to be o or less.
-    let mut first_owner: [Option<(usize, usize)>; 11] = [None; 11];
+    // first_owner[o]: the first map row with an ant or hill of a player
+    // >= o, to name it if `players` turns out to be o or less.
+    let mut first_owner: [Option<Located<usize>>; 11] = [None; 11];
     let (mut line_no, mut pos) = (0usize, 0usize);
     while pos < input.len() {
         line_no += 1;
@@ -244,14 +290,15 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             if cells.len() + c > MAX_CELLS {
                 bail!(line_no, "map over the limit of {MAX_CELLS} cells");
             }
-            let (bad, top) = row_check(value);
-            if bad {
-                let i = value.iter().position(|&b| row_check(&[b]).0).unwrap_or(0);
+            let check = row_check(value);
+            if check.has_bad_byte {
+                let bad = |&b: &u8| row_check(&[b]).has_bad_byte;
+                let i = value.iter().position(bad).unwrap_or(0);
                 let ch = show(&value[i..i + 1]);
                 bail!(line_no, "unknown cell character `{ch}` in column {}", i + 1);
             }
-            for slot in first_owner.iter_mut().take(top as usize) {
-                slot.get_or_insert((line_no, map_rows));
+            for slot in first_owner.iter_mut().take(check.owners as usize) {
+                slot.get_or_insert(Located::new(map_rows, line_no));
             }
             cells.extend_from_slice(value);
             map_rows += 1;
@@ -295,7 +342,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             b"players" => {
                 once(&players, line_no, key)?;
                 match parse_count(value) {
-                    Some(p) if (2..=10).contains(&p) => players = Some((p, line_no)),
+                    Some(p) if (2..=10).contains(&p) => players = Some(Located::new(p, line_no)),
                     _ => bail!(line_no, "players must be 2..10, found `{shown}`"),
                 }
             }
@@ -338,9 +385,14 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     if map_rows != rows {
         bail!(last, "{map_rows} map rows, expected {rows}");
     }
-    if let Some((p, p_line)) = players {
+    if let Some(Located {
+        value: p,
+        line: p_line,
+    }) = players
+    {
         // "ant letters and hill digits must be below P".
-        if let Some((line, row)) = first_owner[p as usize] {
+        if let Some(first) = first_owner[p as usize] {
+            let (row, line) = (first.value, first.line);
             let row = &cells[row * cols..(row + 1) * cols];
             let too_high = |b: u8| cell_owner(b).filter(|&o| u64::from(o) >= p);
             let b = row.iter().copied().find(|&b| too_high(b).is_some());
@@ -348,26 +400,22 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             let what = if b.is_ascii_digit() { "hill" } else { "ant" };
             let owner = too_high(b).unwrap_or(0);
             let p = format!("players {p} (line {p_line})");
-            bail!(
-                line,
-                "{what} `{}` of player {owner} not below {p}",
-                b as char
-            );
+            let b = b as char;
+            bail!(line, "{what} `{b}` of player {owner} not below {p}");
         }
     }
     Ok(Map {
         rows,
         cols,
-        players: players.map(|p| p.0),
+        players: players.map(|p| p.value),
         radius2,
         mode,
         cells,
     })
 }
 
-/// Fast path: the end of the line at `pos` if it looks like a map row of
-/// the known width (`m `, C bytes, LF, CRLF or the end), without a newline
-/// scan (a stray newline in it fails the cell check: the slow path).
+/// Fast path: the end of the line at `pos` if it is a map row of the known
+/// width, found without a newline scan (else `None`: the slow path).
 #[inline]
 fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
     let c = cols?;
@@ -381,7 +429,7 @@ fn line_end(input: &[u8], pos: usize, cols: Option<usize>) -> Option<usize> {
         Some(b'\r') if matches!(input.get(end + 1), None | Some(b'\n')) => end + 1,
         _ => return None,
     };
-    if row_check(&input[pos + 2..end]).0 {
+    if row_check(&input[pos + 2..end]).has_bad_byte {
         None
     } else {
         Some(line_end.min(input.len()))
@@ -399,7 +447,7 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-// ---------------------------------------------------------------- model ----
+// ------------------------------------------------------------------ model ----
 
 /// One offset of the attack disk.
 #[derive(Clone, Copy)]
@@ -426,8 +474,7 @@ fn attack_disk(n: u64) -> Vec<Offset> {
     out
 }
 
-/// Weakness counter: u8 while |D| < 255, else u16 (|D| <= 316); plain
-/// addition never overflows.
+/// Weakness counter: u8 while |D| < 255, else u16; no overflow.
 trait Weakness:
     Copy + Ord + Default + From<u8> + Into<usize> + std::ops::Add<Output = Self> + Send + Sync
 {
@@ -436,19 +483,17 @@ trait Weakness:
     fn sat(self, o: Self) -> Self;
 }
 
-impl Weakness for u8 {
-    const SENTINEL: u8 = u8::MAX;
-    fn sat(self, o: u8) -> u8 {
-        self.saturating_add(o)
-    }
+macro_rules! weakness {
+    ($($t:ty),*) => {$(
+        impl Weakness for $t {
+            const SENTINEL: $t = <$t>::MAX;
+            fn sat(self, o: $t) -> $t {
+                self.saturating_add(o)
+            }
+        }
+    )*};
 }
-
-impl Weakness for u16 {
-    const SENTINEL: u16 = u16::MAX;
-    fn sat(self, o: u16) -> u16 {
-        self.saturating_add(o)
-    }
-}
+weakness!(u8, u16);
 
 /// The battlefield as the rules see it: one owner byte per cell ([`NO_ANT`]
 /// where no living ant stands).
@@ -461,8 +506,8 @@ struct Field {
 }
 
 impl Field {
-    /// `scratch` (the input, whose pages are mapped: fresh ones cost
-    /// faults) holds the owners if large enough; `threads` row bands.
+    /// `scratch` (the input: its pages are mapped, fresh ones cost faults)
+    /// holds the owners if large enough.
     fn new(map: &Map, mut scratch: Vec<u8>, threads: usize) -> Field {
         let (r, c) = (map.rows, map.cols);
         let mut owner = if scratch.len() >= r * c {
@@ -492,7 +537,7 @@ impl Field {
     }
 }
 
-// ---------------------------------------------------------------- rules ----
+// ------------------------------------------------------------------ rules ----
 
 /// Applies one attack phase to the map's characters with `threads` row
 /// bands (which do not change the result).
@@ -532,6 +577,7 @@ pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
 /// The cells of a `rows` x `cols` map transposed, tile by tile for the
 /// cache.
 fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
+    /// Side of a tile: 64 source rows of 64 bytes stay in L1.
     const TILE: usize = 64;
     let mut out = vec![0; cells.len()];
     for r0 in (0..rows).step_by(TILE) {
@@ -546,9 +592,8 @@ fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
     out
 }
 
-/// "Ants of the same owner never count, in any mode". Owners are 0..9 and
-/// [`NO_ANT`] 0xFF: `them ^ me` is 1..15 for an enemy, 0 for a friend, < 0
-/// (as i8) if a cell is empty: one compare instead of two.
+/// "Ants of the same owner never count, in any mode". With [`NO_ANT`] =
+/// 0xFF, `them ^ me` as i8 is > 0 only for an enemy: one compare.
 #[inline(always)]
 fn is_enemy(me: u8, them: u8) -> bool {
     ((them ^ me) as i8) > 0
@@ -560,7 +605,7 @@ fn focus<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
     // Big maps: a band keeps only the 2H + 1 weakness rows around its row
     // (a fresh page costs ~2 us); unit tests use this ring on all maps.
     let mut weak = Vec::new();
-    if !cfg!(test) && field.owner.len() < 1 << 16 {
+    if !cfg!(test) && field.owner.len() < SMALL_MAP {
         weak = vec![W::default(); field.rows * field.cols];
         weakness_plane::<W>(field, disk, &mut weak);
     }
@@ -578,9 +623,9 @@ struct FocusBand<'a, W> {
     weak: &'a [W],
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
+impl<W: Weakness> Kernel<DeathJob<'_>> for FocusBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, mut sink): DeathJob) {
+    fn run(&self, DeathJob { band, mut sink }: DeathJob) {
         let (field, cols) = (self.field, self.field.cols);
         let mut sweep = Sweep::new(field, self.disk);
         let mut flag = vec![0u8; cols];
@@ -597,7 +642,7 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for FocusBand<'_, W> {
                 next += 1;
             }
             let weak = if m > 0 { &ring } else { self.weak };
-            sweep.row::<W, u8, 128>(weak, r, &mut flag, |f, me, my_w, them, its_w| {
+            sweep.row::<W, u8, FOCUS_BLOCK>(weak, r, &mut flag, |f, me, my_w, them, its_w| {
                 // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
                 // already excludes them; the owner test excludes friends.
                 f | ((them != me) & (its_w <= my_w)) as u8
@@ -622,14 +667,14 @@ struct EnemyBand<'a> {
     offsets: &'a [Offset],
 }
 
-impl BandWork<DeathJob<'_>> for EnemyBand<'_> {
+impl Kernel<DeathJob<'_>> for EnemyBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, mut sink): DeathJob) {
+    fn run(&self, DeathJob { band, mut sink }: DeathJob) {
         let field = self.field;
         let mut sweep = Sweep::new(field, self.offsets);
         let mut flag = vec![0u8; field.cols];
         for r in band {
-            sweep.row::<u8, u8, 128>(&field.owner, r, &mut flag, |f, me, _, them, _| {
+            sweep.row::<u8, u8, ENEMY_BLOCK>(&field.owner, r, &mut flag, |f, me, _, them, _| {
                 f | is_enemy(me, them) as u8
             });
             sink.row(r, &flag, field.row(r));
@@ -641,11 +686,9 @@ impl BandWork<DeathJob<'_>> for EnemyBand<'_> {
 /// alive and join every two enemies whose squared toroidal distance is
 /// exactly d. Every connected group of two or more ants dies at once."
 ///
-/// Reading: an ant is in a group of 2+ exactly when it has such an edge,
-/// and the whole group dies: the dead of step d are the living ants with a
-/// living enemy at distance d (no union-find). The distance is the toroidal
-/// one of the landing cell (on a small map maybe less than the offset's
-/// length); landing at distance 0 (the ant itself) or >= N never fights.
+/// An ant is in a group of 2+ exactly when it has such an edge: the dead
+/// of step d are the living ants with a living enemy at distance d. The
+/// distance is the landing cell's (on a small map maybe not the offset's).
 #[inline(always)]
 fn closest(field: &mut Field, disk: &[Offset], n: u64, cells: &mut [u8]) {
     for d in 1..n {
@@ -674,28 +717,37 @@ fn torus_distance(rows: usize, cols: usize, o: &Offset) -> u64 {
     a * a + b * b
 }
 
-/// Fixed-point unit of the damage filter: 2 * lcm(1..12), below 2^16.
+/// Fixed-point unit of the damage filter: 2 * lcm(1..12), so 1/w is exact
+/// for small w, and below 2^16 for u16 lanes.
 const DAMAGE_UNIT: u16 = 55_440;
+
+/// [`damage`] takes sliding windows when |D| exceeds this many offsets per
+/// owner (measured at 4 players: a gain at N = 25, a loss at N = 1 and 5).
+const WINDOWS_PER_OWNER: usize = 12;
+
+/// The window ring of [`DiskRows`] may take as many lanes as the map has
+/// cells, or this many on smaller maps.
+const WINDOW_RING_CELLS: usize = 1 << 22;
 
 /// `damage`: "every ant x with w(x) > 0 deals 1/w(x) to each entry of its
 /// enemy list ... An ant dies if the damage it receives is >= 1, computed
-/// exactly". D is symmetric: the damage of a is the sum of 1/w(e) over its
-/// own list (w(a) terms). With K = [`DAMAGE_UNIT`], T = sum of floor(K /
-/// w(e)) (saturating) has T <= K * damage < T + w(a): T >= K is death, T +
-/// w(a) <= K survival; only the rare ants between are summed exactly.
+/// exactly". D is symmetric: a receives 1/w(e) per entry e of its own
+/// list. With K = [`DAMAGE_UNIT`], T = sum of floor(K / w(e)) has T <= K *
+/// damage < T + w(a): only the rare ants with T < K < T + w(a) are summed
+/// exactly.
 #[inline(always)]
 fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
-    // [`DiskRows`] if it pays (its cost grows with the owners, the sweep's
-    // with |D|: at 4 players a gain from N = 25, a loss at N = 1) and its
-    // ring stays small: `owners` 1 + the largest owner, else 0.
+    // Windows if they pay (their cost grows with the owners, the sweep's
+    // with |D|) and their ring stays small.
     let p = field.owner.iter().fold(0, |m, &o| m.max(o.wrapping_add(1))) as usize;
     let h = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
-    let room = (2 * h + 1) * (h + 1) * p * field.cols <= field.owner.len().max(1 << 22);
+    let ring = (2 * h + 1) * (h + 1) * p * field.cols;
+    let room = ring <= field.owner.len().max(WINDOW_RING_CELLS);
     let work = DamageBand {
         field,
         disk,
         shares: std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0)),
-        owners: (p * (disk.len() > 12 * p && room) as usize) as u8,
+        window_owners: (p * (disk.len() > WINDOWS_PER_OWNER * p && room) as usize) as u8,
         weak: std::marker::PhantomData::<W>,
     };
     decide(field, cells, &work);
@@ -705,14 +757,16 @@ struct DamageBand<'a, W> {
     field: &'a Field,
     disk: &'a [Offset],
     /// floor(K / w) for each w (0 for w = 0).
-    shares: [u16; 317],
-    owners: u8,
+    shares: [u16; MAX_DISK + 1],
+    /// 0: both passes sweep the disk; else both sum it by sliding windows
+    /// ([`DiskRows`]) with planes for owners 0..window_owners.
+    window_owners: u8,
     weak: std::marker::PhantomData<W>,
 }
 
-impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
+impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
     #[inline(always)]
-    fn run(&self, (band, mut sink): DeathJob) {
+    fn run(&self, DeathJob { band, mut sink }: DeathJob) {
         let (field, cols, disk) = (self.field, self.field.cols, self.disk);
         let mut sweep = Sweep::new(field, disk);
         let (mut acc, mut count) = (vec![0u16; cols], vec![W::default(); cols]);
@@ -724,13 +778,13 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
         let m = 2 * h as usize + 1;
         let (mut weak, mut share) = (vec![W::default(); m * cols], vec![0u16; m * cols]);
         let mut next = band.start as isize - h;
-        let mut enemies = DiskRows::new(field, disk, self.owners, next);
-        let mut sums = DiskRows::new(field, disk, self.owners, band.start as isize);
+        let mut enemies = DiskRows::new(field, disk, self.window_owners, next);
+        let mut sums = DiskRows::new(field, disk, self.window_owners, band.start as isize);
         for r in band {
             while next <= r as isize + h {
                 let s = next.rem_euclid(field.rows as isize) as usize;
                 let slot = next.rem_euclid(m as isize) as usize * cols..;
-                if self.owners > 0 {
+                if self.window_owners > 0 {
                     enemies.next(&[], &mut count);
                 } else {
                     count_enemies(&mut sweep, s, &mut count);
@@ -739,17 +793,17 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
                 for ((s, &a), &me) in share[slot].iter_mut().zip(&count).zip(field.row(s)) {
                     // The clamp lets the compiler drop the bounds check.
                     let w: usize = a.into();
-                    let v = self.shares[w.min(316)];
+                    let v = self.shares[w.min(MAX_DISK)];
                     *s = if me == NO_ANT { 0 } else { v };
                 }
                 next += 1;
             }
-            if self.owners > 0 {
+            if self.window_owners > 0 {
                 // Saturated at 2^16 - 1 >= K, like the sweep: the same
                 // answer to T >= K and, when T < K, the same T.
                 sums.next(&share, &mut acc);
             } else {
-                sweep.row::<u16, u16, 64>(&share, r, &mut acc, |t, me, _, them, its| {
+                sweep.row::<u16, u16, SHARE_BLOCK>(&share, r, &mut acc, |t, me, _, them, its| {
                     // An all-ones mask for enemies (empty cells carry share 0).
                     t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
                 });
@@ -775,61 +829,94 @@ impl<W: Weakness> BandWork<DeathJob<'_>> for DamageBand<'_, W> {
     }
 }
 
-/// Disk sums by sliding windows, row after row of a band: e[c] = sum of
-/// `value` (1 if empty) over D + (0, 0) around (r, c) but its owner's
-/// cells, saturated (terms are >= 0). Per owner, a source row's windows
-/// |dc| <= k grow by two columns per k in a ring of 2H + 1 rows; a target
-/// row adds its 2H + 1 windows: 4H + 1 adds per cell and owner.
+/// Disk sums by sliding windows, row after row: e[c] = sum of `value` (1
+/// if empty) over D + (0, 0) around (r, c) but its owner's cells,
+/// saturated. Per owner, a source row's windows |dc| <= k grow by two
+/// columns per k; a target row adds its 2H + 1 windows.
 struct DiskRows<'a, L> {
     field: &'a Field,
-    half: Vec<usize>,
-    ring: Vec<L>,
-    pad: Vec<L>,
-    from: Vec<usize>,
-    /// Owners, the next source row, the first (virtual) target row.
-    p: usize,
-    s: isize,
-    start: isize,
+    /// The largest |dc| of the disk at |dr| = 0..=H (H its reach).
+    half_width: Vec<usize>,
+    /// Per (source row mod 2H + 1, owner, k = 0..H): the owner's window
+    /// sums |dc| <= k in that source row.
+    windows: Vec<L>,
+    /// The source row being grown, with H wrapped columns at each side.
+    padded: Vec<L>,
+    /// Per owner, the starts of the 2H + 1 windows a target row adds.
+    sums_from: Vec<usize>,
+    /// Owners 0..owners have planes.
+    owners: usize,
+    /// The next source row (virtual: not reduced mod rows).
+    next_source: isize,
+    first_target: isize,
 }
 
-/// Cells per block of [`DiskRows`]; rows are padded to a multiple.
-const BLOCK: usize = 256;
+/// Lanes per register block of [`DiskRows`] (128 and 512 were slower).
+const WINDOW_BLOCK: usize = 256;
+
+/// Extra lanes between rows of [`DiskRows`]: rows 4 KB apart would share
+/// L1 sets.
+const WINDOW_ROW_SKEW: usize = 32;
 
 impl<'a, L: Weakness> DiskRows<'a, L> {
-    fn new(field: &'a Field, disk: &[Offset], p: u8, start: isize) -> Self {
-        let mut half = vec![0; disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize + 1];
+    /// Sums for the target rows from `first_target` on, with planes for
+    /// owners 0..owners.
+    fn new(field: &'a Field, disk: &[Offset], owners: u8, first_target: isize) -> Self {
+        let reach = disk.iter().map(|o| o.dc).max().unwrap_or(0) as usize;
+        let mut half_width = vec![0; reach + 1];
         for o in disk.iter().filter(|o| o.dr >= 0) {
-            half[o.dr as usize] = half[o.dr as usize].max(o.dc.unsigned_abs());
+            let d = o.dr as usize;
+            half_width[d] = half_width[d].max(o.dc.unsigned_abs());
         }
-        // Rows 4 KB apart would share L1 sets: one line more apart.
-        let (h, stride) = (
-            half.len() - 1,
-            (field.cols + BLOCK - 1) / BLOCK * BLOCK + 32,
-        );
+        let h = reach;
+        let stride =
+            (field.cols + WINDOW_BLOCK - 1) / WINDOW_BLOCK * WINDOW_BLOCK + WINDOW_ROW_SKEW;
+        let lanes = (2 * h + 1) * (h + 1) * owners as usize * stride;
         DiskRows {
             field,
-            half,
-            ring: vec![L::default(); (2 * h + 1) * (h + 1) * p as usize * stride],
-            pad: vec![L::default(); stride + 2 * h],
-            from: Vec::new(),
-            p: p.into(),
-            s: start - h as isize,
-            start,
+            half_width,
+            windows: vec![L::default(); lanes],
+            padded: vec![L::default(); stride + 2 * h],
+            sums_from: Vec::new(),
+            owners: owners.into(),
+            next_source: first_target - h as isize,
+            first_target,
         }
     }
 
     /// The next row's sums into `e`; `value`: a ring of rows, or empty.
-    #[inline(always)]
     fn next(&mut self, value: &[L], e: &mut [L]) {
-        let (field, cols, p, h) = (self.field, self.field.cols, self.p, self.half.len() - 1);
-        let stride = self.pad.len() - 2 * h;
-        let start = self.start - h as isize;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has just been found to support AVX2.
+                unsafe { self.next_avx2(value, e) };
+                return;
+            }
+        }
+        self.next_inline(value, e)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn next_avx2(&mut self, value: &[L], e: &mut [L]) {
+        self.next_inline(value, e)
+    }
+
+    /// The body of [`DiskRows::next`], inlined into its [`Kernel`].
+    #[inline(always)]
+    fn next_inline(&mut self, value: &[L], e: &mut [L]) {
+        let (field, cols, p) = (self.field, self.field.cols, self.owners);
+        let h = self.half_width.len() - 1;
+        let stride = self.padded.len() - 2 * h;
+        let start = self.first_target - h as isize;
+        // The row of `windows` for source row s, owner o, half-width k.
         let slot = |s: isize, o, k| (((s - start) as usize % (2 * h + 1)) * p + o) * (h + 1) + k;
         loop {
-            let s = self.s;
-            self.s += 1;
+            let s = self.next_source;
+            self.next_source += 1;
             let sr = s.rem_euclid(field.rows as isize) as usize;
-            let (row, pad) = (field.row(sr), &mut self.pad);
+            let (row, pad) = (field.row(sr), &mut self.padded);
             for o in 0..p {
                 let mid = pad[h..h + cols].iter_mut().zip(row);
                 if value.is_empty() {
@@ -848,10 +935,10 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                 }
                 // Window k is window k - 1 plus two columns.
                 let at = slot(s, o, 0) * stride;
-                let windows = &mut self.ring[at..at + (h + 1) * stride];
-                windows[..stride].copy_from_slice(&pad[h..h + stride]);
+                let grown = &mut self.windows[at..at + (h + 1) * stride];
+                grown[..stride].copy_from_slice(&pad[h..h + stride]);
                 for k in 1..=h {
-                    let (done, next) = windows.split_at_mut(k * stride);
+                    let (done, next) = grown.split_at_mut(k * stride);
                     let sides = pad[h - k..].iter().zip(&pad[h + k..]);
                     let last = done[(k - 1) * stride..].iter().zip(sides);
                     for (n, (&w, (&a, &b))) in next[..stride].iter_mut().zip(last) {
@@ -859,24 +946,26 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                     }
                 }
             }
+            // The target row t is complete once source row t + H is grown.
             let t = s - h as isize;
-            if t < self.start {
+            if t < self.first_target {
                 continue;
             }
-            self.from.clear();
+            self.sums_from.clear();
             for o in 0..p {
                 for d in -(h as isize)..=h as isize {
-                    let k = self.half[d.unsigned_abs()];
-                    self.from.push(slot(t + d, o, k) * stride);
+                    let k = self.half_width[d.unsigned_abs()];
+                    self.sums_from.push(slot(t + d, o, k) * stride);
                 }
             }
             let own = field.row(t.rem_euclid(field.rows as isize) as usize);
-            for x in (0..cols).step_by(BLOCK) {
-                let mut sum = [L::default(); BLOCK];
-                for (o, from) in self.from.chunks(2 * h + 1).enumerate() {
-                    let mut part = [L::default(); BLOCK];
+            for x in (0..cols).step_by(WINDOW_BLOCK) {
+                let mut sum = [L::default(); WINDOW_BLOCK];
+                for (o, from) in self.sums_from.chunks(2 * h + 1).enumerate() {
+                    let mut part = [L::default(); WINDOW_BLOCK];
                     for &f in from {
-                        for (a, &b) in part.iter_mut().zip(&self.ring[f + x..f + x + BLOCK]) {
+                        let window = &self.windows[f + x..f + x + WINDOW_BLOCK];
+                        for (a, &b) in part.iter_mut().zip(window) {
                             *a = a.sat(b);
                         }
                     }
@@ -884,7 +973,7 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
                         *e = e.sat(if me == o as u8 { L::default() } else { a });
                     }
                 }
-                let n = BLOCK.min(cols - x);
+                let n = WINDOW_BLOCK.min(cols - x);
                 e[x..x + n].copy_from_slice(&sum[..n]);
             }
             return;
@@ -918,60 +1007,82 @@ fn exact_damage_reaches_one<W: Weakness>(
     reaches_one(&damage_terms(enemies.into_iter()))
 }
 
-/// The damage 1/w(e) per list entry as (w, k) terms, k entries of
-/// weakness w, each w once, in order of first appearance.
-fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<(u64, u64)> {
-    let (mut count, mut seen) = ([0u16; 317], Vec::with_capacity(317));
+/// The damage of `count` list entries of one weakness: count / weakness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DamageTerm {
+    weakness: u64,
+    count: u64,
+}
+
+/// The damage 1/w(e) per list entry as terms, each weakness once, in order
+/// of first appearance.
+fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<DamageTerm> {
+    let (mut count, mut seen) = ([0u16; MAX_DISK + 1], Vec::with_capacity(MAX_DISK + 1));
     for w in weaks {
         if count[w] == 0 {
             seen.push(w);
         }
         count[w] += 1;
     }
-    seen.iter().map(|&w| (w as u64, count[w].into())).collect()
+    let term = |&w: &usize| DamageTerm {
+        weakness: w as u64,
+        count: count[w].into(),
+    };
+    seen.iter().map(term).collect()
 }
 
-/// sum of k / w over the (w, k) terms (w > 0, each w once) >= 1, exactly:
-/// in 128 bits if the lcm of the denominators allows, else in 512
-/// (lcm(1..316) * 316 < 2^465).
-fn reaches_one(terms: &[(u64, u64)]) -> bool {
+/// Largest lcm of the denominators that [`reaches_one`] sums in 128 bits:
+/// each of at most [`MAX_DISK`] parts stays below it, so does their sum.
+const LCM_LIMIT_128: u128 = 1 << 100;
+
+/// sum of count / weakness over the terms >= 1, exactly: in 128 bits if
+/// the lcm allows, else in 512 (lcm(1..316) * 316 < 2^465).
+fn reaches_one(terms: &[DamageTerm]) -> bool {
     let mut lcm = 1u128;
-    for &(w, _) in terms {
+    for &DamageTerm { weakness: w, .. } in terms {
         // gcd(lcm, w) = gcd(lcm mod w, w): one wide division, then 64 bits.
         let next = lcm * (w / gcd((lcm % u128::from(w)) as u64, w)) as u128;
-        if next >= 1 << 100 {
+        if next >= LCM_LIMIT_128 {
             return reaches_one_big(terms);
         }
         lcm = next;
     }
-    // Each part is below 2^100 and there are at most 316 terms.
-    let sum: u128 = terms
-        .iter()
-        .map(|&(w, k)| lcm / u128::from(w) * u128::from(k))
-        .sum();
+    // Each part is below the limit and there are at most 316 terms.
+    let part = |t: &DamageTerm| lcm / u128::from(t.weakness) * u128::from(t.count);
+    let sum: u128 = terms.iter().map(part).sum();
     sum >= lcm
 }
 
 /// [`reaches_one`] with 512-bit integers only.
-fn reaches_one_big(terms: &[(u64, u64)]) -> bool {
-    let (sum, lcm) = fraction(terms);
-    sum >= lcm
+fn reaches_one_big(terms: &[DamageTerm]) -> bool {
+    let damage = fraction(terms);
+    damage.numerator >= damage.denominator
 }
 
-/// sum of k / w over the (w, k) terms as (numerator, lcm of the w).
-fn fraction(terms: &[(u64, u64)]) -> (Big, Big) {
+/// An exact sum of damage terms (not in lowest terms).
+struct Fraction {
+    numerator: Big,
+    /// The lcm of the terms' weaknesses.
+    denominator: Big,
+}
+
+/// The sum of count / weakness over the terms.
+fn fraction(terms: &[DamageTerm]) -> Fraction {
     let mut lcm = Big::from(1);
-    for &(w, _) in terms {
+    for &DamageTerm { weakness: w, .. } in terms {
         let (_, rem) = lcm.div_small(w);
         lcm.mul_small(w / gcd(rem, w));
     }
     let mut sum = Big::from(0);
-    for &(w, k) in terms {
-        let (mut part, _) = lcm.div_small(w);
-        part.mul_small(k);
+    for &DamageTerm { weakness, count } in terms {
+        let (mut part, _) = lcm.div_small(weakness);
+        part.mul_small(count);
         sum.add(&part);
     }
-    (sum, lcm)
+    Fraction {
+        numerator: sum,
+        denominator: lcm,
+    }
 }
 
 impl fmt::Display for Big {
@@ -998,22 +1109,23 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-/// Unsigned 512-bit integer, most significant limb first (so the derived
-/// order is the numeric one); callers keep values small enough that
-/// nothing overflows (see [`reaches_one`]).
+/// Unsigned 512-bit integer, most significant limb first (the derived
+/// order is the numeric one); [`reaches_one`] keeps it from overflowing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Big([u64; 8]);
+struct Big {
+    limbs: [u64; 8],
+}
 
 impl Big {
     fn from(v: u64) -> Big {
-        let mut l = [0u64; 8];
-        l[7] = v;
-        Big(l)
+        let mut limbs = [0u64; 8];
+        limbs[7] = v;
+        Big { limbs }
     }
 
     fn mul_small(&mut self, m: u64) {
         let mut carry = 0u128;
-        for limb in self.0.iter_mut().rev() {
+        for limb in self.limbs.iter_mut().rev() {
             let t = *limb as u128 * m as u128 + carry;
             *limb = t as u64;
             carry = t >> 64;
@@ -1021,20 +1133,21 @@ impl Big {
         debug_assert_eq!(carry, 0);
     }
 
+    /// (quotient, remainder) of the division by `d` > 0.
     fn div_small(&self, d: u64) -> (Big, u64) {
         let mut q = [0u64; 8];
         let mut rem = 0u128;
-        for (q, &limb) in q.iter_mut().zip(&self.0) {
+        for (q, &limb) in q.iter_mut().zip(&self.limbs) {
             let cur = (rem << 64) | limb as u128;
             *q = (cur / d as u128) as u64;
             rem = cur % d as u128;
         }
-        (Big(q), rem as u64)
+        (Big { limbs: q }, rem as u64)
     }
 
     fn add(&mut self, o: &Big) {
         let mut carry = 0u128;
-        for (a, &b) in self.0.iter_mut().zip(&o.0).rev() {
+        for (a, &b) in self.limbs.iter_mut().zip(&o.limbs).rev() {
             let t = *a as u128 + b as u128 + carry;
             *a = t as u64;
             carry = t >> 64;
@@ -1047,30 +1160,52 @@ impl Big {
 fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W]) {
     let (bands, cols) = (&field.bands, field.cols);
     let jobs = bands.iter().cloned().zip(split_rows(weak, bands, cols));
-    run_jobs(jobs.collect(), |job| run_fast(&WeakBand(field, disk), job));
+    let jobs = jobs.map(|(band, weak)| WeakJob { band, weak });
+    run_jobs(jobs.collect(), |job| {
+        run_fast(&WeakBand { field, disk }, job)
+    });
 }
 
-struct WeakBand<'a>(&'a Field, &'a [Offset]);
+/// Fills the weakness plane, band by band.
+struct WeakBand<'a> {
+    field: &'a Field,
+    disk: &'a [Offset],
+}
 
-impl<W: Weakness> BandWork<(Range<usize>, &mut [W])> for WeakBand<'_> {
+/// A band's rows and its part of the weakness plane.
+struct WeakJob<'a, W> {
+    band: Range<usize>,
+    weak: &'a mut [W],
+}
+
+impl<W: Weakness> Kernel<WeakJob<'_, W>> for WeakBand<'_> {
     #[inline(always)]
-    fn run(&self, (band, weak): (Range<usize>, &mut [W])) {
-        let (mut sweep, cols) = (Sweep::new(self.0, self.1), self.0.cols);
-        let mut acc = vec![W::default(); cols];
+    fn run(&self, WeakJob { band, weak }: WeakJob<W>) {
+        let (field, cols) = (self.field, self.field.cols);
+        let (mut sweep, mut acc) = (Sweep::new(field, self.disk), vec![W::default(); cols]);
         for r in band.clone() {
             count_enemies(&mut sweep, r, &mut acc);
-            put_weak(self.0.row(r), &acc, &mut weak[(r - band.start) * cols..]);
+            put_weak(field.row(r), &acc, &mut weak[(r - band.start) * cols..]);
         }
     }
 }
 
 /// Enemies in the disk of each cell of row r.
-#[inline(always)]
 fn count_enemies<W: Weakness>(sweep: &mut Sweep, r: usize, acc: &mut [W]) {
-    let owner = &sweep.field.owner;
-    sweep.row::<u8, W, 128>(owner, r, acc, |a, me, _, them, _| {
-        a + W::from(is_enemy(me, them) as u8)
-    });
+    run_fast(&CountEnemies, (sweep, r, acc));
+}
+
+/// [`count_enemies`] as a [`Kernel`], not inlined in each band.
+struct CountEnemies;
+
+impl<W: Weakness> Kernel<(&mut Sweep<'_>, usize, &mut [W])> for CountEnemies {
+    #[inline(always)]
+    fn run(&self, (sweep, r, acc): (&mut Sweep, usize, &mut [W])) {
+        let owner = &sweep.field.owner;
+        sweep.row::<u8, W, COUNT_BLOCK>(owner, r, acc, |a, me, _, them, _| {
+            a + W::from(is_enemy(me, them) as u8)
+        });
+    }
 }
 
 /// Enemy counts into `weak`, SENTINEL where no ant stands.
@@ -1081,272 +1216,7 @@ fn put_weak<W: Weakness>(own: &[u8], acc: &[W], weak: &mut [W]) {
     }
 }
 
-// ------------------------------------------------- sweeps, bands, threads ----
-
-/// A sweep's offsets and their sideways reach.
-struct Sweep<'a> {
-    field: &'a Field,
-    offsets: &'a [Offset],
-    reach: usize,
-    /// Per offset, for the row: the source row's start in the owners and
-    /// in `aux`, plus dc; dc mod cols.
-    starts: Vec<(isize, isize, usize)>,
-}
-
-impl<'a> Sweep<'a> {
-    fn new(field: &'a Field, offsets: &'a [Offset]) -> Sweep<'a> {
-        let reach = offsets
-            .iter()
-            .map(|o| o.dc.unsigned_abs())
-            .max()
-            .unwrap_or(0);
-        Sweep {
-            field,
-            offsets,
-            reach,
-            starts: Vec::with_capacity(offsets.len()),
-        }
-    }
-
-    /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
-    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane
-    /// beside the owners, or a ring of m rows (row v in row v mod m).
-    /// Inner columns go in blocks of B cells, accumulators in registers;
-    /// the `reach` columns at each side (or a narrow row) in two slices.
-    #[inline(always)]
-    fn row<T: Copy, A: Copy + Default, const B: usize>(
-        &mut self,
-        aux: &[T],
-        r: usize,
-        acc: &mut [A],
-        op: impl Fn(A, u8, T, u8, T) -> A + Copy,
-    ) {
-        let (field, cols) = (self.field, self.field.cols);
-        let own = field.row(r);
-        let m = (aux.len() / cols) as isize;
-        let own_aux = &aux[r % m as usize * cols..][..cols];
-        acc.iter_mut().for_each(|a| *a = A::default());
-        self.starts.clear();
-        for o in self.offsets {
-            let (v, c) = (r as isize + o.dr, cols as isize);
-            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
-            let k = o.dc.rem_euclid(c) as usize;
-            self.starts.push((s * c + o.dc, a * c + o.dc, k));
-        }
-        let reach = self.reach;
-        if cols < 2 * reach + B {
-            self.range(aux, r, 0..cols, acc, op);
-            return;
-        }
-        let end = cols - reach;
-        let mut x = reach;
-        while x < end {
-            let x0 = x.min(end - B);
-            let mut block = [A::default(); B];
-            let me = &own[x0..x0 + B];
-            let me_aux = &own_aux[x0..x0 + B];
-            for &(st, sa, _) in &self.starts {
-                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
-                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
-                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
-                // is in row s of the owners, b..+B in row a of `aux`.
-                let them = unsafe { field.owner.get_unchecked(base..base + B) };
-                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
-                let cells = block.iter_mut().zip(me.iter().zip(me_aux));
-                for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
-                    *a = op(*a, mo, ma, to, ta);
-                }
-            }
-            acc[x0..x0 + B].copy_from_slice(&block);
-            x = x0 + B;
-        }
-        self.range(aux, r, 0..reach, acc, op);
-        self.range(aux, r, end..cols, acc, op);
-    }
-
-    /// The general path of [`Sweep::row`], for some columns of row `r`.
-    #[inline(always)]
-    fn range<T: Copy, A: Copy>(
-        &self,
-        aux: &[T],
-        r: usize,
-        columns: Range<usize>,
-        acc: &mut [A],
-        op: impl Fn(A, u8, T, u8, T) -> A,
-    ) {
-        let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
-        let own = field.row(r);
-        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
-        for (&(st, sa, k), o) in self.starts.iter().zip(self.offsets) {
-            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
-            // Column x reads column (x + k) mod cols: x + k before `split`,
-            // x + k - cols from there on (wrap-around, maybe several times
-            // over on a narrow map, which is the engine's multiplicity).
-            let split = cols - k;
-            let parts = [
-                (lo, hi.min(split), lo + k),
-                (lo.max(split), hi, lo.max(split) + k - cols),
-            ];
-            for (a, b, from) in parts {
-                if a >= b {
-                    continue;
-                }
-                let n = b - a;
-                let (f, from) = (sa + from, st + from);
-                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
-                let mine = own[a..b].iter().zip(&own_aux[a..b]);
-                for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
-                    *x = op(*x, mo, ma, to, ta);
-                }
-            }
-        }
-    }
-}
-
-/// A band's map characters, where its deaths go, and its first row.
-struct Sink<'a>(&'a mut [u8], usize);
-
-impl Sink<'_> {
-    /// `flag[c] != 0` marks a death wherever an ant stands.
-    #[inline(always)]
-    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
-        let (c, r) = (own.len(), r - self.1);
-        let chars = &mut self.0[r * c..(r + 1) * c];
-        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
-            let dies = (f != 0) & (me != NO_ANT);
-            *ch = if dies { dead_char(*ch) } else { *ch };
-        }
-    }
-}
-
-/// Calls `f(c)` for each column with a flag and an ant (deaths are sparse).
-#[inline(always)]
-fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
-    for (x, &me) in flag.iter_mut().zip(own) {
-        *x = ((*x != 0) & (me != NO_ANT)) as u8;
-    }
-    // Skip 64-cell stretches without a death with one vectorised test.
-    for (j, block) in flag.chunks(64).enumerate() {
-        if block.iter().fold(0u8, |m, &x| m | x) == 0 {
-            continue;
-        }
-        for (k, chunk) in block.chunks(8).enumerate() {
-            let mut bytes = [0u8; 8];
-            if chunk.len() == 8 {
-                bytes.copy_from_slice(chunk); // a plain load, no memcpy call
-            } else {
-                bytes[..chunk.len()].copy_from_slice(chunk);
-            }
-            let mut word = u64::from_le_bytes(bytes);
-            while word != 0 {
-                f(j * 64 + k * 8 + word.trailing_zeros() as usize / 8);
-                word &= word - 1;
-            }
-        }
-    }
-}
-
-/// `--threads auto`: one on small maps (starting costs more), else what
-/// the OS says is available (which reads cgroup files), at most 8.
-fn threads_for(cells: usize) -> usize {
-    if cells < 1 << 16 {
-        return 1;
-    }
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
-}
-
-/// `threads` bands of consecutive rows (fewer if there are fewer rows).
-fn bands(rows: usize, threads: usize) -> Vec<Range<usize>> {
-    let k = threads.min(rows).max(1);
-    (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
-}
-
-/// Cuts a per-cell plane into each band's rows (empty parts if it is empty).
-fn split_rows<'a, T>(
-    mut plane: &'a mut [T],
-    bands: &[Range<usize>],
-    cols: usize,
-) -> Vec<&'a mut [T]> {
-    let cols = if plane.is_empty() { 0 } else { cols };
-    let mut cut = |band: &Range<usize>| {
-        let (part, rest) = std::mem::take(&mut plane).split_at_mut(band.len() * cols);
-        plane = rest;
-        part
-    };
-    bands.iter().map(&mut cut).collect()
-}
-
-/// Runs `work` once on every job, on the calling thread and on up to
-/// `jobs.len() - 1` worker threads.
-fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
-    let helpers = jobs.len().saturating_sub(1);
-    run_jobs_with(jobs, helpers, work);
-}
-
-/// Threads only buy speed: the calling thread drains the queue too, so a
-/// worker the OS refuses (seccomp, thread limits) changes no result and
-/// panics nothing (`std::thread::scope`'s `spawn` would panic).
-fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
-    let queue = Mutex::new(jobs);
-    let drain = || loop {
-        // A poisoned lock means a worker panicked; `scope` re-raises that.
-        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        match job {
-            Some(job) => work(job),
-            None => return,
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 0..helpers {
-            if thread::Builder::new().spawn_scoped(scope, drain).is_err() {
-                break;
-            }
-        }
-        drain();
-    });
-}
-
-/// A band's share of a pass; `J` is the band with its output slices.
-trait BandWork<J>: Sync {
-    fn run(&self, job: J);
-}
-
-/// Runs a band's work compiled for AVX2 where the CPU has it (`run` is
-/// inlined down to the inner loops).
-#[inline(always)]
-fn run_fast<J, K: BandWork<J>>(work: &K, job: J) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            unsafe { run_avx2(work, job) };
-            return;
-        }
-    }
-    work.run(job)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn run_avx2<J, K: BandWork<J>>(work: &K, job: J) {
-    work.run(job)
-}
-
-/// A band's rows of a pass that decides deaths, and where they go.
-type DeathJob<'c> = (Range<usize>, Sink<'c>);
-
-/// Runs a death pass over all bands; the deaths go to the map's characters.
-fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
-where
-    K: for<'c> BandWork<DeathJob<'c>>,
-{
-    let (bands, cols) = (&field.bands, field.cols);
-    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
-    let jobs = sinks.map(|(part, band)| (band.clone(), Sink(part, band.start)));
-    run_jobs(jobs.collect(), |job| run_fast(work, job));
-}
-
-// --------------------------------------------------------------- output ----
+// ----------------------------------------------------------------- output ----
 
 /// Writes the normalised header and the map.
 pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
@@ -1371,11 +1241,10 @@ pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-// -------------------------------------------------------------- explain ----
+// ---------------------------------------------------------------- explain ----
 
-/// `--explain` (format in [`HELP`]): recomputed ant by ant from the rules
-/// on the map `before` the battle, in O(ants * |D|); the battle's map only
-/// says who died.
+/// `--explain` ([`HELP`]): recomputed ant by ant on the map `before` the
+/// battle, in O(ants * |D|); the battle only says who died.
 fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
     let (rows, cols, n) = (map.rows, map.cols, map.radius2.unwrap_or(5));
     let disk = attack_disk(n);
@@ -1433,9 +1302,11 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
             AttackMode::Closest => writeln!(out, "closest d={}", step[i]),
             AttackMode::Damage => {
                 let terms = damage_terms(enemies.iter().map(|&e| weak[e]));
-                let (mut num, mut den) = fraction(&terms);
+                let damage = fraction(&terms);
+                let (mut num, mut den) = (damage.numerator, damage.denominator);
                 // Lowest terms: the lcm's primes are those of the w.
-                for p in (2..=316).filter(|p| terms.iter().any(|t| t.0 % p == 0)) {
+                let divides_a_weakness = |p: &u64| terms.iter().any(|t| t.weakness % p == 0);
+                for p in (2..=MAX_DISK as u64).filter(divides_a_weakness) {
                     while let ((a, 0), (b, 0)) = (num.div_small(p), den.div_small(p)) {
                         (num, den) = (a, b);
                     }
@@ -1447,48 +1318,411 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The command line: `--threads N|auto`, `--explain`.
-#[derive(Clone, Copy, Debug)]
-pub struct Options {
-    /// Row bands (and threads) wanted; 0 for `auto`.
-    threads: usize,
-    explain: bool,
+// ------------------------------------------------- sweeps, bands, threads ----
+
+/// A sweep's offsets and their sideways reach.
+struct Sweep<'a> {
+    field: &'a Field,
+    offsets: &'a [Offset],
+    reach: usize,
+    /// Per offset, where the current row reads.
+    starts: Vec<SourceStart>,
 }
 
-impl Options {
-    const ONE: Options = Options {
-        threads: 1,
-        explain: false,
-    };
+/// Where offset (dr, dc) reads for row r: row r + dr's start plus dc in
+/// the owners and in `aux` (rows taken mod their count), and dc mod cols.
+#[derive(Clone, Copy)]
+struct SourceStart {
+    owner: isize,
+    aux: isize,
+    shift: usize,
+}
 
-    fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> Result<Options, Failure> {
-        let usage = |what| Err(Failure::BadArgument(what));
-        let mut options = Options::ONE;
-        let mut args = args.map(|a| a.to_string_lossy().into_owned());
-        while let Some(arg) = args.next() {
-            if arg == "--explain" {
-                options.explain = true;
-                continue;
-            }
-            let n = args.next().filter(|_| arg == "--threads");
-            options.threads = match n.as_deref().map(|n| (n, n.parse())) {
-                Some(("auto", _)) => 0,
-                Some((_, Ok(n @ 1..=64))) => n,
-                Some((n, _)) => return usage(format!("--threads {n}: not 1..64")),
-                None => return usage(format!("bad argument `{arg}` (see --help)")),
-            };
+impl<'a> Sweep<'a> {
+    fn new(field: &'a Field, offsets: &'a [Offset]) -> Sweep<'a> {
+        let reach = offsets
+            .iter()
+            .map(|o| o.dc.unsigned_abs())
+            .max()
+            .unwrap_or(0);
+        Sweep {
+            field,
+            offsets,
+            reach,
+            starts: Vec::with_capacity(offsets.len()),
         }
-        Ok(options)
+    }
+
+    /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
+    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane, or
+    /// a ring of m rows (row v in row v mod m). Inner columns go in blocks
+    /// of B cells; the `reach` columns at each side in [`Sweep::range`].
+    #[inline(always)]
+    fn row<T: Copy, A: Copy + Default, const B: usize>(
+        &mut self,
+        aux: &[T],
+        r: usize,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A + Copy,
+    ) {
+        let (field, cols) = (self.field, self.field.cols);
+        let own = field.row(r);
+        let m = (aux.len() / cols) as isize;
+        let own_aux = &aux[r % m as usize * cols..][..cols];
+        acc.iter_mut().for_each(|a| *a = A::default());
+        self.starts.clear();
+        for o in self.offsets {
+            let (v, c) = (r as isize + o.dr, cols as isize);
+            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
+            let k = o.dc.rem_euclid(c) as usize;
+            self.starts.push(SourceStart {
+                owner: s * c + o.dc,
+                aux: a * c + o.dc,
+                shift: k,
+            });
+        }
+        let reach = self.reach;
+        if cols < 2 * reach + B {
+            self.range(aux, r, 0..cols, acc, op);
+            return;
+        }
+        let end = cols - reach;
+        let mut x = reach;
+        while x < end {
+            let x0 = x.min(end - B);
+            let mut block = [A::default(); B];
+            let me = &own[x0..x0 + B];
+            let me_aux = &own_aux[x0..x0 + B];
+            for &SourceStart {
+                owner: st, aux: sa, ..
+            } in &self.starts
+            {
+                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
+                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
+                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
+                // is in row s of the owners, b..+B in row a of `aux`.
+                let them = unsafe { field.owner.get_unchecked(base..base + B) };
+                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
+                let cells = block.iter_mut().zip(me.iter().zip(me_aux));
+                for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
+                    *a = op(*a, mo, ma, to, ta);
+                }
+            }
+            acc[x0..x0 + B].copy_from_slice(&block);
+            x = x0 + B;
+        }
+        self.range(aux, r, 0..reach, acc, op);
+        self.range(aux, r, end..cols, acc, op);
+    }
+
+    /// The general path of [`Sweep::row`], for some columns of row `r`. Not
+    /// inlined (that was a fifth of the compile time): it takes only the
+    /// edge columns of a wide map, or the whole of a small one.
+    #[inline(never)]
+    fn range<T: Copy, A: Copy>(
+        &self,
+        aux: &[T],
+        r: usize,
+        columns: Range<usize>,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A,
+    ) {
+        let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
+        let own = field.row(r);
+        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
+        for (start, o) in self.starts.iter().zip(self.offsets) {
+            let (st, sa, k) = (start.owner, start.aux, start.shift);
+            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
+            // Column x reads column (x + k) mod cols: x + k before `split`,
+            // x + k - cols from there on.
+            let split = cols - k;
+            let parts = [
+                (lo, hi.min(split), lo + k),
+                (lo.max(split), hi, lo.max(split) + k - cols),
+            ];
+            for (a, b, from) in parts {
+                if a >= b {
+                    continue;
+                }
+                let n = b - a;
+                let (f, from) = (sa + from, st + from);
+                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
+                let mine = own[a..b].iter().zip(&own_aux[a..b]);
+                for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
+                    *x = op(*x, mo, ma, to, ta);
+                }
+            }
+        }
     }
 }
 
-fn io_failure(what: &str) -> impl Fn(io::Error) -> Failure + '_ {
-    move |e| Failure::Io(format!("cannot {what}: {e}"))
+/// Where a band's deaths go: the map characters of its rows.
+struct Sink<'a> {
+    chars: &'a mut [u8],
+    /// The map row of the first row of `chars`.
+    first_row: usize,
 }
 
-/// Parses `input`, resolves the battle and writes the map to `out`; the
-/// input buffer is reused as scratch memory.
-pub fn solve<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<(), Failure> {
+impl Sink<'_> {
+    /// `flag[c] != 0` marks a death wherever an ant stands.
+    #[inline(always)]
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
+        let (c, r) = (own.len(), r - self.first_row);
+        let chars = &mut self.chars[r * c..(r + 1) * c];
+        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
+            let dies = (f != 0) & (me != NO_ANT);
+            *ch = if dies { dead_char(*ch) } else { *ch };
+        }
+    }
+}
+
+/// Calls `f(c)` for each column with a flag and an ant (deaths are sparse).
+#[inline(always)]
+fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
+    for (x, &me) in flag.iter_mut().zip(own) {
+        *x = ((*x != 0) & (me != NO_ANT)) as u8;
+    }
+    // Skip 64-cell stretches without a death with one vectorised test.
+    for (j, block) in flag.chunks(64).enumerate() {
+        if block.iter().fold(0u8, |m, &x| m | x) == 0 {
+            continue;
+        }
+        for (k, chunk) in block.chunks(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            if chunk.len() == 8 {
+                bytes.copy_from_slice(chunk); // a plain load, no memcpy call
+            } else {
+                bytes[..chunk.len()].copy_from_slice(chunk);
+            }
+            let mut word = u64::from_le_bytes(bytes);
+            while word != 0 {
+                f(j * 64 + k * 8 + word.trailing_zeros() as usize / 8);
+                word &= word - 1;
+            }
+        }
+    }
+}
+
+/// Most threads of `--threads auto`, and of `--threads N`.
+const MAX_AUTO_THREADS: usize = 8;
+const MAX_THREADS: usize = 64;
+
+/// `--threads auto`: one on small maps, else the CPUs available (from
+/// cgroup files), at most [`MAX_AUTO_THREADS`].
+fn threads_for(cells: usize) -> usize {
+    if cells < SMALL_MAP {
+        return 1;
+    }
+    let cpus = std::thread::available_parallelism();
+    cpus.map_or(1, |n| n.get().min(MAX_AUTO_THREADS))
+}
+
+/// `threads` bands of consecutive rows (fewer if there are fewer rows).
+fn bands(rows: usize, threads: usize) -> Vec<Range<usize>> {
+    let k = threads.min(rows).max(1);
+    (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
+}
+
+/// Cuts a per-cell plane into each band's rows (empty parts if it is empty).
+fn split_rows<'a, T>(
+    mut plane: &'a mut [T],
+    bands: &[Range<usize>],
+    cols: usize,
+) -> Vec<&'a mut [T]> {
+    let cols = if plane.is_empty() { 0 } else { cols };
+    let mut cut = |band: &Range<usize>| {
+        let (part, rest) = std::mem::take(&mut plane).split_at_mut(band.len() * cols);
+        plane = rest;
+        part
+    };
+    bands.iter().map(&mut cut).collect()
+}
+
+/// Runs `work` once on every job, on the calling thread and on up to
+/// `jobs.len() - 1` worker threads.
+fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
+    let helpers = jobs.len().saturating_sub(1);
+    run_jobs_with(jobs, helpers, work);
+}
+
+/// Threads only buy speed: the calling thread drains the queue too, so a
+/// thread the OS refuses changes no result and panics nothing.
+fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
+    let queue = Mutex::new(jobs);
+    let drain = || loop {
+        // A poisoned lock means a worker panicked; `scope` re-raises that.
+        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match job {
+            Some(job) => work(job),
+            None => return,
+        }
+    };
+    drain_on_threads(helpers, &drain);
+}
+
+/// Runs `drain` here and on up to `helpers` threads. Not generic: std's
+/// thread code is compiled once, not once per kind of job.
+fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
+    thread::scope(|scope| {
+        for _ in 0..helpers {
+            if thread::Builder::new().spawn_scoped(scope, drain).is_err() {
+                break;
+            }
+        }
+        drain();
+    });
+}
+
+/// Work that [`run_fast`] compiles twice, plain and for AVX2: a band's
+/// share of a pass, or a kernel that several bands share.
+trait Kernel<J>: Sync {
+    fn run(&self, job: J);
+}
+
+/// Runs `work` compiled for AVX2 where the CPU has it (`run` is inlined
+/// down to the inner loops). Not inlined: each caller's codegen unit got
+/// its own copies (2.5 times the compile time).
+#[inline(never)]
+fn run_fast<J, K: Kernel<J>>(work: &K, job: J) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { run_avx2(work, job) };
+            return;
+        }
+    }
+    work.run(job)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2<J, K: Kernel<J>>(work: &K, job: J) {
+    work.run(job)
+}
+
+/// A band's rows of a pass that decides deaths, and where they go.
+struct DeathJob<'a> {
+    band: Range<usize>,
+    sink: Sink<'a>,
+}
+
+/// Runs a death pass over all bands; the deaths go to the map's characters.
+fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
+where
+    K: for<'c> Kernel<DeathJob<'c>>,
+{
+    let (bands, cols) = (&field.bands, field.cols);
+    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
+    let jobs = sinks.map(|(chars, band)| DeathJob {
+        band: band.clone(),
+        sink: Sink {
+            chars,
+            first_row: band.start,
+        },
+    });
+    run_jobs(jobs.collect(), |job| run_fast(work, job));
+}
+
+// ----------------------------------------------------------- command line ----
+
+const BIN: &str = "ants_battle";
+
+const HELP: &str = "\
+ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
+usage:   ants_battle [options] < input
+input:   `rows R`, `cols C`, optional `players P` (2..10), `attackradius2 N`
+         (0..100, default 5), `attack focus|closest|support|damage` (any
+         order, `cols` before the map), R lines `m ROW` over . % * a-j (ants)
+         A-J (ant on its hill) 0-9 (hill); blank and `#` lines are skipped
+output:  the normalised header and the map after the battle
+options: --threads N  N (1..64) row bands on threads, or `auto` (the CPUs,
+                      at most 8); default 1: no thread is started
+         --explain    then `explain`, `w ROW` per row (. no ant, weakness
+                      0-9, + for 10+), per dead ant `dead ROW COL OWNER WHY`
+                      (0-based), WHY `focus by R C w=W enemy_w=E` (its least
+                      weak enemy, first cell on ties), `damage NUM/DEN`
+                      (lowest terms), `closest d=D` or `support enemies=W`
+         --help       print this help and exit
+exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
+         argument, 3 not used
+";
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Command {
+    /// `--help` or `-h`, anywhere.
+    Help,
+    Run(Options),
+}
+
+/// The options, one field each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `--threads N`: row bands (and threads); 0 for `auto`.
+    threads: usize,
+    /// `--explain`: the battle's reasons after the map.
+    explain: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: 1,
+            explain: false,
+        }
+    }
+}
+
+/// Reads the arguments (without the program name). `--help` wins over
+/// everything else, a bad argument included.
+pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    // `None` for an argument that is not UTF-8.
+    let args: Vec<Option<String>> = args.map(|a| a.into_string().ok()).collect();
+    if args.iter().flatten().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    let refuse = |what: String| Err(Failure::BadArgument(format!("{what} (see --help)")));
+    let not_utf8 = || refuse("an argument is not valid UTF-8".to_string());
+    let mut options = Options::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let value = match arg.as_deref() {
+            None => return not_utf8(),
+            Some("--explain") => {
+                options.explain = true;
+                continue;
+            }
+            Some("--threads") => args.next(),
+            Some(a) if a.starts_with('-') => return refuse(format!("unknown option '{a}'")),
+            Some(a) => return refuse(format!("unexpected argument '{a}'")),
+        };
+        let value = match value {
+            None => return refuse("option '--threads' needs a value".to_string()),
+            Some(None) => return not_utf8(),
+            Some(Some(value)) => value,
+        };
+        options.threads = match (value.as_str(), value.parse()) {
+            ("auto", _) => 0,
+            (_, Ok(n)) if (1..=MAX_THREADS).contains(&n) => n,
+            _ => {
+                return refuse(format!(
+                    "bad value '{value}' for --threads: not 1..64 or auto"
+                ))
+            }
+        };
+    }
+    Ok(Command::Run(options))
+}
+
+/// Parses `input` (then reused as scratch), resolves the battle and
+/// writes the map, and the reasons if asked, to `out`; there is no trace.
+pub fn solve(
+    input: Vec<u8>,
+    options: &Options,
+    out: &mut impl Write,
+    _trace: &mut impl Write,
+) -> Result<(), Failure> {
     let mut map = parse(&input)?;
     let before = if options.explain {
         map.cells.clone()
@@ -1504,27 +1738,31 @@ pub fn solve<W: Write>(input: Vec<u8>, out: &mut W, options: Options) -> Result<
     if options.explain {
         written = written.and_then(|()| explain(&before, &map, out));
     }
-    written.map_err(io_failure("write output"))
+    written.map_err(|e| Failure::UnwritableOutput(e.to_string()))
 }
 
 fn main() {
-    let mut args = std::env::args_os().skip(1).peekable();
-    if matches!(args.peek(), Some(a) if a == "--help" || a == "-h") {
-        let _ = io::stdout().write_all(HELP.as_bytes()); // no panic on a closed stdout
-        return;
-    }
-    let mut input = Vec::new();
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let result = Options::parse(args).and_then(|options| {
-        io::stdin()
-            .lock()
-            .read_to_end(&mut input)
-            .map_err(io_failure("read input"))?;
-        solve(input, &mut out, options)?;
-        out.flush().map_err(io_failure("write output"))
+    let result = parse_args(std::env::args_os().skip(1)).and_then(|command| match command {
+        Command::Help => {
+            // A closed stdout is no failure of `--help` (and no panic).
+            let _ = io::stdout().write_all(HELP.as_bytes());
+            Ok(())
+        }
+        Command::Run(options) => {
+            let mut input = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut input)
+                .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
+            let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            solve(input, &options, &mut out, &mut io::sink())?;
+            out.flush()
+                .map_err(|e| Failure::UnwritableOutput(e.to_string()))
+        }
     });
     if let Err(failure) = result {
-        eprintln!("{BIN}: {failure}");
+        // Not `eprintln!`, which panics when stderr is closed.
+        let _ = writeln!(io::stderr(), "{BIN}: {failure}");
         std::process::exit(failure.exit_code());
     }
 }

@@ -3,7 +3,12 @@ use kit::rng::Rng;
 
 fn run(input: &str) -> Result<String, Failure> {
     let mut out = Vec::new();
-    solve(input.as_bytes().to_vec(), &mut out, Options::ONE)?;
+    solve(
+        input.as_bytes().to_vec(),
+        &Options::default(),
+        &mut out,
+        &mut io::sink(),
+    )?;
     Ok(String::from_utf8(out).unwrap())
 }
 
@@ -179,6 +184,105 @@ fn bad_inputs_name_their_line() {
     assert!(err("rows 1\nrows 1\n").contains("duplicate"));
 }
 
+/// `parse_args` on these arguments, or its failure's exit code and message.
+fn args(list: &[&str]) -> Result<Command, (i32, String)> {
+    let list = list.iter().map(OsString::from);
+    parse_args(list).map_err(|f| (f.exit_code(), f.to_string()))
+}
+
+#[test]
+fn options_follow_the_contract() {
+    let run = |threads, explain| Ok(Options { threads, explain });
+    let options = |list: &[&str]| match args(list) {
+        Ok(Command::Run(options)) => Ok(options),
+        Ok(Command::Help) => Err((0, "help".to_string())),
+        Err(failure) => Err(failure),
+    };
+    assert_eq!(options(&[]), run(1, false));
+    assert_eq!(options(&["--threads", "7", "--explain"]), run(7, true));
+    assert_eq!(options(&["--threads", "auto"]), run(0, false));
+    assert_eq!(options(&["--threads", "64"]), run(64, false));
+    // `--help` anywhere wins, over bad arguments too.
+    for list in [
+        &["--help"][..],
+        &["-h"],
+        &["--explain", "--help"],
+        &["--threads", "0", "-h"],
+        &["--x", "--help"],
+        &["--threads", "--help"],
+    ] {
+        assert!(matches!(args(list), Ok(Command::Help)), "{list:?}");
+    }
+    let refused = |list: &[&str], what: &str| {
+        assert_eq!(args(list).unwrap_err(), (2, format!("{what} (see --help)")));
+    };
+    refused(&["--x"], "unknown option '--x'");
+    refused(&["x"], "unexpected argument 'x'");
+    refused(&["--threads"], "option '--threads' needs a value");
+    let why = "not 1..64 or auto";
+    refused(
+        &["--threads", "0"],
+        &format!("bad value '0' for --threads: {why}"),
+    );
+    refused(
+        &["--threads", "65"],
+        &format!("bad value '65' for --threads: {why}"),
+    );
+    refused(
+        &["--threads", "x"],
+        &format!("bad value 'x' for --threads: {why}"),
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn a_non_utf8_argument_is_refused() {
+    use std::os::unix::ffi::OsStringExt;
+    for list in [
+        vec![b"--\xff".to_vec()],
+        vec![b"--threads".to_vec(), b"\xff".to_vec()],
+    ] {
+        let failure = parse_args(list.into_iter().map(OsString::from_vec)).unwrap_err();
+        assert_eq!(failure.exit_code(), 2);
+        let what = "an argument is not valid UTF-8 (see --help)";
+        assert_eq!(failure.to_string(), what);
+    }
+}
+
+#[test]
+fn failures_have_the_contract_codes_and_words() {
+    let input = Failure::UnreadableInput("gone".to_string());
+    assert_eq!(
+        (input.exit_code(), input.to_string()),
+        (1, "cannot read the input: gone".into())
+    );
+    let output = Failure::UnwritableOutput("full".to_string());
+    let words = "cannot write the output: full".to_string();
+    assert_eq!((output.exit_code(), output.to_string()), (1, words));
+    let bad = run("rows x\n").unwrap_err();
+    assert!(matches!(bad, Failure::BadInput { line: 1, .. }), "{bad:?}");
+    assert_eq!(bad.exit_code(), 2);
+}
+
+/// A writer that refuses every write.
+struct Full;
+
+impl Write for Full {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::new(io::ErrorKind::Other, "no space"))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_unwritable_output_is_a_failure_not_a_panic() {
+    let input = b"rows 1\ncols 2\nm ab\n".to_vec();
+    let failure = solve(input, &Options::default(), &mut Full, &mut io::sink()).unwrap_err();
+    assert_eq!(failure.to_string(), "cannot write the output: no space");
+}
+
 #[test]
 fn players_may_exceed_the_owners_present() {
     let out = run("rows 1\ncols 3\nplayers 10\nm a.b\n").unwrap();
@@ -190,7 +294,7 @@ fn big_numbers_divide_and_multiply_back() {
     let mut x = Big::from(1);
     for w in 2..=316u64 {
         x.mul_small(w);
-        if x.0[0] != 0 {
+        if x.limbs[0] != 0 {
             break;
         }
     }
@@ -202,10 +306,14 @@ fn big_numbers_divide_and_multiply_back() {
     assert!(Big::from(3) < Big::from(4));
 }
 
-/// The (w, k) terms of a count-per-denominator table.
-fn terms(count: &[u64]) -> Vec<(u64, u64)> {
+/// The terms of a count-per-denominator table.
+fn terms(count: &[u64]) -> Vec<DamageTerm> {
     let present = count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
-    present.map(|(w, &k)| (w as u64, k)).collect()
+    let term = |(w, &k): (usize, &u64)| DamageTerm {
+        weakness: w as u64,
+        count: k,
+    };
+    present.map(term).collect()
 }
 
 #[test]
@@ -227,11 +335,15 @@ fn exact_sums_decide_ties() {
 
 #[test]
 fn row_check_finds_bad_bytes_and_owners() {
-    assert_eq!(row_check(b".%*"), (false, 0));
-    assert_eq!(row_check(b"aJ9"), (false, 10));
-    assert_eq!(row_check(b"k"), (true, 0));
-    assert!(row_check(b"\x0e").0); // `| 0x20` would make it '.'
-    assert!(row_check(b"K").0);
+    let check = |row: &[u8]| {
+        let found = row_check(row);
+        (found.has_bad_byte, found.owners)
+    };
+    assert_eq!(check(b".%*"), (false, 0));
+    assert_eq!(check(b"aJ9"), (false, 10));
+    assert_eq!(check(b"k"), (true, 0));
+    assert!(check(b"\x0e").0); // `| 0x20` would make it '.'
+    assert!(check(b"K").0);
     assert_eq!(cell_owner(b'c'), Some(2));
 }
 
@@ -638,7 +750,13 @@ fn check_explain(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u
         threads: 1,
         explain: true,
     };
-    solve(input.clone().into_bytes(), &mut out, explain).unwrap();
+    solve(
+        input.clone().into_bytes(),
+        &explain,
+        &mut out,
+        &mut io::sink(),
+    )
+    .unwrap();
     let out = String::from_utf8(out).unwrap();
     let (_, text) = out.split_once("explain\n").expect("an explain line");
     let mut lines = text.lines();
