@@ -4,6 +4,7 @@
 //! `name delta req k beaten_1 .. beaten_k`.
 
 use super::{Problem, Profile};
+use crate::compare::Rule;
 use crate::rng::Rng;
 
 pub struct JiReferee;
@@ -937,6 +938,12 @@ fn shrink_solve(s: &Solve) -> Vec<Solve> {
 impl Problem for JiSolver {
     fn name(&self) -> &'static str {
         "ji_solver"
+    }
+
+    /// The values are real numbers printed with 9 digits ("Print 9 digits
+    /// after the point"): our fixtures and judge allow 1e-6 (absolute).
+    fn rule(&self) -> Rule {
+        Rule::Tolerance(1e-6)
     }
 
     fn profiles(&self) -> &'static [Profile] {

@@ -1,5 +1,7 @@
-//! One module per problem: its generator profiles and its shrinker.
+//! One module per problem: what the kit knows of it (its comparison rule,
+//! its generator profiles and its shrinker), and the one list of problems.
 
+use crate::compare::Rule;
 use crate::rng::Rng;
 
 pub mod ants_battle;
@@ -18,6 +20,12 @@ pub trait Problem: Sync {
     /// The problem's name on the command line, which is also our solver's
     /// binary name.
     fn name(&self) -> &'static str;
+
+    /// How a program's stdout is compared with our answer: token for token
+    /// unless the problem's output is approximate.
+    fn rule(&self) -> Rule {
+        Rule::Exact
+    }
 
     /// The profiles, the default (`random`) first.
     fn profiles(&self) -> &'static [Profile];
