@@ -1,4 +1,7 @@
-//! Fresh temporary folders, removed when dropped.
+//! Support for the kit's tests and the repository's (one module, not
+//! helpers repeated per test file): fresh temporary folders removed when
+//! dropped, executable scripts in them, and CPU hogs that simulate a busy
+//! machine.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,6 +43,52 @@ impl Scratch {
         std::fs::write(&path, text)
             .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         path
+    }
+}
+
+impl Scratch {
+    /// Writes an executable script to `rel` (mode 755).
+    ///
+    /// # Panics
+    /// If the file cannot be written.
+    #[cfg(unix)]
+    pub fn executable(&self, rel: &str, script: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.write(rel, script);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("cannot chmod {}: {e}", path.display()));
+        path
+    }
+}
+
+/// Busy loops, one per `count`, that keep the machine's cores loaded while
+/// they live: a test's way to simulate a busy machine. Each is bounded
+/// (`timeout`), so none outlives a test that dies before dropping them.
+pub struct Hogs(Vec<std::process::Child>);
+
+impl Hogs {
+    /// # Panics
+    /// If `timeout` or `sh` cannot start.
+    pub fn start(count: usize, seconds: u32) -> Hogs {
+        let hogs = (0..count)
+            .map(|_| {
+                std::process::Command::new("timeout")
+                    .arg(seconds.to_string())
+                    .args(["sh", "-c", "while :; do :; done"])
+                    .spawn()
+                    .expect("timeout and sh start")
+            })
+            .collect();
+        Hogs(hogs)
+    }
+}
+
+impl Drop for Hogs {
+    fn drop(&mut self) {
+        for hog in &mut self.0 {
+            let _ = hog.kill();
+            let _ = hog.wait();
+        }
     }
 }
 
