@@ -61,22 +61,25 @@ impl Scratch {
     }
 }
 
-/// Busy loops, one per `count`, that keep the machine's cores loaded while
-/// they live: a test's way to simulate a busy machine. Each is bounded
-/// (`timeout`), so none outlives a test that dies before dropping them.
+/// Busy loops, `count` of them, that keep the machine's cores loaded while
+/// they live: a test's way to simulate a busy machine. Each is one `sh`
+/// process (no child to leave behind when it is killed) counting to a
+/// bound, so none runs for ever even if a test dies without dropping them.
 pub struct Hogs(Vec<std::process::Child>);
 
 impl Hogs {
     /// # Panics
-    /// If `timeout` or `sh` cannot start.
-    pub fn start(count: usize, seconds: u32) -> Hogs {
+    /// If `sh` cannot start.
+    pub fn start(count: usize) -> Hogs {
         let hogs = (0..count)
             .map(|_| {
-                std::process::Command::new("timeout")
-                    .arg(seconds.to_string())
-                    .args(["sh", "-c", "while :; do :; done"])
+                std::process::Command::new("sh")
+                    .args(["-c", "i=0; while [ $i -lt 200000000 ]; do i=$((i+1)); done"])
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
                     .spawn()
-                    .expect("timeout and sh start")
+                    .expect("sh starts")
             })
             .collect();
         Hogs(hogs)
