@@ -239,7 +239,7 @@ fn gone(pid: &str) -> bool {
         Ok(stat) => stat
             .rsplit(')')
             .next()
-            .map_or(false, |rest| rest.trim_start().starts_with('Z')),
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
     }
 }
 
