@@ -61,7 +61,12 @@ impl Source<'_> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
             let mut rng = Rng::new(case_seed(self.seed, index, attempt));
-            let input = self.problem.generate(self.profile, &mut rng);
+            let input = self
+                .problem
+                .generate(self.profile, &mut rng)
+                .ok_or_else(|| {
+                    format!("{} has no profile `{}`", self.problem.name(), self.profile)
+                })?;
             let ours = self.answer(&input)?;
             match ours.status {
                 Status::Exited(0) => {
@@ -212,22 +217,17 @@ pub(crate) mod tests {
                 Profile {
                     name: "random",
                     about: "1 to 8 digits",
+                    generate: |rng| {
+                        let n = rng.range(1, 8);
+                        digits(rng, n)
+                    },
                 },
                 Profile {
                     name: "four",
                     about: "always 4 digits (never accepted)",
+                    generate: |rng| digits(rng, 4),
                 },
             ]
-        }
-
-        fn generate(&self, profile: &str, rng: &mut Rng) -> String {
-            let n = if profile == "four" {
-                4
-            } else {
-                rng.range(1, 8)
-            };
-            let digits: Vec<String> = (0..n).map(|_| rng.range(0, 9).to_string()).collect();
-            format!("{n}\n{}\n", digits.join(" "))
         }
 
         fn shrink(&self, input: &str) -> Vec<String> {
@@ -257,6 +257,11 @@ pub(crate) mod tests {
             }
             out
         }
+    }
+
+    fn digits(rng: &mut Rng, n: i64) -> String {
+        let digits: Vec<String> = (0..n).map(|_| rng.range(0, 9).to_string()).collect();
+        format!("{n}\n{}\n", digits.join(" "))
     }
 
     /// The toy problem's solver.
