@@ -11,10 +11,9 @@
 
 mod common;
 
-use kit::scratch::{Hogs, Scratch};
+use kit::scratch::{build_patched, kit, Hogs, Scratch};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Where cargo put our solvers for this test run.
@@ -29,15 +28,6 @@ fn solver(problem: &str) -> &'static str {
 }
 
 const PROBLEMS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
-
-/// `kit ARGS...` in-process: exit code, stdout, stderr.
-fn kit<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
-    let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = kit::cli::main(&args, &mut out, &mut err, false);
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("kit writes UTF-8");
-    (code, text(out), text(err))
-}
 
 fn planted(script: &str) -> String {
     common::root()
@@ -116,58 +106,10 @@ const DRAWS_TWICE: Patch = Patch {
 impl Patch {
     /// Compiles the patched copy in `dir`; returns the executable.
     fn build(&self, dir: &Scratch) -> PathBuf {
-        let path = common::root()
+        let source = common::root()
             .join("src/bin")
             .join(format!("{}.rs", self.bin));
-        let source = std::fs::read_to_string(&path).expect("solver source");
-        assert_eq!(
-            source.matches(self.anchor).count(),
-            1,
-            "the planted bug for {} needs the text `{}` exactly once in {}; \
-             the solver changed: update the patch in {}",
-            self.bin,
-            self.anchor,
-            common::rel(&path),
-            file!()
-        );
-        let patched = if self.into_body {
-            let at = source.find(self.anchor).expect("counted above");
-            let brace = at + source[at..].find('{').expect("a body after the anchor") + 1;
-            format!(
-                "{}{}{}",
-                &source[..brace],
-                self.replacement,
-                &source[brace..]
-            )
-        } else {
-            source.replacen(self.anchor, self.replacement, 1)
-        };
-        let file = dir.write(&format!("{}.rs", self.bin), &patched);
-        let exe = dir.path().join(format!("planted_{}", self.bin));
-        // opt-level 0 compiles fastest (ants_battle: 3 s instead of 8);
-        // the generated cases are small.
-        let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-        let out = Command::new(rustc)
-            .args([
-                "--edition",
-                "2021",
-                "-C",
-                "opt-level=0",
-                "-A",
-                "warnings",
-                "-o",
-            ])
-            .arg(&exe)
-            .arg(&file)
-            .output()
-            .expect("rustc runs");
-        assert!(
-            out.status.success(),
-            "the planted {} does not compile:\n{}",
-            self.bin,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        exe
+        build_patched(&source, self.anchor, self.replacement, self.into_body, dir)
     }
 }
 

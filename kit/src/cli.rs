@@ -435,16 +435,7 @@ fn stress_command(
 mod tests {
     use super::*;
 
-    fn kit(args: &[&str]) -> (i32, String, String) {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = main(&args, &mut out, &mut err, false);
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
-    }
+    use crate::scratch::kit;
 
     fn refused(args: &[&str], message: &str) {
         let (code, out, err) = kit(args);

@@ -201,7 +201,7 @@ pub fn gen(
 pub(crate) mod tests {
     use super::*;
     use crate::problems::Profile;
-    use crate::scratch::Scratch;
+    use crate::scratch::{sh, Scratch};
 
     /// A toy problem: `n` then `n` digits; the answer is the largest digit.
     /// Inputs with n = 4 have no answer (our toy solver exits 3).
@@ -268,10 +268,6 @@ pub(crate) mod tests {
     pub const LARGEST: &str = r#"read n; read xs
 [ "$n" = 4 ] && { echo "largest: no answer for n = 4" >&2; exit 3; }
 m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
-
-    pub fn sh(script: &str) -> Cmd {
-        Cmd::new("sh").arg("-c").arg(script)
-    }
 
     fn source<'a>(profile: &'a str, seed: u64, solver: &'a Cmd) -> Source<'a> {
         Source {

@@ -269,7 +269,7 @@ pub fn summary(counts: [usize; 5]) -> String {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::gen::tests::sh;
+    use crate::scratch::sh;
     use crate::scratch::Scratch;
 
     fn judge_text(dir: &Scratch, script: &str, limit_ms: u64) -> (bool, String) {

@@ -622,9 +622,7 @@ mod group {
 mod tests {
     use super::*;
 
-    fn sh(script: &str) -> Cmd {
-        Cmd::new("sh").arg("-c").arg(script)
-    }
+    use crate::scratch::sh;
 
     fn go(cmd: &Cmd, stdin: &str, limit_ms: u64) -> Outcome {
         run(cmd, stdin.as_bytes(), Duration::from_millis(limit_ms), None).expect("sh starts")

@@ -559,7 +559,8 @@ fn clip(text: &str, max: usize) -> String {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::gen::tests::{sh, Largest, LARGEST};
+    use crate::gen::tests::{Largest, LARGEST};
+    use crate::scratch::sh;
     use crate::scratch::Scratch;
 
     /// Right except that it does not see the digit 7.

@@ -25,7 +25,7 @@ const MIXES: [[u32; 8]; 8] = [
 /// The profiles, one variant each: every generator step matches on them,
 /// so a new profile must say what it does at each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+enum Deal {
     Random,
     MaxDeck,
     ManyRebels,
@@ -41,52 +41,52 @@ enum Kind {
 const PROFILES: &[Profile] = &[
     Profile {
         name: "random",
-        generate: |rng| generate(Kind::Random, rng).render(),
+        generate: |rng| generate(Deal::Random, rng).render(),
         about: "2..10 pigs, any roles, m = 1..400, one of several card mixes",
     },
     Profile {
         name: "max_deck",
-        generate: |rng| generate(Kind::MaxDeck, rng).render(),
+        generate: |rng| generate(Deal::MaxDeck, rng).render(),
         about: "m = 2000 deck cards (long games; the benchmark's workload)",
     },
     Profile {
         name: "many_rebels",
-        generate: |rng| generate(Kind::ManyRebels, rng).render(),
+        generate: |rng| generate(Deal::ManyRebels, rng).render(),
         about: "ten pigs, at most two loyal, the rest rebels",
     },
     Profile {
         name: "many_loyal",
-        generate: |rng| generate(Kind::ManyLoyal, rng).render(),
+        generate: |rng| generate(Deal::ManyLoyal, rng).render(),
         about: "ten pigs, one or two rebels, the rest loyal",
     },
     Profile {
         name: "wuxie",
-        generate: |rng| generate(Kind::Wuxie, rng).render(),
+        generate: |rng| generate(Deal::Wuxie, rng).render(),
         about: "无懈可击-heavy with 南猪入侵, 万箭齐发 and 决斗: long J chains",
     },
     Profile {
         name: "duels",
-        generate: |rng| generate(Kind::Duels, rng).render(),
+        generate: |rng| generate(Deal::Duels, rng).render(),
         about: "决斗 and 杀 heavy: duel chains",
     },
     Profile {
         name: "crossbow",
-        generate: |rng| generate(Kind::Crossbow, rng).render(),
+        generate: |rng| generate(Deal::Crossbow, rng).render(),
         about: "猪哥连弩 + 杀 sprees, many rebels (3-card reward draws)",
     },
     Profile {
         name: "tiny_deck",
-        generate: |rng| generate(Kind::TinyDeck, rng).render(),
+        generate: |rng| generate(Deal::TinyDeck, rng).render(),
         about: "m = 1..6: the deck runs out and repeats its last card",
     },
     Profile {
         name: "single_kind",
-        generate: |rng| generate(Kind::SingleKind, rng).render(),
+        generate: |rng| generate(Deal::SingleKind, rng).render(),
         about: "every hand holds four cards of one kind",
     },
     Profile {
         name: "mp_kills_loyal",
-        generate: |rng| generate(Kind::MpKillsLoyal, rng).render(),
+        generate: |rng| generate(Deal::MpKillsLoyal, rng).render(),
         about: "loyal pigs with 南猪入侵/万箭齐发 look like 类反猪 to MP, who holds 决斗/杀",
     },
 ];
@@ -177,16 +177,16 @@ fn usize_in(rng: &mut Rng, lo: usize, hi: usize) -> usize {
     rng.range(lo as i64, hi as i64) as usize
 }
 
-fn generate(profile: Kind, rng: &mut Rng) -> Game {
+fn generate(profile: Deal, rng: &mut Rng) -> Game {
     let any_mix = |rng: &mut Rng| *rng.pick(&MIXES);
     // Pigs, rebels, deck size, card mix of the hands and of the deck.
     let (n, rebels, m, hand_mix, deck_mix) = match profile {
-        Kind::MaxDeck => {
+        Deal::MaxDeck => {
             let n = usize_in(rng, 2, 10);
             let mix = any_mix(rng);
             (n, usize_in(rng, 1, n - 1), 2000, mix, mix)
         }
-        Kind::ManyRebels => {
+        Deal::ManyRebels => {
             let mix = any_mix(rng);
             (
                 10,
@@ -196,11 +196,11 @@ fn generate(profile: Kind, rng: &mut Rng) -> Game {
                 mix,
             )
         }
-        Kind::ManyLoyal => {
+        Deal::ManyLoyal => {
             let mix = any_mix(rng);
             (10, usize_in(rng, 1, 2), usize_in(rng, 20, 600), mix, mix)
         }
-        Kind::Wuxie => {
+        Deal::Wuxie => {
             let n = usize_in(rng, 3, 10);
             (
                 n,
@@ -210,7 +210,7 @@ fn generate(profile: Kind, rng: &mut Rng) -> Game {
                 WUXIE,
             )
         }
-        Kind::Duels => {
+        Deal::Duels => {
             let n = usize_in(rng, 2, 10);
             (
                 n,
@@ -220,26 +220,26 @@ fn generate(profile: Kind, rng: &mut Rng) -> Game {
                 DUEL,
             )
         }
-        Kind::Crossbow => {
+        Deal::Crossbow => {
             let n = usize_in(rng, 4, 10);
             let rebels = usize_in(rng, (n - 1) / 2, n - 1);
             (n, rebels, usize_in(rng, 20, 400), CROSSBOW, CROSSBOW)
         }
-        Kind::TinyDeck => {
+        Deal::TinyDeck => {
             let n = usize_in(rng, 2, 10);
             let mix = any_mix(rng);
             (n, usize_in(rng, 1, n - 1), usize_in(rng, 1, 6), mix, mix)
         }
-        Kind::SingleKind => {
+        Deal::SingleKind => {
             let n = usize_in(rng, 2, 10);
             let mix = any_mix(rng);
             (n, usize_in(rng, 1, n - 1), usize_in(rng, 1, 400), mix, mix)
         }
-        Kind::MpKillsLoyal => {
+        Deal::MpKillsLoyal => {
             let n = usize_in(rng, 3, 10);
             (n, usize_in(rng, 1, 2), usize_in(rng, 10, 300), AOE, DUEL)
         }
-        Kind::Random => {
+        Deal::Random => {
             let n = usize_in(rng, 2, 10);
             let deck_mix = any_mix(rng);
             // The hands sometimes come from another mix than the deck.
@@ -256,12 +256,12 @@ fn generate(profile: Kind, rng: &mut Rng) -> Game {
     let mut roles = roles(rng, n, rebels);
     let mut hands: Vec<[char; 4]> = (0..n).map(|_| hand(rng, &hand_mix)).collect();
     match profile {
-        Kind::SingleKind => {
+        Deal::SingleKind => {
             for h in &mut hands {
                 *h = [*rng.pick(&CARDS); 4];
             }
         }
-        Kind::Crossbow => {
+        Deal::Crossbow => {
             // MP and some rebels start armed with 杀 to spare.
             for (i, h) in hands.iter_mut().enumerate() {
                 if i == 0 || rng.chance(0.4) {
@@ -269,7 +269,7 @@ fn generate(profile: Kind, rng: &mut Rng) -> Game {
                 }
             }
         }
-        Kind::MpKillsLoyal => {
+        Deal::MpKillsLoyal => {
             // Loyal pigs sit first and hurt MP with area tricks before they
             // can reveal themselves; rebels sit last. MP answers with duels.
             let rebels = roles.iter().filter(|r| **r == "FP").count();
@@ -283,13 +283,13 @@ fn generate(profile: Kind, rng: &mut Rng) -> Game {
                 rng.shuffle(h);
             }
         }
-        Kind::Random
-        | Kind::MaxDeck
-        | Kind::ManyRebels
-        | Kind::ManyLoyal
-        | Kind::Wuxie
-        | Kind::Duels
-        | Kind::TinyDeck => {}
+        Deal::Random
+        | Deal::MaxDeck
+        | Deal::ManyRebels
+        | Deal::ManyLoyal
+        | Deal::Wuxie
+        | Deal::Duels
+        | Deal::TinyDeck => {}
     }
     let deck = cards(rng, &deck_mix, m);
     Game { roles, hands, deck }
