@@ -538,12 +538,11 @@ fn judge_counts_a_mostly_right_program() {
 
 // --------------------------------------------------------------- stress --
 
-/// What `kit stress` found: its report, the case written, and the time.
+/// What `kit stress` found: its report and the case written.
 struct Found {
     report: String,
     input: String,
     answer: String,
-    took: Duration,
 }
 
 fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found {
@@ -599,7 +598,6 @@ fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found
         report,
         input,
         answer,
-        took,
     }
 }
 
@@ -610,9 +608,6 @@ fn pigs_and_cards(input: &str) -> (usize, usize) {
         .map(|t| t.parse::<usize>().unwrap());
     (head.next().unwrap(), head.next().unwrap())
 }
-
-/// "Within seconds": generous for a loaded 2-core machine.
-const SECONDS: Duration = Duration::from_secs(30);
 
 #[test]
 fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
@@ -629,7 +624,6 @@ fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
         "MP's loss is what it misses: {}",
         f.answer
     );
-    assert!(f.took < SECONDS, "{:?}", f.took);
     // Deterministic: the same seed finds and shrinks to the same case.
     let again = stress_finds("zhuguosha", "random", &["sh".as_ref(), mp.as_ref()]);
     assert_eq!(again.input, f.input);
@@ -649,7 +643,6 @@ fn stress_finds_the_solver_that_ignores_wuxie_and_shrinks_it() {
     );
     // The difference needs a 无懈可击 somewhere (in a hand or the deck).
     assert!(f.input.contains('J'), "{}", f.report);
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
@@ -676,7 +669,6 @@ fn stress_finds_the_ants_that_count_a_wrapped_enemy_once() {
     let reach = (r2 as f64).sqrt() as u64;
     assert!(rows <= 2 * reach || cols <= 2 * reach, "{}", f.report);
     assert!(rows * cols <= 36 && ants <= 6, "{}", f.report);
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
@@ -690,8 +682,6 @@ fn stress_finds_the_referee_that_loses_a_round_at_count_0() {
     let rounds: usize = lines[skills + 1].parse().unwrap();
     eprintln!("ji_referee shrunk to {skills} skills, {rounds} rounds");
     assert!(skills <= 3 && rounds <= 3, "{}", f.report);
-
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
@@ -711,7 +701,6 @@ fn stress_finds_the_solver_that_applies_the_draw_chance_twice() {
     // The planted bug needs a draw chance and a second round.
     assert!(percent.parse::<f64>().unwrap() > 0.0, "{}", f.report);
     assert_ne!(rounds, "1", "{}", f.report);
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
