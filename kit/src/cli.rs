@@ -33,9 +33,10 @@ stress  Runs CMD and our solver on generated cases until they disagree, then
 
 Time limits are on CPU time (user + system), as judges count them, so that
 a busy machine does not change a verdict: TLE is over --time-limit MS of
-CPU. A program that sleeps or waits is stopped by the wall clock at 2 x the
-limit + 1 s: ILE (idleness limit). Stopping kit (Ctrl-C, SIGTERM, SIGHUP)
-stops the program it runs.
+CPU. A program that sleeps or waits is stopped when it is still idle (under
+10 ms of CPU in the last second) past 2 x the limit + 1 s of wall time: ILE
+(idleness limit). Stopping kit (Ctrl-C, SIGTERM, SIGHUP) stops the program
+it runs.
 
 Our solvers are the binaries beside kit (cargo build --release puts them
 all in target/release), or in $KIT_SOLVER_DIR, or --solver PATH.
@@ -76,8 +77,8 @@ went wrong and a command that reproduces it:
   WA   wrong answer: the first differing line and token
   RE   exit code not 0 or a signal: the last lines of its stderr
   TLE  over --time-limit MS of CPU time (user + system)
-  ILE  idleness limit: over 2 x the limit + 1 s of wall time (it sleeps or
-       waits)
+  ILE  idleness limit: idle (under 10 ms of CPU in the last second) past
+       2 x the limit + 1 s of wall time: it sleeps or waits
 Then a summary such as `AC 148/150 (WA 2)`. Cases with .args or a .code are
 for our solver and are not judged. Cases with a NAME.beyond file go beyond
 the official judge's data (accepted solutions differ on them): they are
@@ -96,7 +97,7 @@ usage: kit stress PROBLEM [--profile P|all] [--seed S] [--count N] [--jobs N]
 Generated cases (the same as `kit gen` with the same profile and seed), our
 solver and CMD on each; stops at the first case where CMD's output differs
 from ours, CMD fails, or runs over a limit (TLE: --time-limit MS of CPU time;
-ILE: 2 x the limit + 1 s of wall time). Then shrinks the input while our
+ILE: idle past 2 x the limit + 1 s of wall time). Then shrinks the input while our
 solver accepts it and CMD fails the same way (a failure by time must repeat
 on a second run), prints it with both outputs, the first difference and the
 times, and writes it as NAME.in and NAME.out (our answer) to --out, ready for

@@ -5,8 +5,10 @@
 //! the children it waited for), as judges count it: a busy machine slows
 //! the wall clock of a run, not its CPU time. A program that sleeps or waits
 //! uses no CPU, so a wall-clock backstop, [`idle_limit`] (2 x the limit +
-//! 1 s), kills it too; judges call that an idleness limit. The program runs
-//! in a process group of its own, and the whole group is killed at either
+//! 1 s), kills it if it is idle then (under 10 ms of CPU in the last
+//! second; a program that computes on a starved machine is not idle, and
+//! ends at the CPU limit); judges call that an idleness limit. The program
+//! runs in a process group of its own, and the whole group is killed at either
 //! limit, when the program ends (what it left running in the background),
 //! and when `kit` itself is stopped by SIGTERM, SIGHUP or SIGINT
 //! ([`stop_children_on_signals`]).
@@ -93,8 +95,8 @@ pub enum Status {
     Signaled(i32),
     /// Killed by us: its CPU time went over the time limit.
     CpuLimit,
-    /// Killed by us: its wall time went over [`idle_limit`] (a program that
-    /// sleeps or waits for input that never comes).
+    /// Killed by us: past [`idle_limit`] of wall time while using (almost)
+    /// no CPU (a program that sleeps or waits for input that never comes).
     IdleLimit,
 }
 
@@ -356,25 +358,49 @@ struct Usage {
 /// How often the CPU time of a running program is read.
 const CPU_POLL: Duration = Duration::from_millis(10);
 
+/// A program past [`idle_limit`] is idle, and killed, when it gained less
+/// than [`IDLE_CPU`] of CPU time in the last [`IDLE_WINDOW`]: a program
+/// that computes on a starved machine is not idle, it ends at the CPU limit.
+pub const IDLE_WINDOW: Duration = Duration::from_secs(1);
+pub const IDLE_CPU: Duration = Duration::from_millis(10);
+
+/// Past this many times [`idle_limit`], a run is stopped whatever it does
+/// (a machine so loaded that the program gets almost none of the CPU).
+pub const HARD_STOP: u32 = 10;
+
 /// Polls for the exit (sleeping 20 us, doubling up to 1 ms); kills the
-/// program's group when its CPU time goes over `limit` (read every 10 ms)
-/// or its wall time over [`idle_limit`].
+/// program's group when its CPU time goes over `limit` (read every 10 ms),
+/// or when it is idle past [`idle_limit`], or past [`HARD_STOP`] times that.
 fn wait(child: &mut Child, start: Instant, limit: Duration) -> io::Result<(Status, Option<Usage>)> {
     let mut nap = Duration::from_micros(20);
-    let idle = idle_limit(limit);
+    let backstop = idle_limit(limit);
     let mut next_cpu_check = start + CPU_POLL;
+    let mut cpu = Duration::ZERO;
+    // The CPU time at the start of the current window, and whether the
+    // last full window was idle.
+    let (mut mark, mut idle) = ((start, Duration::ZERO), false);
     loop {
         if let Some((status, usage)) = reap(child, false)? {
             return Ok((status_of(status), usage));
         }
+        let now = Instant::now();
         let mut over = None;
-        if start.elapsed() > idle {
-            over = Some(Status::IdleLimit);
-        } else if Instant::now() >= next_cpu_check {
-            next_cpu_check = Instant::now() + CPU_POLL;
-            if live_cpu(child.id()).is_some_and(|cpu| cpu > limit) {
+        if now >= next_cpu_check {
+            next_cpu_check = now + CPU_POLL;
+            if let Some(c) = live_cpu(child.id()) {
+                cpu = c;
+            }
+            if cpu > limit {
                 over = Some(Status::CpuLimit);
             }
+            if now - mark.0 >= IDLE_WINDOW {
+                idle = cpu.saturating_sub(mark.1) < IDLE_CPU;
+                mark = (now, cpu);
+            }
+        }
+        let wall = now - start;
+        if over.is_none() && (wall > backstop && idle || wall > backstop * HARD_STOP) {
+            over = Some(Status::IdleLimit);
         }
         if let Some(status) = over {
             group::kill_group(child.id());
@@ -662,6 +688,16 @@ mod tests {
         assert!(o.wall >= idle_limit(Duration::from_millis(100)));
         assert!(o.cpu < Duration::from_millis(100), "{:?}", o.cpu);
         assert_eq!(idle_limit(Duration::from_millis(100)).as_millis(), 1200);
+    }
+
+    /// Starved (here: sleeping most of the time, as on a loaded machine),
+    /// a program that computes is not idle past the backstop: it goes on
+    /// until its CPU time is over the limit.
+    #[test]
+    fn a_program_that_computes_slowly_is_not_idle() {
+        let slow = "while :; do i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; sleep 0.05; done";
+        let o = go(&sh(slow), "", 100);
+        assert_eq!(o.status, Status::CpuLimit, "{:?} {:?}", o.cpu, o.wall);
     }
 
     #[test]
