@@ -21,9 +21,11 @@ usage:
   kit gen PROBLEM [--profile P] [--seed S] [--count N --out DIR [--force]]
                   [--solver PATH]
   kit gen PROBLEM --list
-  kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast] -- CMD ARGS...
+  kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast]
+                    -- CMD ARGS...
   kit stress PROBLEM [--profile P|all] [--seed S] [--count N] [--jobs N]
-                     [--out DIR] [--time-limit MS] [--solver PATH] -- CMD ARGS...
+                     [--out DIR] [--time-limit MS] [--solver PATH]
+                     -- CMD ARGS...
   kit COMMAND --help
 
 gen     Seeded inputs, with our solver's answers.
@@ -66,7 +68,8 @@ is the same whatever --count.
 ";
 
 pub const JUDGE_HELP: &str = "\
-usage: kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast] -- CMD ARGS...
+usage: kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast]
+                        -- CMD ARGS...
 
 Runs CMD on every NAME.in that has a NAME.out below each DIR (default
 tests/data/PROBLEM, recursively), in the current directory, and compares its
@@ -92,17 +95,19 @@ the exit code.
 
 pub const STRESS_HELP: &str = "\
 usage: kit stress PROBLEM [--profile P|all] [--seed S] [--count N] [--jobs N]
-                          [--out DIR] [--time-limit MS] [--solver PATH] -- CMD ARGS...
+                          [--out DIR] [--time-limit MS] [--solver PATH]
+                          -- CMD ARGS...
 
 Generated cases (the same as `kit gen` with the same profile and seed), our
 solver and CMD on each; stops at the first case where CMD's output differs
 from ours, CMD fails, or runs over a limit (TLE: --time-limit MS of CPU time;
-ILE: idle past 2 x the limit + 1 s of wall time). Then shrinks the input while our
-solver accepts it and CMD fails the same way (a failure by time must repeat
-on a second run), prints it with both outputs, the first difference and the
-times, and writes it as NAME.in and NAME.out (our answer) to --out, ready for
-`kit judge --dir`. Before stressing, CMD is timed on our smallest input: if
-its start-up alone is over the limit, kit says so and stops.
+ILE: idle past 2 x the limit + 1 s of wall time). Then shrinks the input
+while our solver accepts it and CMD fails the same way (a failure by time
+must repeat on a second run), prints it with both outputs, the first
+difference and the times, and writes it as NAME.in and NAME.out (our
+answer) to --out, ready for `kit judge --dir`. Before stressing, CMD is
+timed on our smallest input: if its start-up alone is over the limit, kit
+says so and stops.
 
   --profile P      the family of inputs (default random); all: every
                    profile in turn, --count cases each
