@@ -209,6 +209,28 @@ const PIPE_GRACE: Duration = Duration::from_millis(500);
 /// kills it when its CPU time runs over `limit` or its wall time over
 /// [`idle_limit`]`(limit)`. An error only when it cannot start.
 pub fn run(cmd: &Cmd, stdin: &[u8], limit: Duration, cwd: Option<&Path>) -> io::Result<Outcome> {
+    run_with(cmd, stdin, limit, cwd, Memory::Measured)
+}
+
+/// Whether a run reports the peak memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Memory {
+    /// Exact or bounded ([`Peak`]); spawns are then serialised (see
+    /// `spawn`), which costs parallel runs their speed.
+    Measured,
+    /// `peak` is `None`; runs in other threads proceed at once (`kit
+    /// stress --jobs`, which reports no memory).
+    Unmeasured,
+}
+
+/// [`run`], with or without the peak memory.
+pub fn run_with(
+    cmd: &Cmd,
+    stdin: &[u8],
+    limit: Duration,
+    cwd: Option<&Path>,
+    memory: Memory,
+) -> io::Result<Outcome> {
     let mut command = Command::new(&cmd.program);
     command
         .args(&cmd.args)
@@ -224,7 +246,14 @@ pub fn run(cmd: &Cmd, stdin: &[u8], limit: Duration, cwd: Option<&Path>) -> io::
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    let (mut child, floor, start) = spawn(&mut command).map_err(|e| hint(cmd, e))?;
+    let (mut child, floor, start) = match memory {
+        Memory::Measured => spawn(&mut command),
+        Memory::Unmeasured => {
+            let start = Instant::now();
+            command.spawn().map(|child| (child, None, start))
+        }
+    }
+    .map_err(|e| hint(cmd, e))?;
     let _registered = group::Running::register(child.id());
     // Feed stdin from a thread: a program may write before it has read all,
     // or never read at all (then the write fails, which is its business).
@@ -243,10 +272,10 @@ pub fn run(cmd: &Cmd, stdin: &[u8], limit: Duration, cwd: Option<&Path>) -> io::
         Some(u) => (Some(u.peak_kib), u.cpu),
         None => (None, wall),
     };
-    let peak = match (maxrss, floor) {
-        (Some(k), Some(f)) if k <= f => Some(Peak::AtMost(f)),
-        (Some(k), _) => Some(Peak::Exact(k)),
-        (None, _) => None,
+    let peak = match (memory, maxrss, floor) {
+        (Memory::Unmeasured, _, _) | (_, None, _) => None,
+        (_, Some(k), Some(f)) if k <= f => Some(Peak::AtMost(f)),
+        (_, Some(k), _) => Some(Peak::Exact(k)),
     };
     let grace = Instant::now() + PIPE_GRACE;
     Ok(Outcome {
@@ -811,6 +840,15 @@ mod tests {
         assert!(matches!(small, Some(Peak::AtMost(_))), "{small:?}");
         assert_eq!(Peak::AtMost(2048).to_string(), "<=2.0 MiB");
         assert_eq!(Peak::Exact(1536).to_string(), "1.5 MiB");
+    }
+
+    #[test]
+    fn an_unmeasured_run_has_no_peak_but_its_times() {
+        let cmd = sh("echo hi");
+        let o = run_with(&cmd, b"", Duration::from_secs(5), None, Memory::Unmeasured).unwrap();
+        assert!(o.success());
+        assert_eq!(o.stdout, b"hi\n");
+        assert_eq!(o.peak, None);
     }
 
     #[test]
