@@ -29,6 +29,13 @@ fn solver(problem: &str) -> &'static str {
 
 const PROBLEMS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
 
+/// This test file's list is the kit's one list of problems.
+#[test]
+fn the_problems_here_are_the_kits() {
+    let names: Vec<&str> = kit::problems::all().iter().map(|p| p.name()).collect();
+    assert_eq!(names, PROBLEMS);
+}
+
 fn planted(script: &str) -> String {
     common::root()
         .join("tests/planted")

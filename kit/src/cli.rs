@@ -162,6 +162,12 @@ const STRESS: &[&str] = &[
     "--solver",
 ];
 
+/// The problems' names, from the one list of problems.
+fn problem_names() -> String {
+    let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
+    names.join(", ")
+}
+
 /// The words before `--` ask for help.
 fn wants_help(args: &[OsString]) -> bool {
     args.iter()
@@ -271,8 +277,7 @@ impl Args {
                 ));
             }
         }
-        parsed.problem =
-            problem.ok_or("which problem? (zhuguosha, ants_battle, ji_referee, ji_solver)")?;
+        parsed.problem = problem.ok_or_else(|| format!("which problem? ({})", problem_names()))?;
         if wants_cmd && parsed.cmd.is_none() {
             return Err(
                 "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`"
@@ -308,11 +313,10 @@ impl Args {
 
     fn problem(&self) -> Result<&'static dyn Problem, String> {
         problems::find(&self.problem).ok_or_else(|| {
-            let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
             format!(
                 "unknown problem `{}`; the problems: {}",
                 self.problem,
-                names.join(", ")
+                problem_names()
             )
         })
     }
@@ -452,6 +456,13 @@ mod tests {
             err.starts_with("kit: ") && err.contains(message),
             "{args:?}: {err}"
         );
+    }
+
+    /// The help names every problem of the one list.
+    #[test]
+    fn help_names_every_problem() {
+        let names = problem_names();
+        assert!(USAGE.contains(&format!("({names})")), "{names}");
     }
 
     #[test]
