@@ -11,10 +11,9 @@
 
 mod common;
 
-use kit::scratch::Scratch;
+use kit::scratch::{build_patched, kit, Hogs, Scratch};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Where cargo put our solvers for this test run.
@@ -30,13 +29,11 @@ fn solver(problem: &str) -> &'static str {
 
 const PROBLEMS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
 
-/// `kit ARGS...` in-process: exit code, stdout, stderr.
-fn kit<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
-    let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = kit::cli::main(&args, &mut out, &mut err, false);
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("kit writes UTF-8");
-    (code, text(out), text(err))
+/// This test file's list is the kit's one list of problems.
+#[test]
+fn the_problems_here_are_the_kits() {
+    let names: Vec<&str> = kit::problems::all().iter().map(|p| p.name()).collect();
+    assert_eq!(names, PROBLEMS);
 }
 
 fn planted(script: &str) -> String {
@@ -116,58 +113,10 @@ const DRAWS_TWICE: Patch = Patch {
 impl Patch {
     /// Compiles the patched copy in `dir`; returns the executable.
     fn build(&self, dir: &Scratch) -> PathBuf {
-        let path = common::root()
+        let source = common::root()
             .join("src/bin")
             .join(format!("{}.rs", self.bin));
-        let source = std::fs::read_to_string(&path).expect("solver source");
-        assert_eq!(
-            source.matches(self.anchor).count(),
-            1,
-            "the planted bug for {} needs the text `{}` exactly once in {}; \
-             the solver changed: update the patch in {}",
-            self.bin,
-            self.anchor,
-            common::rel(&path),
-            file!()
-        );
-        let patched = if self.into_body {
-            let at = source.find(self.anchor).expect("counted above");
-            let brace = at + source[at..].find('{').expect("a body after the anchor") + 1;
-            format!(
-                "{}{}{}",
-                &source[..brace],
-                self.replacement,
-                &source[brace..]
-            )
-        } else {
-            source.replacen(self.anchor, self.replacement, 1)
-        };
-        let file = dir.write(&format!("{}.rs", self.bin), &patched);
-        let exe = dir.path().join(format!("planted_{}", self.bin));
-        // opt-level 0 compiles fastest (ants_battle: 3 s instead of 8);
-        // the generated cases are small.
-        let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-        let out = Command::new(rustc)
-            .args([
-                "--edition",
-                "2021",
-                "-C",
-                "opt-level=0",
-                "-A",
-                "warnings",
-                "-o",
-            ])
-            .arg(&exe)
-            .arg(&file)
-            .output()
-            .expect("rustc runs");
-        assert!(
-            out.status.success(),
-            "the planted {} does not compile:\n{}",
-            self.bin,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        exe
+        build_patched(&source, self.anchor, self.replacement, self.into_body, dir)
     }
 }
 
@@ -309,28 +258,46 @@ fn every_generated_ji_case_passes_strict() {
 
 // ---------------------------------------------------------------- judge --
 
+/// `kit judge` of our own solver on its fixtures: all AC, also the cases
+/// beyond the judge's data. The limit is on CPU time and generous (our
+/// slowest fixture takes about 1.1 s), so a loaded machine cannot turn a
+/// case into a TLE.
 fn judge_ours(problem: &str) {
     let dir = common::root()
         .join("tests/data")
         .join(problem)
         .display()
         .to_string();
-    let (code, out, err) = kit(&["judge", problem, "--dir", &dir, "--", solver(problem)]);
-    let last = out.lines().last().unwrap_or("");
+    let args = [
+        "judge",
+        problem,
+        "--dir",
+        &dir,
+        "--time-limit",
+        "20000",
+        "--",
+        solver(problem),
+    ];
+    let (code, out, err) = kit(&args);
     assert_eq!(code, 0, "{problem}: {err}\n{out}");
-    let (ac, total) = last
+    let summary = out
+        .lines()
+        .find(|l| l.starts_with("AC ") && !l.contains(" ms "))
+        .unwrap_or_else(|| panic!("no summary: {out}"));
+    let (ac, rest) = summary
         .strip_prefix("AC ")
         .and_then(|s| s.split_once('/'))
-        .unwrap_or_else(|| panic!("summary {last:?}"));
+        .unwrap_or_else(|| panic!("summary {summary:?}"));
+    let total = rest.split(';').next().unwrap();
     assert_eq!(ac, total, "{out}");
-    assert!(
-        ac.parse::<usize>().unwrap() >= 100,
-        "{problem}: only {ac} cases judged"
-    );
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("AC ")).count(),
-        ac.parse::<usize>().unwrap() + 1
-    );
+    if let Some((_, beyond)) = rest.split_once("; beyond the judge's data: ") {
+        let (b_ac, b_total) = beyond.split_once('/').unwrap();
+        assert_eq!(b_ac, b_total, "{out}");
+    }
+    let ac: usize = ac.parse().unwrap();
+    assert!(ac >= 100, "{problem}: only {ac} cases judged");
+    let beyond = out.matches("\n    beyond the judge's data: ").count();
+    assert_eq!(verdicts(&out), vec!["AC"; ac + beyond], "{out}");
 }
 
 #[test]
@@ -348,9 +315,39 @@ fn judge_accepts_our_ji_referee() {
     judge_ours("ji_referee");
 }
 
+/// Also on a busy machine: a CPU hog per core runs meanwhile (bounded,
+/// killed at the end); CPU time does not see them.
 #[test]
 fn judge_accepts_our_ji_solver() {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let _busy = Hogs::start(cores.min(4));
     judge_ours("ji_solver");
+}
+
+/// The case beyond the judge's data is counted apart: a program that
+/// always answers MP fails it or not, the summary's counts do not change.
+#[test]
+fn judge_counts_cases_beyond_the_judges_data_apart() {
+    let data = common::root().join("tests/data/zhuguosha/edge");
+    let d = data.display().to_string();
+    let (code, out, err) = kit(&["judge", "zhuguosha", "--dir", &d, "--", solver("zhuguosha")]);
+    assert_eq!(code, 0, "{err}{out}");
+    let beyond = std::fs::read_dir(&data)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().unwrap() == "beyond")
+        .count();
+    assert!(beyond >= 1);
+    let judged = verdicts(&out).len() - beyond;
+    assert!(
+        out.contains(&format!(
+            "\nAC {judged}/{judged}; beyond the judge's data: {beyond}/{beyond}\n"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(&format!("\n({})\n", kit::judge::BEYOND_MEANS)),
+        "{out}"
+    );
 }
 
 /// Two 猪国杀 fixtures in a folder of their own.
@@ -365,6 +362,26 @@ fn two_cases() -> (Scratch, String) {
     }
     let d = dir.path().display().to_string();
     (dir, d)
+}
+
+/// The verdict words of the case lines within the judge's data (not
+/// followed by a `beyond the judge's data` line), in order.
+fn judged_verdicts(out: &str) -> Vec<&str> {
+    let lines: Vec<&str> = out.lines().collect();
+    let mut v = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with(' ') || !line.contains(" ms ") {
+            continue;
+        }
+        let details = lines[i + 1..].iter().take_while(|l| l.starts_with("    "));
+        if !details
+            .clone()
+            .any(|l| l.starts_with("    beyond the judge's data: "))
+        {
+            v.push(line.split(' ').next().unwrap());
+        }
+    }
+    v
 }
 
 /// The verdict words of each case line, in order.
@@ -432,31 +449,60 @@ fn judge_reports_re_by_exit_code_and_by_signal() {
 }
 
 #[test]
-fn judge_reports_tle_at_the_time_limit() {
+fn judge_reports_tle_by_cpu_time_and_ile_by_the_wall_clock() {
     let (_dir, d) = two_cases();
-    let start = Instant::now();
+    let judge = |script: &str, limit: &str| {
+        kit(&[
+            "judge",
+            "zhuguosha",
+            "--dir",
+            &d,
+            "--time-limit",
+            limit,
+            "--",
+            "sh",
+            &planted(script),
+        ])
+    };
+    // 100 ms of CPU before 1200 ms of wall time: a busy loop gets that
+    // even on a loaded machine (other tests run CPU hogs meanwhile).
+    let (code, out, _) = judge("busy.sh", "100");
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out), ["TLE", "TLE"], "{out}");
+    assert!(out.contains(" ms of CPU > 100 ms (wall time "), "{out}");
+    assert!(out.ends_with("\nAC 0/2 (TLE 2)\n"), "{out}");
+    // Sleeping uses no CPU: the wall-clock backstop (2 x 100 + 1000 ms).
+    let (code, out, _) = judge("hang.sh", "100");
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out), ["ILE", "ILE"], "{out}");
+    assert!(
+        out.contains("(the idleness limit, 2 x 100 + 1000 ms)"),
+        "{out}"
+    );
+    assert!(out.ends_with("\nAC 0/2 (ILE 2)\n"), "{out}");
+}
+
+#[test]
+fn judge_fail_fast_stops_at_the_first_failure() {
+    let (_dir, d) = two_cases();
+    let mp = planted("always_mp.sh");
     let (code, out, _) = kit(&[
         "judge",
         "zhuguosha",
+        "--fail-fast",
         "--dir",
         &d,
-        "--time-limit",
-        "300",
         "--",
         "sh",
-        &planted("hang.sh"),
+        &mp,
     ]);
     assert_eq!(code, 1);
-    assert_eq!(verdicts(&out), ["TLE", "TLE"], "{out}");
+    assert_eq!(verdicts(&out), ["WA"], "{out}");
     assert!(
-        out.lines().next().unwrap().starts_with("TLE   >300 ms"),
+        out.ends_with(
+            "\nstopped at the first failure (--fail-fast): 1 case not run\nAC 0/1 (WA 1)\n"
+        ),
         "{out}"
-    );
-    assert!(out.ends_with("\nAC 0/2 (TLE 2)\n"), "{out}");
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        start.elapsed()
     );
 }
 
@@ -478,7 +524,7 @@ fn judge_counts_a_mostly_right_program() {
         exe.as_os_str(),
     ]);
     assert_eq!(code, 1);
-    let v = verdicts(&out);
+    let v = judged_verdicts(&out);
     let count = |word: &str| v.iter().filter(|v| **v == word).count();
     let (ac, wa, re) = (count("AC"), count("WA"), count("RE"));
     assert!(ac > 0 && wa > 0 && ac + wa + re == v.len(), "{out}");
@@ -488,23 +534,22 @@ fn judge_counts_a_mostly_right_program() {
     } else {
         String::new()
     };
-    let summary = format!("\nAC {ac}/{} (WA {wa}{tail})\n", v.len());
-    assert!(out.ends_with(&summary), "{out}");
-    assert_eq!(
+    let summary = format!("\nAC {ac}/{} (WA {wa}{tail})", v.len());
+    assert!(out.contains(&summary), "{out}");
+    assert!(
         out.matches("\n    exit code 3; stderr: zhuguosha: the game does not end")
-            .count(),
-        re
+            .count()
+            >= re
     );
 }
 
 // --------------------------------------------------------------- stress --
 
-/// What `kit stress` found: its report, the case written, and the time.
+/// What `kit stress` found: its report and the case written.
 struct Found {
     report: String,
     input: String,
     answer: String,
-    took: Duration,
 }
 
 fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found {
@@ -560,7 +605,6 @@ fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found
         report,
         input,
         answer,
-        took,
     }
 }
 
@@ -571,9 +615,6 @@ fn pigs_and_cards(input: &str) -> (usize, usize) {
         .map(|t| t.parse::<usize>().unwrap());
     (head.next().unwrap(), head.next().unwrap())
 }
-
-/// "Within seconds": generous for a loaded 2-core machine.
-const SECONDS: Duration = Duration::from_secs(30);
 
 #[test]
 fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
@@ -590,7 +631,6 @@ fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
         "MP's loss is what it misses: {}",
         f.answer
     );
-    assert!(f.took < SECONDS, "{:?}", f.took);
     // Deterministic: the same seed finds and shrinks to the same case.
     let again = stress_finds("zhuguosha", "random", &["sh".as_ref(), mp.as_ref()]);
     assert_eq!(again.input, f.input);
@@ -610,7 +650,6 @@ fn stress_finds_the_solver_that_ignores_wuxie_and_shrinks_it() {
     );
     // The difference needs a 无懈可击 somewhere (in a hand or the deck).
     assert!(f.input.contains('J'), "{}", f.report);
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
@@ -637,7 +676,6 @@ fn stress_finds_the_ants_that_count_a_wrapped_enemy_once() {
     let reach = (r2 as f64).sqrt() as u64;
     assert!(rows <= 2 * reach || cols <= 2 * reach, "{}", f.report);
     assert!(rows * cols <= 36 && ants <= 6, "{}", f.report);
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
@@ -651,8 +689,6 @@ fn stress_finds_the_referee_that_loses_a_round_at_count_0() {
     let rounds: usize = lines[skills + 1].parse().unwrap();
     eprintln!("ji_referee shrunk to {skills} skills, {rounds} rounds");
     assert!(skills <= 3 && rounds <= 3, "{}", f.report);
-
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
@@ -672,7 +708,6 @@ fn stress_finds_the_solver_that_applies_the_draw_chance_twice() {
     // The planted bug needs a draw chance and a second round.
     assert!(percent.parse::<f64>().unwrap() > 0.0, "{}", f.report);
     assert_ne!(rounds, "1", "{}", f.report);
-    assert!(f.took < SECONDS, "{:?}", f.took);
 }
 
 #[test]
@@ -689,4 +724,65 @@ fn stress_with_our_own_solver_agrees_everywhere() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.starts_with("stress zhuguosha: 40 cases (profile random, seed 1), your program agrees with ours on all ("), "{out}");
+}
+
+/// `--jobs 2` reports the same (lowest) failing case as `--jobs 1`, and
+/// shrinks it to the same input.
+#[test]
+fn stress_jobs_find_the_same_case_as_one_job() {
+    let mp = planted("always_mp.sh");
+    let run = |jobs: &str| {
+        let dir = Scratch::new("kit-stress-jobs");
+        let out_dir = dir.path().join("failures").display().to_string();
+        let (code, report, err) = kit(&[
+            "stress",
+            "zhuguosha",
+            "--seed",
+            "4",
+            "--count",
+            "100",
+            "--jobs",
+            jobs,
+            "--out",
+            &out_dir,
+            "--solver",
+            solver("zhuguosha"),
+            "--",
+            "sh",
+            &mp,
+        ]);
+        assert_eq!(code, 1, "{report}{err}");
+        let (cases, _) = kit::cases::discover(Path::new(&out_dir)).unwrap();
+        let input = common::read_text(&cases[0].input);
+        (report.lines().next().unwrap().to_string(), input)
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+/// `--profile all`: every profile in turn, `--count` cases each.
+#[test]
+fn stress_profile_all_runs_every_profile() {
+    let (_, list, _) = kit(&["gen", "zhuguosha", "--list"]);
+    let profiles: Vec<&str> = list.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    let (code, out, err) = kit(&[
+        "stress",
+        "zhuguosha",
+        "--profile",
+        "all",
+        "--count",
+        "2",
+        "--jobs",
+        "2",
+        "--solver",
+        solver("zhuguosha"),
+        "--",
+        solver("zhuguosha"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), profiles.len(), "{out}");
+    for (line, profile) in lines.iter().zip(&profiles) {
+        let want = format!("stress zhuguosha: 2 cases (profile {profile}, seed 1), your program agrees with ours on all (");
+        assert!(line.starts_with(&want), "{line}");
+    }
 }

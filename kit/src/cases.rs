@@ -1,6 +1,7 @@
 //! Fixture discovery: every `NAME.in` below a folder, with its siblings
 //! `NAME.out` (expected stdout), `NAME.err` (expected stderr line; exit 2
-//! implied), `NAME.code` (another exit code) and `NAME.args` (arguments).
+//! implied), `NAME.code` (another exit code), `NAME.args` (arguments) and
+//! `NAME.beyond` (the case goes beyond the official judge's data: why).
 
 use std::fs;
 use std::io;
@@ -19,6 +20,9 @@ pub struct Case {
     pub code: i32,
     /// Command-line arguments from `.args`.
     pub args: Vec<String>,
+    /// From `.beyond`: why this case goes beyond the official judge's data
+    /// (accepted solutions may differ on it), in one line.
+    pub beyond: Option<String>,
 }
 
 impl Case {
@@ -78,12 +82,17 @@ pub fn discover(dir: &Path) -> io::Result<(Vec<Case>, Vec<String>)> {
                 .collect(),
             None => Vec::new(),
         };
+        let beyond = match sibling("beyond") {
+            Some(p) => Some(read_text(&p)?.trim().to_string()),
+            None => None,
+        };
         found.push(Case {
             input,
             stdout,
             stderr,
             code,
             args,
+            beyond,
         });
     }
     Ok((found, problems))
@@ -126,6 +135,7 @@ mod tests {
         dir.write("sub/c.out", "three\n");
         dir.write("sub/c.code", "3\n");
         dir.write("sub/c.args", "--strict  -v\n");
+        dir.write("sub/c.beyond", "a rule the judge never tests\n");
         dir.write("lonely.in", "4\n");
         dir.write("notes.txt", "not a case\n");
         let (cases, problems) = discover(dir.path()).expect("readable");
@@ -146,6 +156,11 @@ mod tests {
         assert!(cases[1].stdout.is_none());
         assert_eq!(cases[2].code, 3);
         assert_eq!(cases[2].args, ["--strict", "-v"]);
+        assert_eq!(
+            cases[2].beyond.as_deref(),
+            Some("a rule the judge never tests")
+        );
+        assert_eq!(cases[0].beyond, None);
         assert_eq!(problems.len(), 1);
         assert!(problems[0].ends_with("lonely.in: has no .out (nor .err) beside it"));
     }

@@ -18,34 +18,31 @@ kit: seeded generators, a local judge and stress testing for the problems of
 this collection (zhuguosha, ants_battle, ji_referee, ji_solver).
 
 usage:
-  kit gen PROBLEM [--profile P] [--seed S] [--count N --out DIR] [--solver PATH]
+  kit gen PROBLEM [--profile P] [--seed S] [--count N --out DIR [--force]]
+                  [--solver PATH]
   kit gen PROBLEM --list
-  kit judge PROBLEM [--dir DIR]... [--time-limit MS] -- CMD ARGS...
-  kit stress PROBLEM [--profile P] [--seed S] [--count N] [--out DIR]
-                     [--time-limit MS] [--solver PATH] -- CMD ARGS...
+  kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast]
+                    -- CMD ARGS...
+  kit stress PROBLEM [--profile P|all] [--seed S] [--count N] [--jobs N]
+                     [--out DIR] [--time-limit MS] [--solver PATH]
+                     -- CMD ARGS...
   kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH]
+  kit COMMAND --help
 
-gen     Without --out, one case (case 0) to stdout. With --out DIR, the cases
-        0..N as DIR/NNNN.in with our solver's answer DIR/NNNN.out. An input
-        our solver has no answer to (exit 3: a game that never ends) is
-        drawn again, so every case has an answer. Defaults: --profile random --seed 1 --count 1.
-        --list shows the profiles.
-judge   Runs CMD on every NAME.in that has a NAME.out below each DIR (default
-        tests/data/PROBLEM, recursively), in the current directory, and
-        compares its stdout by the rule of `cargo test`. One line per case:
-        AC, WA (with the first differing line and token and a command that
-        reproduces it), RE (exit code or signal) or TLE, the wall time and
-        the peak memory; then a summary such as `AC 148/150 (WA 2)`. Cases
-        with .args or a .code are for our solver and are not judged.
-        Default --time-limit 2000.
-stress  Generated cases (the same as `kit gen` with the same profile and
-        seed), our solver and CMD on each, up to --count (default 1000);
-        stops at the first case where CMD's output differs from ours, CMD
-        fails or runs over --time-limit (default 2000 ms). Then shrinks the
-        input while our solver accepts it and CMD fails the same way, prints
-        it with both outputs and the first difference, and writes it as
-        NAME.in and NAME.out (our answer) to --out (default
-        stress-failures/PROBLEM), ready for `kit judge --dir`.
+gen     Seeded inputs, with our solver's answers.
+judge   Runs CMD on fixture folders: one verdict per case.
+stress  Runs CMD and our solver on generated cases until they disagree, then
+        shrinks the input.
+show    Writes one self-contained web page that draws a game (a 猪国杀
+        replay, an Ants battle, a 集 record or value table) from our
+        solver's explain output.
+
+Time limits are on CPU time (user + system), as judges count them, so that
+a busy machine does not change a verdict: TLE is over --time-limit MS of
+CPU. A program that sleeps or waits is stopped when it is still idle (under
+10 ms of CPU in the last second) past 2 x the limit + 1 s of wall time: ILE
+(idleness limit). Stopping kit (Ctrl-C, SIGTERM, SIGHUP) stops the program
+it runs.
 
 Our solvers are the binaries beside kit (cargo build --release puts them
 all in target/release), or in $KIT_SOLVER_DIR, or --solver PATH.
@@ -54,12 +51,101 @@ exit codes: 0 all good; 1 judge: a case is not AC, stress: a failure found;
 2 usage or set-up error (one line on stderr).
 ";
 
+pub const GEN_HELP: &str = "\
+usage: kit gen PROBLEM [--profile P] [--seed S] [--count N --out DIR [--force]]
+                       [--solver PATH]
+       kit gen PROBLEM --list
+
+Without --out, one case (case 0) to stdout. With --out DIR, the cases 0..N-1
+as DIR/NNNN.in with our solver's answer DIR/NNNN.out; cases already there are
+not overwritten unless --force. An input our solver has no answer to (exit 3:
+a game that never ends) is drawn again, so every case has an answer. Case i
+is the same whatever --count.
+
+  --profile P    the family of inputs (default random); --list shows them
+  --seed S       default 1
+  --count N      default 1; needs --out
+  --out DIR      write the cases there
+  --force        overwrite cases already in DIR
+  --solver PATH  our solver (default: beside kit, or in $KIT_SOLVER_DIR)
+  --list         the profiles, one a line
+";
+
+pub const JUDGE_HELP: &str = "\
+usage: kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast]
+                        -- CMD ARGS...
+
+Runs CMD on every NAME.in that has a NAME.out below each DIR (default
+tests/data/PROBLEM, recursively), in the current directory, and compares its
+stdout with NAME.out by the rule of `cargo test`. One line per case: the
+verdict, the CPU and wall times and the peak memory, then for a failure what
+went wrong and a command that reproduces it:
+  AC   accepted
+  WA   wrong answer: the first differing line and token
+  RE   exit code not 0 or a signal: the last lines of its stderr
+  TLE  over --time-limit MS of CPU time (user + system)
+  ILE  idleness limit: idle (under 10 ms of CPU in the last second) past
+       2 x the limit + 1 s of wall time: it sleeps or waits
+Then a summary such as `AC 148/150 (WA 2)`. Cases with .args or a .code are
+for our solver and are not judged. Cases with a NAME.beyond file go beyond
+the official judge's data (accepted solutions differ on them): they are
+counted apart, as in `AC 195/195; beyond the judge's data: 0/1`, and not in
+the exit code.
+
+  --dir DIR        a folder of cases (repeatable)
+  --time-limit MS  CPU time per case (default 2000)
+  --fail-fast      stop at the first case that is not AC
+";
+
+pub const STRESS_HELP: &str = "\
+usage: kit stress PROBLEM [--profile P|all] [--seed S] [--count N] [--jobs N]
+                          [--out DIR] [--time-limit MS] [--solver PATH]
+                          -- CMD ARGS...
+
+Generated cases (the same as `kit gen` with the same profile and seed), our
+solver and CMD on each; stops at the first case where CMD's output differs
+from ours, CMD fails, or runs over a limit (TLE: --time-limit MS of CPU time;
+ILE: idle past 2 x the limit + 1 s of wall time). Then shrinks the input
+while our solver accepts it and CMD fails the same way (a failure by time
+must repeat on a second run), prints it with both outputs, the first
+difference and the times, and writes it as NAME.in and NAME.out (our
+answer) to --out, ready for `kit judge --dir`. Before stressing, CMD is
+timed on our smallest input: if its start-up alone is over the limit, kit
+says so and stops.
+
+  --profile P      the family of inputs (default random); all: every
+                   profile in turn, --count cases each
+  --seed S         default 1
+  --count N        cases per profile (default 1000)
+  --jobs N         cases run at once (default 1); the failure reported is
+                   the lowest case number, the same as with --jobs 1
+  --out DIR        default stress-failures/PROBLEM
+  --time-limit MS  CPU time per run of CMD (default 2000)
+  --solver PATH    our solver (default: beside kit, or in $KIT_SOLVER_DIR)
+
+Progress goes to stderr: in place on a terminal, else a line every 10 s.
+";
+
+/// The message of a failed write. A closed pipe (`kit gen ... | head -1`)
+/// is [`CLOSED_PIPE`]: kit then ends quietly with exit 0, as Unix tools do.
+pub fn write_error(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        CLOSED_PIPE.to_string()
+    } else {
+        format!("cannot write: {e}")
+    }
+}
+
+/// The "error" of a reader that went away.
+pub const CLOSED_PIPE: &str = "(stdout closed)";
+
 /// Runs `kit ARGS` (without the program name); returns the exit code.
 /// `live`: stderr is a terminal (progress is shown in place).
 pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write, live: bool) -> i32 {
     match dispatch(args, out, err, live) {
         Ok(true) => 0,
         Ok(false) => 1,
+        Err(msg) if msg == CLOSED_PIPE => 0,
         Err(msg) => {
             let _ = writeln!(err, "kit: {msg}");
             2
@@ -74,10 +160,24 @@ const STRESS: &[&str] = &[
     "--profile",
     "--seed",
     "--count",
+    "--jobs",
     "--out",
     "--time-limit",
     "--solver",
 ];
+
+/// The problems' names, from the one list of problems.
+fn problem_names() -> String {
+    let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
+    names.join(", ")
+}
+
+/// The words before `--` ask for help.
+fn wants_help(args: &[OsString]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--help" || a == "-h")
+}
 
 fn dispatch(
     args: &[OsString],
@@ -85,18 +185,25 @@ fn dispatch(
     err: &mut dyn Write,
     live: bool,
 ) -> Result<bool, String> {
-    let io = |e: std::io::Error| format!("cannot write: {e}");
     let Some(sub) = args.first() else {
         return Err("no command; see `kit --help`".to_string());
     };
     let rest = &args[1..];
+    let help = match sub.to_str() {
+        Some("-h" | "--help" | "help") => Some(USAGE),
+        Some("gen") if wants_help(rest) => Some(GEN_HELP),
+        Some("judge") if wants_help(rest) => Some(JUDGE_HELP),
+        Some("stress") if wants_help(rest) => Some(STRESS_HELP),
+        Some("show") if wants_help(rest) => Some(crate::show::HELP),
+        _ => None,
+    };
+    if let Some(text) = help {
+        out.write_all(text.as_bytes()).map_err(write_error)?;
+        return Ok(true);
+    }
     match sub.to_str() {
-        Some("-h" | "--help" | "help") => {
-            out.write_all(USAGE.as_bytes()).map_err(io)?;
-            Ok(true)
-        }
-        Some("gen") => gen_command(&Args::parse(rest, GEN, &["--list"], false)?, out),
-        Some("judge") => judge_command(&Args::parse(rest, JUDGE, &[], true)?, out),
+        Some("gen") => gen_command(&Args::parse(rest, GEN, &["--list", "--force"], false)?, out),
+        Some("judge") => judge_command(&Args::parse(rest, JUDGE, &["--fail-fast"], true)?, out),
         Some("stress") => stress_command(&Args::parse(rest, STRESS, &[], true)?, out, err, live),
         Some("show") => crate::show::command(rest, out),
         _ => Err(format!(
@@ -176,8 +283,7 @@ impl Args {
                 ));
             }
         }
-        parsed.problem =
-            problem.ok_or("which problem? (zhuguosha, ants_battle, ji_referee, ji_solver)")?;
+        parsed.problem = problem.ok_or_else(|| format!("which problem? ({})", problem_names()))?;
         if wants_cmd && parsed.cmd.is_none() {
             return Err(
                 "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`"
@@ -213,11 +319,10 @@ impl Args {
 
     fn problem(&self) -> Result<&'static dyn Problem, String> {
         problems::find(&self.problem).ok_or_else(|| {
-            let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
             format!(
                 "unknown problem `{}`; the problems: {}",
                 self.problem,
-                names.join(", ")
+                problem_names()
             )
         })
     }
@@ -226,6 +331,10 @@ impl Args {
         let name = self.value("--profile").unwrap_or("random");
         gen::check_profile(problem, name)?;
         Ok(name.to_string())
+    }
+
+    fn flag(&self, name: &str) -> bool {
+        self.flags.iter().any(|f| f == name)
     }
 
     fn solver(&self, problem: &dyn Problem) -> Result<Cmd, String> {
@@ -243,9 +352,9 @@ impl Args {
 
 fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
     let problem = a.problem()?;
-    if a.flags.iter().any(|f| f == "--list") {
+    if a.flag("--list") {
         out.write_all(gen::list(problem).as_bytes())
-            .map_err(|e| format!("cannot write: {e}"))?;
+            .map_err(write_error)?;
         return Ok(true);
     }
     let profile = a.profile(problem)?;
@@ -254,6 +363,9 @@ fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
     if dir.is_none() && count != 1 {
         return Err("--count needs --out DIR (without --out, one case goes to stdout)".to_string());
     }
+    if dir.is_none() && a.flag("--force") {
+        return Err("--force needs --out DIR".to_string());
+    }
     let solver = a.solver(problem)?;
     let src = Source {
         problem,
@@ -261,7 +373,7 @@ fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
         seed: a.number("--seed", 1)?,
         solver: &solver,
     };
-    gen::gen(&src, count, dir.as_deref(), out)?;
+    gen::gen(&src, count, dir.as_deref(), a.flag("--force"), out)?;
     Ok(true)
 }
 
@@ -284,10 +396,11 @@ fn judge_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
         dirs.push(default);
     }
     let j = Judge {
-        problem: problem.name(),
+        rule: problem.rule(),
         dirs,
         limit: a.time_limit()?,
         cmd: a.cmd.as_ref().expect("parsed with a program"),
+        fail_fast: a.flag("--fail-fast"),
     };
     judge::judge(&j, out)
 }
@@ -299,24 +412,37 @@ fn stress_command(
     live: bool,
 ) -> Result<bool, String> {
     let problem = a.problem()?;
-    let profile = a.profile(problem)?;
+    let profiles: Vec<&str> = match a.value("--profile") {
+        Some("all") => problem.profiles().iter().map(|p| p.name).collect(),
+        _ => {
+            let name = a.profile(problem)?;
+            let known = problem.profiles().iter().find(|p| p.name == name);
+            vec![known.expect("checked").name]
+        }
+    };
     let (seed, count, limit) = (a.number("--seed", 1)?, a.count(1000)?, a.time_limit()?);
+    let jobs = match a.number("--jobs", 1)? {
+        0 => return Err("--jobs must be at least 1".to_string()),
+        n if n > stress::MAX_JOBS as u64 => {
+            return Err(format!("--jobs must be at most {}", stress::MAX_JOBS))
+        }
+        n => n as usize,
+    };
     let solver = a.solver(problem)?;
     let out_dir = match a.value("--out") {
         Some(d) => PathBuf::from(d),
         None => Path::new("stress-failures").join(problem.name()),
     };
     let s = Stress {
-        source: Source {
-            problem,
-            profile: &profile,
-            seed,
-            solver: &solver,
-        },
+        problem,
+        profiles,
+        seed,
+        solver: &solver,
         count,
         cmd: a.cmd.as_ref().expect("parsed with a program"),
         limit,
         out_dir,
+        jobs,
     };
     stress::stress(&s, out, &mut Progress::new(err, live))
 }
@@ -325,16 +451,7 @@ fn stress_command(
 mod tests {
     use super::*;
 
-    fn kit(args: &[&str]) -> (i32, String, String) {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = main(&args, &mut out, &mut err, false);
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
-    }
+    use crate::scratch::kit;
 
     fn refused(args: &[&str], message: &str) {
         let (code, out, err) = kit(args);
@@ -345,6 +462,13 @@ mod tests {
             err.starts_with("kit: ") && err.contains(message),
             "{args:?}: {err}"
         );
+    }
+
+    /// The help names every problem of the one list.
+    #[test]
+    fn help_names_every_problem() {
+        let names = problem_names();
+        assert!(USAGE.contains(&format!("({names})")), "{names}");
     }
 
     #[test]

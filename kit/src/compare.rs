@@ -24,12 +24,11 @@ pub enum Rule {
     Tolerance(f64),
 }
 
-/// The comparison rule of each binary.
+/// The comparison rule of a binary: its problem's
+/// ([`crate::problems::Problem::rule`]); exact for the programs that are
+/// not a judge problem (`ji`).
 pub fn rule(bin: &str) -> Rule {
-    match bin {
-        "ji_solver" => Rule::Tolerance(1e-6),
-        _ => Rule::Exact,
-    }
+    crate::problems::find(bin).map_or(Rule::Exact, |p| p.rule())
 }
 
 /// Where the first difference is: 0-based line, with a reason that names

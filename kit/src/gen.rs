@@ -61,7 +61,12 @@ impl Source<'_> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
             let mut rng = Rng::new(case_seed(self.seed, index, attempt));
-            let input = self.problem.generate(self.profile, &mut rng);
+            let input = self
+                .problem
+                .generate(self.profile, &mut rng)
+                .ok_or_else(|| {
+                    format!("{} has no profile `{}`", self.problem.name(), self.profile)
+                })?;
             let ours = self.answer(&input)?;
             match ours.status {
                 Status::Exited(0) => {
@@ -94,8 +99,16 @@ impl Source<'_> {
 
     /// Our solver's run on `input`.
     pub fn answer(&self, input: &str) -> Result<Outcome, String> {
-        run::run(self.solver, input.as_bytes(), OUR_LIMIT, None)
-            .map_err(|e| format!("cannot start our solver {}: {e}", self.solver))
+        // No memory figure needed: parallel jobs need not wait for each
+        // other's spawn.
+        run::run_with(
+            self.solver,
+            input.as_bytes(),
+            OUR_LIMIT,
+            None,
+            run::Memory::Unmeasured,
+        )
+        .map_err(|e| format!("cannot start our solver {}: {e}", self.solver))
     }
 }
 
@@ -129,19 +142,31 @@ pub fn list(problem: &dyn Problem) -> String {
 
 /// `kit gen`: case 0 to `out`, or with `dir` the cases `0..count` as
 /// `NNNN.in` and our answers `NNNN.out` there, and a summary line to `out`.
+/// Files already in `dir` with those names are an error unless `force`.
 pub fn gen(
     src: &Source,
     count: u64,
     dir: Option<&Path>,
+    force: bool,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let io = |e: std::io::Error| format!("cannot write: {e}");
+    let io = crate::cli::write_error;
     let Some(dir) = dir else {
         let case = src.draw(0)?;
         return out.write_all(case.input.as_bytes()).map_err(io);
     };
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let digits = count.saturating_sub(1).to_string().len().max(4);
+    if !force {
+        let taken = (0..count)
+            .flat_map(|i| ["in", "out"].map(|ext| dir.join(format!("{i:0digits$}.{ext}"))));
+        if let Some(path) = taken.into_iter().find(|p| p.exists()) {
+            return Err(format!(
+                "{} already exists: kit gen does not overwrite cases without --force",
+                crate::cases::display(&path)
+            ));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut rejected = 0;
     for i in 0..count {
         let case = src.draw(i)?;
@@ -161,15 +186,21 @@ pub fn gen(
         1 => "; 1 input without an answer was drawn again".to_string(),
         n => format!("; {n} inputs without an answer were drawn again"),
     };
+    let (cases, files) = if count == 1 {
+        ("1 case".to_string(), format!("{:0digits$}.in", 0))
+    } else {
+        (
+            format!("{count} cases"),
+            format!("{:0digits$}.in .. {last:0digits$}.in", 0),
+        )
+    };
     writeln!(
         out,
-        "wrote {count} cases of {} profile {} seed {} to {}: {:0digits$}.in .. {last:0digits$}.in \
-         with our answers in .out{redrawn}",
+        "wrote {cases} of {} profile {} seed {} to {}: {files} with our answers in .out{redrawn}",
         src.problem.name(),
         src.profile,
         src.seed,
         crate::cases::display(dir),
-        0
     )
     .map_err(io)
 }
@@ -178,7 +209,7 @@ pub fn gen(
 pub(crate) mod tests {
     use super::*;
     use crate::problems::Profile;
-    use crate::scratch::Scratch;
+    use crate::scratch::{sh, Scratch};
 
     /// A toy problem: `n` then `n` digits; the answer is the largest digit.
     /// Inputs with n = 4 have no answer (our toy solver exits 3).
@@ -194,22 +225,17 @@ pub(crate) mod tests {
                 Profile {
                     name: "random",
                     about: "1 to 8 digits",
+                    generate: |rng| {
+                        let n = rng.range(1, 8);
+                        digits(rng, n)
+                    },
                 },
                 Profile {
                     name: "four",
                     about: "always 4 digits (never accepted)",
+                    generate: |rng| digits(rng, 4),
                 },
             ]
-        }
-
-        fn generate(&self, profile: &str, rng: &mut Rng) -> String {
-            let n = if profile == "four" {
-                4
-            } else {
-                rng.range(1, 8)
-            };
-            let digits: Vec<String> = (0..n).map(|_| rng.range(0, 9).to_string()).collect();
-            format!("{n}\n{}\n", digits.join(" "))
         }
 
         fn shrink(&self, input: &str) -> Vec<String> {
@@ -241,14 +267,15 @@ pub(crate) mod tests {
         }
     }
 
+    fn digits(rng: &mut Rng, n: i64) -> String {
+        let digits: Vec<String> = (0..n).map(|_| rng.range(0, 9).to_string()).collect();
+        format!("{n}\n{}\n", digits.join(" "))
+    }
+
     /// The toy problem's solver.
     pub const LARGEST: &str = r#"read n; read xs
 [ "$n" = 4 ] && { echo "largest: no answer for n = 4" >&2; exit 3; }
 m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
-
-    pub fn sh(script: &str) -> Cmd {
-        Cmd::new("sh").arg("-c").arg(script)
-    }
 
     fn source<'a>(profile: &'a str, seed: u64, solver: &'a Cmd) -> Source<'a> {
         Source {
@@ -281,7 +308,7 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         let src = source("random", 7, &solver);
         let dir = Scratch::new("gen");
         let mut out = Vec::new();
-        gen(&src, 40, Some(dir.path()), &mut out).expect("gen");
+        gen(&src, 40, Some(dir.path()), false, &mut out).expect("gen");
         let mut rejected = 0;
         for i in 0..40u64 {
             let input = std::fs::read_to_string(dir.path().join(format!("{i:04}.in"))).unwrap();
@@ -319,13 +346,55 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         let solver = sh(LARGEST);
         let run = |seed| {
             let mut out = Vec::new();
-            gen(&source("random", seed, &solver), 1, None, &mut out).expect("gen");
+            gen(&source("random", seed, &solver), 1, None, false, &mut out).expect("gen");
             String::from_utf8(out).unwrap()
         };
         assert_eq!(run(3), run(3));
         assert_eq!(run(3), source("random", 3, &solver).draw(0).unwrap().input);
         let others: Vec<String> = (4..12).map(run).collect();
         assert!(others.iter().any(|o| *o != run(3)));
+    }
+
+    #[test]
+    fn existing_cases_are_kept_without_force_and_one_case_is_singular() {
+        let solver = sh(LARGEST);
+        let src = source("random", 7, &solver);
+        let dir = Scratch::new("gen-force");
+        let mut out = Vec::new();
+        gen(&src, 1, Some(dir.path()), false, &mut out).expect("gen");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("wrote 1 case of largest"), "{text}");
+        assert!(text.contains(": 0000.in with our answers"), "{text}");
+        dir.write("0000.in", "mine\n");
+        let err = gen(&src, 3, Some(dir.path()), false, &mut Vec::new()).unwrap_err();
+        assert!(
+            err.ends_with(
+                "0000.in already exists: kit gen does not overwrite cases without --force"
+            ),
+            "{err}"
+        );
+        assert!(!dir.path().join("0001.in").exists());
+        gen(&src, 3, Some(dir.path()), true, &mut Vec::new()).expect("forced");
+        assert_ne!(
+            std::fs::read_to_string(dir.path().join("0000.in")).unwrap(),
+            "mine\n"
+        );
+    }
+
+    #[test]
+    fn a_closed_pipe_ends_quietly() {
+        struct Closed;
+        impl Write for Closed {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let solver = sh(LARGEST);
+        let err = gen(&source("random", 1, &solver), 1, None, false, &mut Closed).unwrap_err();
+        assert_eq!(err, crate::cli::CLOSED_PIPE);
     }
 
     #[test]

@@ -15,12 +15,16 @@ pub enum Verdict {
     WrongAnswer(Mismatch),
     /// Exit code not 0, or a signal: the run's status.
     RuntimeError(Status),
+    /// CPU time over the limit.
     TimeLimit,
+    /// Wall time over the idleness limit ([`run::idle_limit`]): a program
+    /// that sleeps or waits, using little CPU.
+    IdleLimit,
 }
 
 impl Verdict {
     /// The verdicts in the summary's order.
-    pub const CODES: [&'static str; 4] = ["AC", "WA", "RE", "TLE"];
+    pub const CODES: [&'static str; 5] = ["AC", "WA", "RE", "TLE", "ILE"];
 
     pub fn code(&self) -> &'static str {
         Verdict::CODES[self.index()]
@@ -32,14 +36,19 @@ impl Verdict {
             Verdict::WrongAnswer(_) => 1,
             Verdict::RuntimeError(_) => 2,
             Verdict::TimeLimit => 3,
+            Verdict::IdleLimit => 4,
         }
     }
 }
 
-/// The verdict on `run` against the `expected` stdout: over the limit
-/// first, then a failed exit, then the output under `rule`.
+/// The verdict on `run` against the `expected` stdout: over a limit first
+/// (CPU time over `limit`, or killed at the idleness limit), then a failed
+/// exit, then the output under `rule`.
 pub fn verdict(expected: &str, run: &Outcome, rule: Rule, limit: Duration) -> Verdict {
-    if run.status == Status::TimedOut || run.wall > limit {
+    if run.status == Status::IdleLimit {
+        return Verdict::IdleLimit;
+    }
+    if run.status == Status::CpuLimit || run.cpu > limit {
         return Verdict::TimeLimit;
     }
     if !run.success() {
@@ -51,13 +60,50 @@ pub fn verdict(expected: &str, run: &Outcome, rule: Rule, limit: Duration) -> Ve
     }
 }
 
+/// How many lines of a failed program's stderr a report shows: its last
+/// ones, where a Python traceback puts the error.
+pub const STDERR_LINES: usize = 5;
+
+/// A runtime error in words: the status, then the last lines of stderr
+/// (on the same line when there is one, else indented by `indent`).
+pub fn runtime_error(status: Status, run: &Outcome, indent: &str) -> String {
+    let tail = run.last_stderr_lines(STDERR_LINES);
+    match tail.len() {
+        0 => status.to_string(),
+        1 => format!("{status}; stderr: {}", tail[0]),
+        n => {
+            let mut s = format!("{status}; the last {n} lines of stderr:");
+            for line in tail {
+                s += &format!("\n{indent}  {line}");
+            }
+            s
+        }
+    }
+}
+
+/// A run over a limit in words: the times used.
+pub fn over_limit(v: &Verdict, run: &Outcome, limit: Duration) -> String {
+    let (cpu, wall, ms) = (run.cpu.as_millis(), run.wall.as_millis(), limit.as_millis());
+    if *v == Verdict::IdleLimit {
+        format!(
+            "idle: killed after {wall} ms of wall time (the idleness limit, 2 x {ms} + 1000 ms), \
+             having used {cpu} ms of CPU: it sleeps or waits"
+        )
+    } else {
+        format!("over the time limit: {cpu} ms of CPU > {ms} ms (wall time {wall} ms)")
+    }
+}
+
 /// What `kit judge` runs.
 pub struct Judge<'a> {
-    /// The problem: its comparison rule.
-    pub problem: &'a str,
+    /// The problem's comparison rule.
+    pub rule: Rule,
     pub dirs: Vec<PathBuf>,
+    /// On CPU time; the idleness limit follows from it.
     pub limit: Duration,
     pub cmd: &'a Cmd,
+    /// Stop at the first case that is not AC.
+    pub fail_fast: bool,
 }
 
 /// The cases a user's program is judged on, and why the others are not
@@ -79,10 +125,7 @@ pub fn select(all: Vec<Case>, lonely: usize) -> (Vec<Case>, Vec<String>) {
     let mut skipped = Vec::new();
     let mut note = |n: usize, what: &str| {
         if n > 0 {
-            skipped.push(format!(
-                "{n} {} {what}",
-                if n == 1 { "case" } else { "cases" }
-            ));
+            skipped.push(format!("{n} {} {what}", cases_word(n)));
         }
     };
     note(
@@ -100,9 +143,23 @@ pub fn select(all: Vec<Case>, lonely: usize) -> (Vec<Case>, Vec<String>) {
     (judged, skipped)
 }
 
+fn cases_word(n: usize) -> &'static str {
+    if n == 1 {
+        "case"
+    } else {
+        "cases"
+    }
+}
+
+/// What the summary line says of the cases marked `.beyond`.
+pub const BEYOND_MEANS: &str = "beyond the judge's data: cases on which the official judge's \
+data is silent and accepted solutions differ (each case's .beyond file says why); \
+they count neither in the summary nor in the exit code";
+
 /// Runs the program on every judged case, one line each (more on a
 /// failure), then the skipped cases and a summary line such as
-/// `AC 148/150 (WA 2)`. True when every case is AC.
+/// `AC 148/150 (WA 2)`, with the cases beyond the judge's data apart. True
+/// when every case within the judge's data is AC.
 pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
     let (mut all, mut lonely) = (Vec::new(), 0);
     for dir in &j.dirs {
@@ -121,26 +178,25 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
             dirs.join(", ")
         ));
     }
-    let rule = compare::rule(j.problem);
-    let mut counts = [0usize; 4]; // AC, WA, RE, TLE
-    let io = |e: std::io::Error| format!("cannot write: {e}");
+    let mut counts = [0usize; 5]; // AC, WA, RE, TLE, ILE
+    let (mut beyond_ac, mut beyond_run) = (0, 0);
+    let mut left = judged.len();
+    let io = crate::cli::write_error;
     for case in &judged {
+        left -= 1;
         let input = std::fs::read(&case.input).map_err(|e| format!("{}: {e}", case.name()))?;
         let expected_path = case.stdout.as_ref().expect("selected cases have a .out");
         let expected = cases::read_text(expected_path).map_err(|e| e.to_string())?;
         let run = run::run(j.cmd, &input, j.limit, None)
             .map_err(|e| format!("cannot start `{}`: {e}", j.cmd))?;
-        let v = verdict(&expected, &run, rule, j.limit);
-        let time = if v == Verdict::TimeLimit {
-            format!(">{}", j.limit.as_millis())
-        } else {
-            run.wall.as_millis().to_string()
-        };
+        let v = verdict(&expected, &run, j.rule, j.limit);
         let memory = run.peak.map_or(String::new(), |p| p.to_string());
         writeln!(
             out,
-            "{:<3} {time:>6} ms {memory:>10}  {}",
+            "{:<3} {:>6} ms cpu {:>6} ms wall {memory:>10}  {}",
             v.code(),
+            run.cpu.as_millis(),
+            run.wall.as_millis(),
             case.name()
         )
         .map_err(io)?;
@@ -153,35 +209,49 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
                 writeln!(out, "    reproduce: {reproduce} | diff - {want}").map_err(io)?;
             }
             Verdict::RuntimeError(status) => {
-                let stderr = run.first_stderr_line();
-                let said = if stderr.is_empty() {
-                    String::new()
-                } else {
-                    format!("; stderr: {stderr}")
-                };
-                writeln!(out, "    {status}{said}").map_err(io)?;
+                writeln!(out, "    {}", runtime_error(*status, &run, "    ")).map_err(io)?;
                 writeln!(out, "    reproduce: {reproduce}").map_err(io)?;
             }
-            Verdict::TimeLimit => {
-                writeln!(out, "    killed after {} ms", j.limit.as_millis()).map_err(io)?;
+            Verdict::TimeLimit | Verdict::IdleLimit => {
+                writeln!(out, "    {}", over_limit(&v, &run, j.limit)).map_err(io)?;
                 writeln!(out, "    reproduce: {reproduce}").map_err(io)?;
             }
         }
-        let k = ["AC", "WA", "RE", "TLE"]
-            .iter()
-            .position(|c| *c == v.code());
-        counts[k.expect("a known verdict")] += 1;
+        let accepted = v == Verdict::Accepted;
+        if let Some(why) = &case.beyond {
+            writeln!(out, "    beyond the judge's data: {why}").map_err(io)?;
+            beyond_run += 1;
+            beyond_ac += usize::from(accepted);
+        } else {
+            counts[v.index()] += 1;
+        }
         out.flush().map_err(io)?;
+        if j.fail_fast && !accepted && case.beyond.is_none() && left > 0 {
+            writeln!(
+                out,
+                "stopped at the first failure (--fail-fast): {left} {} not run",
+                cases_word(left)
+            )
+            .map_err(io)?;
+            break;
+        }
     }
     if !skipped.is_empty() {
         writeln!(out, "not judged: {}", skipped.join(", ")).map_err(io)?;
     }
-    writeln!(out, "{}", summary(counts)).map_err(io)?;
-    Ok(counts[0] == judged.len())
+    let mut line = summary(counts);
+    if beyond_run > 0 {
+        line += &format!("; beyond the judge's data: {beyond_ac}/{beyond_run}");
+    }
+    writeln!(out, "{line}").map_err(io)?;
+    if beyond_run > 0 {
+        writeln!(out, "({BEYOND_MEANS})").map_err(io)?;
+    }
+    Ok(counts[0] == counts.iter().sum::<usize>())
 }
 
-/// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE.
-pub fn summary(counts: [usize; 4]) -> String {
+/// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE, ILE.
+pub fn summary(counts: [usize; 5]) -> String {
     let total: usize = counts.iter().sum();
     let failures: Vec<String> = Verdict::CODES[1..]
         .iter()
@@ -199,16 +269,21 @@ pub fn summary(counts: [usize; 4]) -> String {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::gen::tests::sh;
+    use crate::scratch::sh;
     use crate::scratch::Scratch;
 
     fn judge_text(dir: &Scratch, script: &str, limit_ms: u64) -> (bool, String) {
+        judge_with(dir, script, limit_ms, false)
+    }
+
+    fn judge_with(dir: &Scratch, script: &str, limit_ms: u64, fail_fast: bool) -> (bool, String) {
         let cmd = sh(script);
         let j = Judge {
-            problem: "largest",
+            rule: Rule::Exact,
             dirs: vec![dir.path().to_path_buf()],
             limit: Duration::from_millis(limit_ms),
             cmd: &cmd,
+            fail_fast,
         };
         let mut out = Vec::new();
         let ok = judge(&j, &mut out).expect("judged");
@@ -277,7 +352,7 @@ mod tests {
     }
 
     #[test]
-    fn re_shows_the_exit_code_or_signal_and_tle_the_limit() {
+    fn re_shows_the_exit_code_or_signal_and_the_last_stderr_lines() {
         let dir = folder();
         let (ok, text) = judge_text(
             &dir,
@@ -288,11 +363,75 @@ mod tests {
         assert!(text.contains("\n    exit code 7; stderr: boom\n"), "{text}");
         assert!(text.contains("\n    signal 11 (SIGSEGV)\n"), "{text}");
         assert!(text.ends_with("AC 0/2 (RE 2)\n"), "{text}");
-        let (ok, text) = judge_text(&dir, "read n; [ $n = 3 ] && exec sleep 5; echo 0", 300);
+        let traceback =
+            "for i in 1 2 3 4 5 6; do echo \"frame $i\" >&2; done; echo 'ValueError: x' >&2; exit 1";
+        let (_, text) = judge_text(&dir, traceback, 5000);
+        assert!(
+            text.contains(
+                "\n    exit code 1; the last 5 lines of stderr:\n      frame 3\n      frame 4\n      \
+                 frame 5\n      frame 6\n      ValueError: x\n    reproduce: "
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn tle_is_on_cpu_time_and_gives_the_time_used() {
+        let dir = folder();
+        let busy = "read n; [ $n = 3 ] && while :; do :; done; echo 0";
+        let (ok, text) = judge_text(&dir, busy, 300);
         assert!(!ok);
-        assert!(text.starts_with("TLE   >300 ms"), "{text}");
-        assert!(text.contains("\n    killed after 300 ms\n"), "{text}");
+        assert!(text.starts_with("TLE "), "{text}");
+        assert!(text.contains(" ms of CPU > 300 ms (wall time "), "{text}");
         assert!(text.ends_with("AC 1/2 (TLE 1)\n"), "{text}");
+    }
+
+    #[test]
+    fn a_sleeping_program_is_ile_not_tle() {
+        let dir = folder();
+        let (ok, text) = judge_text(&dir, "read n; [ $n = 3 ] && exec sleep 5; echo 0", 100);
+        assert!(!ok);
+        assert!(text.starts_with("ILE "), "{text}");
+        assert!(
+            text.contains("idle: killed after 1")
+                && text.contains("(the idleness limit, 2 x 100 + 1000 ms)"),
+            "{text}"
+        );
+        assert!(text.ends_with("AC 1/2 (ILE 1)\n"), "{text}");
+    }
+
+    #[test]
+    fn fail_fast_stops_at_the_first_failure() {
+        let dir = folder();
+        let (ok, text) = judge_with(&dir, "echo 5", 5000, true);
+        assert!(!ok);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("WA "), "{text}");
+        assert!(
+            text.contains("\nstopped at the first failure (--fail-fast): 1 case not run\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("\nAC 0/1 (WA 1)\n"), "{text}");
+    }
+
+    #[test]
+    fn cases_beyond_the_judges_data_are_counted_apart() {
+        let dir = folder();
+        dir.write("a/2.beyond", "n = 1: the judge's data has n >= 2\n");
+        // Right except on the case beyond the judge's data.
+        let (ok, text) = judge_text(&dir, "read n; read x; [ $n = 1 ] && echo 7 || echo 9", 5000);
+        assert!(
+            ok,
+            "a failure beyond the judge's data is not a failure: {text}"
+        );
+        assert!(
+            text.contains("\n    beyond the judge's data: n = 1: the judge's data has n >= 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nAC 1/1; beyond the judge's data: 0/1\n(beyond the judge's data: "),
+            "{text}"
+        );
     }
 
     #[test]
@@ -300,10 +439,11 @@ mod tests {
         let dir = folder();
         let cmd = Cmd::new("/nonexistent/kit-no-such-program");
         let mut j = Judge {
-            problem: "largest",
+            rule: Rule::Exact,
             dirs: vec![dir.path().to_path_buf()],
             limit: Duration::from_secs(1),
             cmd: &cmd,
+            fail_fast: false,
         };
         let err = judge(&j, &mut Vec::new()).unwrap_err();
         assert!(
@@ -318,8 +458,11 @@ mod tests {
 
     #[test]
     fn the_summary_lists_failures_in_order() {
-        assert_eq!(summary([148, 2, 0, 0]), "AC 148/150 (WA 2)");
-        assert_eq!(summary([1, 1, 1, 1]), "AC 1/4 (WA 1, RE 1, TLE 1)");
-        assert_eq!(summary([3, 0, 0, 0]), "AC 3/3");
+        assert_eq!(summary([148, 2, 0, 0, 0]), "AC 148/150 (WA 2)");
+        assert_eq!(
+            summary([1, 1, 1, 1, 1]),
+            "AC 1/5 (WA 1, RE 1, TLE 1, ILE 1)"
+        );
+        assert_eq!(summary([3, 0, 0, 0, 0]), "AC 3/3");
     }
 }

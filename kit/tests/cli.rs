@@ -3,8 +3,8 @@
 //! solver (a shell script) stands beside a copy of `kit` where one is
 //! needed.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use kit::scratch::Scratch;
+use std::process::{Command, Output, Stdio};
 
 fn kit() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kit"));
@@ -17,26 +17,6 @@ fn text(out: &Output) -> (String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// A fresh folder under the system's temporary directory.
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kit-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-#[cfg(unix)]
-fn executable(path: &Path, script: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    write(path, script);
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 #[test]
@@ -83,9 +63,9 @@ fn gen_list_needs_no_solver() {
 
 #[test]
 fn a_missing_solver_says_how_to_build_it() {
-    let empty = scratch("nosolver");
+    let empty = Scratch::new("cli-nosolver");
     let out = kit()
-        .env("KIT_SOLVER_DIR", &empty)
+        .env("KIT_SOLVER_DIR", empty.path())
         .args(["gen", "zhuguosha"])
         .output()
         .unwrap();
@@ -107,7 +87,6 @@ fn a_missing_solver_says_how_to_build_it() {
         text(&out).1,
         "kit: --solver /nonexistent/zhuguosha: no such file\n"
     );
-    let _ = std::fs::remove_dir_all(&empty);
 }
 
 /// `target/release/kit` uses `target/release/zhuguosha`: a copy of kit
@@ -115,15 +94,12 @@ fn a_missing_solver_says_how_to_build_it() {
 #[test]
 #[cfg(unix)]
 fn the_solver_beside_kit_is_the_default() {
-    let dir = scratch("beside");
-    let copy = dir.join("kit");
+    let dir = Scratch::new("cli-beside");
+    let copy = dir.path().join("kit");
     std::fs::copy(env!("CARGO_BIN_EXE_kit"), &copy).unwrap();
     // Answers every game with a line of its own, so the .out shows who ran.
-    executable(
-        &dir.join("zhuguosha"),
-        "#!/bin/sh\ncat >/dev/null\necho fake solver\n",
-    );
-    let out_dir = dir.join("cases");
+    dir.executable("zhuguosha", "#!/bin/sh\ncat >/dev/null\necho fake solver\n");
+    let out_dir = dir.path().join("cases");
     let out = Command::new(&copy)
         .env_remove("KIT_SOLVER_DIR")
         .args(["gen", "zhuguosha", "--count", "2", "--out"])
@@ -141,7 +117,6 @@ fn the_solver_beside_kit_is_the_default() {
         assert_eq!(answer, "fake solver\n");
         assert!(out_dir.join(format!("{case}.in")).is_file());
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Without --dir, `kit judge` reads tests/data/PROBLEM below the current
@@ -149,18 +124,12 @@ fn the_solver_beside_kit_is_the_default() {
 #[test]
 #[cfg(unix)]
 fn judge_defaults_to_tests_data_and_runs_in_the_current_directory() {
-    let dir = scratch("judge");
-    write(
-        &dir.join("tests/data/ji_referee/x/one.in"),
-        "1\na 1 0 0\n1\na a\n",
-    );
-    write(
-        &dir.join("tests/data/ji_referee/x/one.out"),
-        "CONTINUE 1 1\n",
-    );
-    write(&dir.join("sol.sh"), "cat >/dev/null\necho CONTINUE 1 1\n");
+    let dir = Scratch::new("cli-judge");
+    dir.write("tests/data/ji_referee/x/one.in", "1\na 1 0 0\n1\na a\n");
+    dir.write("tests/data/ji_referee/x/one.out", "CONTINUE 1 1\n");
+    dir.write("sol.sh", "cat >/dev/null\necho CONTINUE 1 1\n");
     let out = kit()
-        .current_dir(&dir)
+        .current_dir(dir.path())
         .args(["judge", "ji_referee", "--", "sh", "sol.sh"])
         .output()
         .unwrap();
@@ -175,7 +144,7 @@ fn judge_defaults_to_tests_data_and_runs_in_the_current_directory() {
     assert_eq!(lines[1], "AC 1/1");
     // Elsewhere, the missing folder is named.
     let out = kit()
-        .current_dir(dir.join("tests"))
+        .current_dir(dir.path().join("tests"))
         .args(["judge", "ji_referee", "--", "true"])
         .output()
         .unwrap();
@@ -185,5 +154,156 @@ fn judge_defaults_to_tests_data_and_runs_in_the_current_directory() {
         stderr.starts_with("kit: tests/data/ji_referee: no such folder"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_command_has_its_own_help() {
+    for (command, usage) in [
+        ("gen", "usage: kit gen PROBLEM"),
+        ("judge", "usage: kit judge PROBLEM"),
+        ("stress", "usage: kit stress PROBLEM"),
+    ] {
+        for args in [
+            &[command, "--help"][..],
+            &[command, "zhuguosha", "-h", "--", "x"],
+        ] {
+            let out = kit().args(args).output().unwrap();
+            let (stdout, stderr) = text(&out);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+            assert!(stdout.starts_with(usage), "{args:?}: {stdout}");
+        }
+    }
+    // After `--`, --help is the program's own argument.
+    let out = kit()
+        .args([
+            "judge",
+            "zhuguosha",
+            "--dir",
+            "/nonexistent",
+            "--",
+            "x",
+            "--help",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `kit gen ... | head -1`: the reader goes away; kit ends quietly.
+#[test]
+#[cfg(unix)]
+fn a_closed_stdout_ends_gen_quietly() {
+    let dir = Scratch::new("cli-pipe");
+    // A big case (a 2000 x 2000 map) that does not fit in the pipe, from a
+    // fake solver that answers at once.
+    let solver = dir.executable("ants_battle", "#!/bin/sh\ncat >/dev/null\necho ok\n");
+    let mut child = kit()
+        .args(["gen", "ants_battle", "--profile", "big", "--solver"])
+        .arg(&solver)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // closed before kit writes
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out).1, "");
+}
+
+#[test]
+#[cfg(unix)]
+fn a_program_in_the_current_folder_gets_a_hint() {
+    let dir = Scratch::new("cli-hint");
+    dir.write("tests/data/ji_referee/one.in", "1\na 1 0 0\n1\na a\n");
+    dir.write("tests/data/ji_referee/one.out", "CONTINUE 1 1\n");
+    dir.executable("sol", "#!/bin/sh\necho CONTINUE 1 1\n");
+    let out = kit()
+        .current_dir(dir.path())
+        .args(["judge", "ji_referee", "--", "sol"])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.starts_with("kit: cannot start `sol`: "), "{stderr}");
+    assert!(
+        stderr.trim_end().ends_with("did you mean ./sol?"),
+        "{stderr}"
+    );
+}
+
+/// Whether process `pid` is gone (or a zombie nobody has reaped yet).
+#[cfg(target_os = "linux")]
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// SIGTERM, SIGHUP and SIGINT to kit stop the program it runs, and its
+/// children.
+#[test]
+#[cfg(target_os = "linux")]
+fn stopping_kit_stops_the_program_it_runs() {
+    for signal in ["TERM", "HUP", "INT"] {
+        let dir = Scratch::new("cli-signal");
+        dir.write("cases/one.in", "1\n");
+        dir.write("cases/one.out", "1\n");
+        let pids = dir.path().join("pids");
+        // The program and a child of its own, both sleeping: record their
+        // pids, then wait.
+        let hang = dir.write(
+            "hang.sh",
+            &format!(
+                "sleep 300 & echo $$ $! > {p}.tmp; mv {p}.tmp {p}; wait\n",
+                p = pids.display()
+            ),
+        );
+        let mut child = kit()
+            .args(["judge", "zhuguosha", "--time-limit", "100000", "--dir"])
+            .arg(dir.path().join("cases"))
+            .arg("--")
+            .arg("sh")
+            .arg(&hang)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Bounded waits (not timed assertions): at most 60 s each.
+        let mut recorded = String::new();
+        for _ in 0..6000 {
+            if let Ok(text) = std::fs::read_to_string(&pids) {
+                recorded = text;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let programs: Vec<&str> = recorded.split_whitespace().collect();
+        assert_eq!(programs.len(), 2, "the program never started: {recorded:?}");
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let end = child.wait().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert!(end.signal().is_some(), "SIG{signal}: kit ended by {end:?}");
+        for pid in &programs {
+            let mut dead = false;
+            for _ in 0..6000 {
+                if gone(pid) {
+                    dead = true;
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            if !dead {
+                let _ = Command::new("kill").args(["-KILL", pid]).status();
+            }
+            assert!(dead, "SIG{signal}: process {pid} outlived kit");
+        }
+    }
 }

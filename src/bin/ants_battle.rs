@@ -63,7 +63,7 @@ const ENEMY_BLOCK: usize = 128;
 const COUNT_BLOCK: usize = 128;
 const SHARE_BLOCK: usize = 64;
 
-// ------------------------------------------------------------------ input ----
+// ---- input ------------------------------------------------------------------
 
 /// Everything that can go wrong (docs/contract.md).
 #[derive(Debug)]
@@ -447,7 +447,7 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-// ------------------------------------------------------------------ model ----
+// ---- model ------------------------------------------------------------------
 
 /// One offset of the attack disk.
 #[derive(Clone, Copy)]
@@ -537,7 +537,7 @@ impl Field {
     }
 }
 
-// ------------------------------------------------------------------ rules ----
+// ---- rules ------------------------------------------------------------------
 
 /// Applies one attack phase to the map's characters with `threads` row
 /// bands (which do not change the result).
@@ -1216,7 +1216,7 @@ fn put_weak<W: Weakness>(own: &[u8], acc: &[W], weak: &mut [W]) {
     }
 }
 
-// ----------------------------------------------------------------- output ----
+// ---- output -----------------------------------------------------------------
 
 /// Writes the normalised header and the map.
 pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
@@ -1241,7 +1241,7 @@ pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-// ---------------------------------------------------------------- explain ----
+// ---- explain ----------------------------------------------------------------
 
 /// `--explain` ([`HELP`]): recomputed ant by ant on the map `before` the
 /// battle, in O(ants * |D|); the battle only says who died.
@@ -1318,7 +1318,7 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-// ------------------------------------------------- sweeps, bands, threads ----
+// ---- sweeps, bands, threads -------------------------------------------------
 
 /// A sweep's offsets and their sideways reach.
 struct Sweep<'a> {
@@ -1624,7 +1624,7 @@ where
     run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
-// ----------------------------------------------------------- command line ----
+// ---- command line -----------------------------------------------------------
 
 const BIN: &str = "ants_battle";
 

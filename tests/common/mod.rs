@@ -117,9 +117,9 @@ pub fn run(bin: &str, args: &[String], stdin: &[u8], limit: Duration) -> Run {
     Run {
         code: match out.status {
             Status::Exited(c) => Some(c),
-            Status::Signaled(_) | Status::TimedOut => None,
+            Status::Signaled(_) | Status::CpuLimit | Status::IdleLimit => None,
         },
-        timed_out: out.status == Status::TimedOut,
+        timed_out: matches!(out.status, Status::CpuLimit | Status::IdleLimit),
         stdout: out.stdout,
         stderr: out.stderr,
     }

@@ -4,6 +4,7 @@
 //! `name delta req k beaten_1 .. beaten_k`.
 
 use super::{Problem, Profile};
+use crate::compare::Rule;
 use crate::rng::Rng;
 
 pub struct JiReferee;
@@ -355,33 +356,52 @@ const SMALL: Shape = Shape {
 
 // ------------------------------------------------------------ referee
 
+/// The referee's profiles: every step of [`referee`] matches on them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RefereeKind {
+    Random,
+    Common,
+    Cycles,
+    InfiniteJi,
+    LargeC,
+    LongIllegal,
+    MaxRounds,
+}
+
 const REFEREE_PROFILES: &[Profile] = &[
     Profile {
         name: "random",
+        generate: |rng| referee(RefereeKind::Random, rng).render(),
         about: "1..8 skills, short records (1..60 rounds), sometimes no free skill",
     },
     Profile {
         name: "common",
+        generate: |rng| referee(RefereeKind::Common, rng).render(),
         about: "the common variant, records of 1..200 rounds",
     },
     Profile {
         name: "cycles",
+        generate: |rng| referee(RefereeKind::Cycles, rng).render(),
         about: "\"beats\" with a planted 3-cycle (not transitive)",
     },
     Profile {
         name: "infinite_ji",
+        generate: |rng| referee(RefereeKind::InfiniteJi, rng).render(),
         about: "无限集 skills (req > -delta): legality differs from cost",
     },
     Profile {
         name: "large_c",
+        generate: |rng| referee(RefereeKind::LargeC, rng).render(),
         about: "gains up to 1e9 and req up to 1e18: counts beyond 32 bits",
     },
     Profile {
         name: "long_illegal",
+        generate: |rng| referee(RefereeKind::LongIllegal, rng).render(),
         about: "records of 1,000..200,000 rounds with an illegal move late in them",
     },
     Profile {
         name: "max_rounds",
+        generate: |rng| referee(RefereeKind::MaxRounds, rng).render(),
         about: "r = 200,000 legal rounds where nobody wins: every round is played (the benchmark)",
     },
 ];
@@ -494,33 +514,38 @@ fn record(
     rounds
 }
 
-fn referee(profile: &str, rng: &mut Rng) -> Record {
+fn referee(profile: RefereeKind, rng: &mut Rng) -> Record {
     let shape = match profile {
-        "cycles" => Shape {
+        RefereeKind::Cycles => Shape {
             n: (3, 8),
             cycle: true,
             upset: 0.4,
             ..SMALL
         },
-        "infinite_ji" => Shape {
+        RefereeKind::InfiniteJi => Shape {
             n: (2, 8),
             infinite: 0.7,
             ..SMALL
         },
-        "large_c" => Shape {
+        RefereeKind::LargeC => Shape {
             n: (2, 6),
             scale: 1_000_000_000,
             ..SMALL
         },
-        "max_rounds" => Shape { n: (4, 8), ..SMALL },
-        _ => SMALL,
+        RefereeKind::MaxRounds => Shape { n: (4, 8), ..SMALL },
+        RefereeKind::Random | RefereeKind::Common | RefereeKind::LongIllegal => SMALL,
     };
-    let no_free = profile == "random" && rng.chance(0.05);
+    let no_free = profile == RefereeKind::Random && rng.chance(0.05);
     let mut variant = match profile {
-        "common" => Variant::common(),
-        _ => variant(rng, &shape, no_free),
+        RefereeKind::Common => Variant::common(),
+        RefereeKind::Random
+        | RefereeKind::Cycles
+        | RefereeKind::InfiniteJi
+        | RefereeKind::LargeC
+        | RefereeKind::LongIllegal
+        | RefereeKind::MaxRounds => variant(rng, &shape, no_free),
     };
-    if profile == "large_c" {
+    if profile == RefereeKind::LargeC {
         // A few requirements up to 1e18, and gains of 1e9 per round.
         for k in &mut variant.skills {
             if k.req > 0 && rng.chance(0.3) {
@@ -536,7 +561,7 @@ fn referee(profile: &str, rng: &mut Rng) -> Record {
     // Rounds, the round of the planted illegal move (past the end: none),
     // and the odds of a winning pair and of a random move per round.
     let (r, verdict, odds) = match profile {
-        "long_illegal" => {
+        RefereeKind::LongIllegal => {
             let r = if rng.chance(0.2) {
                 200_000
             } else {
@@ -544,12 +569,20 @@ fn referee(profile: &str, rng: &mut Rng) -> Record {
             };
             (r as usize, rng.range(r / 2, r) as usize, (0.0, 0.0))
         }
-        "max_rounds" => (200_000, 200_001, (0.0, 0.0)),
-        _ => {
+        RefereeKind::MaxRounds => (200_000, 200_001, (0.0, 0.0)),
+        RefereeKind::Random
+        | RefereeKind::Common
+        | RefereeKind::Cycles
+        | RefereeKind::InfiniteJi
+        | RefereeKind::LargeC => {
             let r = match profile {
-                "common" => rng.range(1, 200),
-                "large_c" => rng.range(1, 2000),
-                _ => rng.range(1, 60),
+                RefereeKind::Common => rng.range(1, 200),
+                RefereeKind::LargeC => rng.range(1, 2000),
+                RefereeKind::Random
+                | RefereeKind::Cycles
+                | RefereeKind::InfiniteJi
+                | RefereeKind::LongIllegal
+                | RefereeKind::MaxRounds => rng.range(1, 60),
             };
             (r as usize, rng.range(1, 2 * r) as usize, (0.05, 0.01))
         }
@@ -645,10 +678,6 @@ impl Problem for JiReferee {
         REFEREE_PROFILES
     }
 
-    fn generate(&self, profile: &str, rng: &mut Rng) -> String {
-        referee(profile, rng).render()
-    }
-
     fn shrink(&self, input: &str) -> Vec<String> {
         match Record::parse(input) {
             Some(r) => shrink_record(&r).iter().map(Record::render).collect(),
@@ -659,33 +688,52 @@ impl Problem for JiReferee {
 
 // ------------------------------------------------------------- solver
 
+/// The solver's profiles: every step of [`solver`] matches on them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SolverKind {
+    Random,
+    Common,
+    Cycles,
+    InfiniteJi,
+    LargeC,
+    RoundLimits,
+    DrawProb,
+}
+
 const SOLVER_PROFILES: &[Profile] = &[
     Profile {
         name: "random",
+        generate: |rng| solver(SolverKind::Random, rng).render(),
         about: "1..8 skills, C <= 8, any round limit and draw probability",
     },
     Profile {
         name: "common",
+        generate: |rng| solver(SolverKind::Common, rng).render(),
         about: "the common variant, any round limit and draw probability",
     },
     Profile {
         name: "cycles",
+        generate: |rng| solver(SolverKind::Cycles, rng).render(),
         about: "\"beats\" with a planted 3-cycle (mixed strategies)",
     },
     Profile {
         name: "infinite_ji",
+        generate: |rng| solver(SolverKind::InfiniteJi, rng).render(),
         about: "无限集 skills; the unlimited game only with a draw chance",
     },
     Profile {
         name: "large_c",
+        generate: |rng| solver(SolverKind::LargeC, rng).render(),
         about: "C = 40..200 with 2..4 skills and short round limits",
     },
     Profile {
         name: "round_limits",
+        generate: |rng| solver(SolverKind::RoundLimits, rng).render(),
         about: "R = 1..1000 with p = 0: values at every horizon",
     },
     Profile {
         name: "draw_prob",
+        generate: |rng| solver(SolverKind::DrawProb, rng).render(),
         about: "draw probabilities 0..100 written as `5`, `2.50`, `100.000`",
     },
 ];
@@ -772,32 +820,40 @@ fn slow(s: &Solve) -> bool {
     s.rounds == 0 && p_value(&s.p) < 1.0 && s.variant.infinite()
 }
 
-fn solver(profile: &str, rng: &mut Rng) -> Solve {
+fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
     let shape = match profile {
-        "cycles" => Shape {
+        SolverKind::Cycles => Shape {
             n: (3, 8),
             cycle: true,
             upset: 0.4,
             ..SMALL
         },
-        "infinite_ji" => Shape {
+        SolverKind::InfiniteJi => Shape {
             n: (2, 8),
             infinite: 0.7,
             ..SMALL
         },
-        "large_c" => Shape {
+        SolverKind::LargeC => Shape {
             n: (2, 4),
             scale: 3,
             infinite: 0.0,
             ..SMALL
         },
-        _ => SMALL,
+        SolverKind::Random
+        | SolverKind::Common
+        | SolverKind::RoundLimits
+        | SolverKind::DrawProb => SMALL,
     };
     let mut variant = match profile {
-        "common" => Variant::common(),
-        _ => variant(rng, &shape, false),
+        SolverKind::Common => Variant::common(),
+        SolverKind::Random
+        | SolverKind::Cycles
+        | SolverKind::InfiniteJi
+        | SolverKind::LargeC
+        | SolverKind::RoundLimits
+        | SolverKind::DrawProb => variant(rng, &shape, false),
     };
-    if profile == "large_c" {
+    if profile == SolverKind::LargeC {
         // One expensive skill (not the free one) sets C; gains stay
         // small, so counts walk through many states.
         let c = rng.range(40, 200);
@@ -814,10 +870,10 @@ fn solver(profile: &str, rng: &mut Rng) -> Solve {
     }
     let infinite = variant.skills.iter().any(|k| k.req > (-k.delta).max(0));
     let (rounds, mut p) = match profile {
-        "round_limits" => (rng.range(1, 1000) as u64, "0".to_string()),
-        "draw_prob" => (*rng.pick(&[0, 0, 1, 10, 100]), draw_probability(rng)),
-        "large_c" => (rng.range(1, 20) as u64, draw_probability(rng)),
-        _ => {
+        SolverKind::RoundLimits => (rng.range(1, 1000) as u64, "0".to_string()),
+        SolverKind::DrawProb => (*rng.pick(&[0, 0, 1, 10, 100]), draw_probability(rng)),
+        SolverKind::LargeC => (rng.range(1, 20) as u64, draw_probability(rng)),
+        SolverKind::Random | SolverKind::Common | SolverKind::Cycles | SolverKind::InfiniteJi => {
             let r = *rng.pick(&[0, 0, 1, 2, 5, 20, 100, 1000]);
             (r, draw_probability(rng))
         }
@@ -939,12 +995,14 @@ impl Problem for JiSolver {
         "ji_solver"
     }
 
-    fn profiles(&self) -> &'static [Profile] {
-        SOLVER_PROFILES
+    /// The values are real numbers printed with 9 digits ("Print 9 digits
+    /// after the point"): our fixtures and judge allow 1e-6 (absolute).
+    fn rule(&self) -> Rule {
+        Rule::Tolerance(1e-6)
     }
 
-    fn generate(&self, profile: &str, rng: &mut Rng) -> String {
-        solver(profile, rng).render()
+    fn profiles(&self) -> &'static [Profile] {
+        SOLVER_PROFILES
     }
 
     fn shrink(&self, input: &str) -> Vec<String> {
@@ -959,6 +1017,18 @@ impl Problem for JiSolver {
 mod tests {
     use super::super::strict_lines;
     use super::*;
+
+    /// The kit's copy of the common variant is byte for byte the
+    /// repository's one definition (the file our 集 programs' tests read).
+    #[test]
+    fn the_common_variant_is_the_one_definition() {
+        let mut text = String::new();
+        Variant::common().render(&mut text);
+        assert_eq!(
+            text,
+            include_str!("../../../tests/data/ji_variant/common.txt")
+        );
+    }
 
     /// The variant's lines: `n`, then n lines of 4 + k tokens. Returns the
     /// line index after the variant.
@@ -1004,15 +1074,15 @@ mod tests {
             // Records of up to 200,000 rounds: a few seeds are enough.
             let long = p.name.starts_with("long") || p.name.starts_with("max");
             for seed in 0..if long { 3 } else { 20 } {
-                let a = JiReferee.generate(p.name, &mut Rng::new(seed));
-                assert_eq!(a, JiReferee.generate(p.name, &mut Rng::new(seed)));
+                let a = JiReferee.generate(p.name, &mut Rng::new(seed)).unwrap();
+                assert_eq!(a, JiReferee.generate(p.name, &mut Rng::new(seed)).unwrap());
                 check_referee(&a);
             }
         }
         for p in SOLVER_PROFILES {
             for seed in 0..30 {
-                let a = JiSolver.generate(p.name, &mut Rng::new(seed));
-                assert_eq!(a, JiSolver.generate(p.name, &mut Rng::new(seed)));
+                let a = JiSolver.generate(p.name, &mut Rng::new(seed)).unwrap();
+                assert_eq!(a, JiSolver.generate(p.name, &mut Rng::new(seed)).unwrap());
                 let s = check_solver(&a);
                 assert!(s.variant.cap() <= 1000 && s.variant.skills.len() <= 64);
             }
@@ -1030,21 +1100,23 @@ mod tests {
     #[test]
     fn profiles_have_their_corners() {
         for seed in 0..30 {
-            let v = referee("cycles", &mut Rng::new(seed)).variant;
+            let v = referee(RefereeKind::Cycles, &mut Rng::new(seed)).variant;
             let n = v.skills.len();
             let cycle = (0..n).any(|a| {
                 (0..n).any(|b| (0..n).any(|c| v.beats(a, b) && v.beats(b, c) && v.beats(c, a)))
             });
             assert!(cycle, "seed {seed}");
-            let r = referee("large_c", &mut Rng::new(seed)).variant;
+            let r = referee(RefereeKind::LargeC, &mut Rng::new(seed)).variant;
             assert!(r.skills.iter().any(|k| k.delta >= 1 && k.req == 0));
-            let s = solver("round_limits", &mut Rng::new(seed));
+            let s = solver(SolverKind::RoundLimits, &mut Rng::new(seed));
             assert!((1..=1000).contains(&s.rounds) && s.p == "0");
-            let c = solver("large_c", &mut Rng::new(seed)).variant.cap();
+            let c = solver(SolverKind::LargeC, &mut Rng::new(seed))
+                .variant
+                .cap();
             assert!((40..=200).contains(&c));
         }
         let infinite = (0..30).any(|seed| {
-            let v = solver("infinite_ji", &mut Rng::new(seed)).variant;
+            let v = solver(SolverKind::InfiniteJi, &mut Rng::new(seed)).variant;
             v.skills.iter().any(|k| k.delta < 0 && k.req > -k.delta)
         });
         assert!(infinite);
@@ -1053,7 +1125,7 @@ mod tests {
     #[test]
     fn max_rounds_plays_every_round() {
         for seed in 0..2 {
-            let rec = referee("max_rounds", &mut Rng::new(seed));
+            let rec = referee(RefereeKind::MaxRounds, &mut Rng::new(seed));
             assert_eq!(rec.rounds.len(), 200_000);
             let v = &rec.variant;
             let mut count = [0i128; 2];
@@ -1074,7 +1146,7 @@ mod tests {
             .filter(|p| !p.name.starts_with("long") && !p.name.starts_with("max"))
         {
             for seed in 0..5 {
-                let text = JiReferee.generate(p.name, &mut Rng::new(seed));
+                let text = JiReferee.generate(p.name, &mut Rng::new(seed)).unwrap();
                 let m = record_measure(&Record::parse(&text).unwrap());
                 for c in JiReferee.shrink(&text) {
                     assert!(record_measure(&check_referee(&c)) < m, "{c}");
@@ -1083,7 +1155,7 @@ mod tests {
         }
         for p in SOLVER_PROFILES {
             for seed in 0..5 {
-                let text = JiSolver.generate(p.name, &mut Rng::new(seed));
+                let text = JiSolver.generate(p.name, &mut Rng::new(seed)).unwrap();
                 let m = solve_measure(&Solve::parse(&text).unwrap());
                 for c in JiSolver.shrink(&text) {
                     assert!(solve_measure(&check_solver(&c)) < m, "{c}");
@@ -1094,12 +1166,12 @@ mod tests {
 
     #[test]
     fn shrinking_reaches_one_skill() {
-        let mut text = JiReferee.generate("common", &mut Rng::new(1));
+        let mut text = JiReferee.generate("common", &mut Rng::new(1)).unwrap();
         while let Some(next) = JiReferee.shrink(&text).into_iter().next() {
             text = next;
         }
         assert_eq!(text, "1\na 0 0 0\n1\na a\n");
-        let mut text = JiSolver.generate("cycles", &mut Rng::new(1));
+        let mut text = JiSolver.generate("cycles", &mut Rng::new(1)).unwrap();
         while let Some(next) = JiSolver.shrink(&text).into_iter().next() {
             text = next;
         }

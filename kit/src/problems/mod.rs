@@ -1,16 +1,23 @@
-//! One module per problem: its generator profiles and its shrinker.
+//! One module per problem: what the kit knows of it (its comparison rule,
+//! its generator profiles and its shrinker), and the one list of problems.
 
+use crate::compare::Rule;
 use crate::rng::Rng;
 
 pub mod ants_battle;
 pub mod ji;
 pub mod zhuguosha;
 
-/// A named family of generated inputs, for `kit gen PROBLEM --list`.
+/// A named family of generated inputs, for `kit gen PROBLEM --list`, with
+/// its generator: a profile cannot be listed without one.
 pub struct Profile {
     pub name: &'static str,
     /// One line: what the profile stresses.
     pub about: &'static str,
+    /// One input, in the statement's strict format (single spaces, no
+    /// trailing spaces, a final newline). The same `rng` state gives the
+    /// same text.
+    pub generate: fn(&mut Rng) -> String,
 }
 
 /// What the kit knows of one problem. Inputs and outputs are text.
@@ -19,13 +26,21 @@ pub trait Problem: Sync {
     /// binary name.
     fn name(&self) -> &'static str;
 
+    /// How a program's stdout is compared with our answer: token for token
+    /// unless the problem's output is approximate.
+    fn rule(&self) -> Rule {
+        Rule::Exact
+    }
+
     /// The profiles, the default (`random`) first.
     fn profiles(&self) -> &'static [Profile];
 
-    /// One input of `profile`, in the statement's strict format (single
-    /// spaces, no trailing spaces, a final newline). The same `rng` state
-    /// gives the same text. `profile` is one of `profiles()`.
-    fn generate(&self, profile: &str, rng: &mut Rng) -> String;
+    /// One input of the profile called `name` ([`Profile::generate`]);
+    /// `None` when the problem has no such profile (never another one).
+    fn generate(&self, name: &str, rng: &mut Rng) -> Option<String> {
+        let profile = self.profiles().iter().find(|p| p.name == name)?;
+        Some((profile.generate)(rng))
+    }
 
     /// Inputs smaller than `input` (fewer pigs, cards, ants, skills,
     /// rounds...), each still valid, most promising first. The shrinker
@@ -72,6 +87,14 @@ fn strict_lines(text: &str) -> Vec<&str> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_unknown_profile_has_no_input() {
+        for problem in all() {
+            assert_eq!(problem.generate("no_such_profile", &mut Rng::new(1)), None);
+            assert_eq!(problem.profiles()[0].name, "random");
+        }
+    }
+
     /// FNV-1a, 64 bits: a digest that is the same everywhere.
     fn fnv1a(bytes: &[u8]) -> u64 {
         bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
@@ -94,7 +117,10 @@ mod tests {
             ("ji_solver", "random", 0x34a7_358f_663e_4167),
         ];
         for (problem, profile, digest) in pinned {
-            let text = find(problem).unwrap().generate(profile, &mut Rng::new(1));
+            let text = find(problem)
+                .unwrap()
+                .generate(profile, &mut Rng::new(1))
+                .unwrap();
             assert_eq!(fnv1a(text.as_bytes()), digest, "{problem} {profile}");
         }
     }

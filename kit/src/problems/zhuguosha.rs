@@ -22,45 +22,71 @@ const MIXES: [[u32; 8]; 8] = [
     UNIFORM, BASIC, NO_WUXIE, WUXIE, DUEL, AOE, CROSSBOW, CLASSIC,
 ];
 
+/// The profiles, one variant each: every generator step matches on them,
+/// so a new profile must say what it does at each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deal {
+    Random,
+    MaxDeck,
+    ManyRebels,
+    ManyLoyal,
+    Wuxie,
+    Duels,
+    Crossbow,
+    TinyDeck,
+    SingleKind,
+    MpKillsLoyal,
+}
+
 const PROFILES: &[Profile] = &[
     Profile {
         name: "random",
+        generate: |rng| generate(Deal::Random, rng).render(),
         about: "2..10 pigs, any roles, m = 1..400, one of several card mixes",
     },
     Profile {
         name: "max_deck",
+        generate: |rng| generate(Deal::MaxDeck, rng).render(),
         about: "m = 2000 deck cards (long games; the benchmark's workload)",
     },
     Profile {
         name: "many_rebels",
+        generate: |rng| generate(Deal::ManyRebels, rng).render(),
         about: "ten pigs, at most two loyal, the rest rebels",
     },
     Profile {
         name: "many_loyal",
+        generate: |rng| generate(Deal::ManyLoyal, rng).render(),
         about: "ten pigs, one or two rebels, the rest loyal",
     },
     Profile {
         name: "wuxie",
+        generate: |rng| generate(Deal::Wuxie, rng).render(),
         about: "无懈可击-heavy with 南猪入侵, 万箭齐发 and 决斗: long J chains",
     },
     Profile {
         name: "duels",
+        generate: |rng| generate(Deal::Duels, rng).render(),
         about: "决斗 and 杀 heavy: duel chains",
     },
     Profile {
         name: "crossbow",
+        generate: |rng| generate(Deal::Crossbow, rng).render(),
         about: "猪哥连弩 + 杀 sprees, many rebels (3-card reward draws)",
     },
     Profile {
         name: "tiny_deck",
+        generate: |rng| generate(Deal::TinyDeck, rng).render(),
         about: "m = 1..6: the deck runs out and repeats its last card",
     },
     Profile {
         name: "single_kind",
+        generate: |rng| generate(Deal::SingleKind, rng).render(),
         about: "every hand holds four cards of one kind",
     },
     Profile {
         name: "mp_kills_loyal",
+        generate: |rng| generate(Deal::MpKillsLoyal, rng).render(),
         about: "loyal pigs with 南猪入侵/万箭齐发 look like 类反猪 to MP, who holds 决斗/杀",
     },
 ];
@@ -151,16 +177,16 @@ fn usize_in(rng: &mut Rng, lo: usize, hi: usize) -> usize {
     rng.range(lo as i64, hi as i64) as usize
 }
 
-fn generate(profile: &str, rng: &mut Rng) -> Game {
+fn generate(profile: Deal, rng: &mut Rng) -> Game {
     let any_mix = |rng: &mut Rng| *rng.pick(&MIXES);
     // Pigs, rebels, deck size, card mix of the hands and of the deck.
     let (n, rebels, m, hand_mix, deck_mix) = match profile {
-        "max_deck" => {
+        Deal::MaxDeck => {
             let n = usize_in(rng, 2, 10);
             let mix = any_mix(rng);
             (n, usize_in(rng, 1, n - 1), 2000, mix, mix)
         }
-        "many_rebels" => {
+        Deal::ManyRebels => {
             let mix = any_mix(rng);
             (
                 10,
@@ -170,11 +196,11 @@ fn generate(profile: &str, rng: &mut Rng) -> Game {
                 mix,
             )
         }
-        "many_loyal" => {
+        Deal::ManyLoyal => {
             let mix = any_mix(rng);
             (10, usize_in(rng, 1, 2), usize_in(rng, 20, 600), mix, mix)
         }
-        "wuxie" => {
+        Deal::Wuxie => {
             let n = usize_in(rng, 3, 10);
             (
                 n,
@@ -184,7 +210,7 @@ fn generate(profile: &str, rng: &mut Rng) -> Game {
                 WUXIE,
             )
         }
-        "duels" => {
+        Deal::Duels => {
             let n = usize_in(rng, 2, 10);
             (
                 n,
@@ -194,27 +220,26 @@ fn generate(profile: &str, rng: &mut Rng) -> Game {
                 DUEL,
             )
         }
-        "crossbow" => {
+        Deal::Crossbow => {
             let n = usize_in(rng, 4, 10);
             let rebels = usize_in(rng, (n - 1) / 2, n - 1);
             (n, rebels, usize_in(rng, 20, 400), CROSSBOW, CROSSBOW)
         }
-        "tiny_deck" => {
+        Deal::TinyDeck => {
             let n = usize_in(rng, 2, 10);
             let mix = any_mix(rng);
             (n, usize_in(rng, 1, n - 1), usize_in(rng, 1, 6), mix, mix)
         }
-        "single_kind" => {
+        Deal::SingleKind => {
             let n = usize_in(rng, 2, 10);
             let mix = any_mix(rng);
             (n, usize_in(rng, 1, n - 1), usize_in(rng, 1, 400), mix, mix)
         }
-        "mp_kills_loyal" => {
+        Deal::MpKillsLoyal => {
             let n = usize_in(rng, 3, 10);
             (n, usize_in(rng, 1, 2), usize_in(rng, 10, 300), AOE, DUEL)
         }
-        // "random", and the default for a name the driver did not check.
-        _ => {
+        Deal::Random => {
             let n = usize_in(rng, 2, 10);
             let deck_mix = any_mix(rng);
             // The hands sometimes come from another mix than the deck.
@@ -231,12 +256,12 @@ fn generate(profile: &str, rng: &mut Rng) -> Game {
     let mut roles = roles(rng, n, rebels);
     let mut hands: Vec<[char; 4]> = (0..n).map(|_| hand(rng, &hand_mix)).collect();
     match profile {
-        "single_kind" => {
+        Deal::SingleKind => {
             for h in &mut hands {
                 *h = [*rng.pick(&CARDS); 4];
             }
         }
-        "crossbow" => {
+        Deal::Crossbow => {
             // MP and some rebels start armed with 杀 to spare.
             for (i, h) in hands.iter_mut().enumerate() {
                 if i == 0 || rng.chance(0.4) {
@@ -244,7 +269,7 @@ fn generate(profile: &str, rng: &mut Rng) -> Game {
                 }
             }
         }
-        "mp_kills_loyal" => {
+        Deal::MpKillsLoyal => {
             // Loyal pigs sit first and hurt MP with area tricks before they
             // can reveal themselves; rebels sit last. MP answers with duels.
             let rebels = roles.iter().filter(|r| **r == "FP").count();
@@ -258,7 +283,13 @@ fn generate(profile: &str, rng: &mut Rng) -> Game {
                 rng.shuffle(h);
             }
         }
-        _ => {}
+        Deal::Random
+        | Deal::MaxDeck
+        | Deal::ManyRebels
+        | Deal::ManyLoyal
+        | Deal::Wuxie
+        | Deal::Duels
+        | Deal::TinyDeck => {}
     }
     let deck = cards(rng, &deck_mix, m);
     Game { roles, hands, deck }
@@ -366,10 +397,6 @@ impl Problem for Zhuguosha {
         PROFILES
     }
 
-    fn generate(&self, profile: &str, rng: &mut Rng) -> String {
-        generate(profile, rng).render()
-    }
-
     fn shrink(&self, input: &str) -> Vec<String> {
         match Game::parse(input) {
             Some(g) => shrink(&g).iter().map(Game::render).collect(),
@@ -418,8 +445,8 @@ mod tests {
     fn same_seed_same_bytes_and_strict_format() {
         for p in PROFILES {
             for seed in 0..30 {
-                let a = Zhuguosha.generate(p.name, &mut Rng::new(seed));
-                let b = Zhuguosha.generate(p.name, &mut Rng::new(seed));
+                let a = Zhuguosha.generate(p.name, &mut Rng::new(seed)).unwrap();
+                let b = Zhuguosha.generate(p.name, &mut Rng::new(seed)).unwrap();
                 assert_eq!(a, b, "{}", p.name);
                 check_strict(&a);
                 assert_eq!(Game::parse(&a).unwrap().render(), a);
@@ -429,7 +456,10 @@ mod tests {
 
     #[test]
     fn profiles_have_their_shape() {
-        let g = |p: &str, s| generate(p, &mut Rng::new(s));
+        let g = |p: &str, s| {
+            let text = Zhuguosha.generate(p, &mut Rng::new(s)).expect("a profile");
+            Game::parse(&text).expect("valid")
+        };
         for s in 0..20 {
             assert_eq!(g("max_deck", s).deck.len(), 2000);
             assert!((1..=6).contains(&g("tiny_deck", s).deck.len()));
@@ -458,7 +488,7 @@ mod tests {
     #[test]
     fn shrink_candidates_are_valid_and_smaller() {
         for p in PROFILES {
-            let text = Zhuguosha.generate(p.name, &mut Rng::new(3));
+            let text = Zhuguosha.generate(p.name, &mut Rng::new(3)).unwrap();
             let g = Game::parse(&text).unwrap();
             let cands = Zhuguosha.shrink(&text);
             assert!(!cands.is_empty());
@@ -473,7 +503,7 @@ mod tests {
     fn shrinking_reaches_the_smallest_game() {
         // Always taking the first candidate ends at two pigs (MP and a
         // rebel), one deck card, all hands 桃.
-        let mut text = Zhuguosha.generate("max_deck", &mut Rng::new(5));
+        let mut text = Zhuguosha.generate("max_deck", &mut Rng::new(5)).unwrap();
         let mut steps = 0;
         while let Some(next) = Zhuguosha.shrink(&text).into_iter().next() {
             text = next;

@@ -18,8 +18,18 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// `kit --help`'s line for this command.
-pub const USAGE: &str = "kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH]";
+/// `kit show --help`.
+pub const HELP: &str = "\
+usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH]
+
+Runs our solver on CASE.in with its explain flag (zhuguosha --trace,
+ants_battle --explain, ji_referee --trace, ji_solver --strategy) and writes
+one self-contained HTML page (inline CSS and JavaScript, nothing fetched)
+that draws the game: a 猪国杀 replay to step through, an Ants battle map with
+the weakness picture and each death's reason, a 集 record round by round or
+a value table as a heatmap. Default --out: NAME.html in the current folder.
+Open it in any browser; FILE.html#step=N opens a replay at event N.
+";
 
 const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("style.css");
@@ -198,7 +208,7 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool, String> {
     }
     let (problem, case) = match words.as_slice() {
         [p, c] => (p.as_str(), Path::new(c)),
-        _ => return Err(format!("usage: {USAGE}")),
+        _ => return Err("usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)".to_string()),
     };
     if !["zhuguosha", "ants_battle", "ji_referee", "ji_solver"].contains(&problem) {
         return Err(format!(
