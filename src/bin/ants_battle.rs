@@ -1743,11 +1743,9 @@ pub fn solve(
 
 fn main() {
     let result = parse_args(std::env::args_os().skip(1)).and_then(|command| match command {
-        Command::Help => {
-            // A closed stdout is no failure of `--help` (and no panic).
-            let _ = io::stdout().write_all(HELP.as_bytes());
-            Ok(())
-        }
+        Command::Help => io::stdout()
+            .write_all(HELP.as_bytes())
+            .map_err(|e| Failure::UnwritableOutput(e.to_string())),
         Command::Run(options) => {
             let mut input = Vec::new();
             io::stdin()
