@@ -778,6 +778,20 @@ pub struct Options {
     pub trace: bool,
 }
 
+impl Options {
+    /// Sets option `name`; `false` if there is none.
+    fn set(&mut self, name: &str, _: &mut std::slice::Iter<OsString>) -> Result<bool, Failure> {
+        match name {
+            "--strict" => self.strict = true,
+            "--trace" => self.trace = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
@@ -785,41 +799,48 @@ enum Command {
     Run(Options),
 }
 
-/// Reads the arguments as `OsString`s (a non-UTF-8 one is refused, never a
-/// panic); `--help` anywhere wins over everything else.
+/// `--help` anywhere wins; else `Options::set` takes each name, and its
+/// value from `args` if it has one (`Ok(false)`: no such option).
 fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
     let args: Vec<OsString> = args.collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
     }
     let mut options = Options::default();
-    for arg in &args {
-        match arg.to_str() {
-            Some("--strict") => options.strict = true,
-            Some("--trace") => options.trace = true,
-            Some(other) => {
-                let kind = if other.starts_with('-') && other.len() > 1 {
-                    "unknown option"
-                } else {
-                    "unexpected argument"
-                };
-                let what = format!("{} '{}' (see --help)", kind, other);
-                return Err(Failure::BadArgument(what));
-            }
-            None => {
-                let what = "an argument is not valid UTF-8 (see --help)";
-                return Err(Failure::BadArgument(what.to_string()));
-            }
-        }
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let name = arg.to_str().ok_or_else(not_utf8)?;
+        let what = match options.set(name, &mut args)? {
+            true => continue,
+            // A lone `-` is an argument.
+            false if name.len() > 1 && name.starts_with('-') => "unknown option",
+            false => "unexpected argument",
+        };
+        return Err(refused(format!("{} '{}'", what, name)));
     }
     Ok(Command::Run(options))
 }
 
+/// A bad argument, worded `what`.
+fn refused(what: String) -> Failure {
+    Failure::BadArgument(what + " (see --help)")
+}
+
+fn not_utf8() -> Failure {
+    refused("an argument is not valid UTF-8".into())
+}
+
+/// `BIN: <failure>` on stderr (not `eprintln!`: it panics if stderr is
+/// closed), then its exit code.
+fn exit_with(failure: Failure) -> ! {
+    let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+    std::process::exit(failure.exit_code())
+}
+// shared: command-line end
+
 fn main() {
     if let Err(failure) = run(std::env::args_os().skip(1)) {
-        // Not `eprintln!`, which panics when stderr cannot be written.
-        let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
-        std::process::exit(failure.exit_code());
+        exit_with(failure);
     }
 }
 
