@@ -100,10 +100,6 @@ impl fmt::Display for Failure {
     }
 }
 
-fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadInput { line, what })
-}
-
 /// The attack rule (`attack` key): [`focus`] (the contest's), [`closest`],
 /// [`support`], [`damage`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,14 +133,13 @@ const SHOWN_BYTES: usize = 24;
 fn show(bytes: &[u8]) -> String {
     let mut s = String::new();
     for &b in bytes.iter().take(SHOWN_BYTES) {
-        if (0x20..0x7f).contains(&b) {
-            s.push(b as char);
-        } else {
-            s.push_str(&format!("\\x{b:02x}"));
+        match b {
+            0x20..=0x7e => s.push(b as char),
+            _ => s += &format!("\\x{b:02x}"),
         }
     }
     if bytes.len() > SHOWN_BYTES {
-        s.push_str("...");
+        s += "...";
     }
     s
 }
@@ -221,10 +216,10 @@ fn dead_char(b: u8) -> u8 {
     }
 }
 
-/// Returns [`bad`] at the given line, with a `format!` message.
+/// Returns a `BadInput` at the given line, with a `format!` message.
 macro_rules! bail {
     ($line:expr, $($what:tt)*) => {
-        return bad($line, format!($($what)*))
+        return Err(Failure::BadInput { line: $line, what: format!($($what)*) })
     };
 }
 
@@ -252,7 +247,7 @@ fn once<T>(slot: &Option<T>, line: usize, key: &[u8]) -> Result<(), Failure> {
 /// Parses the whole input. Header lines may come in any order except that
 /// `cols` must precede the map rows (the engine needs the width first).
 pub fn parse(input: &[u8]) -> Result<Map, Failure> {
-    let (mut rows, mut cols): (Option<usize>, Option<usize>) = (None, None);
+    let (mut rows, mut cols) = (None, None);
     let mut players: Option<Located<u64>> = None;
     let (mut radius2, mut mode) = (None, None);
     let mut cells: Vec<u8> = Vec::new();
@@ -363,7 +358,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             b"attack" => {
                 once(&mode, line_no, key)?;
                 use AttackMode::*;
-                let known = [Focus, Closest, Support, Damage].into_iter();
+                let known = [Focus, Closest, Support, Damage];
                 mode = known.into_iter().find(|m| m.name().as_bytes() == value);
                 if mode.is_none() {
                     let all = "focus, closest, support, damage";
@@ -385,23 +380,19 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     if map_rows != rows {
         bail!(last, "{map_rows} map rows, expected {rows}");
     }
-    if let Some(Located {
-        value: p,
-        line: p_line,
-    }) = players
-    {
+    if let Some(Located { value: p, line }) = players {
         // "ant letters and hill digits must be below P".
         if let Some(first) = first_owner[p as usize] {
-            let (row, line) = (first.value, first.line);
+            let (row, row_line) = (first.value, first.line);
             let row = &cells[row * cols..(row + 1) * cols];
             let too_high = |b: u8| cell_owner(b).filter(|&o| u64::from(o) >= p);
             let b = row.iter().copied().find(|&b| too_high(b).is_some());
             let b = b.unwrap_or(b'a');
             let what = if b.is_ascii_digit() { "hill" } else { "ant" };
             let owner = too_high(b).unwrap_or(0);
-            let p = format!("players {p} (line {p_line})");
+            let p = format!("players {p} (line {line})");
             let b = b as char;
-            bail!(line, "{what} `{b}` of player {owner} not below {p}");
+            bail!(row_line, "{what} `{b}` of player {owner} not below {p}");
         }
     }
     Ok(Map {
@@ -1648,16 +1639,8 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used
 ";
 
-/// What the command line asks for.
-#[derive(Debug)]
-pub enum Command {
-    /// `--help` or `-h`, anywhere.
-    Help,
-    Run(Options),
-}
-
 /// The options, one field each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Options {
     /// `--threads N`: row bands (and threads); 0 for `auto`.
     threads: usize,
@@ -1674,46 +1657,74 @@ impl Default for Options {
     }
 }
 
-/// Reads the arguments (without the program name). `--help` wins over
-/// everything else, a bad argument included.
-pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    // `None` for an argument that is not UTF-8.
-    let args: Vec<Option<String>> = args.map(|a| a.into_string().ok()).collect();
-    if args.iter().flatten().any(|a| a == "--help" || a == "-h") {
+impl Options {
+    /// Sets option `name`, its value from `args` (`false`: no such option).
+    fn set(&mut self, name: &str, args: &mut std::slice::Iter<OsString>) -> Result<bool, Failure> {
+        match name {
+            "--explain" => self.explain = true,
+            "--threads" => {
+                let none = || refused("option '--threads' needs a value".into());
+                let value = args.next().ok_or_else(none)?;
+                let value = value.to_str().ok_or_else(not_utf8)?;
+                self.threads = match (value, value.parse()) {
+                    ("auto", _) => 0,
+                    (_, Ok(n)) if (1..=MAX_THREADS).contains(&n) => n,
+                    _ => {
+                        let why = "not 1..64 or auto";
+                        return Err(refused(format!("bad value '{value}' for --threads: {why}")));
+                    }
+                };
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Run(Options),
+}
+
+/// `--help` anywhere wins; else `Options::set` takes each name in turn.
+fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let args: Vec<_> = args.collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
     }
-    let refuse = |what: String| Err(Failure::BadArgument(format!("{what} (see --help)")));
-    let not_utf8 = || refuse("an argument is not valid UTF-8".to_string());
     let mut options = Options::default();
-    let mut args = args.into_iter();
+    let mut args = args.iter();
     while let Some(arg) = args.next() {
-        let value = match arg.as_deref() {
-            None => return not_utf8(),
-            Some("--explain") => {
-                options.explain = true;
-                continue;
-            }
-            Some("--threads") => args.next(),
-            Some(a) if a.starts_with('-') => return refuse(format!("unknown option '{a}'")),
-            Some(a) => return refuse(format!("unexpected argument '{a}'")),
+        let name = arg.to_str().ok_or_else(not_utf8)?;
+        let what = match options.set(name, &mut args)? {
+            true => continue,
+            // A lone `-` is an argument.
+            false if name.len() > 1 && name.starts_with('-') => "unknown option",
+            false => "unexpected argument",
         };
-        let value = match value {
-            None => return refuse("option '--threads' needs a value".to_string()),
-            Some(None) => return not_utf8(),
-            Some(Some(value)) => value,
-        };
-        options.threads = match (value.as_str(), value.parse()) {
-            ("auto", _) => 0,
-            (_, Ok(n)) if (1..=MAX_THREADS).contains(&n) => n,
-            _ => {
-                return refuse(format!(
-                    "bad value '{value}' for --threads: not 1..64 or auto"
-                ))
-            }
-        };
+        return Err(refused(format!("{} '{}'", what, name)));
     }
     Ok(Command::Run(options))
 }
+
+fn refused(what: String) -> Failure {
+    Failure::BadArgument(what + " (see --help)")
+}
+
+fn not_utf8() -> Failure {
+    refused("an argument is not valid UTF-8".into())
+}
+
+/// Not `eprintln!`, which panics if stderr is closed.
+fn exit_with(failure: Failure) -> ! {
+    let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+    std::process::exit(failure.exit_code())
+}
+// shared: command-line end
 
 /// Parses `input` (then reused as scratch), resolves the battle and
 /// writes the map, and the reasons if asked, to `out`; there is no trace.
@@ -1738,30 +1749,28 @@ pub fn solve(
     if options.explain {
         written = written.and_then(|()| explain(&before, &map, out));
     }
-    written.map_err(|e| Failure::UnwritableOutput(e.to_string()))
+    written.map_err(unwritable)
+}
+
+fn unwritable(e: io::Error) -> Failure {
+    Failure::UnwritableOutput(e.to_string())
 }
 
 fn main() {
     let result = parse_args(std::env::args_os().skip(1)).and_then(|command| match command {
-        Command::Help => io::stdout()
-            .write_all(HELP.as_bytes())
-            .map_err(|e| Failure::UnwritableOutput(e.to_string())),
+        Command::Help => io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
         Command::Run(options) => {
             let mut input = Vec::new();
-            io::stdin()
-                .lock()
-                .read_to_end(&mut input)
-                .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
+            if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+                return Err(Failure::UnreadableInput(e.to_string()));
+            }
             let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
             solve(input, &options, &mut out, &mut io::sink())?;
-            out.flush()
-                .map_err(|e| Failure::UnwritableOutput(e.to_string()))
+            out.flush().map_err(unwritable)
         }
     });
     if let Err(failure) = result {
-        // Not `eprintln!`, which panics when stderr is closed.
-        let _ = writeln!(io::stderr(), "{BIN}: {failure}");
-        std::process::exit(failure.exit_code());
+        exit_with(failure);
     }
 }
 

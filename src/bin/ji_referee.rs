@@ -799,10 +799,9 @@ enum Command {
     Run(Options),
 }
 
-/// `--help` anywhere wins; else `Options::set` takes each name, and its
-/// value from `args` if it has one (`Ok(false)`: no such option).
+/// `--help` anywhere wins; else `Options::set` takes each name in turn.
 fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    let args: Vec<OsString> = args.collect();
+    let args: Vec<_> = args.collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
     }
@@ -821,7 +820,6 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     Ok(Command::Run(options))
 }
 
-/// A bad argument, worded `what`.
 fn refused(what: String) -> Failure {
     Failure::BadArgument(what + " (see --help)")
 }
@@ -830,8 +828,7 @@ fn not_utf8() -> Failure {
     refused("an argument is not valid UTF-8".into())
 }
 
-/// `BIN: <failure>` on stderr (not `eprintln!`: it panics if stderr is
-/// closed), then its exit code.
+/// Not `eprintln!`, which panics if stderr is closed.
 fn exit_with(failure: Failure) -> ! {
     let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
     std::process::exit(failure.exit_code())

@@ -1277,7 +1277,7 @@ pub struct Options {
 }
 
 impl Options {
-    /// Sets option `name`; `false` if there is none.
+    /// Sets option `name` (`false`: no such option).
     fn set(&mut self, name: &str, _: &mut std::slice::Iter<OsString>) -> Result<bool, Failure> {
         match name {
             "--strict" => self.strict = true,
@@ -1297,10 +1297,9 @@ enum Command {
     Run(Options),
 }
 
-/// `--help` anywhere wins; else `Options::set` takes each name, and its
-/// value from `args` if it has one (`Ok(false)`: no such option).
+/// `--help` anywhere wins; else `Options::set` takes each name in turn.
 fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    let args: Vec<OsString> = args.collect();
+    let args: Vec<_> = args.collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
     }
@@ -1319,7 +1318,6 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     Ok(Command::Run(options))
 }
 
-/// A bad argument, worded `what`.
 fn refused(what: String) -> Failure {
     Failure::BadArgument(what + " (see --help)")
 }
@@ -1328,8 +1326,7 @@ fn not_utf8() -> Failure {
     refused("an argument is not valid UTF-8".into())
 }
 
-/// `BIN: <failure>` on stderr (not `eprintln!`: it panics if stderr is
-/// closed), then its exit code.
+/// Not `eprintln!`, which panics if stderr is closed.
 fn exit_with(failure: Failure) -> ! {
     let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
     std::process::exit(failure.exit_code())
