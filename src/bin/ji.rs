@@ -14,6 +14,9 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
+/// The program's name, as its messages begin.
+const BIN: &str = "ji";
+
 /// At most this many skills: the stage games grow with n², and a move set
 /// is a `u64` bit mask.
 const MAX_SKILLS: usize = 32;
@@ -2494,6 +2497,7 @@ fn save_archive(path: &Path, text: &str) -> io::Result<()> {
 // ---- command line -----------------------------------------------------------
 
 /// The options, one field each.
+#[derive(Debug, PartialEq, Eq)]
 struct Options {
     /// `--variant FILE`: the variant (default: the common variant).
     variant: Option<PathBuf>,
@@ -2503,57 +2507,87 @@ struct Options {
     seed: Option<u64>,
 }
 
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            variant: None,
+            archive: PathBuf::from("archive"),
+            seed: None,
+        }
+    }
+}
+
+impl Options {
+    /// Sets option `name`, its value taken from `args` (`false`: no such
+    /// option). A path (`--variant`, `--archive`) may be any `OsString`,
+    /// since a file name need not be UTF-8.
+    fn set(&mut self, name: &str, args: &mut std::slice::Iter<OsString>) -> Result<bool, Failure> {
+        if !matches!(name, "--variant" | "--archive" | "--seed") {
+            return Ok(false);
+        }
+        let Some(value) = args.next() else {
+            return Err(refused(format!("option '{name}' needs a value")));
+        };
+        match name {
+            "--variant" => self.variant = Some(PathBuf::from(value)),
+            "--archive" => self.archive = PathBuf::from(value),
+            _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
+                Some(s) => self.seed = Some(s),
+                None => {
+                    let v = shown(value.to_string_lossy().as_bytes());
+                    let why = "not an integer 0..2^64";
+                    return Err(refused(format!("bad value '{v}' for --seed: {why}")));
+                }
+            },
+        }
+        Ok(true)
+    }
+}
+
+// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
 /// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
 enum Command {
     Help,
     Run(Options),
 }
 
-/// Parses the arguments (without the program name). `--help` anywhere wins.
-/// Options must be UTF-8; a path (`--variant`, `--archive`) may be any
-/// `OsString`, since a file name need not be UTF-8.
+/// `--help` anywhere wins; else `Options::set` takes each name in turn.
 fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    let args: Vec<OsString> = args.collect();
+    let args: Vec<_> = args.collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
     }
-    let mut options = Options {
-        variant: None,
-        archive: PathBuf::from("archive"),
-        seed: None,
-    };
-    let refuse = |what: String| Err(Failure::BadArgument(format!("{what} (see --help)")));
-    let mut args = args.into_iter();
+    let mut options = Options::default();
+    let mut args = args.iter();
     while let Some(arg) = args.next() {
-        let Some(name) = arg.to_str() else {
-            return refuse("an argument is not valid UTF-8".into());
+        let name = arg.to_str().ok_or_else(not_utf8)?;
+        let what = match options.set(name, &mut args)? {
+            true => continue,
+            // A lone `-` is an argument.
+            false if name.len() > 1 && name.starts_with('-') => "unknown option",
+            false => "unexpected argument",
         };
-        let shown_arg = shown(name.as_bytes());
-        if !matches!(name, "--variant" | "--archive" | "--seed") {
-            return match name.starts_with('-') {
-                true => refuse(format!("unknown option '{shown_arg}'")),
-                false => refuse(format!("unexpected argument '{shown_arg}'")),
-            };
-        }
-        let Some(value) = args.next() else {
-            return refuse(format!("option '{name}' needs a value"));
-        };
-        match name {
-            "--variant" => options.variant = Some(PathBuf::from(value)),
-            "--archive" => options.archive = PathBuf::from(value),
-            _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
-                Some(s) => options.seed = Some(s),
-                None => {
-                    let v = shown(value.to_string_lossy().as_bytes());
-                    return refuse(format!(
-                        "bad value '{v}' for --seed: not an integer 0..2^64"
-                    ));
-                }
-            },
-        }
+        return Err(refused(format!("{} '{}'", what, name)));
     }
     Ok(Command::Run(options))
 }
+
+fn refused(what: String) -> Failure {
+    Failure::BadArgument(what + " (see --help)")
+}
+
+fn not_utf8() -> Failure {
+    refused("an argument is not valid UTF-8".into())
+}
+
+/// Not `eprintln!`, which panics if stderr is closed.
+fn exit_with(failure: Failure) -> ! {
+    let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+    std::process::exit(failure.exit_code())
+}
+// shared: command-line end
 
 extern "C" {
     /// POSIX `isatty` (std only: declared by hand, as the C library has it).
@@ -2581,10 +2615,9 @@ fn main() {
     };
     let result = result.and_then(|()| out.flush().map_err(Failure::from));
     if let Err(f) = result {
+        // The session's output goes out before the error line.
         let _ = out.flush();
-        // A failed stderr cannot be reported anywhere: ignore it, no panic.
-        let _ = writeln!(io::stderr(), "ji: {f}");
-        std::process::exit(f.exit_code());
+        exit_with(f);
     }
 }
 
