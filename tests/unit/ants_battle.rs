@@ -218,6 +218,8 @@ fn options_follow_the_contract() {
     };
     refused(&["--x"], "unknown option '--x'");
     refused(&["x"], "unexpected argument 'x'");
+    // A lone `-` is an argument, not an option (every program alike).
+    refused(&["-"], "unexpected argument '-'");
     refused(&["--threads"], "option '--threads' needs a value");
     let why = "not 1..64 or auto";
     refused(

@@ -693,3 +693,45 @@ fn p_best_plays_the_equilibrium() {
         assert!(checked > 0, "{text}");
     }
 }
+
+#[test]
+fn arguments_follow_the_contract() {
+    let args = |list: &[&str]| parse_args(list.iter().map(OsString::from));
+    let words = |list: &[&str]| args(list).unwrap_err().to_string();
+    assert_eq!(args(&[]), Ok(Command::Run(Options::default())));
+    let all = Options {
+        variant: Some(PathBuf::from("v.txt")),
+        archive: PathBuf::from("a"),
+        seed: Some(7),
+    };
+    let list = ["--seed", "7", "--archive", "a", "--variant", "v.txt"];
+    assert_eq!(args(&list), Ok(Command::Run(all)));
+    assert_eq!(args(&["--seed", "--help"]), Ok(Command::Help));
+    assert_eq!(words(&["-"]), "unexpected argument '-' (see --help)");
+    assert_eq!(words(&["-x"]), "unknown option '-x' (see --help)");
+    assert_eq!(
+        words(&["--archive"]),
+        "option '--archive' needs a value (see --help)"
+    );
+    assert_eq!(
+        words(&["--seed", "2x"]),
+        "bad value '2x' for --seed: not an integer 0..2^64 (see --help)"
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn a_path_need_not_be_utf8_but_an_option_name_must() {
+    use std::os::unix::ffi::OsStringExt;
+    let odd = || OsString::from_vec(b"arch\xffive".to_vec());
+    let list = vec![OsString::from("--archive"), odd()];
+    match parse_args(list.into_iter()) {
+        Ok(Command::Run(options)) => assert_eq!(options.archive, PathBuf::from(odd())),
+        _ => panic!("a non-UTF-8 archive path was refused"),
+    }
+    let failure = parse_args(vec![odd()].into_iter()).unwrap_err();
+    assert_eq!(
+        failure.to_string(),
+        "an argument is not valid UTF-8 (see --help)"
+    );
+}
