@@ -3,10 +3,18 @@
 //!
 //! V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a pair
 //! of moves that ends the game pays +1 or -1 and any other pair pays
-//! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 for
-//! lim V_k (`solve_table`, `certify`). No clock: the budget counts work,
-//! so an input gives the same bytes and exit code on every machine.
+//! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R (`solve_table`),
+//! R = 0 with p > 0 for lim V_k (a contraction). R = 0 with p = 0 is the
+//! unlimited game, where a game that never ends pays 0: its value is not
+//! always lim V_k, and every value printed with exit 0 is proved by an
+//! exact integer check of dyadic stationary strategies (`certify`). No
+//! clock: the budget counts work, so an input gives the same bytes and exit
+//! code on every machine.
+//!
+//! Sections: input, model, rules, output, then the solver's stage games,
+//! iteration and certificate, then the command line.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 
@@ -16,92 +24,37 @@ const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
 
-fn main() {
-    if let Err(failure) = run_main() {
-        eprintln!("{}: {}", BIN, failure);
-        std::process::exit(failure.exit_code());
-    }
-}
+// ---- input -------------------------------------------------------------------
 
-fn run_main() -> Result<(), Failure> {
-    let mut opts = Options::default();
-    for arg in std::env::args_os().skip(1) {
-        match arg.to_str() {
-            Some("--help" | "-h") => {
-                return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable);
-            }
-            Some("--strict") => opts.strict = true,
-            Some("--strategy") => opts.strategy = true,
-            _ => {
-                return Err(Failure::BadArgument(format!(
-                    "unknown argument `{}` (try --help)",
-                    arg.to_string_lossy()
-                )))
-            }
-        }
-    }
-    let mut input = Vec::new();
-    io::stdin()
-        .read_to_end(&mut input)
-        .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
-    let mut out = io::stdout().lock();
-    let result = solve(&input, &opts, &mut out);
-    out.flush().map_err(unwritable)?;
-    result
-}
-
-fn unwritable(e: io::Error) -> Failure {
-    Failure::Io(format!("cannot write the output: {}", e))
-}
-
-/// The command-line options (see `HELP`).
-#[derive(Default)]
-pub struct Options {
-    strict: bool,
-    strategy: bool,
-}
-
-const HELP: &str = "\
-ji_solver: value of 集 (波波攒) under optimal play.
-input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
-        then `R p` (round limit, 0 = none; draw chance in percent),
-        then q and q queries `x y` (counts of A and B, 0..=C = max req),
-        separated by any whitespace; what follows the last query is ignored.
-output: per query P(A wins) - P(B wins), 9 digits after the point.
-  --strategy  after each value, `A: name prob ...` and `B: name prob ...`:
-              optimal strategies of the query's first round (6 decimals,
-              skills of probability 0 left out).
-  --strict    also check the layout: the first deviation is bad input
-              `line L column C: ...`. n on line 1, one skill per line, `R p`
-              on one, q on one, one query per line; single spaces between
-              tokens, none at either end of a line; a newline (LF or CRLF)
-              after the last record and nothing after it.
-exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
-        argument, 3 valid but not certified (best values printed).
-";
-
-/// Why a run did not end with exit code 0.
+/// Why a run did not end with exit code 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
 pub enum Failure {
-    /// An unknown command-line argument.
+    /// An unknown, malformed or non-UTF-8 command-line argument.
     BadArgument(String),
     /// Bad input: the 1-based line and what is wrong.
-    BadInput(usize, String),
-    /// Off the layout under `--strict`: line, column, what.
-    BadLayout(usize, usize, String),
-    /// Valid input, values not certified (the best printed) or too large.
-    Uncertified(String),
-    /// The input cannot be read or the output cannot be written.
-    Io(String),
+    BadInput { line: usize, what: String },
+    /// Off the layout under `--strict`: line, column (bytes from 1), what.
+    BadLayout {
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    /// Valid input without an exact answer: a value that could not be
+    /// certified (the best values are printed) or a variant too large.
+    NoExactAnswer(String),
+    /// Stdin could not be read (the OS error).
+    UnreadableInput(String),
+    /// Stdout could not be written (the OS error).
+    UnwritableOutput(String),
 }
 
 impl Failure {
     /// The process exit code: the one place that maps failures to codes.
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadArgument(_) | Failure::BadInput(..) | Failure::BadLayout(..) => 2,
-            Failure::Uncertified(_) => 3,
-            Failure::Io(_) => 1,
+            Failure::BadArgument(_) | Failure::BadInput { .. } | Failure::BadLayout { .. } => 2,
+            Failure::NoExactAnswer(_) => 3,
+            Failure::UnreadableInput(_) | Failure::UnwritableOutput(_) => 1,
         }
     }
 }
@@ -109,24 +62,28 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
-            Failure::BadLayout(line, column, what) => {
+            Failure::BadInput { line, what } => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout { line, column, what } => {
                 write!(f, "line {} column {}: {}", line, column, what)
             }
-            Failure::BadArgument(what) | Failure::Uncertified(what) | Failure::Io(what) => {
-                f.write_str(what)
-            }
+            Failure::BadArgument(what) | Failure::NoExactAnswer(what) => f.write_str(what),
+            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {}", e),
+            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {}", e),
         }
     }
 }
 
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadInput(line, what))
+    Err(Failure::BadInput { line, what })
 }
 
 /// Off the layout under `--strict` (the shared block's `strict` lexer).
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadLayout(line, column, what))
+    Err(Failure::BadLayout { line, column, what })
+}
+
+fn unwritable(e: io::Error) -> Failure {
+    Failure::UnwritableOutput(e.to_string())
 }
 
 // shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
@@ -568,8 +525,6 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 }
 // shared: ji-variant end
 
-// ---------------------------------------------------------------- input
-
 /// A draw probability in percent: digits with at most one decimal point
 /// (`0`, `0.0`, `2.50`, `100.000`), between 0 and 100.
 fn parse_percent(text: &[u8]) -> Option<f64> {
@@ -588,7 +543,13 @@ struct Problem<'a> {
     rounds: u64,
     keep: f64,
     cap: i64,
-    queries: Vec<(usize, usize)>,
+    queries: Vec<Query>,
+}
+
+/// One query: the counts of 集 of A and B.
+struct Query {
+    a: usize,
+    b: usize,
 }
 
 /// Reads the problem (`strict`: one record per line, as in `HELP`).
@@ -665,7 +626,10 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
             }
         }
         lx.end_record(t == q)?;
-        queries.push((pair[0], pair[1]));
+        queries.push(Query {
+            a: pair[0],
+            b: pair[1],
+        });
     }
     // Reading: like `cin`, what follows the last query is not read
     // (`--strict` has refused it in `end_record`).
@@ -678,7 +642,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     })
 }
 
-// ---------------------------------------------------------------- model
+// ---- model ------------------------------------------------------------------
 
 /// The game as the solver sees it: skills sorted by req, so that the skills
 /// usable with c 集 are a prefix of the list.
@@ -728,7 +692,7 @@ impl Game {
     }
 }
 
-// ---------------------------------------------------------------- rules
+// ---- rules ------------------------------------------------------------------
 
 impl Game {
     /// "After every round each count becomes min(count + delta, C)": the
@@ -782,7 +746,167 @@ impl Game {
     }
 }
 
-// ---------------------------------------------------------------- stage game
+// ---- output ------------------------------------------------------------------
+
+/// Reads the problem, solves it and prints one value per query (and with
+/// `--strategy` the strategies). The values are written even when they are
+/// not certified (`Failure::NoExactAnswer`).
+pub fn solve(
+    input: Vec<u8>,
+    options: &Options,
+    out: &mut impl Write,
+    _trace: &mut impl Write,
+) -> Result<(), Failure> {
+    let prob = parse_problem(&input, options.strict)?;
+    let n = prob.variant.skills.len();
+    if prob.cap > MAX_CAP || n > MAX_SKILLS {
+        return Err(Failure::NoExactAnswer(format!(
+            "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
+            n, prob.cap, MAX_SKILLS, MAX_CAP
+        )));
+    }
+    let game = Game::new(&prob.variant, prob.cap, prob.keep);
+    let w = game.width();
+    let queried: Vec<usize> = prob.queries.iter().map(|q| q.a * w + q.b).collect();
+    let solution = solve_table(&game, prob.rounds, &queried);
+    let mut text = String::new();
+    let mut stage = Stage::default();
+    let name = |i: usize| String::from_utf8_lossy(prob.variant.skills[game.order[i]].name);
+    for q in &prob.queries {
+        text.push_str(&format_value(solution.values[q.a * w + q.b]));
+        text.push('\n');
+        if !options.strategy {
+            continue;
+        }
+        // The query's first round (see `Solution::next`).
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        if let Ok((r, c)) = game.build_stage(q.a, q.b, &solution.next, &mut stage) {
+            stage.strategies(r, c);
+            xs = round_strategy(&stage.best_x, &stage.m, c);
+            ys = round_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
+        }
+        for (who, units) in [("A:", xs), ("B:", ys)] {
+            text.push_str(who);
+            for (i, u) in in_variant_order(&game, &units) {
+                text.push_str(&format!(
+                    " {} {}.{:06}",
+                    name(i),
+                    u / 1_000_000,
+                    u % 1_000_000
+                ));
+            }
+            text.push('\n');
+        }
+        if let Some(cert) = &solution.certificate {
+            // The proof: A's strategy for the lower bound and B's (the
+            // mirror of A's) for the upper one, at every state reachable
+            // from the query.
+            for (keyword, from) in [("lower", q.a * w + q.b), ("upper", q.b * w + q.a)] {
+                let x = &cert.strategies[cert.pass_of[from]];
+                for s in reachable(&game, x, from) {
+                    let (a, b) = if keyword == "lower" {
+                        (s / w, s % w)
+                    } else {
+                        (s % w, s / w)
+                    };
+                    text.push_str(&format!("{} {} {}", keyword, a, b));
+                    let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
+                    for (i, u) in in_variant_order(&game, &units) {
+                        text.push_str(&format!(" {} {}", name(i), u));
+                    }
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    out.write_all(text.as_bytes()).map_err(unwritable)?;
+    match solution.warning {
+        Some(why) => Err(Failure::NoExactAnswer(why)),
+        None => Ok(()),
+    }
+}
+
+/// The skills (req-order indices) of positive weight in `units`, in the
+/// variant's order.
+fn in_variant_order(game: &Game, units: &[i64]) -> Vec<(usize, i64)> {
+    let mut shown: Vec<(usize, usize, i64)> = units
+        .iter()
+        .enumerate()
+        .filter(|e| *e.1 > 0)
+        .map(|(i, &u)| (game.order[i], i, u))
+        .collect();
+    shown.sort_unstable();
+    shown.into_iter().map(|(_, i, u)| (i, u)).collect()
+}
+
+/// The states reachable from `from` when A plays the stationary `x` and B
+/// plays anything, in increasing order.
+fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
+    let w = game.width();
+    let mut seen = vec![false; w * w];
+    let mut todo = vec![from];
+    seen[from] = true;
+    while let Some(s) = todo.pop() {
+        let (a, b) = (s / w, s % w);
+        for (i, _) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
+            for j in 0..game.usable[b] {
+                if game.outcome[i * game.n + j] == 0 {
+                    let t = game.next(a, i) * w + game.next(b, j);
+                    if !seen[t] {
+                        seen[t] = true;
+                        todo.push(t);
+                    }
+                }
+            }
+        }
+    }
+    (0..w * w).filter(|&s| seen[s]).collect()
+}
+
+/// A strategy of the rows' player of `m` (`cols` columns) in millionths
+/// summing to 10^6: rounded down, the rest on the likeliest skill, then
+/// single units move while that raises the player's guarantee.
+fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
+    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
+    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
+    units[top] += 1_000_000 - units.iter().sum::<i64>();
+    let worth = |u: &[i64]| {
+        let pay = |l: usize| {
+            (0..u.len())
+                .map(|k| u[k] as f64 * m[k * cols + l])
+                .sum::<f64>()
+        };
+        (0..cols).map(pay).fold(f64::INFINITY, f64::min)
+    };
+    let k = units.len();
+    loop {
+        let mut best = (worth(&units), 0, 0);
+        for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
+            if units[from] > 0 {
+                units[from] -= 1;
+                units[to] += 1;
+                let g = worth(&units);
+                if g > best.0 {
+                    best = (g, from, to);
+                }
+                units[from] += 1;
+                units[to] -= 1;
+            }
+        }
+        if best.1 == best.2 {
+            return units;
+        }
+        units[best.1] -= 1;
+        units[best.2] += 1;
+    }
+}
+
+/// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
+fn format_value(v: f64) -> String {
+    format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
+}
+
+// ---- stage game -------------------------------------------------------------
 
 /// Scratch space for stage (matrix) games.
 #[derive(Default)]
@@ -1078,7 +1202,7 @@ impl Simplex {
     }
 }
 
-// ---------------------------------------------------------------- iteration
+// ---- iteration --------------------------------------------------------------
 
 /// The budget of work (`Stage::work`: stage-game entries built plus 32
 /// each, tableau entries and linear-system steps): about 2 s here.
@@ -1128,18 +1252,37 @@ impl Game {
 }
 
 /// A change that counts as converged; the sweeps before `certify` is tried
-/// (then at every doubling); the width of bounds it must reach.
+/// (then at every doubling); the width of bounds it must reach at every
+/// queried state: half of it, plus the 9-digit rounding (5e-10), keeps the
+/// printed value within 5e-8 of the proved one.
 const STILL: f64 = 1e-13;
 const CERTIFY_FROM: u64 = 256;
-const CERTIFIED: f64 = 1e-7;
+const CERTIFIED: f64 = 0.98e-7;
 
-/// The table of values, the table whose stage games are the query's first
-/// round (for `--strategy`: V_{R-1} for R > 0, the values for R = 0), and
-/// a warning if the values are not certified.
-fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>) {
+/// What `solve_table` found.
+struct Solution {
+    /// The value of every state (for the unlimited game the certified
+    /// midpoints).
+    values: Vec<f64>,
+    /// The values whose stage games are the query's first round (for
+    /// `--strategy`: V_{R-1} for R > 0, the values for R = 0).
+    next: Vec<f64>,
+    /// The proof behind the unlimited game's values.
+    certificate: Option<Certificate>,
+    /// Why the values are not certified, if they are not.
+    warning: Option<String>,
+}
+
+/// Solves the table; `queried` are the states whose values are printed
+/// (the unlimited game must be certified there).
+fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     let w = game.width();
     let mut stage = Stage::default();
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    // "R = 0 with p = 0 is the unlimited game": its value is not always
+    // lim V_k ("where one side can stall forever"), so only a certificate
+    // gives it.
+    let unlimited = rounds == 0 && game.keep == 1.0;
     // What all later rounds can add, per unit of the last change: keep +
     // keep^2 + ... (T is a keep-contraction in the sup norm); infinite at
     // keep = 1.
@@ -1149,400 +1292,744 @@ fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>)
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes: Vec<f64> = Vec::new();
     let mut note = String::new();
+    let mut certificate = None;
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
         let change = game.sweep(&old, &mut new, &mut stage);
-        if rounds == 0 && (change.is_none() || done >= CERTIFY_FROM && done.is_power_of_two()) {
-            match certify(game, &old, &mut stage) {
-                Some((mid, width)) if width <= CERTIFIED => {
-                    // Bounds from exact best replies: the stage games'
-                    // accuracy no longer matters.
-                    stage.worst_gap = 0.0;
-                    old = mid;
+        let mut converged = false;
+        if let Some(change) = change {
+            std::mem::swap(&mut old, &mut new);
+            done += 1;
+            last = change;
+            // A fixed point stays fixed; else the rounds left can add at
+            // most change * min(left, tail).
+            let left = if rounds > 0 {
+                (rounds - done) as f64
+            } else {
+                f64::INFINITY
+            };
+            converged = change == 0.0 || change * left.min(tail) < 1e-12;
+            // Else (p = 0): a change below 1e-13 shrinking geometrically
+            // (rate rho over the second half of the rounds), so that the
+            // rest, change * rho / (1 - rho), is small too; 1/k values go
+            // on.
+            if done.is_power_of_two() {
+                changes.push(change);
+            }
+            if !converged && change < STILL && done >= 8 && left > 1e6 {
+                // Round 2^j <= done / 2, whose change is changes[j].
+                let j = 63 - (done / 2).leading_zeros();
+                let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
+                converged = rho < 1.0 && change * rho / (1.0 - rho) < 1e-9;
+            }
+        }
+        if unlimited
+            && (change.is_none() || converged || done >= CERTIFY_FROM && done.is_power_of_two())
+        {
+            if let Some(cert) = certify(game, &old, &mut stage) {
+                let width = cert.width(w, queried);
+                if width <= CERTIFIED {
+                    certificate = Some(cert);
                     break None;
                 }
-                Some((_, width)) => note = format!("; certified bounds {:.1e} wide", width),
-                None => {}
+                note = format!("; certified bounds {:.1e} wide", width);
             }
-        }
-        let change = match change {
-            Some(c) => c,
-            None => {
+            if converged {
                 break Some(format!(
-                    "out of work after {} rounds: the last one moved the values by {:.1e}{}",
-                    done, last, note
-                ))
+                    "the values converged after {} rounds but were not certified{}",
+                    done, note
+                ));
             }
-        };
-        std::mem::swap(&mut old, &mut new);
-        done += 1;
-        last = change;
-        // A fixed point stays fixed; else the rounds left can add at most
-        // change * min(left, tail).
-        let left = if rounds > 0 {
-            (rounds - done) as f64
-        } else {
-            f64::INFINITY
-        };
-        if change == 0.0 || change * left.min(tail) < 1e-12 {
+        } else if converged {
             break None;
         }
-        // Else (p = 0): a change below 1e-13 shrinking geometrically (rate
-        // rho over the second half of the rounds), so that the rest,
-        // change * rho / (1 - rho), is small too; 1/k values go on.
-        if done.is_power_of_two() {
-            changes.push(change);
-        }
-        if change < STILL && done >= 8 && left > 1e6 {
-            // Round 2^j <= done / 2, whose change is changes[j].
-            let j = 63 - (done / 2).leading_zeros();
-            let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
-            if rho < 1.0 && change * rho / (1.0 - rho) < 1e-9 {
-                break None;
-            }
+        if change.is_none() {
+            break Some(format!(
+                "out of work after {} rounds: the last one moved the values by {:.1e}{}",
+                done, last, note
+            ));
         }
     };
-    // Out of work, `new` is partial: then, and for R = 0, the stage games
-    // of the values printed.
-    let cont = if rounds > 0 && warning.is_none() {
+    let mut values = old;
+    if let Some(cert) = &certificate {
+        values = (0..w * w).map(|s| cert.mid(w, s)).collect();
+    }
+    // `new` is the table of the round before `old` (or partial when out of
+    // work): the first round of an R-round game is played on it.
+    let next = if rounds > 0 && warning.is_none() {
         new
     } else {
-        old.clone()
+        values.clone()
     };
-    let worst = stage.worst_gap;
+    // Bounds from exact best replies: the stage games' accuracy then no
+    // longer matters.
+    let worst = if certificate.is_some() {
+        0.0
+    } else {
+        stage.worst_gap
+    };
     let warning = warning.or_else(|| {
         (worst > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", worst))
     });
-    (old, cont, warning)
+    Solution {
+        values,
+        next,
+        certificate,
+        warning,
+    }
 }
 
-// ---------------------------------------------------------------- certify
+// ---- certify ----------------------------------------------------------------
+//
+// The unlimited game (R = 0, p = 0) is proved, not estimated. A lower bound
+// L(s) on the value comes from a stationary strategy x of A with dyadic
+// probabilities (multiples of 2^-STRATEGY_BITS) and a potential phi on the
+// grid of multiples of 2^-GRID_BITS. With Q_j(phi)(s) = sum_i x_i(s) *
+// (+1 or -1 if A's skill i or B's skill j wins, else phi(next state)), and
+// Z the largest set of states where B has a reply that never ends the game
+// and keeps it in Z, the exact integer check is
+//
+//     phi(s) <= Q_j(phi)(s)   for every state s and every reply j of B,
+//     phi(s) <= 0             on Z,
+//
+// with phi equal to the decided value where a player cannot move. Then
+// phi(state) until the game ends, and the payoff once it ended, is a
+// bounded submartingale whatever B does; a game that never ends stays in
+// Z from some round on (the states and replies seen infinitely often keep
+// the game going, so they form a set like Z), where phi <= 0 = its payoff.
+// So x guarantees A at least phi(s): V(s) >= L(s) = phi(s). The game is
+// symmetric, so the mirrored x is a strategy of B with V(a, b) <= -L(b, a).
+// docs/ji.md has the whole argument.
 
-/// Largest table certified (dense linear systems).
+/// Probabilities of a proved strategy are multiples of 2^-STRATEGY_BITS.
+const STRATEGY_BITS: u32 = 60;
+/// The potential phi is a multiple of 2^-GRID_BITS (far below any 1e-7
+/// claim, so that rounding times a reply's 1e16 expected rounds is still
+/// negligible).
+const GRID_BITS: u32 = 120;
+/// A payoff of 1 in grid units.
+const GRID_ONE: i128 = 1 << GRID_BITS;
+/// Largest table certified (dense linear systems of up to this size).
 const MAX_CERTIFY_STATES: usize = 484;
-
-const MARGIN: f64 = 1e-9;
-
-const PASSES: usize = 24;
+/// Strategies tried for A: the stage games' at the iterated values, then
+/// alternately at the certified midpoints and at A's own lower bounds.
+const PASSES: usize = 16;
+/// A hint of discount on the values the strategies are computed from, so
+/// that a move that stays never ties with a rare move that ends the game
+/// (which a stationary strategy needs to make progress).
 const TILT: f64 = 1e-9;
+/// Where A's strategy is taken from the bounds, a point this fraction of
+/// the width below the upper bound: a value that is only reached in the
+/// limit (A wins by mixing in a rare move) needs a strategy computed at
+/// values close to it, and the width then shrinks by about this factor
+/// per pass.
+const NEAR_UPPER: f64 = 1.0 / 1024.0;
+/// Sweeps of value iteration from the midpoints for every third strategy.
+const SOURCE_SWEEPS: usize = 64;
+/// Probabilities below this in a simplex answer are rounding noise, not a
+/// rare move: they are dropped before the strategy is made dyadic.
+const NOISE: f64 = 1e-12;
+/// Policy iteration switches B's reply when it gains more than this many
+/// grid units (2^-100): above the evaluation's error, far below 1e-7.
+const SWITCH_GAIN: i128 = 1 << 20;
+/// Most rounds of policy iteration and of exact refinement per round.
+const POLICY_ROUNDS: usize = 60;
+const REFINE_ROUNDS: usize = 8;
+/// The potential is lowered by SLACK * (1 + expected rounds of B's reply)
+/// grid units, which gives every constraint of B's chosen replies a slack
+/// of SLACK units against the rounding of the evaluation.
+const SLACK: f64 = (1u64 << 40) as f64;
+/// Gauss-Seidel passes that lower phi to meet the remaining constraints
+/// exactly (ties between B's replies) before the final check.
+const LOWER_PASSES: usize = 200;
 
-/// Certified bounds on the unlimited game's values: the midpoints and the
-/// largest width, or `None`. Soundness: against A's stationary x, B faces
-/// a Markov decision process whose optimum low(s) (`reply_value`; a game
-/// that never ends counts 0) A guarantees; B's y holds it to high(s). The
-/// game is recursive: its value (Everett 1957) is lim V_k (Mertens and
-/// Neyman 1981), the answer, so it lies in [low, high]; V(b, a) = -V(a, b).
-/// Strategies: the stage games' at `table`, then alternately at the
-/// midpoints and each player's own bound, with a hint of discount (TILT)
-/// so that staying never ties with a rare move that ends the game.
-fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f64)> {
-    let w = game.width();
-    if w * w > MAX_CERTIFY_STATES {
-        return None;
-    }
-    let (mut low, mut high) = (vec![-1.0f64; w * w], vec![1.0f64; w * w]);
-    let mut cont = table.to_vec();
-    let mut best = None;
-    for pass in 0..PASSES {
-        let mut strat = [Vec::new(), Vec::new()];
-        for (who, list) in strat.iter_mut().enumerate() {
-            let src = match (pass % 2, who) {
-                (0, _) => &cont,
-                (_, 0) => &high,
-                _ => &low,
-            };
-            let tilted: Vec<f64> = src.iter().map(|v| v * (1.0 - TILT)).collect();
-            for s in 0..w * w {
-                if let Ok((r, c)) = game.build_stage(s / w, s % w, &tilted, stage) {
-                    stage.strategies(r, c);
-                }
-                let own = [&stage.best_x, &stage.best_y][who];
-                let sure = stage.sure[who].get(s).filter(|x| !x.is_empty());
-                list.push(sure.unwrap_or(own).clone());
+/// A strategy of A at one state, as exact dyadic numerators over
+/// 2^STRATEGY_BITS, one per usable skill in req order; they sum to exactly
+/// 2^STRATEGY_BITS.
+type Dyadic = Vec<u64>;
+
+/// The nearest dyadic strategy to `p` (noise dropped, the rest put on the
+/// likeliest skill so that the sum is exact).
+fn dyadic(p: &[f64]) -> Dyadic {
+    let one = 1u64 << STRATEGY_BITS;
+    let kept: f64 = p.iter().filter(|&&x| x > NOISE).sum();
+    let mut units: Dyadic = p
+        .iter()
+        .map(|&x| {
+            if x > NOISE {
+                (x / kept * one as f64).floor() as u64
+            } else {
+                0
             }
-        }
-        let (l, el) = game.reply_value(&strat[0], false, &mut stage.work)?;
-        let (h, eh) = game.reply_value(&strat[1], true, &mut stage.work)?;
-        for s in 0..w * w {
-            low[s] = low[s].max(l[s] - el);
-            high[s] = high[s].min(h[s] + eh);
-        }
-        let mut width: f64 = 0.0;
-        for s in 0..w * w {
-            let t = (s % w) * w + s / w;
-            let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
-            let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
-            if lo > hi {
-                return None; // Inconsistent: never certify.
-            }
-            width = width.max(hi - lo);
-            cont[s] = 0.5 * (lo + hi);
-        }
-        best = Some((cont.clone(), width));
-        if width <= CERTIFIED {
-            break;
-        }
+        })
+        .collect();
+    let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
+    let sum: u64 = units.iter().sum();
+    // Floors sum to at most 2^STRATEGY_BITS up to the f64 rounding of the
+    // quotients, which the likeliest skill absorbs either way.
+    units[top] = (units[top] + one).saturating_sub(sum).min(one);
+    let sum: u64 = units.iter().sum();
+    if sum != one {
+        // Never seen; a pure strategy is still a strategy.
+        units.iter_mut().for_each(|u| *u = 0);
+        units[top] = one;
     }
-    best
+    units
 }
 
-/// One reply to a fixed strategy: its payoff now (for the replier, who
-/// minimises), whether it can never end the game, its transitions.
-type Reply = (f64, bool, Vec<(usize, f64)>);
+/// A 256-bit two's complement integer hi * 2^128 + lo: sums of up to 64
+/// products of a numerator (STRATEGY_BITS + 1 bits) and a grid value
+/// (GRID_BITS + 2 bits) need 190 bits.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Wide {
+    hi: i128,
+    lo: u128,
+}
 
-impl Game {
-    /// A's values when the replier (A if `a_replies`) best answers the
-    /// stationary `strat`, by policy iteration, and their error bound. Z:
-    /// where the replier can stay forever; there it may "stop" (worth 0).
-    /// Stopping on Z, every policy ends (one linear system), and strict
-    /// improvements keep that; at the end v <= payoff + E[v(next)] and
-    /// v <= 0 on Z, so v + payoff so far is a submartingale: v is optimal.
-    fn reply_value(
-        &self,
-        strat: &[Vec<f64>],
-        a_replies: bool,
-        work: &mut u64,
-    ) -> Option<(Vec<f64>, f64)> {
-        let w = self.width();
+impl Wide {
+    const ZERO: Wide = Wide { hi: 0, lo: 0 };
+
+    /// weight * value, exactly.
+    fn product(weight: u64, value: i128) -> Wide {
+        let m = value.unsigned_abs();
+        let low = (m & u128::from(u64::MAX)) * u128::from(weight);
+        let high = (m >> 64) * u128::from(weight);
+        let (lo, carry) = (high << 64).overflowing_add(low);
+        let w = Wide {
+            hi: (high >> 64) as i128 + i128::from(carry),
+            lo,
+        };
+        if value < 0 {
+            w.neg()
+        } else {
+            w
+        }
+    }
+
+    fn neg(self) -> Wide {
+        let lo = (!self.lo).wrapping_add(1);
+        let hi = (!self.hi).wrapping_add(i128::from(lo == 0));
+        Wide { hi, lo }
+    }
+
+    fn add(self, other: Wide) -> Wide {
+        let (lo, carry) = self.lo.overflowing_add(other.lo);
+        let hi = self
+            .hi
+            .wrapping_add(other.hi)
+            .wrapping_add(i128::from(carry));
+        Wide { hi, lo }
+    }
+
+    /// floor(self / 2^STRATEGY_BITS), which fits an i128 for the sums here
+    /// (they are at most 2^(STRATEGY_BITS + GRID_BITS + 1) in size).
+    fn floor_unit(self) -> i128 {
+        (((self.hi as u128) << (128 - STRATEGY_BITS)) | (self.lo >> STRATEGY_BITS)) as i128
+    }
+}
+
+/// One way the game goes on after a reply: the next state and A's weight
+/// (over 2^STRATEGY_BITS) of the skills that lead there.
+#[derive(Clone, Copy)]
+struct Step {
+    to: usize,
+    weight: u64,
+}
+
+/// One reply of B to A's dyadic strategy at a state.
+struct Reply {
+    /// sum of weight * (+1 or -1) * GRID_ONE over A's skills that end the
+    /// game against it (exact), and the same as a probability-weighted f64.
+    ending: Wide,
+    payoff: f64,
+    /// No skill of A's strategy ends the game against it.
+    endless: bool,
+    /// Where the game goes on.
+    steps: Vec<Step>,
+}
+
+/// B's choice at a state in policy iteration: a reply, or "stop" (only on
+/// Z, worth 0: B can stall forever there).
+const STOP: usize = usize::MAX;
+
+/// B's best reply to a stationary dyadic strategy of A: a minimising Markov
+/// decision process.
+struct ReplyProcess {
+    /// Per state, B's replies (none where a player cannot move).
+    replies: Vec<Vec<Reply>>,
+    /// A's value, in grid units, where a player cannot move.
+    decided: Vec<i128>,
+    /// Z: where B can keep the game going forever without leaving Z.
+    stall: Vec<bool>,
+}
+
+impl ReplyProcess {
+    fn new(game: &Game, x: &[Dyadic]) -> ReplyProcess {
+        let w = game.width();
         let ns = w * w;
-        let sign = if a_replies { -1.0 } else { 1.0 };
-        let mut replies: Vec<Vec<Reply>> = vec![Vec::new(); ns];
-        let mut fixed = vec![0.0; ns];
+        let mut replies: Vec<Vec<Reply>> = (0..ns).map(|_| Vec::new()).collect();
+        let mut decided = vec![0i128; ns];
         for s in 0..ns {
             let (a, b) = (s / w, s % w);
-            let (rows, cols) = (self.usable[a], self.usable[b]);
+            let (rows, cols) = (game.usable[a], game.usable[b]);
             if rows == 0 || cols == 0 {
                 // As in `build_stage`: who cannot move loses.
-                fixed[s] = sign * f64::from(i8::from(cols == 0) - i8::from(rows == 0));
+                decided[s] = GRID_ONE * i128::from(i8::from(cols == 0) - i8::from(rows == 0));
                 continue;
             }
-            // LP noise (1e-16) is no rare move.
-            let kept: f64 = strat[s].iter().filter(|&&p| p > 1e-12).sum();
-            for k in 0..if a_replies { rows } else { cols } {
-                let mut reply: Reply = (0.0, self.keep == 1.0, Vec::new());
-                for (l, &p) in strat[s].iter().enumerate().filter(|e| *e.1 > 1e-12) {
-                    let p = p / kept;
-                    let (i, j) = if a_replies { (k, l) } else { (l, k) };
-                    match self.outcome[i * self.n + j] {
-                        0 => reply
-                            .2
-                            .push((self.next(a, i) * w + self.next(b, j), self.keep * p)),
+            for j in 0..cols {
+                let mut reply = Reply {
+                    ending: Wide::ZERO,
+                    payoff: 0.0,
+                    endless: true,
+                    steps: Vec::new(),
+                };
+                for (i, &weight) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
+                    match game.outcome[i * game.n + j] {
+                        0 => {
+                            let to = game.next(a, i) * w + game.next(b, j);
+                            match reply.steps.iter_mut().find(|st| st.to == to) {
+                                Some(st) => st.weight += weight,
+                                None => reply.steps.push(Step { to, weight }),
+                            }
+                        }
                         o => {
-                            reply.0 += sign * p * f64::from(o);
-                            reply.1 = false;
+                            let o = i128::from(o);
+                            reply.ending = reply.ending.add(Wide::product(weight, o * GRID_ONE));
+                            reply.payoff +=
+                                o as f64 * weight as f64 / (1u64 << STRATEGY_BITS) as f64;
+                            reply.endless = false;
                         }
                     }
                 }
                 replies[s].push(reply);
             }
         }
-        let mut z: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
+        // Z: the largest set where some reply never ends and stays in it.
+        let mut stall: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
         let mut changed = true;
         while changed {
             changed = false;
             for s in 0..ns {
-                let keeps = |r: &Reply| r.1 && r.2.iter().all(|e| z[e.0]);
-                if z[s] && !replies[s].iter().any(keeps) {
-                    z[s] = false;
+                let keeps = |r: &Reply| r.endless && r.steps.iter().all(|st| stall[st.to]);
+                if stall[s] && !replies[s].iter().any(keeps) {
+                    stall[s] = false;
                     changed = true;
                 }
             }
         }
-        const STOP: usize = usize::MAX;
-        let mut policy: Vec<usize> = z.iter().map(|&y| if y { STOP } else { 0 }).collect();
-        let mut v = fixed.clone();
-        for _ in 0..200 {
-            // Evaluate: v = payoff + P v on the states that play on.
-            let (mut live, mut index) = (Vec::new(), vec![usize::MAX; ns]);
-            for s in (0..ns).filter(|&s| !replies[s].is_empty() && policy[s] != STOP) {
-                index[s] = live.len();
-                live.push(s);
-            }
-            let m = live.len();
-            // Right sides: payoffs, and 1 (expected rounds, which bound
-            // how rounding adds up).
-            let mut sys = vec![0.0; m * (m + 2)];
-            for (k, (row, &s)) in sys.chunks_mut(m + 2).zip(&live).enumerate() {
-                let r = &replies[s][policy[s]];
-                row[k] += 1.0;
-                row[m] = r.0;
-                row[m + 1] = 1.0;
-                for &(t, p) in &r.2 {
-                    match index[t] {
-                        usize::MAX => row[m] += p * fixed[t],
-                        i => row[i] -= p,
-                    }
+        ReplyProcess {
+            replies,
+            decided,
+            stall,
+        }
+    }
+
+    /// Q_j(phi)(s) rounded down to the grid, exactly: A's expected value
+    /// when B replies j at s and phi holds one round later.
+    fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
+        let r = &self.replies[s][j];
+        let sum = r.steps.iter().fold(r.ending, |acc, st| {
+            acc.add(Wide::product(st.weight, phi[st.to]))
+        });
+        sum.floor_unit()
+    }
+
+    /// The linear system of a policy, factored: v(s) - sum p v(next) on the
+    /// states where B plays a reply (the others hold their value).
+    fn factor(&self, policy: &[usize], work: &mut u64) -> Option<(Lu, Vec<usize>)> {
+        let ns = policy.len();
+        let mut index = vec![usize::MAX; ns];
+        let mut live = Vec::new();
+        for s in (0..ns).filter(|&s| !self.replies[s].is_empty() && policy[s] != STOP) {
+            index[s] = live.len();
+            live.push(s);
+        }
+        let m = live.len();
+        let mut a = vec![0.0; m * m];
+        let unit = (1u64 << STRATEGY_BITS) as f64;
+        for (k, &s) in live.iter().enumerate() {
+            a[k * m + k] += 1.0;
+            for st in &self.replies[s][policy[s]].steps {
+                if index[st.to] != usize::MAX {
+                    a[k * m + index[st.to]] -= st.weight as f64 / unit;
                 }
             }
-            *work += (m * m * m / 3) as u64;
-            let x = gauss(&mut sys, m)?;
-            for s in 0..ns {
-                // `fixed` is 0 where the replier stops.
-                v[s] = x.get(index[s]).map_or(fixed[s], |e| e[0]);
+        }
+        *work += (m * m * m / 3 + m * m) as u64;
+        Some((Lu::new(a, m)?, index))
+    }
+
+    /// A's guaranteed values (grid units), proved by the exact check, or
+    /// `None` if the check is not met.
+    fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
+        let ns = self.replies.len();
+        let mut policy: Vec<usize> = self
+            .stall
+            .iter()
+            .map(|&z| if z { STOP } else { 0 })
+            .collect();
+        let mut phi = self.decided.clone();
+        let mut system = None;
+        for _ in 0..POLICY_ROUNDS {
+            let (lu, index) = self.factor(&policy, work)?;
+            // Evaluate in f64, then refine: the exact residual of the
+            // policy's equations, solved for a correction.
+            let mut rhs = vec![0.0; lu.m];
+            for s in (0..ns).filter(|&s| index[s] != usize::MAX) {
+                let r = &self.replies[s][policy[s]];
+                rhs[index[s]] = r.payoff
+                    + r.steps
+                        .iter()
+                        .filter(|st| self.replies[st.to].is_empty())
+                        .map(|st| self.decided[st.to] as f64 / GRID_ONE as f64 * st.weight as f64)
+                        .sum::<f64>()
+                        / (1u64 << STRATEGY_BITS) as f64;
             }
-            let rounds = x.iter().fold(1.0f64, |t, e| t.max(e[1]));
-            let mut residual: f64 = 0.0;
-            // Improve: a strictly better reply, or stopping.
+            let v = lu.solve(&rhs);
+            for s in 0..ns {
+                if index[s] != usize::MAX {
+                    phi[s] = (v[index[s]].clamp(-1.0, 1.0) * GRID_ONE as f64) as i128;
+                } else if !self.replies[s].is_empty() {
+                    phi[s] = 0; // B stops.
+                }
+            }
+            for _ in 0..REFINE_ROUNDS {
+                let mut worst: i128 = 0;
+                for s in (0..ns).filter(|&s| index[s] != usize::MAX) {
+                    let r = self.exact_q(s, policy[s], &phi) - phi[s];
+                    worst = worst.max(r.abs());
+                    rhs[index[s]] = r as f64;
+                }
+                *work += (lu.m * lu.m) as u64;
+                if worst <= 2 {
+                    break;
+                }
+                let d = lu.solve(&rhs);
+                for s in (0..ns).filter(|&s| index[s] != usize::MAX) {
+                    phi[s] = (phi[s] + d[index[s]].round() as i128).clamp(-GRID_ONE, GRID_ONE);
+                }
+            }
+            // Improve on exact gains.
             let mut stable = true;
-            for s in 0..ns {
-                let mut best = (v[s] - IMPROVES, policy[s]);
-                if z[s] {
-                    residual = residual.max(v[s]);
-                    if 0.0 < best.0 {
-                        best = (0.0, STOP);
-                    }
+            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+                let mut best = (phi[s] - SWITCH_GAIN, policy[s]);
+                if self.stall[s] && 0 < best.0 {
+                    best = (0, STOP);
                 }
-                for (a, r) in replies[s].iter().enumerate() {
-                    let q = r.0 + r.2.iter().map(|&(t, p)| p * v[t]).sum::<f64>();
-                    let off = if a == policy[s] {
-                        (q - v[s]).abs()
-                    } else {
-                        v[s] - q
-                    };
-                    residual = residual.max(off);
+                for j in 0..self.replies[s].len() {
+                    let q = self.exact_q(s, j, &phi);
                     if q < best.0 {
-                        best = (q, a);
+                        best = (q, j);
                     }
                 }
+                *work += self.replies[s].len() as u64 * 16;
                 stable &= best.1 == policy[s];
                 policy[s] = best.1;
             }
+            system = Some((lu, index));
             if stable {
-                let error = residual * rounds;
-                return Some((v.iter().map(|&x| sign * x).collect(), error));
+                break;
+            }
+        }
+        // Lower phi by SLACK * (1 + the expected rounds of the policy).
+        let (lu, index) = system?;
+        let rounds = lu.solve(&vec![1.0; lu.m]);
+        for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+            let g = index
+                .get(s)
+                .and_then(|&k| rounds.get(k))
+                .copied()
+                .unwrap_or(0.0);
+            let drop = (SLACK * (1.0 + g.max(0.0))).min(GRID_ONE as f64) as i128;
+            phi[s] = (phi[s] - drop).max(-GRID_ONE);
+        }
+        // Meet the rest exactly; the last pass is the check.
+        for _ in 0..LOWER_PASSES {
+            let mut lowered = false;
+            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+                let mut least = if self.stall[s] { phi[s].min(0) } else { phi[s] };
+                for j in 0..self.replies[s].len() {
+                    least = least.min(self.exact_q(s, j, &phi));
+                }
+                *work += self.replies[s].len() as u64 * 16;
+                if least < phi[s] {
+                    phi[s] = least.max(-GRID_ONE);
+                    lowered = true;
+                }
+            }
+            if !lowered {
+                return Some(phi);
             }
         }
         None
     }
 }
 
-/// Strict improvement needed to change a reply (more than rounding).
-const IMPROVES: f64 = 1e-14;
+/// An LU factorisation with partial pivoting of an m x m matrix.
+struct Lu {
+    m: usize,
+    a: Vec<f64>,
+    pivot: Vec<usize>,
+}
 
-/// Solves the m x m system `sys` (rows: m coefficients, two right sides)
-/// by Gaussian elimination with partial pivoting.
-fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<[f64; 2]>> {
-    let w = m + 2;
-    for c in 0..m {
-        let p = (c..m).max_by(|&i, &j| sys[i * w + c].abs().total_cmp(&sys[j * w + c].abs()))?;
-        if sys[p * w + c].abs() < 1e-300 {
-            return None;
-        }
-        for k in 0..w {
-            sys.swap(c * w + k, p * w + k);
-        }
-        for i in c + 1..m {
-            let f = sys[i * w + c] / sys[c * w + c];
-            if f != 0.0 {
-                for k in c..w {
-                    sys[i * w + k] -= f * sys[c * w + k];
+impl Lu {
+    fn new(mut a: Vec<f64>, m: usize) -> Option<Lu> {
+        let mut pivot = Vec::with_capacity(m);
+        for c in 0..m {
+            let p = (c..m)
+                .max_by(|&i, &j| a[i * m + c].abs().total_cmp(&a[j * m + c].abs()))
+                .unwrap_or(c);
+            if a[p * m + c].abs() < 1e-300 {
+                return None;
+            }
+            pivot.push(p);
+            for k in 0..m {
+                a.swap(c * m + k, p * m + k);
+            }
+            for i in c + 1..m {
+                let f = a[i * m + c] / a[c * m + c];
+                a[i * m + c] = f;
+                if f != 0.0 {
+                    for k in c + 1..m {
+                        a[i * m + k] -= f * a[c * m + k];
+                    }
                 }
             }
         }
+        Some(Lu { m, a, pivot })
     }
-    let mut x = vec![[0.0; 2]; m];
-    for c in (0..m).rev() {
-        for r in 0..2 {
-            let s: f64 = (c + 1..m).map(|k| sys[c * w + k] * x[k][r]).sum();
-            x[c][r] = (sys[c * w + m + r] - s) / sys[c * w + c];
+
+    fn solve(&self, b: &[f64]) -> Vec<f64> {
+        let (m, a) = (self.m, &self.a);
+        let mut x = b.to_vec();
+        // The rows were swapped whole (multipliers too): permute first.
+        for c in 0..m {
+            x.swap(c, self.pivot[c]);
         }
+        for c in 0..m {
+            for i in c + 1..m {
+                x[i] -= a[i * m + c] * x[c];
+            }
+        }
+        for c in (0..m).rev() {
+            let s: f64 = (c + 1..m).map(|k| a[c * m + k] * x[k]).sum();
+            x[c] = (x[c] - s) / a[c * m + c];
+        }
+        x
     }
-    Some(x)
 }
 
-// ---------------------------------------------------------------- output
+/// Proved bounds on the unlimited game's values.
+struct Certificate {
+    /// Per state, A's proved lower bound L (in grid units) and the pass
+    /// whose strategy proved it; the upper bound at (a, b) is -L(b, a).
+    lower: Vec<i128>,
+    pass_of: Vec<usize>,
+    /// A's dyadic strategy per pass and state.
+    strategies: Vec<Vec<Dyadic>>,
+}
 
-/// Reads the problem, solves it and prints one value per query. The values
-/// are written even when they are not certified (`Failure::Uncertified`).
-pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
-    let prob = parse_problem(input, opts.strict)?;
-    let n = prob.variant.skills.len();
-    if prob.cap > MAX_CAP || n > MAX_SKILLS {
-        return Err(Failure::Uncertified(format!(
-            "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
-            n, prob.cap, MAX_SKILLS, MAX_CAP
-        )));
+impl Certificate {
+    /// Evaluates A's strategy `x` exactly and keeps its bounds where they
+    /// are better.
+    fn consider(&mut self, game: &Game, x: Vec<Dyadic>, work: &mut u64) {
+        if let Some(phi) = ReplyProcess::new(game, &x).lower_bound(work) {
+            for (s, &l) in phi.iter().enumerate() {
+                if self.pass_of[s] == usize::MAX || l > self.lower[s] {
+                    self.lower[s] = l;
+                    self.pass_of[s] = self.strategies.len();
+                }
+            }
+        }
+        self.strategies.push(x);
     }
-    let game = Game::new(&prob.variant, prob.cap, prob.keep);
-    let (table, cont, warning) = solve_table(&game, prob.rounds);
+
+    fn bounds(&self, w: usize, s: usize) -> (f64, f64) {
+        let t = (s % w) * w + s / w;
+        let unit = GRID_ONE as f64;
+        (self.lower[s] as f64 / unit, -self.lower[t] as f64 / unit)
+    }
+
+    fn mid(&self, w: usize, s: usize) -> f64 {
+        let (lo, hi) = self.bounds(w, s);
+        0.5 * (lo + hi)
+    }
+
+    /// The largest H - L over `states`.
+    fn width(&self, w: usize, states: &[usize]) -> f64 {
+        states
+            .iter()
+            .map(|&s| {
+                let (lo, hi) = self.bounds(w, s);
+                hi - lo
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Proves bounds for the unlimited game from the iterated values `table`
+/// (see the section's head); `None` if no strategy passed the check.
+fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate> {
     let w = game.width();
-    let mut text = String::new();
-    let mut stage = Stage::default();
-    for &(x, y) in &prob.queries {
-        text.push_str(&format_value(table[x * w + y]));
-        text.push('\n');
-        if opts.strategy {
-            // The query's first round (see `solve_table`).
-            let (mut xs, mut ys) = (Vec::new(), Vec::new());
-            if let Ok((r, c)) = game.build_stage(x, y, &cont, &mut stage) {
-                stage.strategies(r, c);
-                xs = round_strategy(&stage.best_x, &stage.m, c);
-                ys = round_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
-            }
-            for (who, units) in [("A:", xs), ("B:", ys)] {
-                // ` name prob` per skill of positive probability, in the
-                // variant's order.
-                let mut shown: Vec<(usize, i64)> = game.order.iter().copied().zip(units).collect();
-                shown.sort_unstable();
-                text.push_str(who);
-                for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
-                    let name = String::from_utf8_lossy(prob.variant.skills[skill].name);
-                    text.push_str(&format!(" {} {}.{:06}", name, u / 1_000_000, u % 1_000_000));
-                }
-                text.push('\n');
-            }
-        }
+    if w * w > MAX_CERTIFY_STATES {
+        return None;
     }
-    out.write_all(text.as_bytes()).map_err(unwritable)?;
-    match warning {
-        Some(why) => Err(Failure::Uncertified(why)),
-        None => Ok(()),
-    }
-}
-
-/// A strategy of the rows' player of `m` (`cols` columns) in millionths
-/// summing to 10^6: rounded down, the rest on the likeliest skill, then
-/// single units move while that raises the player's guarantee.
-fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
-    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
-    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
-    units[top] += 1_000_000 - units.iter().sum::<i64>();
-    let worth = |u: &[i64]| {
-        let pay = |l: usize| {
-            (0..u.len())
-                .map(|k| u[k] as f64 * m[k * cols + l])
-                .sum::<f64>()
-        };
-        (0..cols).map(pay).fold(f64::INFINITY, f64::min)
+    let mut cert = Certificate {
+        lower: vec![-GRID_ONE; w * w],
+        pass_of: vec![usize::MAX; w * w],
+        strategies: Vec::new(),
     };
-    let k = units.len();
-    loop {
-        let mut best = (worth(&units), 0, 0);
-        for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
-            if units[from] > 0 {
-                units[from] -= 1;
-                units[to] += 1;
-                let g = worth(&units);
-                if g > best.0 {
-                    best = (g, from, to);
+    let mut source = table.to_vec();
+    for pass in 0..PASSES {
+        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - TILT)).collect();
+        let mut x = Vec::with_capacity(w * w);
+        for s in 0..w * w {
+            let mut own = Vec::new();
+            if let Ok((r, c)) = game.build_stage(s / w, s % w, &tilted, stage) {
+                stage.strategies(r, c);
+                own = stage.best_x.clone();
+            }
+            // Where A forced a win in value iteration, its winning moves.
+            let sure = stage.sure[0].get(s).filter(|x| !x.is_empty());
+            let p = sure.unwrap_or(&own);
+            x.push(if p.is_empty() { Vec::new() } else { dyadic(p) });
+        }
+        cert.consider(game, x, &mut stage.work);
+        if cert.width(w, &(0..w * w).collect::<Vec<_>>()) <= CERTIFIED {
+            break;
+        }
+        // The next strategy's values, in turn: near the upper bounds, at
+        // A's own lower bounds (strategy improvement), and value iteration
+        // from the midpoints.
+        source = match pass % 3 {
+            0 => (0..w * w)
+                .map(|s| {
+                    let (lo, hi) = cert.bounds(w, s);
+                    hi - (hi - lo) * NEAR_UPPER
+                })
+                .collect(),
+            1 => (0..w * w).map(|s| cert.bounds(w, s).0).collect(),
+            _ => {
+                let mut v: Vec<f64> = (0..w * w).map(|s| cert.mid(w, s)).collect();
+                let mut next = v.clone();
+                for _ in 0..SOURCE_SWEEPS {
+                    if game.sweep(&v, &mut next, stage).is_none() {
+                        break;
+                    }
+                    std::mem::swap(&mut v, &mut next);
                 }
-                units[from] += 1;
-                units[to] -= 1;
+                v
+            }
+        };
+    }
+    if cert.pass_of.iter().any(|&p| p == usize::MAX) {
+        return None;
+    }
+    Some(cert)
+}
+
+// ---- command line ------------------------------------------------------------
+
+/// The command-line options (see `HELP`).
+#[derive(Debug, Default, PartialEq)]
+pub struct Options {
+    /// Also check the statement's layout (`--strict`).
+    strict: bool,
+    /// Print the strategies after each value (`--strategy`).
+    strategy: bool,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    Help,
+    Run(Options),
+}
+
+const HELP: &str = "\
+ji_solver: the value of 集 (波波攒) under optimal play.
+usage:   ji_solver [options] < input
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
+         (round limit, 0 = none; draw chance in percent), then q and q
+         queries `x y` (counts of A and B, 0..=C = max req), separated by any
+         whitespace; what follows the last query is ignored. R = 0 with p = 0
+         is the unlimited game (a game that never ends pays 0).
+output:  per query P(A wins) - P(B wins), 9 digits after the point; for the
+         unlimited game each value is proved within 5e-8.
+options: --strategy  after each value, `A: name prob ...` and `B: name prob
+                     ...`: optimal strategies of the query's first round (6
+                     decimals, skills of probability 0 left out). For the
+                     unlimited game the proof follows: `lower a b name u ...`
+                     gives A's stationary strategy at state (a, b), and
+                     `upper a b name u ...` B's, probabilities u / 2^60
+                     exactly (u > 0 only), at every state reachable from the
+                     query whatever the other side plays; against them the
+                     other side's best reply gives A at least the value - 5e-8
+                     (lower) and at most the value + 5e-8 (upper).
+         --strict    also check the layout: the first deviation is bad input
+                     `line L column C: ...`. n on line 1, one skill per line,
+                     `R p` on one, q on one, one query per line; single spaces
+                     between tokens, none at either end of a line; a newline
+                     (LF or CRLF) after the last record and nothing after it.
+         --help      print this help and exit
+exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
+         argument, 3 valid but not certified (best values printed) or too
+         large to solve
+";
+
+/// Reads the arguments (without the program name): `--help` anywhere wins.
+pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let mut options = Options::default();
+    let mut refused = None;
+    for arg in args {
+        match arg.to_str() {
+            Some("--help" | "-h") => return Ok(Command::Help),
+            Some("--strict") => options.strict = true,
+            Some("--strategy") => options.strategy = true,
+            Some(other) => {
+                let what = if other.starts_with('-') {
+                    format!("unknown option '{}' (see --help)", other)
+                } else {
+                    format!("unexpected argument '{}' (see --help)", other)
+                };
+                refused = refused.or(Some(what));
+            }
+            None => {
+                refused = refused
+                    .or_else(|| Some("an argument is not valid UTF-8 (see --help)".to_string()))
             }
         }
-        if best.1 == best.2 {
-            return units;
-        }
-        units[best.1] -= 1;
-        units[best.2] += 1;
+    }
+    match refused {
+        Some(what) => Err(Failure::BadArgument(what)),
+        None => Ok(Command::Run(options)),
     }
 }
 
-/// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
-fn format_value(v: f64) -> String {
-    format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
+fn run_main() -> Result<(), Failure> {
+    let options = match parse_args(std::env::args_os().skip(1))? {
+        Command::Help => return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
+        Command::Run(options) => options,
+    };
+    let mut input = Vec::new();
+    io::stdin()
+        .read_to_end(&mut input)
+        .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
+    let mut out = io::stdout().lock();
+    let result = solve(input, &options, &mut out, &mut io::sink());
+    out.flush().map_err(unwritable)?;
+    result
+}
+
+fn main() {
+    if let Err(failure) = run_main() {
+        // Not `eprintln!`, which panics when stderr is closed.
+        let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+        std::process::exit(failure.exit_code());
+    }
 }
 
 #[cfg(test)]
