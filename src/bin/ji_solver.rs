@@ -1,18 +1,11 @@
-//! 集 (波波攒) solver: the value of the game under optimal play. Input,
-//! output and exit codes: `HELP`; counts are capped at C = max req.
-//!
-//! V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a pair
-//! of moves that ends the game pays +1 or -1 and any other pair pays
-//! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R (`solve_table`),
-//! R = 0 with p > 0 for lim V_k (a contraction). R = 0 with p = 0 is the
-//! unlimited game, where a game that never ends pays 0: its value is not
-//! always lim V_k, and every value printed with exit 0 is proved by an
-//! exact integer check of dyadic stationary strategies (`certify`). No
-//! clock: the budget counts work, so an input gives the same bytes and exit
-//! code on every machine.
-//!
-//! Sections: input, model, rules, output, then the solver's stage games,
-//! iteration and certificate, then the command line.
+//! 集 (波波攒) solver: the value of the game under optimal play (`HELP`;
+//! counts are capped at C = max req). V_0 = 0 and V_k(s) = value of the
+//! stage matrix game at s, where moves that end the game pay +1 or -1 and
+//! others (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 with
+//! p > 0 for lim V_k. R = 0 with p = 0 is the unlimited game (endless play
+//! pays 0), whose value is not always lim V_k: each value printed with exit
+//! 0 is proved by an exact integer check (`certify`). No clock: the budget
+//! counts work, so an input gives the same bytes on every machine.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -29,22 +22,21 @@ const MAX_SKILLS: usize = 64;
 /// Why a run did not end with exit code 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
 pub enum Failure {
-    /// An unknown, malformed or non-UTF-8 command-line argument.
     BadArgument(String),
-    /// Bad input: the 1-based line and what is wrong.
-    BadInput { line: usize, what: String },
-    /// Off the layout under `--strict`: line, column (bytes from 1), what.
+    /// The 1-based line and what is wrong.
+    BadInput {
+        line: usize,
+        what: String,
+    },
+    /// Off the layout under `--strict` (column: bytes from 1).
     BadLayout {
         line: usize,
         column: usize,
         what: String,
     },
-    /// Valid input without an exact answer: a value that could not be
-    /// certified (the best values are printed) or a variant too large.
+    /// Valid, but not certified (the best values are printed) or too large.
     NoExactAnswer(String),
-    /// Stdin could not be read (the OS error).
     UnreadableInput(String),
-    /// Stdout could not be written (the OS error).
     UnwritableOutput(String),
 }
 
@@ -788,12 +780,8 @@ pub fn solve(
         for (who, units) in [("A:", xs), ("B:", ys)] {
             text.push_str(who);
             for (i, u) in in_variant_order(&game, &units) {
-                text.push_str(&format!(
-                    " {} {}.{:06}",
-                    name(i),
-                    u / 1_000_000,
-                    u % 1_000_000
-                ));
+                let (whole, part) = (u / 1_000_000, u % 1_000_000);
+                text.push_str(&format!(" {} {}.{:06}", name(i), whole, part));
             }
             text.push('\n');
         }
@@ -804,11 +792,8 @@ pub fn solve(
             for (keyword, from) in [("lower", q.a * w + q.b), ("upper", q.b * w + q.a)] {
                 let x = &cert.strategies[cert.pass_of[from]];
                 for s in reachable(&game, x, from) {
-                    let (a, b) = if keyword == "lower" {
-                        (s / w, s % w)
-                    } else {
-                        (s % w, s / w)
-                    };
+                    let (a, b) = (s / w, s % w);
+                    let (a, b) = if keyword == "lower" { (a, b) } else { (b, a) };
                     text.push_str(&format!("{} {} {}", keyword, a, b));
                     let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
                     for (i, u) in in_variant_order(&game, &units) {
@@ -829,14 +814,10 @@ pub fn solve(
 /// The skills (req-order indices) of positive weight in `units`, in the
 /// variant's order.
 fn in_variant_order(game: &Game, units: &[i64]) -> Vec<(usize, i64)> {
-    let mut shown: Vec<(usize, usize, i64)> = units
-        .iter()
-        .enumerate()
-        .filter(|e| *e.1 > 0)
-        .map(|(i, &u)| (game.order[i], i, u))
-        .collect();
-    shown.sort_unstable();
-    shown.into_iter().map(|(_, i, u)| (i, u)).collect()
+    let mut shown: Vec<(usize, i64)> = units.iter().copied().enumerate().collect();
+    shown.retain(|e| e.1 > 0);
+    shown.sort_unstable_by_key(|e| game.order[e.0]);
+    shown
 }
 
 /// The states reachable from `from` when A plays the stationary `x` and B
@@ -929,10 +910,6 @@ struct Stage {
     best_y: Vec<f64>,
     /// See `WORK`.
     work: u64,
-    /// Per state, A's (`sure[0]`) or B's strategy of the round the state's
-    /// value first became +1 (-1 for B): it leads only to states that got
-    /// there earlier, so it wins as a stationary strategy too.
-    sure: [Vec<Vec<f64>>; 2],
 }
 
 /// Gap below which a simplex answer is accepted without a second try.
@@ -1224,10 +1201,6 @@ impl Game {
                     Ok((rows, cols)) => stage.value(rows, cols),
                     Err(v) => v,
                 };
-                let moves = self.usable[a] > 0 && self.usable[b] > 0;
-                if moves && v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
-                    self.note_sure_win(a, b, v, stage);
-                }
                 change = change.max((v - old[a * w + b]).abs());
                 new[a * w + b] = v;
                 new[b * w + a] = -v;
@@ -1235,46 +1208,27 @@ impl Game {
         }
         Some(change)
     }
-
-    /// Keeps the winner's strategy of the stage game just solved at (a, b),
-    /// of value v = +1 or -1, for (a, b) and for the mirrored (b, a).
-    fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
-        let w = self.width();
-        if stage.sure[0].is_empty() {
-            stage.sure = [vec![Vec::new(); w * w], vec![Vec::new(); w * w]];
-        }
-        stage.strategies(self.usable[a], self.usable[b]);
-        let who = usize::from(v < 0.0);
-        let won = [&stage.best_x, &stage.best_y][who];
-        stage.sure[who][a * w + b] = won.clone();
-        stage.sure[1 - who][b * w + a] = won.clone();
-    }
 }
 
-/// A change that counts as converged; the sweeps before `certify` is tried
-/// (then at every doubling); the width of bounds it must reach at every
-/// queried state: half of it, plus the 9-digit rounding (5e-10), keeps the
-/// printed value within 5e-8 of the proved one.
-const STILL: f64 = 1e-13;
+/// The sweeps before `certify` is first tried (then at every doubling);
+/// the width of bounds it must reach at every queried state: half of it
+/// plus the 9-digit rounding (5e-10) keeps the printed value within 5e-8.
 const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
 /// What `solve_table` found.
 struct Solution {
-    /// The value of every state (for the unlimited game the certified
-    /// midpoints).
+    /// Per state (the certified midpoints for the unlimited game).
     values: Vec<f64>,
-    /// The values whose stage games are the query's first round (for
-    /// `--strategy`: V_{R-1} for R > 0, the values for R = 0).
+    /// The values of the query's first round's stage games (`--strategy`:
+    /// V_{R-1} for R > 0, the values for R = 0).
     next: Vec<f64>,
-    /// The proof behind the unlimited game's values.
     certificate: Option<Certificate>,
-    /// Why the values are not certified, if they are not.
+    /// Why the values are not certified.
     warning: Option<String>,
 }
 
-/// Solves the table; `queried` are the states whose values are printed
-/// (the unlimited game must be certified there).
+/// Solves the table; `queried` are the states whose values are printed.
 fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     let w = game.width();
     let mut stage = Stage::default();
@@ -1283,14 +1237,10 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     // lim V_k ("where one side can stall forever"), so only a certificate
     // gives it.
     let unlimited = rounds == 0 && game.keep == 1.0;
-    // What all later rounds can add, per unit of the last change: keep +
-    // keep^2 + ... (T is a keep-contraction in the sup norm); infinite at
-    // keep = 1.
+    // What all later rounds can add per unit of the last change: keep +
+    // keep^2 + ... (T is a keep-contraction in the sup norm).
     let tail = game.keep / (1.0 - game.keep);
-    let mut done: u64 = 0;
-    let mut last = f64::INFINITY;
-    // The largest change of rounds 1, 2, 4, 8, ...
-    let mut changes: Vec<f64> = Vec::new();
+    let (mut done, mut last) = (0u64, f64::INFINITY);
     let mut note = String::new();
     let mut certificate = None;
     let warning = loop {
@@ -1305,29 +1255,11 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
             last = change;
             // A fixed point stays fixed; else the rounds left can add at
             // most change * min(left, tail).
-            let left = if rounds > 0 {
-                (rounds - done) as f64
-            } else {
-                f64::INFINITY
-            };
-            converged = change == 0.0 || change * left.min(tail) < 1e-12;
-            // Else (p = 0): a change below 1e-13 shrinking geometrically
-            // (rate rho over the second half of the rounds), so that the
-            // rest, change * rho / (1 - rho), is small too; 1/k values go
-            // on.
-            if done.is_power_of_two() {
-                changes.push(change);
-            }
-            if !converged && change < STILL && done >= 8 && left > 1e6 {
-                // Round 2^j <= done / 2, whose change is changes[j].
-                let j = 63 - (done / 2).leading_zeros();
-                let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
-                converged = rho < 1.0 && change * rho / (1.0 - rho) < 1e-9;
-            }
+            let left = if rounds > 0 { rounds - done } else { u64::MAX };
+            converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < 1e-12;
         }
-        if unlimited
-            && (change.is_none() || converged || done >= CERTIFY_FROM && done.is_power_of_two())
-        {
+        let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
+        if unlimited && (change.is_none() || converged || checkpoint) {
             if let Some(cert) = certify(game, &old, &mut stage) {
                 let width = cert.width(w, queried);
                 if width <= CERTIFIED {
@@ -1336,14 +1268,6 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
                 }
                 note = format!("; certified bounds {:.1e} wide", width);
             }
-            if converged {
-                break Some(format!(
-                    "the values converged after {} rounds but were not certified{}",
-                    done, note
-                ));
-            }
-        } else if converged {
-            break None;
         }
         if change.is_none() {
             break Some(format!(
@@ -1351,27 +1275,24 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
                 done, last, note
             ));
         }
+        if converged {
+            break unlimited.then(|| format!("not certified after {} rounds{}", done, note));
+        }
     };
     let mut values = old;
     if let Some(cert) = &certificate {
         values = (0..w * w).map(|s| cert.mid(w, s)).collect();
     }
-    // `new` is the table of the round before `old` (or partial when out of
+    // `new` is the table of the round before `old` (partial when out of
     // work): the first round of an R-round game is played on it.
-    let next = if rounds > 0 && warning.is_none() {
-        new
-    } else {
-        values.clone()
+    let next = match warning {
+        None if rounds > 0 => new,
+        _ => values.clone(),
     };
-    // Bounds from exact best replies: the stage games' accuracy then no
-    // longer matters.
-    let worst = if certificate.is_some() {
-        0.0
-    } else {
-        stage.worst_gap
-    };
+    // With a certificate the stage games' accuracy no longer matters.
+    let gap = certificate.as_ref().map_or(stage.worst_gap, |_| 0.0);
     let warning = warning.or_else(|| {
-        (worst > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", worst))
+        (gap > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", gap))
     });
     Solution {
         values,
@@ -1383,71 +1304,53 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
 
 // ---- certify ----------------------------------------------------------------
 //
-// The unlimited game (R = 0, p = 0) is proved, not estimated. A lower bound
-// L(s) on the value comes from a stationary strategy x of A with dyadic
-// probabilities (multiples of 2^-STRATEGY_BITS) and a potential phi on the
-// grid of multiples of 2^-GRID_BITS. With Q_j(phi)(s) = sum_i x_i(s) *
-// (+1 or -1 if A's skill i or B's skill j wins, else phi(next state)), and
-// Z the largest set of states where B has a reply that never ends the game
-// and keeps it in Z, the exact integer check is
-//
-//     phi(s) <= Q_j(phi)(s)   for every state s and every reply j of B,
-//     phi(s) <= 0             on Z,
-//
-// with phi equal to the decided value where a player cannot move. Then
-// phi(state) until the game ends, and the payoff once it ended, is a
-// bounded submartingale whatever B does; a game that never ends stays in
-// Z from some round on (the states and replies seen infinitely often keep
-// the game going, so they form a set like Z), where phi <= 0 = its payoff.
-// So x guarantees A at least phi(s): V(s) >= L(s) = phi(s). The game is
-// symmetric, so the mirrored x is a strategy of B with V(a, b) <= -L(b, a).
-// docs/ji.md has the whole argument.
+// The unlimited game's values are proved (docs/ji.md has the argument). A
+// stationary strategy x of A with dyadic probabilities and a potential phi
+// on the grid 2^-GRID_BITS pass the exact integer check
+//     phi(s) <= Q_j(phi)(s) = sum_i x_i(s) * (+-1 if skill i or j wins,
+//               else phi(next state))   for every state s and reply j of B,
+//     phi(s) <= 0 on Z (where B can keep the game going forever, in Z),
+// phi = the decided value where a player cannot move. Then phi is a lower
+// bound L on the value (phi until the end is a submartingale; endless play
+// stays in Z from some round on, where phi <= 0 = its payoff). The mirrored
+// x is a strategy of B: V(a, b) <= -L(b, a).
 
 /// Probabilities of a proved strategy are multiples of 2^-STRATEGY_BITS.
 const STRATEGY_BITS: u32 = 60;
-/// The potential phi is a multiple of 2^-GRID_BITS (far below any 1e-7
-/// claim, so that rounding times a reply's 1e16 expected rounds is still
-/// negligible).
+/// phi is a multiple of 2^-GRID_BITS: rounding times a reply's 1e16
+/// expected rounds stays far below 1e-7.
 const GRID_BITS: u32 = 120;
 /// A payoff of 1 in grid units.
 const GRID_ONE: i128 = 1 << GRID_BITS;
-/// Largest table certified (dense linear systems of up to this size).
+/// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
-/// Strategies tried for A: the stage games' at the iterated values, then
-/// alternately at the certified midpoints and at A's own lower bounds.
+/// Strategies tried for A per call of `certify` (see its loop).
 const PASSES: usize = 16;
-/// A hint of discount on the values the strategies are computed from, so
-/// that a move that stays never ties with a rare move that ends the game
-/// (which a stationary strategy needs to make progress).
+/// A hint of discount on the values strategies are computed from: staying
+/// never ties with a rare move that ends the game.
 const TILT: f64 = 1e-9;
-/// Where A's strategy is taken from the bounds, a point this fraction of
-/// the width below the upper bound: a value that is only reached in the
-/// limit (A wins by mixing in a rare move) needs a strategy computed at
-/// values close to it, and the width then shrinks by about this factor
-/// per pass.
+/// Values this fraction of the width below the upper bounds: a value only
+/// reached in the limit (a rare move mixed in) needs a strategy computed
+/// close to it.
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
-/// Sweeps of value iteration from the midpoints for every third strategy.
+/// Sweeps of value iteration from the midpoints (every third strategy).
 const SOURCE_SWEEPS: usize = 64;
-/// Probabilities below this in a simplex answer are rounding noise, not a
-/// rare move: they are dropped before the strategy is made dyadic.
+/// Simplex probabilities below this are noise, not rare moves: dropped.
 const NOISE: f64 = 1e-12;
-/// Policy iteration switches B's reply when it gains more than this many
-/// grid units (2^-100): above the evaluation's error, far below 1e-7.
+/// B's reply switches on a gain above this (2^-100): above the evaluation's
+/// error, far below 1e-7.
 const SWITCH_GAIN: i128 = 1 << 20;
 /// Most rounds of policy iteration and of exact refinement per round.
 const POLICY_ROUNDS: usize = 60;
 const REFINE_ROUNDS: usize = 8;
-/// The potential is lowered by SLACK * (1 + expected rounds of B's reply)
-/// grid units, which gives every constraint of B's chosen replies a slack
-/// of SLACK units against the rounding of the evaluation.
+/// phi is lowered by SLACK * (1 + expected rounds of B's reply) grid
+/// units: a slack of SLACK on B's chosen replies against rounding.
 const SLACK: f64 = (1u64 << 40) as f64;
-/// Gauss-Seidel passes that lower phi to meet the remaining constraints
-/// exactly (ties between B's replies) before the final check.
+/// Passes that lower phi to meet the rest exactly (ties between replies).
 const LOWER_PASSES: usize = 200;
 
-/// A strategy of A at one state, as exact dyadic numerators over
-/// 2^STRATEGY_BITS, one per usable skill in req order; they sum to exactly
-/// 2^STRATEGY_BITS.
+/// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
+/// skill in req order, summing to exactly 2^STRATEGY_BITS.
 type Dyadic = Vec<u64>;
 
 /// The nearest dyadic strategy to `p` (noise dropped, the rest put on the
@@ -1455,84 +1358,21 @@ type Dyadic = Vec<u64>;
 fn dyadic(p: &[f64]) -> Dyadic {
     let one = 1u64 << STRATEGY_BITS;
     let kept: f64 = p.iter().filter(|&&x| x > NOISE).sum();
-    let mut units: Dyadic = p
-        .iter()
-        .map(|&x| {
-            if x > NOISE {
-                (x / kept * one as f64).floor() as u64
-            } else {
-                0
-            }
-        })
-        .collect();
+    let scale = |&x: &f64| ((x > NOISE) as u8 as f64 * x / kept * one as f64) as u64;
+    let mut units: Dyadic = p.iter().map(scale).collect();
     let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
-    let sum: u64 = units.iter().sum();
-    // Floors sum to at most 2^STRATEGY_BITS up to the f64 rounding of the
-    // quotients, which the likeliest skill absorbs either way.
-    units[top] = (units[top] + one).saturating_sub(sum).min(one);
-    let sum: u64 = units.iter().sum();
-    if sum != one {
-        // Never seen; a pure strategy is still a strategy.
-        units.iter_mut().for_each(|u| *u = 0);
-        units[top] = one;
+    // The likeliest skill absorbs the rounding (pure if it cannot).
+    units[top] = 0;
+    let others: u64 = units.iter().sum();
+    if others > one {
+        units = vec![0; p.len()];
     }
+    units[top] = one - units.iter().sum::<u64>();
     units
 }
 
-/// A 256-bit two's complement integer hi * 2^128 + lo: sums of up to 64
-/// products of a numerator (STRATEGY_BITS + 1 bits) and a grid value
-/// (GRID_BITS + 2 bits) need 190 bits.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Wide {
-    hi: i128,
-    lo: u128,
-}
-
-impl Wide {
-    const ZERO: Wide = Wide { hi: 0, lo: 0 };
-
-    /// weight * value, exactly.
-    fn product(weight: u64, value: i128) -> Wide {
-        let m = value.unsigned_abs();
-        let low = (m & u128::from(u64::MAX)) * u128::from(weight);
-        let high = (m >> 64) * u128::from(weight);
-        let (lo, carry) = (high << 64).overflowing_add(low);
-        let w = Wide {
-            hi: (high >> 64) as i128 + i128::from(carry),
-            lo,
-        };
-        if value < 0 {
-            w.neg()
-        } else {
-            w
-        }
-    }
-
-    fn neg(self) -> Wide {
-        let lo = (!self.lo).wrapping_add(1);
-        let hi = (!self.hi).wrapping_add(i128::from(lo == 0));
-        Wide { hi, lo }
-    }
-
-    fn add(self, other: Wide) -> Wide {
-        let (lo, carry) = self.lo.overflowing_add(other.lo);
-        let hi = self
-            .hi
-            .wrapping_add(other.hi)
-            .wrapping_add(i128::from(carry));
-        Wide { hi, lo }
-    }
-
-    /// floor(self / 2^STRATEGY_BITS), which fits an i128 for the sums here
-    /// (they are at most 2^(STRATEGY_BITS + GRID_BITS + 1) in size).
-    fn floor_unit(self) -> i128 {
-        (((self.hi as u128) << (128 - STRATEGY_BITS)) | (self.lo >> STRATEGY_BITS)) as i128
-    }
-}
-
-/// One way the game goes on after a reply: the next state and A's weight
-/// (over 2^STRATEGY_BITS) of the skills that lead there.
-#[derive(Clone, Copy)]
+/// Where the game goes on after a reply, with A's weight (over
+/// 2^STRATEGY_BITS) of the skill that leads there.
 struct Step {
     to: usize,
     weight: u64,
@@ -1540,22 +1380,18 @@ struct Step {
 
 /// One reply of B to A's dyadic strategy at a state.
 struct Reply {
-    /// sum of weight * (+1 or -1) * GRID_ONE over A's skills that end the
-    /// game against it (exact), and the same as a probability-weighted f64.
-    ending: Wide,
-    payoff: f64,
+    /// sum of weight * (+1 or -1) over A's skills that end the game.
+    ending: i128,
     /// No skill of A's strategy ends the game against it.
     endless: bool,
     /// Where the game goes on.
     steps: Vec<Step>,
 }
 
-/// B's choice at a state in policy iteration: a reply, or "stop" (only on
-/// Z, worth 0: B can stall forever there).
+/// B's policy at a state: a reply, or stop (on Z only, worth 0).
 const STOP: usize = usize::MAX;
 
-/// B's best reply to a stationary dyadic strategy of A: a minimising Markov
-/// decision process.
+/// B's best reply to A's stationary dyadic strategy: a minimising MDP.
 struct ReplyProcess {
     /// Per state, B's replies (none where a player cannot move).
     replies: Vec<Vec<Reply>>,
@@ -1581,8 +1417,7 @@ impl ReplyProcess {
             }
             for j in 0..cols {
                 let mut reply = Reply {
-                    ending: Wide::ZERO,
-                    payoff: 0.0,
+                    ending: 0,
                     endless: true,
                     steps: Vec::new(),
                 };
@@ -1590,16 +1425,10 @@ impl ReplyProcess {
                     match game.outcome[i * game.n + j] {
                         0 => {
                             let to = game.next(a, i) * w + game.next(b, j);
-                            match reply.steps.iter_mut().find(|st| st.to == to) {
-                                Some(st) => st.weight += weight,
-                                None => reply.steps.push(Step { to, weight }),
-                            }
+                            reply.steps.push(Step { to, weight });
                         }
                         o => {
-                            let o = i128::from(o);
-                            reply.ending = reply.ending.add(Wide::product(weight, o * GRID_ONE));
-                            reply.payoff +=
-                                o as f64 * weight as f64 / (1u64 << STRATEGY_BITS) as f64;
+                            reply.ending += i128::from(o) * i128::from(weight);
                             reply.endless = false;
                         }
                     }
@@ -1627,92 +1456,79 @@ impl ReplyProcess {
         }
     }
 
-    /// Q_j(phi)(s) rounded down to the grid, exactly: A's expected value
-    /// when B replies j at s and phi holds one round later.
+    /// Q_j(phi)(s) rounded down to the grid, exactly. With phi = hi *
+    /// 2^STRATEGY_BITS + lo, weights summing to 2^STRATEGY_BITS keep each
+    /// sum within 2^(GRID_BITS + 1): no overflow.
     fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
         let r = &self.replies[s][j];
-        let sum = r.steps.iter().fold(r.ending, |acc, st| {
-            acc.add(Wide::product(st.weight, phi[st.to]))
-        });
-        sum.floor_unit()
+        let (mut whole, mut part) = (r.ending << (GRID_BITS - STRATEGY_BITS), 0i128);
+        for st in &r.steps {
+            let weight = i128::from(st.weight);
+            whole += weight * (phi[st.to] >> STRATEGY_BITS);
+            part += weight * (phi[st.to] & ((1 << STRATEGY_BITS) - 1));
+        }
+        whole + (part >> STRATEGY_BITS)
     }
 
-    /// The linear system of a policy, factored: v(s) - sum p v(next) on the
-    /// states where B plays a reply (the others hold their value).
-    fn factor(&self, policy: &[usize], work: &mut u64) -> Option<(Lu, Vec<usize>)> {
-        let ns = policy.len();
-        let mut index = vec![usize::MAX; ns];
-        let mut live = Vec::new();
-        for s in (0..ns).filter(|&s| !self.replies[s].is_empty() && policy[s] != STOP) {
-            index[s] = live.len();
-            live.push(s);
-        }
-        let m = live.len();
-        let mut a = vec![0.0; m * m];
-        let unit = (1u64 << STRATEGY_BITS) as f64;
-        for (k, &s) in live.iter().enumerate() {
-            a[k * m + k] += 1.0;
-            for st in &self.replies[s][policy[s]].steps {
-                if index[st.to] != usize::MAX {
-                    a[k * m + index[st.to]] -= st.weight as f64 / unit;
-                }
-            }
-        }
-        *work += (m * m * m / 3 + m * m) as u64;
-        Some((Lu::new(a, m)?, index))
-    }
-
-    /// A's guaranteed values (grid units), proved by the exact check, or
-    /// `None` if the check is not met.
+    /// A's values (grid units) against B's best reply, proved by the exact
+    /// check, or `None`. Policy iteration: evaluate B's policy (a reply, or
+    /// STOP on Z) in f64, refine on its exact residual, switch on exact
+    /// gains; then lower phi (`SLACK`, `LOWER_PASSES`) until it passes.
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
-        let mut policy: Vec<usize> = self
-            .stall
-            .iter()
-            .map(|&z| if z { STOP } else { 0 })
-            .collect();
+        let unit = (1u64 << STRATEGY_BITS) as f64;
+        let plays = |s: usize, policy: &[usize]| !self.replies[s].is_empty() && policy[s] != STOP;
+        let mut policy: Vec<usize> = self.stall.iter().map(|&z| [0, STOP][z as usize]).collect();
         let mut phi = self.decided.clone();
         let mut system = None;
         for _ in 0..POLICY_ROUNDS {
-            let (lu, index) = self.factor(&policy, work)?;
-            // Evaluate in f64, then refine: the exact residual of the
-            // policy's equations, solved for a correction.
-            let mut rhs = vec![0.0; lu.m];
-            for s in (0..ns).filter(|&s| index[s] != usize::MAX) {
-                let r = &self.replies[s][policy[s]];
-                rhs[index[s]] = r.payoff
-                    + r.steps
-                        .iter()
-                        .filter(|st| self.replies[st.to].is_empty())
-                        .map(|st| self.decided[st.to] as f64 / GRID_ONE as f64 * st.weight as f64)
-                        .sum::<f64>()
-                        / (1u64 << STRATEGY_BITS) as f64;
-            }
-            let v = lu.solve(&rhs);
+            // v(s) - sum p v(next) = payoff where B plays; else v = phi.
+            let mut a = vec![0.0; ns * ns];
+            let mut rhs = vec![0.0; ns];
             for s in 0..ns {
-                if index[s] != usize::MAX {
-                    phi[s] = (v[index[s]].clamp(-1.0, 1.0) * GRID_ONE as f64) as i128;
-                } else if !self.replies[s].is_empty() {
-                    phi[s] = 0; // B stops.
+                a[s * ns + s] = 1.0;
+                if plays(s, &policy) {
+                    let r = &self.replies[s][policy[s]];
+                    for st in &r.steps {
+                        a[s * ns + st.to] -= st.weight as f64 / unit;
+                    }
+                    rhs[s] = r.ending as f64 / unit;
+                } else {
+                    // Decided, or B stops (worth 0).
+                    phi[s] = if self.replies[s].is_empty() {
+                        self.decided[s]
+                    } else {
+                        0
+                    };
+                    rhs[s] = phi[s] as f64 / GRID_ONE as f64;
                 }
+            }
+            *work += (ns * ns * ns / 3) as u64;
+            let lu = Lu::new(a, ns)?;
+            let v = lu.solve(&rhs);
+            for s in (0..ns).filter(|&s| plays(s, &policy)) {
+                phi[s] = (v[s].clamp(-1.0, 1.0) * GRID_ONE as f64) as i128;
             }
             for _ in 0..REFINE_ROUNDS {
-                let mut worst: i128 = 0;
-                for s in (0..ns).filter(|&s| index[s] != usize::MAX) {
-                    let r = self.exact_q(s, policy[s], &phi) - phi[s];
+                let mut worst = 0;
+                for s in 0..ns {
+                    let r = if plays(s, &policy) {
+                        self.exact_q(s, policy[s], &phi) - phi[s]
+                    } else {
+                        0
+                    };
                     worst = worst.max(r.abs());
-                    rhs[index[s]] = r as f64;
+                    rhs[s] = r as f64;
                 }
-                *work += (lu.m * lu.m) as u64;
+                *work += (ns * ns) as u64;
                 if worst <= 2 {
                     break;
                 }
                 let d = lu.solve(&rhs);
-                for s in (0..ns).filter(|&s| index[s] != usize::MAX) {
-                    phi[s] = (phi[s] + d[index[s]].round() as i128).clamp(-GRID_ONE, GRID_ONE);
+                for s in 0..ns {
+                    phi[s] = (phi[s] + d[s].round() as i128).clamp(-GRID_ONE, GRID_ONE);
                 }
             }
-            // Improve on exact gains.
             let mut stable = true;
             for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
                 let mut best = (phi[s] - SWITCH_GAIN, policy[s]);
@@ -1729,24 +1545,21 @@ impl ReplyProcess {
                 stable &= best.1 == policy[s];
                 policy[s] = best.1;
             }
-            system = Some((lu, index));
+            system = Some(lu);
             if stable {
                 break;
             }
         }
-        // Lower phi by SLACK * (1 + the expected rounds of the policy).
-        let (lu, index) = system?;
-        let rounds = lu.solve(&vec![1.0; lu.m]);
+        // Expected rounds g of the policy: the same system, 1 where B plays.
+        let ones: Vec<f64> = (0..ns)
+            .map(|s| f64::from(u8::from(plays(s, &policy))))
+            .collect();
+        let rounds = system?.solve(&ones);
         for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
-            let g = index
-                .get(s)
-                .and_then(|&k| rounds.get(k))
-                .copied()
-                .unwrap_or(0.0);
-            let drop = (SLACK * (1.0 + g.max(0.0))).min(GRID_ONE as f64) as i128;
+            let drop = (SLACK * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
             phi[s] = (phi[s] - drop).max(-GRID_ONE);
         }
-        // Meet the rest exactly; the last pass is the check.
+        // Meet the rest exactly; a pass that lowers nothing is the check.
         for _ in 0..LOWER_PASSES {
             let mut lowered = false;
             for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
@@ -1860,13 +1673,8 @@ impl Certificate {
 
     /// The largest H - L over `states`.
     fn width(&self, w: usize, states: &[usize]) -> f64 {
-        states
-            .iter()
-            .map(|&s| {
-                let (lo, hi) = self.bounds(w, s);
-                hi - lo
-            })
-            .fold(0.0, f64::max)
+        let gap = |&s: &usize| self.bounds(w, s).1 - self.bounds(w, s).0;
+        states.iter().map(gap).fold(0.0, f64::max)
     }
 }
 
@@ -1887,15 +1695,14 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - TILT)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
-            let mut own = Vec::new();
-            if let Ok((r, c)) = game.build_stage(s / w, s % w, &tilted, stage) {
-                stage.strategies(r, c);
-                own = stage.best_x.clone();
-            }
-            // Where A forced a win in value iteration, its winning moves.
-            let sure = stage.sure[0].get(s).filter(|x| !x.is_empty());
-            let p = sure.unwrap_or(&own);
-            x.push(if p.is_empty() { Vec::new() } else { dyadic(p) });
+            // Nothing where a player cannot move.
+            x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
+                Ok((r, c)) => {
+                    stage.strategies(r, c);
+                    dyadic(&stage.best_x)
+                }
+                Err(_) => Vec::new(),
+            });
         }
         cert.consider(game, x, &mut stage.work);
         if cert.width(w, &(0..w * w).collect::<Vec<_>>()) <= CERTIFIED {
@@ -1904,31 +1711,20 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         // The next strategy's values, in turn: near the upper bounds, at
         // A's own lower bounds (strategy improvement), and value iteration
         // from the midpoints.
-        source = match pass % 3 {
-            0 => (0..w * w)
-                .map(|s| {
-                    let (lo, hi) = cert.bounds(w, s);
-                    hi - (hi - lo) * NEAR_UPPER
-                })
-                .collect(),
-            1 => (0..w * w).map(|s| cert.bounds(w, s).0).collect(),
-            _ => {
-                let mut v: Vec<f64> = (0..w * w).map(|s| cert.mid(w, s)).collect();
-                let mut next = v.clone();
-                for _ in 0..SOURCE_SWEEPS {
-                    if game.sweep(&v, &mut next, stage).is_none() {
-                        break;
-                    }
-                    std::mem::swap(&mut v, &mut next);
-                }
-                v
+        let at = [1.0 - NEAR_UPPER, 0.0, 0.5][pass % 3];
+        source = (0..w * w)
+            .map(|s| cert.bounds(w, s))
+            .map(|(lo, hi)| lo + (hi - lo) * at)
+            .collect();
+        let mut next = source.clone();
+        for _ in 0..if pass % 3 == 2 { SOURCE_SWEEPS } else { 0 } {
+            if game.sweep(&source, &mut next, stage).is_none() {
+                break;
             }
-        };
+            std::mem::swap(&mut source, &mut next);
+        }
     }
-    if cert.pass_of.iter().any(|&p| p == usize::MAX) {
-        return None;
-    }
-    Some(cert)
+    Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
 // ---- command line ------------------------------------------------------------
@@ -1954,59 +1750,48 @@ ji_solver: the value of 集 (波波攒) under optimal play.
 usage:   ji_solver [options] < input
 input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
          (round limit, 0 = none; draw chance in percent), then q and q
-         queries `x y` (counts of A and B, 0..=C = max req), separated by any
-         whitespace; what follows the last query is ignored. R = 0 with p = 0
-         is the unlimited game (a game that never ends pays 0).
-output:  per query P(A wins) - P(B wins), 9 digits after the point; for the
-         unlimited game each value is proved within 5e-8.
-options: --strategy  after each value, `A: name prob ...` and `B: name prob
-                     ...`: optimal strategies of the query's first round (6
-                     decimals, skills of probability 0 left out). For the
-                     unlimited game the proof follows: `lower a b name u ...`
-                     gives A's stationary strategy at state (a, b), and
-                     `upper a b name u ...` B's, probabilities u / 2^60
-                     exactly (u > 0 only), at every state reachable from the
-                     query whatever the other side plays; against them the
-                     other side's best reply gives A at least the value - 5e-8
-                     (lower) and at most the value + 5e-8 (upper).
-         --strict    also check the layout: the first deviation is bad input
-                     `line L column C: ...`. n on line 1, one skill per line,
-                     `R p` on one, q on one, one query per line; single spaces
-                     between tokens, none at either end of a line; a newline
-                     (LF or CRLF) after the last record and nothing after it.
+         queries `x y` (counts of A and B, 0..=C = max req); any whitespace;
+         what follows the last query is ignored. R = 0 with p = 0 is the
+         unlimited game (endless play pays 0).
+output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
+         unlimited game proved within 5e-8).
+options: --strategy  after each value `A: name prob ...`, `B: name prob ...`:
+                     the query's first round (6 decimals, no 0s). Unlimited
+                     game: then the proof, `lower a b name u ...` (A's
+                     stationary strategy at state (a, b)) and `upper a b name
+                     u ...` (B's), probabilities u / 2^60 (u > 0), at each
+                     state reachable from the query; the best reply to them
+                     gives A at least value - 5e-8 (lower), at most value +
+                     5e-8 (upper).
+         --strict    also check the layout (bad input `line L column C: ...`):
+                     n on line 1, one skill per line, `R p` on one, q on one,
+                     one query per line; single spaces between tokens, none at
+                     either end; LF or CRLF after the last record, then none.
          --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
-         argument, 3 valid but not certified (best values printed) or too
-         large to solve
+         argument, 3 not certified (best values printed) or too large
 ";
 
 /// Reads the arguments (without the program name): `--help` anywhere wins.
 pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
     let mut options = Options::default();
     let mut refused = None;
-    for arg in args {
+    let args: Vec<OsString> = args.collect();
+    for arg in &args {
         match arg.to_str() {
             Some("--help" | "-h") => return Ok(Command::Help),
             Some("--strict") => options.strict = true,
             Some("--strategy") => options.strategy = true,
-            Some(other) => {
-                let what = if other.starts_with('-') {
-                    format!("unknown option '{}' (see --help)", other)
-                } else {
-                    format!("unexpected argument '{}' (see --help)", other)
-                };
-                refused = refused.or(Some(what));
-            }
-            None => {
-                refused = refused
-                    .or_else(|| Some("an argument is not valid UTF-8 (see --help)".to_string()))
-            }
+            Some(x) if x.starts_with('-') => refused = refused.or(Some(("unknown option", x))),
+            Some(x) => refused = refused.or(Some(("unexpected argument", x))),
+            None => refused = refused.or(Some(("", ""))),
         }
     }
-    match refused {
-        Some(what) => Err(Failure::BadArgument(what)),
-        None => Ok(Command::Run(options)),
-    }
+    Err(Failure::BadArgument(match refused {
+        None => return Ok(Command::Run(options)),
+        Some(("", _)) => "an argument is not valid UTF-8 (see --help)".to_string(),
+        Some((what, x)) => format!("{} '{}' (see --help)", what, x),
+    }))
 }
 
 fn run_main() -> Result<(), Failure> {
