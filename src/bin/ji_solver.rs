@@ -1,11 +1,9 @@
-//! 集 (波波攒) solver: the value of the game under optimal play (`HELP`;
-//! counts are capped at C = max req). V_0 = 0 and V_k(s) = value of the
-//! stage matrix game at s, where moves that end the game pay +1 or -1 and
+//! 集 (波波攒) solver (`HELP`; counts are capped at C = max req). V_0 = 0,
+//! V_k(s) = value of the stage game at s: moves that end the game pay +-1,
 //! others (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 with
-//! p > 0 for lim V_k. R = 0 with p = 0 is the unlimited game (endless play
-//! pays 0), whose value is not always lim V_k: each value printed with exit
-//! 0 is proved by an exact integer check (`certify`). No clock: the budget
-//! counts work, so an input gives the same bytes on every machine.
+//! p > 0 for lim V_k; R = 0, p = 0 for the unlimited game's value (not
+//! always lim V_k), proved by an exact check (`certify`). No clock: work is
+//! counted, so an input gives the same bytes on every machine.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -19,7 +17,7 @@ const MAX_SKILLS: usize = 64;
 
 // ---- input -------------------------------------------------------------------
 
-/// Why a run did not end with exit code 0 (docs/contract.md).
+/// Why a run did not end with exit 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
 pub enum Failure {
     BadArgument(String),
@@ -34,7 +32,7 @@ pub enum Failure {
         column: usize,
         what: String,
     },
-    /// Valid, but not certified (the best values are printed) or too large.
+    /// Not certified (the best values are printed), or too large.
     NoExactAnswer(String),
     UnreadableInput(String),
     UnwritableOutput(String),
@@ -740,9 +738,7 @@ impl Game {
 
 // ---- output ------------------------------------------------------------------
 
-/// Reads the problem, solves it and prints one value per query (and with
-/// `--strategy` the strategies). The values are written even when they are
-/// not certified (`Failure::NoExactAnswer`).
+/// Reads, solves and prints (also values that are not certified).
 pub fn solve(
     input: Vec<u8>,
     options: &Options,
@@ -760,17 +756,23 @@ pub fn solve(
     let game = Game::new(&prob.variant, prob.cap, prob.keep);
     let w = game.width();
     let queried: Vec<usize> = prob.queries.iter().map(|q| q.a * w + q.b).collect();
+    let name = |i: usize| String::from_utf8_lossy(prob.variant.skills[game.order[i]].name);
+    // The skills of positive weight, in the variant's order.
+    let shown = |units: &[i64]| {
+        let mut shown: Vec<(usize, i64)> = units.iter().copied().enumerate().collect();
+        shown.retain(|e| e.1 > 0);
+        shown.sort_unstable_by_key(|e| game.order[e.0]);
+        shown
+    };
     let solution = solve_table(&game, prob.rounds, &queried);
     let mut text = String::new();
     let mut stage = Stage::default();
-    let name = |i: usize| String::from_utf8_lossy(prob.variant.skills[game.order[i]].name);
-    for q in &prob.queries {
-        text.push_str(&format_value(solution.values[q.a * w + q.b]));
+    for (q, &s) in prob.queries.iter().zip(&queried) {
+        text.push_str(&format_value(solution.values[s]));
         text.push('\n');
         if !options.strategy {
             continue;
         }
-        // The query's first round (see `Solution::next`).
         let (mut xs, mut ys) = (Vec::new(), Vec::new());
         if let Ok((r, c)) = game.build_stage(q.a, q.b, &solution.next, &mut stage) {
             stage.strategies(r, c);
@@ -779,25 +781,23 @@ pub fn solve(
         }
         for (who, units) in [("A:", xs), ("B:", ys)] {
             text.push_str(who);
-            for (i, u) in in_variant_order(&game, &units) {
+            for (i, u) in shown(&units) {
                 let (whole, part) = (u / 1_000_000, u % 1_000_000);
-                text.push_str(&format!(" {} {}.{:06}", name(i), whole, part));
+                text += &format!(" {} {}.{:06}", name(i), whole, part);
             }
             text.push('\n');
         }
         if let Some(cert) = &solution.certificate {
-            // The proof: A's strategy for the lower bound and B's (the
-            // mirror of A's) for the upper one, at every state reachable
-            // from the query.
-            for (keyword, from) in [("lower", q.a * w + q.b), ("upper", q.b * w + q.a)] {
+            // The proof: A's strategies, and B's (A's mirrored).
+            for (keyword, from) in [("lower", s), ("upper", q.b * w + q.a)] {
                 let x = &cert.strategies[cert.pass_of[from]];
                 for s in reachable(&game, x, from) {
                     let (a, b) = (s / w, s % w);
                     let (a, b) = if keyword == "lower" { (a, b) } else { (b, a) };
-                    text.push_str(&format!("{} {} {}", keyword, a, b));
+                    text += &format!("{} {} {}", keyword, a, b);
                     let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
-                    for (i, u) in in_variant_order(&game, &units) {
-                        text.push_str(&format!(" {} {}", name(i), u));
+                    for (i, u) in shown(&units) {
+                        text += &format!(" {} {}", name(i), u);
                     }
                     text.push('\n');
                 }
@@ -811,37 +811,19 @@ pub fn solve(
     }
 }
 
-/// The skills (req-order indices) of positive weight in `units`, in the
-/// variant's order.
-fn in_variant_order(game: &Game, units: &[i64]) -> Vec<(usize, i64)> {
-    let mut shown: Vec<(usize, i64)> = units.iter().copied().enumerate().collect();
-    shown.retain(|e| e.1 > 0);
-    shown.sort_unstable_by_key(|e| game.order[e.0]);
-    shown
-}
-
 /// The states reachable from `from` when A plays the stationary `x` and B
 /// plays anything, in increasing order.
 fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
-    let w = game.width();
-    let mut seen = vec![false; w * w];
+    let process = ReplyProcess::new(game, x);
+    let mut seen = vec![false; x.len()];
     let mut todo = vec![from];
-    seen[from] = true;
     while let Some(s) = todo.pop() {
-        let (a, b) = (s / w, s % w);
-        for (i, _) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
-            for j in 0..game.usable[b] {
-                if game.outcome[i * game.n + j] == 0 {
-                    let t = game.next(a, i) * w + game.next(b, j);
-                    if !seen[t] {
-                        seen[t] = true;
-                        todo.push(t);
-                    }
-                }
-            }
+        if !std::mem::replace(&mut seen[s], true) {
+            let replies = process.replies[s].iter();
+            todo.extend(replies.flat_map(|r| r.steps.iter().map(|st| st.to)));
         }
     }
-    (0..w * w).filter(|&s| seen[s]).collect()
+    (0..x.len()).filter(|&s| seen[s]).collect()
 }
 
 /// A strategy of the rows' player of `m` (`cols` columns) in millionths
@@ -910,9 +892,12 @@ struct Stage {
     best_y: Vec<f64>,
     /// See `WORK`.
     work: u64,
+    /// Per state, A's strategy of the round its value first became +1: it
+    /// leads only to states that got there earlier, so it wins for sure.
+    sure: Vec<Vec<f64>>,
 }
 
-/// Gap below which a simplex answer is accepted without a second try.
+/// A simplex answer this close needs no second try.
 const GAP_OK: f64 = 1e-12;
 
 impl Stage {
@@ -983,10 +968,9 @@ impl Stage {
         (r, self.red.len() / r)
     }
 
-    /// A mixed stage game (r x c in `red`) by simplex, certified by its
-    /// strategies: x guarantees min_j x.M_j, y at most max_i M_i.y; a wide
-    /// gap tries the transposed game and Bland's rule. `lower`, `upper`
-    /// (pure bounds) stand in for a bound no attempt found.
+    /// A mixed stage game (r x c in `red`) by simplex, bounded by its
+    /// strategies (x guarantees min_j x.M_j, y at most max_i M_i.y); a wide
+    /// gap tries the transposed game and Bland's rule.
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64) -> f64 {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         self.best_x.clear();
@@ -1077,11 +1061,10 @@ struct Simplex {
 }
 
 impl Simplex {
-    /// Solves the matrix game `a` (r x c, rows maximise): with B = a +
-    /// shift > 0, max sum(y) s.t. B y <= 1, y >= 0; `y` and `x` (the dual,
-    /// from the slacks' costs) become the strategies. Tiny pivots are
-    /// refused (they can be off by far more than rounding); `bland` takes
-    /// the smallest index instead of the steepest cost.
+    /// Solves the matrix game `a` (r x c, rows maximise): max sum(y) s.t.
+    /// (a + shift) y <= 1, y >= 0; y and its dual x are the strategies.
+    /// Tiny pivots are refused (they can be far off); `bland`: smallest
+    /// index instead of steepest cost.
     fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
         const COST_EPS: f64 = 1e-11;
         const PIVOT_EPS: f64 = 1e-9;
@@ -1201,12 +1184,27 @@ impl Game {
                     Ok((rows, cols)) => stage.value(rows, cols),
                     Err(v) => v,
                 };
+                if v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
+                    self.note_sure_win(a, b, v, stage);
+                }
                 change = change.max((v - old[a * w + b]).abs());
                 new[a * w + b] = v;
                 new[b * w + a] = -v;
             }
         }
         Some(change)
+    }
+
+    /// Keeps the winner's strategy of the stage game just solved at (a, b)
+    /// (value v = +-1) as A's at (a, b) or, mirrored, at (b, a).
+    fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
+        let w = self.width();
+        if self.usable[a] * self.usable[b] > 0 {
+            stage.sure.resize(w * w, Vec::new());
+            stage.strategies(self.usable[a], self.usable[b]);
+            let won = [&stage.best_x, &stage.best_y][usize::from(v < 0.0)].clone();
+            stage.sure[if v > 0.0 { a * w + b } else { b * w + a }] = won;
+        }
     }
 }
 
@@ -1218,10 +1216,9 @@ const CERTIFIED: f64 = 0.98e-7;
 
 /// What `solve_table` found.
 struct Solution {
-    /// Per state (the certified midpoints for the unlimited game).
+    /// Per state (for the unlimited game the certified midpoints).
     values: Vec<f64>,
-    /// The values of the query's first round's stage games (`--strategy`:
-    /// V_{R-1} for R > 0, the values for R = 0).
+    /// The values after the query's first round (`--strategy`).
     next: Vec<f64>,
     certificate: Option<Certificate>,
     /// Why the values are not certified.
@@ -1233,12 +1230,10 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     let w = game.width();
     let mut stage = Stage::default();
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
-    // "R = 0 with p = 0 is the unlimited game": its value is not always
-    // lim V_k ("where one side can stall forever"), so only a certificate
-    // gives it.
+    // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
+    // a certificate gives it.
     let unlimited = rounds == 0 && game.keep == 1.0;
-    // What all later rounds can add per unit of the last change: keep +
-    // keep^2 + ... (T is a keep-contraction in the sup norm).
+    // Later rounds add at most change * (keep + keep^2 + ...).
     let tail = game.keep / (1.0 - game.keep);
     let (mut done, mut last) = (0u64, f64::INFINITY);
     let mut note = String::new();
@@ -1253,8 +1248,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
             std::mem::swap(&mut old, &mut new);
             done += 1;
             last = change;
-            // A fixed point stays fixed; else the rounds left can add at
-            // most change * min(left, tail).
+            // A fixed point stays fixed.
             let left = if rounds > 0 { rounds - done } else { u64::MAX };
             converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < 1e-12;
         }
@@ -1281,10 +1275,10 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     };
     let mut values = old;
     if let Some(cert) = &certificate {
-        values = (0..w * w).map(|s| cert.mid(w, s)).collect();
+        let mid = |(lo, hi): (f64, f64)| 0.5 * (lo + hi);
+        values = (0..w * w).map(|s| mid(cert.bounds(w, s))).collect();
     }
-    // `new` is the table of the round before `old` (partial when out of
-    // work): the first round of an R-round game is played on it.
+    // `new` is V_{R-1} (partial when out of work).
     let next = match warning {
         None if rounds > 0 => new,
         _ => values.clone(),
@@ -1303,58 +1297,50 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
 }
 
 // ---- certify ----------------------------------------------------------------
-//
-// The unlimited game's values are proved (docs/ji.md has the argument). A
-// stationary strategy x of A with dyadic probabilities and a potential phi
-// on the grid 2^-GRID_BITS pass the exact integer check
-//     phi(s) <= Q_j(phi)(s) = sum_i x_i(s) * (+-1 if skill i or j wins,
-//               else phi(next state))   for every state s and reply j of B,
-//     phi(s) <= 0 on Z (where B can keep the game going forever, in Z),
-// phi = the decided value where a player cannot move. Then phi is a lower
-// bound L on the value (phi until the end is a submartingale; endless play
-// stays in Z from some round on, where phi <= 0 = its payoff). The mirrored
-// x is a strategy of B: V(a, b) <= -L(b, a).
 
-/// Probabilities of a proved strategy are multiples of 2^-STRATEGY_BITS.
+// Proofs for the unlimited game (docs/ji.md has the argument): A's
+// stationary strategy x (dyadic) and a potential phi (multiples of
+// 2^-GRID_BITS) pass the exact integer check
+//     phi(s) <= sum_i x_i(s) * (+-1 if skill i or j wins, else phi(next))
+// for every state s and reply j of B, and phi <= 0 on Z (where B can keep
+// the game going forever inside Z). Then phi <= V; the mirrored x is B's
+// strategy, so V(a, b) <= -phi(b, a).
+
+/// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
+/// times a reply's 1e16 expected rounds is far below 1e-7).
 const STRATEGY_BITS: u32 = 60;
-/// phi is a multiple of 2^-GRID_BITS: rounding times a reply's 1e16
-/// expected rounds stays far below 1e-7.
 const GRID_BITS: u32 = 120;
-/// A payoff of 1 in grid units.
 const GRID_ONE: i128 = 1 << GRID_BITS;
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
-/// Strategies tried for A per call of `certify` (see its loop).
+/// Strategies tried per call of `certify`.
 const PASSES: usize = 16;
-/// A hint of discount on the values strategies are computed from: staying
-/// never ties with a rare move that ends the game.
+/// Discount hint: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
 /// Values this fraction of the width below the upper bounds: a value only
-/// reached in the limit (a rare move mixed in) needs a strategy computed
-/// close to it.
+/// reached in the limit needs a strategy computed close to it.
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
-/// Sweeps of value iteration from the midpoints (every third strategy).
+/// Sweeps from the midpoints (every third strategy).
 const SOURCE_SWEEPS: usize = 64;
-/// Simplex probabilities below this are noise, not rare moves: dropped.
+/// Simplex probabilities below this are noise.
 const NOISE: f64 = 1e-12;
-/// B's reply switches on a gain above this (2^-100): above the evaluation's
-/// error, far below 1e-7.
+/// B's reply switches on a gain above 2^-100 (above the evaluation's
+/// error).
 const SWITCH_GAIN: i128 = 1 << 20;
-/// Most rounds of policy iteration and of exact refinement per round.
+/// Rounds of policy iteration, and of refinement per round.
 const POLICY_ROUNDS: usize = 60;
 const REFINE_ROUNDS: usize = 8;
-/// phi is lowered by SLACK * (1 + expected rounds of B's reply) grid
-/// units: a slack of SLACK on B's chosen replies against rounding.
+/// phi drops by SLACK * (1 + expected rounds of B's reply) grid units:
+/// slack against rounding.
 const SLACK: f64 = (1u64 << 40) as f64;
-/// Passes that lower phi to meet the rest exactly (ties between replies).
+/// Passes that lower phi to meet the rest (ties between replies).
 const LOWER_PASSES: usize = 200;
 
 /// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
 /// skill in req order, summing to exactly 2^STRATEGY_BITS.
 type Dyadic = Vec<u64>;
 
-/// The nearest dyadic strategy to `p` (noise dropped, the rest put on the
-/// likeliest skill so that the sum is exact).
+/// The nearest dyadic strategy to `p` (noise dropped, sum exact).
 fn dyadic(p: &[f64]) -> Dyadic {
     let one = 1u64 << STRATEGY_BITS;
     let kept: f64 = p.iter().filter(|&&x| x > NOISE).sum();
@@ -1363,16 +1349,14 @@ fn dyadic(p: &[f64]) -> Dyadic {
     let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
     // The likeliest skill absorbs the rounding (pure if it cannot).
     units[top] = 0;
-    let others: u64 = units.iter().sum();
-    if others > one {
-        units = vec![0; p.len()];
+    if units.iter().sum::<u64>() > one {
+        units.fill(0);
     }
     units[top] = one - units.iter().sum::<u64>();
     units
 }
 
-/// Where the game goes on after a reply, with A's weight (over
-/// 2^STRATEGY_BITS) of the skill that leads there.
+/// Where the game goes on, and A's weight of the skill that leads there.
 struct Step {
     to: usize,
     weight: u64,
@@ -1393,9 +1377,9 @@ const STOP: usize = usize::MAX;
 
 /// B's best reply to A's stationary dyadic strategy: a minimising MDP.
 struct ReplyProcess {
-    /// Per state, B's replies (none where a player cannot move).
+    /// Per state (none where a player cannot move).
     replies: Vec<Vec<Reply>>,
-    /// A's value, in grid units, where a player cannot move.
+    /// A's value (grid units) where a player cannot move, else 0 (stop).
     decided: Vec<i128>,
     /// Z: where B can keep the game going forever without leaving Z.
     stall: Vec<bool>,
@@ -1456,9 +1440,8 @@ impl ReplyProcess {
         }
     }
 
-    /// Q_j(phi)(s) rounded down to the grid, exactly. With phi = hi *
-    /// 2^STRATEGY_BITS + lo, weights summing to 2^STRATEGY_BITS keep each
-    /// sum within 2^(GRID_BITS + 1): no overflow.
+    /// Q_j(phi)(s), floored to the grid. With phi = hi * 2^STRATEGY_BITS +
+    /// lo, each sum stays within 2^(GRID_BITS + 1): no overflow.
     fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
         let r = &self.replies[s][j];
         let (mut whole, mut part) = (r.ending << (GRID_BITS - STRATEGY_BITS), 0i128);
@@ -1470,10 +1453,9 @@ impl ReplyProcess {
         whole + (part >> STRATEGY_BITS)
     }
 
-    /// A's values (grid units) against B's best reply, proved by the exact
-    /// check, or `None`. Policy iteration: evaluate B's policy (a reply, or
-    /// STOP on Z) in f64, refine on its exact residual, switch on exact
-    /// gains; then lower phi (`SLACK`, `LOWER_PASSES`) until it passes.
+    /// A's proved values (grid units) against B's best reply, or `None`.
+    /// Policy iteration: evaluate B's policy in f64, refine on its exact
+    /// residual, switch on exact gains; then lower phi until it passes.
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
         let unit = (1u64 << STRATEGY_BITS) as f64;
@@ -1495,11 +1477,7 @@ impl ReplyProcess {
                     rhs[s] = r.ending as f64 / unit;
                 } else {
                     // Decided, or B stops (worth 0).
-                    phi[s] = if self.replies[s].is_empty() {
-                        self.decided[s]
-                    } else {
-                        0
-                    };
+                    phi[s] = self.decided[s];
                     rhs[s] = phi[s] as f64 / GRID_ONE as f64;
                 }
             }
@@ -1510,18 +1488,16 @@ impl ReplyProcess {
                 phi[s] = (v[s].clamp(-1.0, 1.0) * GRID_ONE as f64) as i128;
             }
             for _ in 0..REFINE_ROUNDS {
-                let mut worst = 0;
                 for s in 0..ns {
-                    let r = if plays(s, &policy) {
-                        self.exact_q(s, policy[s], &phi) - phi[s]
+                    let q = |j| self.exact_q(s, j, &phi) - phi[s];
+                    rhs[s] = if plays(s, &policy) {
+                        q(policy[s]) as f64
                     } else {
-                        0
+                        0.0
                     };
-                    worst = worst.max(r.abs());
-                    rhs[s] = r as f64;
                 }
                 *work += (ns * ns) as u64;
-                if worst <= 2 {
+                if rhs.iter().all(|r| r.abs() <= 2.0) {
                     break;
                 }
                 let d = lu.solve(&rhs);
@@ -1550,7 +1526,7 @@ impl ReplyProcess {
                 break;
             }
         }
-        // Expected rounds g of the policy: the same system, 1 where B plays.
+        // The policy's expected rounds: the same system, 1 where B plays.
         let ones: Vec<f64> = (0..ns)
             .map(|s| f64::from(u8::from(plays(s, &policy))))
             .collect();
@@ -1637,17 +1613,15 @@ impl Lu {
 
 /// Proved bounds on the unlimited game's values.
 struct Certificate {
-    /// Per state, A's proved lower bound L (in grid units) and the pass
-    /// whose strategy proved it; the upper bound at (a, b) is -L(b, a).
+    /// Per state, A's proved L (grid units; H(a, b) = -L(b, a)) and which
+    /// strategy (per state) proved it.
     lower: Vec<i128>,
     pass_of: Vec<usize>,
-    /// A's dyadic strategy per pass and state.
     strategies: Vec<Vec<Dyadic>>,
 }
 
 impl Certificate {
-    /// Evaluates A's strategy `x` exactly and keeps its bounds where they
-    /// are better.
+    /// Keeps the bounds `x` proves where they are better.
     fn consider(&mut self, game: &Game, x: Vec<Dyadic>, work: &mut u64) {
         if let Some(phi) = ReplyProcess::new(game, &x).lower_bound(work) {
             for (s, &l) in phi.iter().enumerate() {
@@ -1664,11 +1638,6 @@ impl Certificate {
         let t = (s % w) * w + s / w;
         let unit = GRID_ONE as f64;
         (self.lower[s] as f64 / unit, -self.lower[t] as f64 / unit)
-    }
-
-    fn mid(&self, w: usize, s: usize) -> f64 {
-        let (lo, hi) = self.bounds(w, s);
-        0.5 * (lo + hi)
     }
 
     /// The largest H - L over `states`.
@@ -1695,8 +1664,14 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - TILT)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
-            // Nothing where a player cannot move.
+            // A's sure winning moves, the stage game's, or none (decided).
+            let sure = stage
+                .sure
+                .get(s)
+                .filter(|p| !p.is_empty())
+                .map(|p| dyadic(p));
             x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
+                _ if sure.is_some() => sure.unwrap_or_default(),
                 Ok((r, c)) => {
                     stage.strategies(r, c);
                     dyadic(&stage.best_x)
@@ -1708,9 +1683,8 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         if cert.width(w, &(0..w * w).collect::<Vec<_>>()) <= CERTIFIED {
             break;
         }
-        // The next strategy's values, in turn: near the upper bounds, at
-        // A's own lower bounds (strategy improvement), and value iteration
-        // from the midpoints.
+        // Next: near the upper bounds, at the lower bounds (strategy
+        // improvement), or value iteration from the midpoints.
         let at = [1.0 - NEAR_UPPER, 0.0, 0.5][pass % 3];
         source = (0..w * w)
             .map(|s| cert.bounds(w, s))
@@ -1749,24 +1723,19 @@ const HELP: &str = "\
 ji_solver: the value of 集 (波波攒) under optimal play.
 usage:   ji_solver [options] < input
 input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
-         (round limit, 0 = none; draw chance in percent), then q and q
-         queries `x y` (counts of A and B, 0..=C = max req); any whitespace;
-         what follows the last query is ignored. R = 0 with p = 0 is the
-         unlimited game (endless play pays 0).
+         (round limit, 0 = none; draw chance in percent), then q queries
+         `x y` (counts of A and B, 0..=C = max req); any whitespace. R = 0
+         with p = 0 is the unlimited game (endless play pays 0).
 output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
-options: --strategy  after each value `A: name prob ...`, `B: name prob ...`:
-                     the query's first round (6 decimals, no 0s). Unlimited
-                     game: then the proof, `lower a b name u ...` (A's
-                     stationary strategy at state (a, b)) and `upper a b name
-                     u ...` (B's), probabilities u / 2^60 (u > 0), at each
-                     state reachable from the query; the best reply to them
-                     gives A at least value - 5e-8 (lower), at most value +
-                     5e-8 (upper).
-         --strict    also check the layout (bad input `line L column C: ...`):
-                     n on line 1, one skill per line, `R p` on one, q on one,
-                     one query per line; single spaces between tokens, none at
-                     either end; LF or CRLF after the last record, then none.
+options: --strategy  after each value `A: name prob ...` and `B: ...`, the
+                     query's first round (6 decimals). Unlimited game: then
+                     `lower a b name u ...` (A's stationary strategy at (a, b))
+                     and `upper a b name u ...` (B's), probabilities u / 2^60,
+                     at each state reachable from the query: the best reply
+                     gives A >= value - 5e-8 (lower), <= value + 5e-8 (upper).
+         --strict    also check the layout: one record per line, single
+                     spaces, a final newline (`line L column C: ...`).
          --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not certified (best values printed) or too large
