@@ -826,9 +826,8 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
     (0..x.len()).filter(|&s| seen[s]).collect()
 }
 
-/// A strategy of the rows' player of `m` (`cols` columns) in millionths
-/// summing to 10^6: rounded down, the rest on the likeliest skill, then
-/// single units move while that raises the player's guarantee.
+/// The rows' strategy in `m` in millionths (sum 10^6): floors, the rest on
+/// the likeliest skill, then unit moves while they raise the guarantee.
 fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
     let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
@@ -883,8 +882,7 @@ struct Stage {
     lp: Simplex,
     /// Largest gap between the certified bounds of any stage game.
     worst_gap: f64,
-    /// The last game's maximin row and minimax column; no saddle (then
-    /// `red`, `row_on`, `col_on` hold the rest of dominance)?
+    /// The maximin row and minimax column; no saddle (`red` is the rest)?
     pure: (usize, usize),
     reduced: bool,
     /// The best row and column strategies found on `red`.
@@ -1195,8 +1193,7 @@ impl Game {
         Some(change)
     }
 
-    /// Keeps the winner's strategy of the stage game just solved at (a, b)
-    /// (value v = +-1) as A's at (a, b) or, mirrored, at (b, a).
+    /// Keeps the winner's strategy at (a, b) (value v = +-1) as A's.
     fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
         let w = self.width();
         if self.usable[a] * self.usable[b] > 0 {
@@ -1208,15 +1205,14 @@ impl Game {
     }
 }
 
-/// The sweeps before `certify` is first tried (then at every doubling);
-/// the width of bounds it must reach at every queried state: half of it
-/// plus the 9-digit rounding (5e-10) keeps the printed value within 5e-8.
+/// Sweeps before `certify` is first tried (then at every doubling); the
+/// width it must reach at queried states (half + 9-digit rounding: 5e-8).
 const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
 /// What `solve_table` found.
 struct Solution {
-    /// Per state (for the unlimited game the certified midpoints).
+    /// Per state (unlimited game: the proved midpoints).
     values: Vec<f64>,
     /// The values after the query's first round (`--strategy`).
     next: Vec<f64>,
@@ -1236,6 +1232,8 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     // Later rounds add at most change * (keep + keep^2 + ...).
     let tail = game.keep / (1.0 - game.keep);
     let (mut done, mut last) = (0u64, f64::INFINITY);
+    // The largest change of rounds 1, 2, 4, 8, ...
+    let mut changes = Vec::new();
     let mut note = String::new();
     let mut certificate = None;
     let warning = loop {
@@ -1251,6 +1249,16 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
             // A fixed point stays fixed.
             let left = if rounds > 0 { rounds - done } else { u64::MAX };
             converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < 1e-12;
+            if done.is_power_of_two() {
+                changes.push(change);
+            }
+            // Huge R, p = 0: a change below 1e-13 shrinking at a rate rho
+            // (since round 2^j <= done / 2) adds at most change rho / (1 - rho).
+            if rounds > 0 && change < 1e-13 && done >= 8 && left > 1 << 20 {
+                let j = 63 - (done / 2).leading_zeros();
+                let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
+                converged |= rho < 1.0 && change * rho / (1.0 - rho) < 1e-9;
+            }
         }
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
         if unlimited && (change.is_none() || converged || checkpoint) {
@@ -1298,13 +1306,10 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
 
 // ---- certify ----------------------------------------------------------------
 
-// Proofs for the unlimited game (docs/ji.md has the argument): A's
-// stationary strategy x (dyadic) and a potential phi (multiples of
-// 2^-GRID_BITS) pass the exact integer check
-//     phi(s) <= sum_i x_i(s) * (+-1 if skill i or j wins, else phi(next))
-// for every state s and reply j of B, and phi <= 0 on Z (where B can keep
-// the game going forever inside Z). Then phi <= V; the mirrored x is B's
-// strategy, so V(a, b) <= -phi(b, a).
+// Proofs for the unlimited game (docs/ji.md): A's dyadic strategy x and
+// phi pass phi(s) <= sum_i x_i(s) (+-1 if i or j wins, else phi(next)) for
+// each state s and reply j, and phi <= 0 on Z (where B can stall forever):
+// then phi <= V; mirrored, V(a, b) <= -phi(b, a).
 
 /// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
 /// times a reply's 1e16 expected rounds is far below 1e-7).
@@ -1324,8 +1329,7 @@ const NEAR_UPPER: f64 = 1.0 / 1024.0;
 const SOURCE_SWEEPS: usize = 64;
 /// Simplex probabilities below this are noise.
 const NOISE: f64 = 1e-12;
-/// B's reply switches on a gain above 2^-100 (above the evaluation's
-/// error).
+/// B switches on gains above 2^-100 (above the evaluation's error).
 const SWITCH_GAIN: i128 = 1 << 20;
 /// Rounds of policy iteration, and of refinement per round.
 const POLICY_ROUNDS: usize = 60;
@@ -1356,7 +1360,7 @@ fn dyadic(p: &[f64]) -> Dyadic {
     units
 }
 
-/// Where the game goes on, and A's weight of the skill that leads there.
+/// The next state, and A's weight of the skill leading there.
 struct Step {
     to: usize,
     weight: u64,
@@ -1372,7 +1376,7 @@ struct Reply {
     steps: Vec<Step>,
 }
 
-/// B's policy at a state: a reply, or stop (on Z only, worth 0).
+/// B's policy "stop" (on Z only, worth 0).
 const STOP: usize = usize::MAX;
 
 /// B's best reply to A's stationary dyadic strategy: a minimising MDP.
@@ -1440,8 +1444,8 @@ impl ReplyProcess {
         }
     }
 
-    /// Q_j(phi)(s), floored to the grid. With phi = hi * 2^STRATEGY_BITS +
-    /// lo, each sum stays within 2^(GRID_BITS + 1): no overflow.
+    /// Q_j(phi)(s), floored. With phi = hi * 2^STRATEGY_BITS + lo no sum
+    /// exceeds 2^(GRID_BITS + 1).
     fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
         let r = &self.replies[s][j];
         let (mut whole, mut part) = (r.ending << (GRID_BITS - STRATEGY_BITS), 0i128);
@@ -1453,9 +1457,8 @@ impl ReplyProcess {
         whole + (part >> STRATEGY_BITS)
     }
 
-    /// A's proved values (grid units) against B's best reply, or `None`.
-    /// Policy iteration: evaluate B's policy in f64, refine on its exact
-    /// residual, switch on exact gains; then lower phi until it passes.
+    /// A's proved values (grid units), or `None`: policy iteration (f64,
+    /// refined on exact residuals, exact gains), then phi lowered to pass.
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
         let unit = (1u64 << STRATEGY_BITS) as f64;
@@ -1613,8 +1616,7 @@ impl Lu {
 
 /// Proved bounds on the unlimited game's values.
 struct Certificate {
-    /// Per state, A's proved L (grid units; H(a, b) = -L(b, a)) and which
-    /// strategy (per state) proved it.
+    /// Per state, A's proved L (H(a, b) = -L(b, a)) and its strategy.
     lower: Vec<i128>,
     pass_of: Vec<usize>,
     strategies: Vec<Vec<Dyadic>>,
