@@ -1163,8 +1163,8 @@ impl Simplex {
 // ---- iteration --------------------------------------------------------------
 
 /// The budget of work (`Stage::work`: stage-game entries built plus 32
-/// each, tableau entries and linear-system steps): about 2 s here.
-const WORK: u64 = 300_000_000;
+/// each, tableau entries and linear-system steps): under 1 s here.
+const WORK: u64 = 200_000_000;
 
 impl Game {
     /// One round: `new` = T(`old`) on the states a < b, mirrored; V(a, a) =
@@ -1199,8 +1199,11 @@ impl Game {
         if self.usable[a] * self.usable[b] > 0 {
             stage.sure.resize(w * w, Vec::new());
             stage.strategies(self.usable[a], self.usable[b]);
-            let won = [&stage.best_x, &stage.best_y][usize::from(v < 0.0)].clone();
-            stage.sure[if v > 0.0 { a * w + b } else { b * w + a }] = won;
+            let s = if v > 0.0 { a * w + b } else { b * w + a };
+            // The first such round only (a value can touch +-1 by rounding).
+            if stage.sure[s].is_empty() {
+                stage.sure[s] = [&stage.best_x, &stage.best_y][usize::from(v < 0.0)].clone();
+            }
         }
     }
 }
@@ -1322,11 +1325,9 @@ const MAX_CERTIFY_STATES: usize = 484;
 const PASSES: usize = 16;
 /// Discount hint: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
-/// Values this fraction of the width below the upper bounds: a value only
-/// reached in the limit needs a strategy computed close to it.
+/// Strategies from values this far below H (for values reached in the
+/// limit).
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
-/// Sweeps from the midpoints (every third strategy).
-const SOURCE_SWEEPS: usize = 64;
 /// Simplex probabilities below this are noise.
 const NOISE: f64 = 1e-12;
 /// B switches on gains above 2^-100 (above the evaluation's error).
@@ -1666,12 +1667,10 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - TILT)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
-            // A's sure winning moves, the stage game's, or none (decided).
-            let sure = stage
-                .sure
-                .get(s)
-                .filter(|p| !p.is_empty())
-                .map(|p| dyadic(p));
+            // A's sure wins (even passes: +-1 may be rounding), or the
+            // stage game's, or none (decided).
+            let sure = stage.sure.get(s).filter(|p| pass % 2 == 0 && !p.is_empty());
+            let sure = sure.map(|p| dyadic(p));
             x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
                 _ if sure.is_some() => sure.unwrap_or_default(),
                 Ok((r, c)) => {
@@ -1685,20 +1684,20 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         if cert.width(w, &(0..w * w).collect::<Vec<_>>()) <= CERTIFIED {
             break;
         }
-        // Next: near the upper bounds, at the lower bounds (strategy
-        // improvement), or value iteration from the midpoints.
+        // Next: near H, at L, or 64 sweeps from the midpoints.
         let at = [1.0 - NEAR_UPPER, 0.0, 0.5][pass % 3];
         source = (0..w * w)
             .map(|s| cert.bounds(w, s))
             .map(|(lo, hi)| lo + (hi - lo) * at)
             .collect();
-        let mut next = source.clone();
-        for _ in 0..if pass % 3 == 2 { SOURCE_SWEEPS } else { 0 } {
+        let (sure, mut next) = (std::mem::take(&mut stage.sure), source.clone());
+        for _ in 0..64 * (pass % 3 / 2) {
             if game.sweep(&source, &mut next, stage).is_none() {
                 break;
             }
             std::mem::swap(&mut source, &mut next);
         }
+        stage.sure = sure;
     }
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
