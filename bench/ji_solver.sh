@@ -9,7 +9,8 @@
 #   whose values still move at round 1000 (edge/max_infinite_ji_R1000.in),
 #   so that all 1000 rounds are played;
 # - the same with p = 0.5 (random/0033.in);
-# - the slowest certified unlimited game found (slow/random_slowest_certified.in).
+# - the slowest certified unlimited game found (slow/random_slowest_certified.in);
+# - the stall case (slow/stall.in), against the 50 ms median target.
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,3 +40,7 @@ row "n = 8, C = 10, R = 1000, p = 0.5, 121 states" \
 # players' stationary strategies.
 row "slowest certified unlimited game found (n = 11, C = 10, R = 0, p = 0)" \
   tests/data/ji_solver/slow/random_slowest_certified.in 1000 "budget 1000 ms"
+# The stall case (R = 0, p = 0, n = 7, C = 10): lim V_k is -1/3 where the
+# unlimited game's value is 0; the proof by the exact check (docs/ji.md).
+row "stall: value 0 where lim V_k = -1/3, proved (n = 7, C = 10, R = 0, p = 0)" \
+  tests/data/ji_solver/slow/stall.in 50 "median target 50 ms"

@@ -1,12 +1,11 @@
-//! 集 (波波攒) solver: the value of the game under optimal play. Input,
-//! output and exit codes: `HELP`; counts are capped at C = max req.
-//!
-//! V_0 = 0 and V_k(s) = value of the stage matrix game at s, where a pair
-//! of moves that ends the game pays +1 or -1 and any other pair pays
-//! (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 for
-//! lim V_k (`solve_table`, `certify`). No clock: the budget counts work,
-//! so an input gives the same bytes and exit code on every machine.
+//! 集 (波波攒) solver (`HELP`; counts are capped at C = max req). V_0 = 0,
+//! V_k(s) = value of the stage game at s: moves that end the game pay +-1,
+//! others (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 with
+//! p > 0 for lim V_k; R = 0, p = 0 for the unlimited game's value (not
+//! always lim V_k), proved by an exact check (`certify`). No clock: work is
+//! counted, so an input gives the same bytes on every machine.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 
@@ -16,92 +15,36 @@ const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
 
-fn main() {
-    if let Err(failure) = run_main() {
-        eprintln!("{}: {}", BIN, failure);
-        std::process::exit(failure.exit_code());
-    }
-}
+// ---- input -------------------------------------------------------------------
 
-fn run_main() -> Result<(), Failure> {
-    let mut opts = Options::default();
-    for arg in std::env::args_os().skip(1) {
-        match arg.to_str() {
-            Some("--help" | "-h") => {
-                return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable);
-            }
-            Some("--strict") => opts.strict = true,
-            Some("--strategy") => opts.strategy = true,
-            _ => {
-                return Err(Failure::BadArgument(format!(
-                    "unknown argument `{}` (try --help)",
-                    arg.to_string_lossy()
-                )))
-            }
-        }
-    }
-    let mut input = Vec::new();
-    io::stdin()
-        .read_to_end(&mut input)
-        .map_err(|e| Failure::Io(format!("cannot read the input: {}", e)))?;
-    let mut out = io::stdout().lock();
-    let result = solve(&input, &opts, &mut out);
-    out.flush().map_err(unwritable)?;
-    result
-}
-
-fn unwritable(e: io::Error) -> Failure {
-    Failure::Io(format!("cannot write the output: {}", e))
-}
-
-/// The command-line options (see `HELP`).
-#[derive(Default)]
-pub struct Options {
-    strict: bool,
-    strategy: bool,
-}
-
-const HELP: &str = "\
-ji_solver: value of 集 (波波攒) under optimal play.
-input:  n, then n skills `name delta req k beaten_1 .. beaten_k`,
-        then `R p` (round limit, 0 = none; draw chance in percent),
-        then q and q queries `x y` (counts of A and B, 0..=C = max req),
-        separated by any whitespace; what follows the last query is ignored.
-output: per query P(A wins) - P(B wins), 9 digits after the point.
-  --strategy  after each value, `A: name prob ...` and `B: name prob ...`:
-              optimal strategies of the query's first round (6 decimals,
-              skills of probability 0 left out).
-  --strict    also check the layout: the first deviation is bad input
-              `line L column C: ...`. n on line 1, one skill per line, `R p`
-              on one, q on one, one query per line; single spaces between
-              tokens, none at either end of a line; a newline (LF or CRLF)
-              after the last record and nothing after it.
-exit:   0 ok, 1 input unreadable or output unwritable, 2 bad input or
-        argument, 3 valid but not certified (best values printed).
-";
-
-/// Why a run did not end with exit code 0.
+/// Why a run did not end with exit 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
 pub enum Failure {
-    /// An unknown command-line argument.
     BadArgument(String),
-    /// Bad input: the 1-based line and what is wrong.
-    BadInput(usize, String),
-    /// Off the layout under `--strict`: line, column, what.
-    BadLayout(usize, usize, String),
-    /// Valid input, values not certified (the best printed) or too large.
-    Uncertified(String),
-    /// The input cannot be read or the output cannot be written.
-    Io(String),
+    /// The 1-based line and what is wrong.
+    BadInput {
+        line: usize,
+        what: String,
+    },
+    /// Off the layout under `--strict` (column: bytes from 1).
+    BadLayout {
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    /// Not certified (the best values are printed), or too large.
+    NoExactAnswer(String),
+    UnreadableInput(String),
+    UnwritableOutput(String),
 }
 
 impl Failure {
     /// The process exit code: the one place that maps failures to codes.
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadArgument(_) | Failure::BadInput(..) | Failure::BadLayout(..) => 2,
-            Failure::Uncertified(_) => 3,
-            Failure::Io(_) => 1,
+            Failure::BadArgument(_) | Failure::BadInput { .. } | Failure::BadLayout { .. } => 2,
+            Failure::NoExactAnswer(_) => 3,
+            Failure::UnreadableInput(_) | Failure::UnwritableOutput(_) => 1,
         }
     }
 }
@@ -109,24 +52,28 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput(line, what) => write!(f, "line {}: {}", line, what),
-            Failure::BadLayout(line, column, what) => {
+            Failure::BadInput { line, what } => write!(f, "line {}: {}", line, what),
+            Failure::BadLayout { line, column, what } => {
                 write!(f, "line {} column {}: {}", line, column, what)
             }
-            Failure::BadArgument(what) | Failure::Uncertified(what) | Failure::Io(what) => {
-                f.write_str(what)
-            }
+            Failure::BadArgument(what) | Failure::NoExactAnswer(what) => f.write_str(what),
+            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {}", e),
+            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {}", e),
         }
     }
 }
 
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadInput(line, what))
+    Err(Failure::BadInput { line, what })
 }
 
 /// Off the layout under `--strict` (the shared block's `strict` lexer).
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
-    Err(Failure::BadLayout(line, column, what))
+    Err(Failure::BadLayout { line, column, what })
+}
+
+fn unwritable(e: io::Error) -> Failure {
+    Failure::UnwritableOutput(e.to_string())
 }
 
 // shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
@@ -568,8 +515,6 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
 }
 // shared: ji-variant end
 
-// ---------------------------------------------------------------- input
-
 /// A draw probability in percent: digits with at most one decimal point
 /// (`0`, `0.0`, `2.50`, `100.000`), between 0 and 100.
 fn parse_percent(text: &[u8]) -> Option<f64> {
@@ -588,7 +533,13 @@ struct Problem<'a> {
     rounds: u64,
     keep: f64,
     cap: i64,
-    queries: Vec<(usize, usize)>,
+    queries: Vec<Query>,
+}
+
+/// One query: the counts of 集 of A and B.
+struct Query {
+    a: usize,
+    b: usize,
 }
 
 /// Reads the problem (`strict`: one record per line, as in `HELP`).
@@ -665,7 +616,10 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
             }
         }
         lx.end_record(t == q)?;
-        queries.push((pair[0], pair[1]));
+        queries.push(Query {
+            a: pair[0],
+            b: pair[1],
+        });
     }
     // Reading: like `cin`, what follows the last query is not read
     // (`--strict` has refused it in `end_record`).
@@ -678,7 +632,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     })
 }
 
-// ---------------------------------------------------------------- model
+// ---- model ------------------------------------------------------------------
 
 /// The game as the solver sees it: skills sorted by req, so that the skills
 /// usable with c 集 are a prefix of the list.
@@ -728,7 +682,7 @@ impl Game {
     }
 }
 
-// ---------------------------------------------------------------- rules
+// ---- rules ------------------------------------------------------------------
 
 impl Game {
     /// "After every round each count becomes min(count + delta, C)": the
@@ -782,7 +736,139 @@ impl Game {
     }
 }
 
-// ---------------------------------------------------------------- stage game
+// ---- output ------------------------------------------------------------------
+
+/// Reads, solves and prints (also values that are not certified).
+pub fn solve(
+    input: Vec<u8>,
+    options: &Options,
+    out: &mut impl Write,
+    _trace: &mut impl Write,
+) -> Result<(), Failure> {
+    let prob = parse_problem(&input, options.strict)?;
+    let n = prob.variant.skills.len();
+    if prob.cap > MAX_CAP || n > MAX_SKILLS {
+        return Err(Failure::NoExactAnswer(format!(
+            "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
+            n, prob.cap, MAX_SKILLS, MAX_CAP
+        )));
+    }
+    let game = Game::new(&prob.variant, prob.cap, prob.keep);
+    let w = game.width();
+    let queried: Vec<usize> = prob.queries.iter().map(|q| q.a * w + q.b).collect();
+    let name = |i: usize| String::from_utf8_lossy(prob.variant.skills[game.order[i]].name);
+    // The skills of positive weight, in the variant's order.
+    let shown = |units: &[i64]| {
+        let mut shown: Vec<(usize, i64)> = units.iter().copied().enumerate().collect();
+        shown.retain(|e| e.1 > 0);
+        shown.sort_unstable_by_key(|e| game.order[e.0]);
+        shown
+    };
+    let solution = solve_table(&game, prob.rounds, &queried);
+    let mut text = String::new();
+    let mut stage = Stage::default();
+    for (q, &s) in prob.queries.iter().zip(&queried) {
+        text.push_str(&format_value(solution.values[s]));
+        text.push('\n');
+        if !options.strategy {
+            continue;
+        }
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        if let Ok((r, c)) = game.build_stage(q.a, q.b, &solution.next, &mut stage) {
+            stage.strategies(r, c);
+            xs = round_strategy(&stage.best_x, &stage.m, c);
+            ys = round_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
+        }
+        for (who, units) in [("A:", xs), ("B:", ys)] {
+            text.push_str(who);
+            for (i, u) in shown(&units) {
+                let (whole, part) = (u / 1_000_000, u % 1_000_000);
+                text += &format!(" {} {}.{:06}", name(i), whole, part);
+            }
+            text.push('\n');
+        }
+        if let Some(cert) = &solution.certificate {
+            // The proof: A's strategies, and B's (A's mirrored).
+            for (keyword, from) in [("lower", s), ("upper", q.b * w + q.a)] {
+                let x = &cert.strategies[cert.pass_of[from]];
+                for s in reachable(&game, x, from) {
+                    let (a, b) = (s / w, s % w);
+                    let (a, b) = if keyword == "lower" { (a, b) } else { (b, a) };
+                    text += &format!("{} {} {}", keyword, a, b);
+                    let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
+                    for (i, u) in shown(&units) {
+                        text += &format!(" {} {}", name(i), u);
+                    }
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    out.write_all(text.as_bytes()).map_err(unwritable)?;
+    match solution.warning {
+        Some(why) => Err(Failure::NoExactAnswer(why)),
+        None => Ok(()),
+    }
+}
+
+/// The states reachable from `from` when A plays the stationary `x` and B
+/// plays anything, in increasing order.
+fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
+    let process = ReplyProcess::new(game, x);
+    let mut seen = vec![false; x.len()];
+    let mut todo = vec![from];
+    while let Some(s) = todo.pop() {
+        if !std::mem::replace(&mut seen[s], true) {
+            let replies = process.replies[s].iter();
+            todo.extend(replies.flat_map(|r| r.steps.iter().map(|st| st.to)));
+        }
+    }
+    (0..x.len()).filter(|&s| seen[s]).collect()
+}
+
+/// The rows' strategy in `m` in millionths (sum 10^6): floors, the rest on
+/// the likeliest skill, then unit moves while they raise the guarantee.
+fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
+    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
+    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
+    units[top] += 1_000_000 - units.iter().sum::<i64>();
+    let worth = |u: &[i64]| {
+        let pay = |l: usize| {
+            (0..u.len())
+                .map(|k| u[k] as f64 * m[k * cols + l])
+                .sum::<f64>()
+        };
+        (0..cols).map(pay).fold(f64::INFINITY, f64::min)
+    };
+    let k = units.len();
+    loop {
+        let mut best = (worth(&units), 0, 0);
+        for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
+            if units[from] > 0 {
+                units[from] -= 1;
+                units[to] += 1;
+                let g = worth(&units);
+                if g > best.0 {
+                    best = (g, from, to);
+                }
+                units[from] += 1;
+                units[to] -= 1;
+            }
+        }
+        if best.1 == best.2 {
+            return units;
+        }
+        units[best.1] -= 1;
+        units[best.2] += 1;
+    }
+}
+
+/// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
+fn format_value(v: f64) -> String {
+    format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
+}
+
+// ---- stage game -------------------------------------------------------------
 
 /// Scratch space for stage (matrix) games.
 #[derive(Default)]
@@ -796,8 +882,7 @@ struct Stage {
     lp: Simplex,
     /// Largest gap between the certified bounds of any stage game.
     worst_gap: f64,
-    /// The last game's maximin row and minimax column; no saddle (then
-    /// `red`, `row_on`, `col_on` hold the rest of dominance)?
+    /// The maximin row and minimax column; no saddle (`red` is the rest)?
     pure: (usize, usize),
     reduced: bool,
     /// The best row and column strategies found on `red`.
@@ -805,13 +890,12 @@ struct Stage {
     best_y: Vec<f64>,
     /// See `WORK`.
     work: u64,
-    /// Per state, A's (`sure[0]`) or B's strategy of the round the state's
-    /// value first became +1 (-1 for B): it leads only to states that got
-    /// there earlier, so it wins as a stationary strategy too.
-    sure: [Vec<Vec<f64>>; 2],
+    /// Per state, A's strategy of the round its value first became +1: it
+    /// leads only to states that got there earlier, so it wins for sure.
+    sure: Vec<Vec<f64>>,
 }
 
-/// Gap below which a simplex answer is accepted without a second try.
+/// A simplex answer this close needs no second try.
 const GAP_OK: f64 = 1e-12;
 
 impl Stage {
@@ -882,10 +966,9 @@ impl Stage {
         (r, self.red.len() / r)
     }
 
-    /// A mixed stage game (r x c in `red`) by simplex, certified by its
-    /// strategies: x guarantees min_j x.M_j, y at most max_i M_i.y; a wide
-    /// gap tries the transposed game and Bland's rule. `lower`, `upper`
-    /// (pure bounds) stand in for a bound no attempt found.
+    /// A mixed stage game (r x c in `red`) by simplex, bounded by its
+    /// strategies (x guarantees min_j x.M_j, y at most max_i M_i.y); a wide
+    /// gap tries the transposed game and Bland's rule.
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64) -> f64 {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         self.best_x.clear();
@@ -976,11 +1059,10 @@ struct Simplex {
 }
 
 impl Simplex {
-    /// Solves the matrix game `a` (r x c, rows maximise): with B = a +
-    /// shift > 0, max sum(y) s.t. B y <= 1, y >= 0; `y` and `x` (the dual,
-    /// from the slacks' costs) become the strategies. Tiny pivots are
-    /// refused (they can be off by far more than rounding); `bland` takes
-    /// the smallest index instead of the steepest cost.
+    /// Solves the matrix game `a` (r x c, rows maximise): max sum(y) s.t.
+    /// (a + shift) y <= 1, y >= 0; y and its dual x are the strategies.
+    /// Tiny pivots are refused (they can be far off); `bland`: smallest
+    /// index instead of steepest cost.
     fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
         const COST_EPS: f64 = 1e-11;
         const PIVOT_EPS: f64 = 1e-9;
@@ -1078,11 +1160,11 @@ impl Simplex {
     }
 }
 
-// ---------------------------------------------------------------- iteration
+// ---- iteration --------------------------------------------------------------
 
 /// The budget of work (`Stage::work`: stage-game entries built plus 32
-/// each, tableau entries and linear-system steps): about 2 s here.
-const WORK: u64 = 300_000_000;
+/// each, tableau entries and linear-system steps): under 1 s here.
+const WORK: u64 = 200_000_000;
 
 impl Game {
     /// One round: `new` = T(`old`) on the states a < b, mirrored; V(a, a) =
@@ -1100,8 +1182,7 @@ impl Game {
                     Ok((rows, cols)) => stage.value(rows, cols),
                     Err(v) => v,
                 };
-                let moves = self.usable[a] > 0 && self.usable[b] > 0;
-                if moves && v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
+                if v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
                     self.note_sure_win(a, b, v, stage);
                 }
                 change = change.max((v - old[a * w + b]).abs());
@@ -1112,437 +1193,598 @@ impl Game {
         Some(change)
     }
 
-    /// Keeps the winner's strategy of the stage game just solved at (a, b),
-    /// of value v = +1 or -1, for (a, b) and for the mirrored (b, a).
+    /// Keeps the winner's strategy at (a, b) (value v = +-1) as A's.
     fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage) {
         let w = self.width();
-        if stage.sure[0].is_empty() {
-            stage.sure = [vec![Vec::new(); w * w], vec![Vec::new(); w * w]];
+        if self.usable[a] * self.usable[b] > 0 {
+            stage.sure.resize(w * w, Vec::new());
+            stage.strategies(self.usable[a], self.usable[b]);
+            let s = if v > 0.0 { a * w + b } else { b * w + a };
+            // The first such round only (a value can touch +-1 by rounding).
+            if stage.sure[s].is_empty() {
+                stage.sure[s] = [&stage.best_x, &stage.best_y][usize::from(v < 0.0)].clone();
+            }
         }
-        stage.strategies(self.usable[a], self.usable[b]);
-        let who = usize::from(v < 0.0);
-        let won = [&stage.best_x, &stage.best_y][who];
-        stage.sure[who][a * w + b] = won.clone();
-        stage.sure[1 - who][b * w + a] = won.clone();
     }
 }
 
-/// A change that counts as converged; the sweeps before `certify` is tried
-/// (then at every doubling); the width of bounds it must reach.
-const STILL: f64 = 1e-13;
+/// Sweeps before `certify` is first tried (then at every doubling); the
+/// width it must reach at queried states (half + 9-digit rounding: 5e-8).
 const CERTIFY_FROM: u64 = 256;
-const CERTIFIED: f64 = 1e-7;
+const CERTIFIED: f64 = 0.98e-7;
 
-/// The table of values, the table whose stage games are the query's first
-/// round (for `--strategy`: V_{R-1} for R > 0, the values for R = 0), and
-/// a warning if the values are not certified.
-fn solve_table(game: &Game, rounds: u64) -> (Vec<f64>, Vec<f64>, Option<String>) {
+/// What `solve_table` found.
+struct Solution {
+    /// Per state (unlimited game: the proved midpoints).
+    values: Vec<f64>,
+    /// The values after the query's first round (`--strategy`).
+    next: Vec<f64>,
+    certificate: Option<Certificate>,
+    /// Why the values are not certified.
+    warning: Option<String>,
+}
+
+/// Solves the table; `queried` are the states whose values are printed.
+fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     let w = game.width();
     let mut stage = Stage::default();
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
-    // What all later rounds can add, per unit of the last change: keep +
-    // keep^2 + ... (T is a keep-contraction in the sup norm); infinite at
-    // keep = 1.
+    // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
+    // a certificate gives it.
+    let unlimited = rounds == 0 && game.keep == 1.0;
+    // Later rounds add at most change * (keep + keep^2 + ...).
     let tail = game.keep / (1.0 - game.keep);
-    let mut done: u64 = 0;
-    let mut last = f64::INFINITY;
+    let (mut done, mut last) = (0u64, f64::INFINITY);
     // The largest change of rounds 1, 2, 4, 8, ...
-    let mut changes: Vec<f64> = Vec::new();
+    let mut changes = Vec::new();
     let mut note = String::new();
+    let mut certificate = None;
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
         let change = game.sweep(&old, &mut new, &mut stage);
-        if rounds == 0 && (change.is_none() || done >= CERTIFY_FROM && done.is_power_of_two()) {
-            match certify(game, &old, &mut stage) {
-                Some((mid, width)) if width <= CERTIFIED => {
-                    // Bounds from exact best replies: the stage games'
-                    // accuracy no longer matters.
-                    stage.worst_gap = 0.0;
-                    old = mid;
+        let mut converged = false;
+        if let Some(change) = change {
+            std::mem::swap(&mut old, &mut new);
+            done += 1;
+            last = change;
+            // A fixed point stays fixed.
+            let left = if rounds > 0 { rounds - done } else { u64::MAX };
+            converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < 1e-12;
+            if done.is_power_of_two() {
+                changes.push(change);
+            }
+            // Huge R, p = 0: a change below 1e-13 shrinking at a rate rho
+            // (since round 2^j <= done / 2) adds at most change rho / (1 - rho).
+            if rounds > 0 && change < 1e-13 && done >= 8 && left > 1 << 20 {
+                let j = 63 - (done / 2).leading_zeros();
+                let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
+                converged |= rho < 1.0 && change * rho / (1.0 - rho) < 1e-9;
+            }
+        }
+        let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
+        if unlimited && (change.is_none() || converged || checkpoint) {
+            if let Some(cert) = certify(game, &old, &mut stage) {
+                let width = cert.width(w, queried);
+                if width <= CERTIFIED {
+                    certificate = Some(cert);
                     break None;
                 }
-                Some((_, width)) => note = format!("; certified bounds {:.1e} wide", width),
-                None => {}
+                note = format!("; certified bounds {:.1e} wide", width);
             }
         }
-        let change = match change {
-            Some(c) => c,
-            None => {
-                break Some(format!(
-                    "out of work after {} rounds: the last one moved the values by {:.1e}{}",
-                    done, last, note
-                ))
-            }
-        };
-        std::mem::swap(&mut old, &mut new);
-        done += 1;
-        last = change;
-        // A fixed point stays fixed; else the rounds left can add at most
-        // change * min(left, tail).
-        let left = if rounds > 0 {
-            (rounds - done) as f64
-        } else {
-            f64::INFINITY
-        };
-        if change == 0.0 || change * left.min(tail) < 1e-12 {
-            break None;
+        if change.is_none() {
+            break Some(format!(
+                "out of work after {} rounds: the last one moved the values by {:.1e}{}",
+                done, last, note
+            ));
         }
-        // Else (p = 0): a change below 1e-13 shrinking geometrically (rate
-        // rho over the second half of the rounds), so that the rest,
-        // change * rho / (1 - rho), is small too; 1/k values go on.
-        if done.is_power_of_two() {
-            changes.push(change);
-        }
-        if change < STILL && done >= 8 && left > 1e6 {
-            // Round 2^j <= done / 2, whose change is changes[j].
-            let j = 63 - (done / 2).leading_zeros();
-            let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
-            if rho < 1.0 && change * rho / (1.0 - rho) < 1e-9 {
-                break None;
-            }
+        if converged {
+            break unlimited.then(|| format!("not certified after {} rounds{}", done, note));
         }
     };
-    // Out of work, `new` is partial: then, and for R = 0, the stage games
-    // of the values printed.
-    let cont = if rounds > 0 && warning.is_none() {
-        new
-    } else {
-        old.clone()
+    let mut values = old;
+    if let Some(cert) = &certificate {
+        let mid = |(lo, hi): (f64, f64)| 0.5 * (lo + hi);
+        values = (0..w * w).map(|s| mid(cert.bounds(w, s))).collect();
+    }
+    // `new` is V_{R-1} (partial when out of work).
+    let next = match warning {
+        None if rounds > 0 => new,
+        _ => values.clone(),
     };
-    let worst = stage.worst_gap;
+    // With a certificate the stage games' accuracy no longer matters.
+    let gap = certificate.as_ref().map_or(stage.worst_gap, |_| 0.0);
     let warning = warning.or_else(|| {
-        (worst > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", worst))
+        (gap > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", gap))
     });
-    (old, cont, warning)
+    Solution {
+        values,
+        next,
+        certificate,
+        warning,
+    }
 }
 
-// ---------------------------------------------------------------- certify
+// ---- certify ----------------------------------------------------------------
 
+// Proofs for the unlimited game (docs/ji.md): A's dyadic strategy x and
+// phi pass phi(s) <= sum_i x_i(s) (+-1 if i or j wins, else phi(next)) for
+// each state s and reply j, and phi <= 0 on Z (where B can stall forever):
+// then phi <= V; mirrored, V(a, b) <= -phi(b, a).
+
+/// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
+/// times a reply's 1e16 expected rounds is far below 1e-7).
+const STRATEGY_BITS: u32 = 60;
+const GRID_BITS: u32 = 120;
+const GRID_ONE: i128 = 1 << GRID_BITS;
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
-
-const MARGIN: f64 = 1e-9;
-
-const PASSES: usize = 24;
+/// Strategies tried per call of `certify`.
+const PASSES: usize = 16;
+/// Discount hint: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
+/// Strategies from values this far below H (for values reached in the
+/// limit).
+const NEAR_UPPER: f64 = 1.0 / 1024.0;
+/// Simplex probabilities below this are noise.
+const NOISE: f64 = 1e-12;
+/// B switches on gains above 2^-100 (above the evaluation's error).
+const SWITCH_GAIN: i128 = 1 << 20;
+/// Rounds of policy iteration, and of refinement per round.
+const POLICY_ROUNDS: usize = 60;
+const REFINE_ROUNDS: usize = 8;
+/// phi drops by SLACK * (1 + expected rounds of B's reply) grid units:
+/// slack against rounding.
+const SLACK: f64 = (1u64 << 40) as f64;
+/// Passes that lower phi to meet the rest (ties between replies).
+const LOWER_PASSES: usize = 200;
 
-/// Certified bounds on the unlimited game's values: the midpoints and the
-/// largest width, or `None`. Soundness: against A's stationary x, B faces
-/// a Markov decision process whose optimum low(s) (`reply_value`; a game
-/// that never ends counts 0) A guarantees; B's y holds it to high(s). The
-/// game is recursive: its value (Everett 1957) is lim V_k (Mertens and
-/// Neyman 1981), the answer, so it lies in [low, high]; V(b, a) = -V(a, b).
-/// Strategies: the stage games' at `table`, then alternately at the
-/// midpoints and each player's own bound, with a hint of discount (TILT)
-/// so that staying never ties with a rare move that ends the game.
-fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<(Vec<f64>, f64)> {
-    let w = game.width();
-    if w * w > MAX_CERTIFY_STATES {
-        return None;
+/// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
+/// skill in req order, summing to exactly 2^STRATEGY_BITS.
+type Dyadic = Vec<u64>;
+
+/// The nearest dyadic strategy to `p` (noise dropped, sum exact).
+fn dyadic(p: &[f64]) -> Dyadic {
+    let one = 1u64 << STRATEGY_BITS;
+    let kept: f64 = p.iter().filter(|&&x| x > NOISE).sum();
+    let scale = |&x: &f64| ((x > NOISE) as u8 as f64 * x / kept * one as f64) as u64;
+    let mut units: Dyadic = p.iter().map(scale).collect();
+    let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
+    // The likeliest skill absorbs the rounding (pure if it cannot).
+    units[top] = 0;
+    if units.iter().sum::<u64>() > one {
+        units.fill(0);
     }
-    let (mut low, mut high) = (vec![-1.0f64; w * w], vec![1.0f64; w * w]);
-    let mut cont = table.to_vec();
-    let mut best = None;
-    for pass in 0..PASSES {
-        let mut strat = [Vec::new(), Vec::new()];
-        for (who, list) in strat.iter_mut().enumerate() {
-            let src = match (pass % 2, who) {
-                (0, _) => &cont,
-                (_, 0) => &high,
-                _ => &low,
-            };
-            let tilted: Vec<f64> = src.iter().map(|v| v * (1.0 - TILT)).collect();
-            for s in 0..w * w {
-                if let Ok((r, c)) = game.build_stage(s / w, s % w, &tilted, stage) {
-                    stage.strategies(r, c);
-                }
-                let own = [&stage.best_x, &stage.best_y][who];
-                let sure = stage.sure[who].get(s).filter(|x| !x.is_empty());
-                list.push(sure.unwrap_or(own).clone());
-            }
-        }
-        let (l, el) = game.reply_value(&strat[0], false, &mut stage.work)?;
-        let (h, eh) = game.reply_value(&strat[1], true, &mut stage.work)?;
-        for s in 0..w * w {
-            low[s] = low[s].max(l[s] - el);
-            high[s] = high[s].min(h[s] + eh);
-        }
-        let mut width: f64 = 0.0;
-        for s in 0..w * w {
-            let t = (s % w) * w + s / w;
-            let lo = (low[s].max(-high[t]) - MARGIN).max(-1.0);
-            let hi = (high[s].min(-low[t]) + MARGIN).min(1.0);
-            if lo > hi {
-                return None; // Inconsistent: never certify.
-            }
-            width = width.max(hi - lo);
-            cont[s] = 0.5 * (lo + hi);
-        }
-        best = Some((cont.clone(), width));
-        if width <= CERTIFIED {
-            break;
-        }
-    }
-    best
+    units[top] = one - units.iter().sum::<u64>();
+    units
 }
 
-/// One reply to a fixed strategy: its payoff now (for the replier, who
-/// minimises), whether it can never end the game, its transitions.
-type Reply = (f64, bool, Vec<(usize, f64)>);
+/// The next state, and A's weight of the skill leading there.
+struct Step {
+    to: usize,
+    weight: u64,
+}
 
-impl Game {
-    /// A's values when the replier (A if `a_replies`) best answers the
-    /// stationary `strat`, by policy iteration, and their error bound. Z:
-    /// where the replier can stay forever; there it may "stop" (worth 0).
-    /// Stopping on Z, every policy ends (one linear system), and strict
-    /// improvements keep that; at the end v <= payoff + E[v(next)] and
-    /// v <= 0 on Z, so v + payoff so far is a submartingale: v is optimal.
-    fn reply_value(
-        &self,
-        strat: &[Vec<f64>],
-        a_replies: bool,
-        work: &mut u64,
-    ) -> Option<(Vec<f64>, f64)> {
-        let w = self.width();
+/// One reply of B to A's dyadic strategy at a state.
+struct Reply {
+    /// sum of weight * (+1 or -1) over A's skills that end the game.
+    ending: i128,
+    /// No skill of A's strategy ends the game against it.
+    endless: bool,
+    /// Where the game goes on.
+    steps: Vec<Step>,
+}
+
+/// B's policy "stop" (on Z only, worth 0).
+const STOP: usize = usize::MAX;
+
+/// B's best reply to A's stationary dyadic strategy: a minimising MDP.
+struct ReplyProcess {
+    /// Per state (none where a player cannot move).
+    replies: Vec<Vec<Reply>>,
+    /// A's value (grid units) where a player cannot move, else 0 (stop).
+    decided: Vec<i128>,
+    /// Z: where B can keep the game going forever without leaving Z.
+    stall: Vec<bool>,
+}
+
+impl ReplyProcess {
+    fn new(game: &Game, x: &[Dyadic]) -> ReplyProcess {
+        let w = game.width();
         let ns = w * w;
-        let sign = if a_replies { -1.0 } else { 1.0 };
-        let mut replies: Vec<Vec<Reply>> = vec![Vec::new(); ns];
-        let mut fixed = vec![0.0; ns];
+        let mut replies: Vec<Vec<Reply>> = (0..ns).map(|_| Vec::new()).collect();
+        let mut decided = vec![0i128; ns];
         for s in 0..ns {
             let (a, b) = (s / w, s % w);
-            let (rows, cols) = (self.usable[a], self.usable[b]);
+            let (rows, cols) = (game.usable[a], game.usable[b]);
             if rows == 0 || cols == 0 {
                 // As in `build_stage`: who cannot move loses.
-                fixed[s] = sign * f64::from(i8::from(cols == 0) - i8::from(rows == 0));
+                decided[s] = GRID_ONE * i128::from(i8::from(cols == 0) - i8::from(rows == 0));
                 continue;
             }
-            // LP noise (1e-16) is no rare move.
-            let kept: f64 = strat[s].iter().filter(|&&p| p > 1e-12).sum();
-            for k in 0..if a_replies { rows } else { cols } {
-                let mut reply: Reply = (0.0, self.keep == 1.0, Vec::new());
-                for (l, &p) in strat[s].iter().enumerate().filter(|e| *e.1 > 1e-12) {
-                    let p = p / kept;
-                    let (i, j) = if a_replies { (k, l) } else { (l, k) };
-                    match self.outcome[i * self.n + j] {
-                        0 => reply
-                            .2
-                            .push((self.next(a, i) * w + self.next(b, j), self.keep * p)),
+            for j in 0..cols {
+                let mut reply = Reply {
+                    ending: 0,
+                    endless: true,
+                    steps: Vec::new(),
+                };
+                for (i, &weight) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
+                    match game.outcome[i * game.n + j] {
+                        0 => {
+                            let to = game.next(a, i) * w + game.next(b, j);
+                            reply.steps.push(Step { to, weight });
+                        }
                         o => {
-                            reply.0 += sign * p * f64::from(o);
-                            reply.1 = false;
+                            reply.ending += i128::from(o) * i128::from(weight);
+                            reply.endless = false;
                         }
                     }
                 }
                 replies[s].push(reply);
             }
         }
-        let mut z: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
+        // Z: the largest set where some reply never ends and stays in it.
+        let mut stall: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
         let mut changed = true;
         while changed {
             changed = false;
             for s in 0..ns {
-                let keeps = |r: &Reply| r.1 && r.2.iter().all(|e| z[e.0]);
-                if z[s] && !replies[s].iter().any(keeps) {
-                    z[s] = false;
+                let keeps = |r: &Reply| r.endless && r.steps.iter().all(|st| stall[st.to]);
+                if stall[s] && !replies[s].iter().any(keeps) {
+                    stall[s] = false;
                     changed = true;
                 }
             }
         }
-        const STOP: usize = usize::MAX;
-        let mut policy: Vec<usize> = z.iter().map(|&y| if y { STOP } else { 0 }).collect();
-        let mut v = fixed.clone();
-        for _ in 0..200 {
-            // Evaluate: v = payoff + P v on the states that play on.
-            let (mut live, mut index) = (Vec::new(), vec![usize::MAX; ns]);
-            for s in (0..ns).filter(|&s| !replies[s].is_empty() && policy[s] != STOP) {
-                index[s] = live.len();
-                live.push(s);
-            }
-            let m = live.len();
-            // Right sides: payoffs, and 1 (expected rounds, which bound
-            // how rounding adds up).
-            let mut sys = vec![0.0; m * (m + 2)];
-            for (k, (row, &s)) in sys.chunks_mut(m + 2).zip(&live).enumerate() {
-                let r = &replies[s][policy[s]];
-                row[k] += 1.0;
-                row[m] = r.0;
-                row[m + 1] = 1.0;
-                for &(t, p) in &r.2 {
-                    match index[t] {
-                        usize::MAX => row[m] += p * fixed[t],
-                        i => row[i] -= p,
+        ReplyProcess {
+            replies,
+            decided,
+            stall,
+        }
+    }
+
+    /// Q_j(phi)(s), floored. With phi = hi * 2^STRATEGY_BITS + lo no sum
+    /// exceeds 2^(GRID_BITS + 1).
+    fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
+        let r = &self.replies[s][j];
+        let (mut whole, mut part) = (r.ending << (GRID_BITS - STRATEGY_BITS), 0i128);
+        for st in &r.steps {
+            let weight = i128::from(st.weight);
+            whole += weight * (phi[st.to] >> STRATEGY_BITS);
+            part += weight * (phi[st.to] & ((1 << STRATEGY_BITS) - 1));
+        }
+        whole + (part >> STRATEGY_BITS)
+    }
+
+    /// A's proved values (grid units), or `None`: policy iteration (f64,
+    /// refined on exact residuals, exact gains), then phi lowered to pass.
+    fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
+        let ns = self.replies.len();
+        let unit = (1u64 << STRATEGY_BITS) as f64;
+        let plays = |s: usize, policy: &[usize]| !self.replies[s].is_empty() && policy[s] != STOP;
+        let mut policy: Vec<usize> = self.stall.iter().map(|&z| [0, STOP][z as usize]).collect();
+        let mut phi = self.decided.clone();
+        let mut system = None;
+        for _ in 0..POLICY_ROUNDS {
+            // v(s) - sum p v(next) = payoff where B plays; else v = phi.
+            let mut a = vec![0.0; ns * ns];
+            let mut rhs = vec![0.0; ns];
+            for s in 0..ns {
+                a[s * ns + s] = 1.0;
+                if plays(s, &policy) {
+                    let r = &self.replies[s][policy[s]];
+                    for st in &r.steps {
+                        a[s * ns + st.to] -= st.weight as f64 / unit;
                     }
+                    rhs[s] = r.ending as f64 / unit;
+                } else {
+                    // Decided, or B stops (worth 0).
+                    phi[s] = self.decided[s];
+                    rhs[s] = phi[s] as f64 / GRID_ONE as f64;
                 }
             }
-            *work += (m * m * m / 3) as u64;
-            let x = gauss(&mut sys, m)?;
-            for s in 0..ns {
-                // `fixed` is 0 where the replier stops.
-                v[s] = x.get(index[s]).map_or(fixed[s], |e| e[0]);
+            *work += (ns * ns * ns / 3) as u64;
+            let lu = Lu::new(a, ns)?;
+            let v = lu.solve(&rhs);
+            for s in (0..ns).filter(|&s| plays(s, &policy)) {
+                phi[s] = (v[s].clamp(-1.0, 1.0) * GRID_ONE as f64) as i128;
             }
-            let rounds = x.iter().fold(1.0f64, |t, e| t.max(e[1]));
-            let mut residual: f64 = 0.0;
-            // Improve: a strictly better reply, or stopping.
-            let mut stable = true;
-            for s in 0..ns {
-                let mut best = (v[s] - IMPROVES, policy[s]);
-                if z[s] {
-                    residual = residual.max(v[s]);
-                    if 0.0 < best.0 {
-                        best = (0.0, STOP);
-                    }
-                }
-                for (a, r) in replies[s].iter().enumerate() {
-                    let q = r.0 + r.2.iter().map(|&(t, p)| p * v[t]).sum::<f64>();
-                    let off = if a == policy[s] {
-                        (q - v[s]).abs()
+            for _ in 0..REFINE_ROUNDS {
+                for s in 0..ns {
+                    let q = |j| self.exact_q(s, j, &phi) - phi[s];
+                    rhs[s] = if plays(s, &policy) {
+                        q(policy[s]) as f64
                     } else {
-                        v[s] - q
+                        0.0
                     };
-                    residual = residual.max(off);
+                }
+                *work += (ns * ns) as u64;
+                if rhs.iter().all(|r| r.abs() <= 2.0) {
+                    break;
+                }
+                let d = lu.solve(&rhs);
+                for s in 0..ns {
+                    phi[s] = (phi[s] + d[s].round() as i128).clamp(-GRID_ONE, GRID_ONE);
+                }
+            }
+            let mut stable = true;
+            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+                let mut best = (phi[s] - SWITCH_GAIN, policy[s]);
+                if self.stall[s] && 0 < best.0 {
+                    best = (0, STOP);
+                }
+                for j in 0..self.replies[s].len() {
+                    let q = self.exact_q(s, j, &phi);
                     if q < best.0 {
-                        best = (q, a);
+                        best = (q, j);
                     }
                 }
+                *work += self.replies[s].len() as u64 * 16;
                 stable &= best.1 == policy[s];
                 policy[s] = best.1;
             }
+            system = Some(lu);
             if stable {
-                let error = residual * rounds;
-                return Some((v.iter().map(|&x| sign * x).collect(), error));
+                break;
+            }
+        }
+        // The policy's expected rounds: the same system, 1 where B plays.
+        let ones: Vec<f64> = (0..ns)
+            .map(|s| f64::from(u8::from(plays(s, &policy))))
+            .collect();
+        let rounds = system?.solve(&ones);
+        for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+            let drop = (SLACK * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
+            phi[s] = (phi[s] - drop).max(-GRID_ONE);
+        }
+        // Meet the rest exactly; a pass that lowers nothing is the check.
+        for _ in 0..LOWER_PASSES {
+            let mut lowered = false;
+            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+                let mut least = if self.stall[s] { phi[s].min(0) } else { phi[s] };
+                for j in 0..self.replies[s].len() {
+                    least = least.min(self.exact_q(s, j, &phi));
+                }
+                *work += self.replies[s].len() as u64 * 16;
+                if least < phi[s] {
+                    phi[s] = least.max(-GRID_ONE);
+                    lowered = true;
+                }
+            }
+            if !lowered {
+                return Some(phi);
             }
         }
         None
     }
 }
 
-/// Strict improvement needed to change a reply (more than rounding).
-const IMPROVES: f64 = 1e-14;
+/// An LU factorisation with partial pivoting of an m x m matrix.
+struct Lu {
+    m: usize,
+    a: Vec<f64>,
+    pivot: Vec<usize>,
+}
 
-/// Solves the m x m system `sys` (rows: m coefficients, two right sides)
-/// by Gaussian elimination with partial pivoting.
-fn gauss(sys: &mut [f64], m: usize) -> Option<Vec<[f64; 2]>> {
-    let w = m + 2;
-    for c in 0..m {
-        let p = (c..m).max_by(|&i, &j| sys[i * w + c].abs().total_cmp(&sys[j * w + c].abs()))?;
-        if sys[p * w + c].abs() < 1e-300 {
-            return None;
-        }
-        for k in 0..w {
-            sys.swap(c * w + k, p * w + k);
-        }
-        for i in c + 1..m {
-            let f = sys[i * w + c] / sys[c * w + c];
-            if f != 0.0 {
-                for k in c..w {
-                    sys[i * w + k] -= f * sys[c * w + k];
+impl Lu {
+    fn new(mut a: Vec<f64>, m: usize) -> Option<Lu> {
+        let mut pivot = Vec::with_capacity(m);
+        for c in 0..m {
+            let p = (c..m)
+                .max_by(|&i, &j| a[i * m + c].abs().total_cmp(&a[j * m + c].abs()))
+                .unwrap_or(c);
+            if a[p * m + c].abs() < 1e-300 {
+                return None;
+            }
+            pivot.push(p);
+            for k in 0..m {
+                a.swap(c * m + k, p * m + k);
+            }
+            for i in c + 1..m {
+                let f = a[i * m + c] / a[c * m + c];
+                a[i * m + c] = f;
+                if f != 0.0 {
+                    for k in c + 1..m {
+                        a[i * m + k] -= f * a[c * m + k];
+                    }
                 }
             }
         }
+        Some(Lu { m, a, pivot })
     }
-    let mut x = vec![[0.0; 2]; m];
-    for c in (0..m).rev() {
-        for r in 0..2 {
-            let s: f64 = (c + 1..m).map(|k| sys[c * w + k] * x[k][r]).sum();
-            x[c][r] = (sys[c * w + m + r] - s) / sys[c * w + c];
+
+    fn solve(&self, b: &[f64]) -> Vec<f64> {
+        let (m, a) = (self.m, &self.a);
+        let mut x = b.to_vec();
+        // The rows were swapped whole (multipliers too): permute first.
+        for c in 0..m {
+            x.swap(c, self.pivot[c]);
         }
+        for c in 0..m {
+            for i in c + 1..m {
+                x[i] -= a[i * m + c] * x[c];
+            }
+        }
+        for c in (0..m).rev() {
+            let s: f64 = (c + 1..m).map(|k| a[c * m + k] * x[k]).sum();
+            x[c] = (x[c] - s) / a[c * m + c];
+        }
+        x
     }
-    Some(x)
 }
 
-// ---------------------------------------------------------------- output
+/// Proved bounds on the unlimited game's values.
+struct Certificate {
+    /// Per state, A's proved L (H(a, b) = -L(b, a)) and its strategy.
+    lower: Vec<i128>,
+    pass_of: Vec<usize>,
+    strategies: Vec<Vec<Dyadic>>,
+}
 
-/// Reads the problem, solves it and prints one value per query. The values
-/// are written even when they are not certified (`Failure::Uncertified`).
-pub fn solve<W: Write>(input: &[u8], opts: &Options, out: &mut W) -> Result<(), Failure> {
-    let prob = parse_problem(input, opts.strict)?;
-    let n = prob.variant.skills.len();
-    if prob.cap > MAX_CAP || n > MAX_SKILLS {
-        return Err(Failure::Uncertified(format!(
-            "the variant is too large to solve here (n = {}, C = {}; limits n <= {}, C <= {})",
-            n, prob.cap, MAX_SKILLS, MAX_CAP
-        )));
+impl Certificate {
+    /// Keeps the bounds `x` proves where they are better.
+    fn consider(&mut self, game: &Game, x: Vec<Dyadic>, work: &mut u64) {
+        if let Some(phi) = ReplyProcess::new(game, &x).lower_bound(work) {
+            for (s, &l) in phi.iter().enumerate() {
+                if self.pass_of[s] == usize::MAX || l > self.lower[s] {
+                    self.lower[s] = l;
+                    self.pass_of[s] = self.strategies.len();
+                }
+            }
+        }
+        self.strategies.push(x);
     }
-    let game = Game::new(&prob.variant, prob.cap, prob.keep);
-    let (table, cont, warning) = solve_table(&game, prob.rounds);
+
+    fn bounds(&self, w: usize, s: usize) -> (f64, f64) {
+        let t = (s % w) * w + s / w;
+        let unit = GRID_ONE as f64;
+        (self.lower[s] as f64 / unit, -self.lower[t] as f64 / unit)
+    }
+
+    /// The largest H - L over `states`.
+    fn width(&self, w: usize, states: &[usize]) -> f64 {
+        let gap = |&s: &usize| self.bounds(w, s).1 - self.bounds(w, s).0;
+        states.iter().map(gap).fold(0.0, f64::max)
+    }
+}
+
+/// Proves bounds for the unlimited game from the iterated values `table`
+/// (see the section's head); `None` if no strategy passed the check.
+fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate> {
     let w = game.width();
-    let mut text = String::new();
-    let mut stage = Stage::default();
-    for &(x, y) in &prob.queries {
-        text.push_str(&format_value(table[x * w + y]));
-        text.push('\n');
-        if opts.strategy {
-            // The query's first round (see `solve_table`).
-            let (mut xs, mut ys) = (Vec::new(), Vec::new());
-            if let Ok((r, c)) = game.build_stage(x, y, &cont, &mut stage) {
-                stage.strategies(r, c);
-                xs = round_strategy(&stage.best_x, &stage.m, c);
-                ys = round_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
-            }
-            for (who, units) in [("A:", xs), ("B:", ys)] {
-                // ` name prob` per skill of positive probability, in the
-                // variant's order.
-                let mut shown: Vec<(usize, i64)> = game.order.iter().copied().zip(units).collect();
-                shown.sort_unstable();
-                text.push_str(who);
-                for (skill, u) in shown.into_iter().filter(|e| e.1 > 0) {
-                    let name = String::from_utf8_lossy(prob.variant.skills[skill].name);
-                    text.push_str(&format!(" {} {}.{:06}", name, u / 1_000_000, u % 1_000_000));
-                }
-                text.push('\n');
-            }
-        }
+    if w * w > MAX_CERTIFY_STATES {
+        return None;
     }
-    out.write_all(text.as_bytes()).map_err(unwritable)?;
-    match warning {
-        Some(why) => Err(Failure::Uncertified(why)),
-        None => Ok(()),
-    }
-}
-
-/// A strategy of the rows' player of `m` (`cols` columns) in millionths
-/// summing to 10^6: rounded down, the rest on the likeliest skill, then
-/// single units move while that raises the player's guarantee.
-fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
-    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
-    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
-    units[top] += 1_000_000 - units.iter().sum::<i64>();
-    let worth = |u: &[i64]| {
-        let pay = |l: usize| {
-            (0..u.len())
-                .map(|k| u[k] as f64 * m[k * cols + l])
-                .sum::<f64>()
-        };
-        (0..cols).map(pay).fold(f64::INFINITY, f64::min)
+    let mut cert = Certificate {
+        lower: vec![-GRID_ONE; w * w],
+        pass_of: vec![usize::MAX; w * w],
+        strategies: Vec::new(),
     };
-    let k = units.len();
-    loop {
-        let mut best = (worth(&units), 0, 0);
-        for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
-            if units[from] > 0 {
-                units[from] -= 1;
-                units[to] += 1;
-                let g = worth(&units);
-                if g > best.0 {
-                    best = (g, from, to);
+    let mut source = table.to_vec();
+    for pass in 0..PASSES {
+        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - TILT)).collect();
+        let mut x = Vec::with_capacity(w * w);
+        for s in 0..w * w {
+            // A's sure wins (even passes: +-1 may be rounding), or the
+            // stage game's, or none (decided).
+            let sure = stage.sure.get(s).filter(|p| pass % 2 == 0 && !p.is_empty());
+            let sure = sure.map(|p| dyadic(p));
+            x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
+                _ if sure.is_some() => sure.unwrap_or_default(),
+                Ok((r, c)) => {
+                    stage.strategies(r, c);
+                    dyadic(&stage.best_x)
                 }
-                units[from] += 1;
-                units[to] -= 1;
+                Err(_) => Vec::new(),
+            });
+        }
+        cert.consider(game, x, &mut stage.work);
+        if cert.width(w, &(0..w * w).collect::<Vec<_>>()) <= CERTIFIED {
+            break;
+        }
+        // Next: near H, at L, or 64 sweeps from the midpoints.
+        let at = [1.0 - NEAR_UPPER, 0.0, 0.5][pass % 3];
+        source = (0..w * w)
+            .map(|s| cert.bounds(w, s))
+            .map(|(lo, hi)| lo + (hi - lo) * at)
+            .collect();
+        let (sure, mut next) = (std::mem::take(&mut stage.sure), source.clone());
+        for _ in 0..64 * (pass % 3 / 2) {
+            if game.sweep(&source, &mut next, stage).is_none() {
+                break;
             }
+            std::mem::swap(&mut source, &mut next);
         }
-        if best.1 == best.2 {
-            return units;
-        }
-        units[best.1] -= 1;
-        units[best.2] += 1;
+        stage.sure = sure;
     }
+    Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
-/// Exactly 9 digits after the point; `-0.000000000` becomes `0.000000000`.
-fn format_value(v: f64) -> String {
-    format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
+// ---- command line ------------------------------------------------------------
+
+/// The command-line options (see `HELP`).
+#[derive(Debug, Default, PartialEq)]
+pub struct Options {
+    /// Also check the statement's layout (`--strict`).
+    strict: bool,
+    /// Print the strategies after each value (`--strategy`).
+    strategy: bool,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    Help,
+    Run(Options),
+}
+
+const HELP: &str = "\
+ji_solver: the value of 集 (波波攒) under optimal play.
+usage:   ji_solver [options] < input
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
+         (round limit, 0 = none; draw chance in percent), then q queries
+         `x y` (counts of A and B, 0..=C = max req); any whitespace. R = 0
+         with p = 0 is the unlimited game (endless play pays 0).
+output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
+         unlimited game proved within 5e-8).
+options: --strategy  after each value `A: name prob ...` and `B: ...`, the
+                     query's first round (6 decimals). Unlimited game: then
+                     `lower a b name u ...` (A's stationary strategy at (a, b))
+                     and `upper a b name u ...` (B's), probabilities u / 2^60,
+                     at each state reachable from the query: the best reply
+                     gives A >= value - 5e-8 (lower), <= value + 5e-8 (upper).
+         --strict    also check the layout: one record per line, single
+                     spaces, a final newline (`line L column C: ...`).
+         --help      print this help and exit
+exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
+         argument, 3 not certified (best values printed) or too large
+";
+
+/// Reads the arguments (without the program name): `--help` anywhere wins.
+pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let mut options = Options::default();
+    let mut refused = None;
+    let args: Vec<OsString> = args.collect();
+    for arg in &args {
+        match arg.to_str() {
+            Some("--help" | "-h") => return Ok(Command::Help),
+            Some("--strict") => options.strict = true,
+            Some("--strategy") => options.strategy = true,
+            Some(x) if x.starts_with('-') => refused = refused.or(Some(("unknown option", x))),
+            Some(x) => refused = refused.or(Some(("unexpected argument", x))),
+            None => refused = refused.or(Some(("", ""))),
+        }
+    }
+    Err(Failure::BadArgument(match refused {
+        None => return Ok(Command::Run(options)),
+        Some(("", _)) => "an argument is not valid UTF-8 (see --help)".to_string(),
+        Some((what, x)) => format!("{} '{}' (see --help)", what, x),
+    }))
+}
+
+fn run_main() -> Result<(), Failure> {
+    let options = match parse_args(std::env::args_os().skip(1))? {
+        Command::Help => return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
+        Command::Run(options) => options,
+    };
+    let mut input = Vec::new();
+    io::stdin()
+        .read_to_end(&mut input)
+        .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
+    let mut out = io::stdout().lock();
+    let result = solve(input, &options, &mut out, &mut io::sink());
+    out.flush().map_err(unwritable)?;
+    result
+}
+
+fn main() {
+    if let Err(failure) = run_main() {
+        // Not `eprintln!`, which panics when stderr is closed.
+        let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+        std::process::exit(failure.exit_code());
+    }
 }
 
 #[cfg(test)]
