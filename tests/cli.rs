@@ -23,13 +23,7 @@ const LIMIT: Duration = Duration::from_secs(20);
 const JUDGE_SOLVERS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
 
 /// The help's labels, in order, each padded to the column of the text.
-const LABELS: [&str; 5] = [
-    "usage:   ",
-    "input:   ",
-    "output:  ",
-    "options: ",
-    "exit:    ",
-];
+const LABELS: [&str; 5] = ["usage:   ", "input:   ", "output:  ", "options: ", "exit:    "];
 
 /// How every help's exit section begins (whitespace aside).
 const EXIT_CODES: &str =
@@ -110,10 +104,7 @@ fn launch(bin: &str, args: &[OsString], stdin: Stdin, stdout: Sink, stderr: Sink
                 Sink::Full => Stdio::from(File::create("/dev/full").expect("/dev/full")),
             };
             let mut cmd = std::process::Command::new(common::exe(bin));
-            cmd.args(args)
-                .current_dir(&dir.0)
-                .stdout(sink(stdout))
-                .stderr(sink(stderr));
+            cmd.args(args).current_dir(&dir.0).stdout(sink(stdout)).stderr(sink(stderr));
             let input = match stdin {
                 Stdin::Bytes(bytes) => {
                     let path = dir.0.join("stdin");
@@ -141,13 +132,7 @@ fn launch(bin: &str, args: &[OsString], stdin: Stdin, stdout: Sink, stderr: Sink
 
 /// Runs `bin` with `args` on `input`, capturing both streams.
 fn run(bin: &str, args: &[&str], input: &[u8]) -> Outcome {
-    launch(
-        bin,
-        &os(args),
-        Stdin::Bytes(input),
-        Sink::Captured,
-        Sink::Captured,
-    )
+    launch(bin, &os(args), Stdin::Bytes(input), Sink::Captured, Sink::Captured)
 }
 
 /// Runs `bin` with `args` that need not be UTF-8, on empty stdin.
@@ -215,11 +200,7 @@ fn check_help_layout(bin: &str, help: &str) {
     let mut sections: Vec<String> = vec![String::new(); LABELS.len()];
     for line in &lines[1..] {
         if let Some(k) = LABELS.iter().position(|l| line.starts_with(l)) {
-            assert_eq!(
-                k, next_label,
-                "{bin}: help label {:?} out of order or repeated",
-                LABELS[k]
-            );
+            assert_eq!(k, next_label, "{bin}: help label {:?} out of order or repeated", LABELS[k]);
             next_label += 1;
         } else {
             assert!(
@@ -230,12 +211,7 @@ fn check_help_layout(bin: &str, help: &str) {
         let text = &sections[next_label - 1];
         sections[next_label - 1] = format!("{text} {}", &line[LABELS[0].len()..]);
     }
-    assert_eq!(
-        next_label,
-        LABELS.len(),
-        "{bin}: the help lacks {:?}",
-        LABELS.get(next_label)
-    );
+    assert_eq!(next_label, LABELS.len(), "{bin}: the help lacks {:?}", LABELS.get(next_label));
     let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let usage = words(&sections[0]);
     assert!(
@@ -355,10 +331,7 @@ fn an_option_value_is_checked_with_one_wording() {
 fn a_non_utf8_argument_is_refused_without_a_panic() {
     each_program(common::binaries(), |bin| {
         let want = format!("{bin}: an argument is not valid UTF-8 (see --help)");
-        for args in [
-            vec![not_utf8()],
-            vec![OsString::from("--strict"), not_utf8()],
-        ] {
+        for args in [vec![not_utf8()], vec![OsString::from("--strict"), not_utf8()]] {
             if args.len() == 2 && !help_of(bin).contains("--strict") {
                 continue;
             }
@@ -447,10 +420,7 @@ fn every_exit_2_fixture_uses_a_contract_wording() {
 #[test]
 fn a_bad_layout_names_line_and_column_under_strict() {
     each_program(common::binaries(), |bin| {
-        if !listed_options(&help_of(bin))
-            .iter()
-            .any(|o| o == "--strict")
-        {
+        if !listed_options(&help_of(bin)).iter().any(|o| o == "--strict") {
             return;
         }
         let (input, args) = valid_case(bin);
@@ -479,17 +449,8 @@ fn no_exact_answer_is_exit_3_with_one_line() {
         let args: Vec<&str> = case.args.iter().map(String::as_str).collect();
         let out = run(bin, &args, &input);
         assert_eq!(out.code, Some(3), "{bin}: {:?}", out.stderr);
-        assert_eq!(
-            out.stderr.matches('\n').count(),
-            1,
-            "{bin}: {:?}",
-            out.stderr
-        );
-        assert!(
-            out.stderr.starts_with(&format!("{bin}: ")),
-            "{:?}",
-            out.stderr
-        );
+        assert_eq!(out.stderr.matches('\n').count(), 1, "{bin}: {:?}", out.stderr);
+        assert!(out.stderr.starts_with(&format!("{bin}: ")), "{:?}", out.stderr);
         assert!(!is_located(bin, out.stderr.trim_end()), "not bad input");
     });
 }
@@ -556,19 +517,12 @@ fn source(bin: &str) -> String {
 fn squeezed(text: &str) -> String {
     let code = text.lines().filter(|l| !l.trim_start().starts_with("//"));
     let words: Vec<&str> = code.flat_map(str::split_whitespace).collect();
-    words
-        .join(" ")
-        .replace("( ", "(")
-        .replace(", )", ")")
-        .replace(",)", ")")
-        .replace(", }", " }")
+    words.join(" ").replace("( ", "(").replace(", )", ")").replace(",)", ")").replace(", }", " }")
 }
 
 /// The variant names of `enum Failure` in `text`.
 fn failure_variants(bin: &str, text: &str) -> Vec<String> {
-    let start = text
-        .find("enum Failure {")
-        .unwrap_or_else(|| panic!("{bin}: no `enum Failure`"));
+    let start = text.find("enum Failure {").unwrap_or_else(|| panic!("{bin}: no `enum Failure`"));
     let body = &text[start..];
     let body = &body[..body.find("\n}").expect("enum end")];
     body.lines()
@@ -577,9 +531,7 @@ fn failure_variants(bin: &str, text: &str) -> Vec<String> {
         .map(str::trim_start)
         .filter(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
         .map(|l| {
-            let end = l
-                .find(|c: char| !c.is_ascii_alphanumeric())
-                .unwrap_or(l.len());
+            let end = l.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(l.len());
             l[..end].to_string()
         })
         .collect()
@@ -613,17 +565,9 @@ fn sources_keep_the_contract_shapes() {
                 "{bin}: Failure::{variant} is not a contract name {names:?}"
             );
         }
-        for name in [
-            "BadArgument",
-            "BadInput",
-            "UnreadableInput",
-            "UnwritableOutput",
-        ] {
+        for name in ["BadArgument", "BadInput", "UnreadableInput", "UnwritableOutput"] {
             let variants = failure_variants(bin, &text);
-            assert!(
-                variants.iter().any(|v| v == name),
-                "{bin}: no Failure::{name}"
-            );
+            assert!(variants.iter().any(|v| v == name), "{bin}: no Failure::{name}");
         }
         // `ji` reads two files, so its `BadInput` also names the file (and
         // has no line for a variant beyond its capacity).
@@ -673,25 +617,16 @@ fn solver_files_keep_the_section_order() {
             return;
         }
         let text = std::fs::read_to_string(&files[0]).expect("source");
-        assert!(
-            text.starts_with("//! "),
-            "{bin}: the module doc comes first"
-        );
+        assert!(text.starts_with("//! "), "{bin}: the module doc comes first");
         let found = sections(&text);
         let fixed = ["input", "model", "rules", "output"];
-        let at: Vec<Option<usize>> = fixed
-            .iter()
-            .map(|n| found.iter().position(|f| f == n))
-            .collect();
+        let at: Vec<Option<usize>> =
+            fixed.iter().map(|n| found.iter().position(|f| f == n)).collect();
         assert!(
             at.iter().all(Option::is_some) && at.windows(2).all(|w| w[0] < w[1]),
             "{bin}: sections {found:?}, want input, model, rules, output, ..., command line"
         );
-        assert_eq!(
-            at[0],
-            Some(0),
-            "{bin}: `input` is the first section: {found:?}"
-        );
+        assert_eq!(at[0], Some(0), "{bin}: `input` is the first section: {found:?}");
         assert_eq!(
             found.last().map(String::as_str),
             Some("command line"),

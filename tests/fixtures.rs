@@ -35,10 +35,7 @@ fixture_tests!(ants_battle, ji, ji_referee, ji_solver, zhuguosha);
 #[test]
 fn every_binary_is_checked() {
     let bins = common::binaries();
-    let missing: Vec<&String> = bins
-        .iter()
-        .filter(|b| !CHECKED.contains(&b.as_str()))
-        .collect();
+    let missing: Vec<&String> = bins.iter().filter(|b| !CHECKED.contains(&b.as_str())).collect();
     assert!(
         missing.is_empty(),
         "binaries without fixture tests: {missing:?}; add them to fixture_tests! in {}",
@@ -83,10 +80,7 @@ fn judge(bin: &str, case: &Case, run: &common::Run, rule: Rule) -> Option<String
     } else if run.code != Some(case.code) {
         let got = run.code.map_or("a signal".to_string(), |c| c.to_string());
         let first = stderr.lines().next().unwrap_or("");
-        faults.push(format!(
-            "exit code {got}, expected {}; stderr: {first}",
-            case.code
-        ));
+        faults.push(format!("exit code {got}, expected {}; stderr: {first}", case.code));
     }
     if let Some(path) = &case.stdout {
         let expected = common::read_text(path);
@@ -113,11 +107,7 @@ fn judge(bin: &str, case: &Case, run: &common::Run, rule: Rule) -> Option<String
     if faults.is_empty() {
         return None;
     }
-    let place = if case.args.is_empty() {
-        ""
-    } else {
-        "  (run it in an empty directory)"
-    };
+    let place = if case.args.is_empty() { "" } else { "  (run it in an empty directory)" };
     Some(format!(
         "FAIL {}\n  reproduce: {}{place}\n  {}\n",
         case.name(),
@@ -180,11 +170,7 @@ fn first_line_of(run: &common::Run, what: &str) -> String {
         "stderr" => &run.stderr,
         _ => return format!("{:?}", run.code),
     };
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .next()
-        .unwrap_or("")
-        .to_string()
+    String::from_utf8_lossy(bytes).lines().next().unwrap_or("").to_string()
 }
 
 /// The CRLF conversion itself (the comparison rule's tests are in the

@@ -117,10 +117,8 @@ fn replace_token(input: &[u8], with: &[u8], rng: &mut Rng) -> Vec<u8> {
         return with.to_vec();
     }
     let start = starts[below(rng, starts.len())];
-    let end = input[start..]
-        .iter()
-        .position(u8::is_ascii_whitespace)
-        .map_or(input.len(), |k| start + k);
+    let end =
+        input[start..].iter().position(u8::is_ascii_whitespace).map_or(input.len(), |k| start + k);
     [&input[..start], with, &input[end..]].concat()
 }
 
@@ -130,18 +128,10 @@ fn fuzz(bin: &str) {
         // A `t` line asks the trainer for real work: with its count mutated
         // away it trains the default 3000 generations (~10 s), which is
         // what the user asked for, not a hang. Mutate the other sessions.
-        cases.retain(|c| {
-            !common::read_text(&c.input)
-                .lines()
-                .any(|l| l.starts_with('t'))
-        });
+        cases.retain(|c| !common::read_text(&c.input).lines().any(|l| l.starts_with('t')));
     }
     assert!(!cases.is_empty(), "{bin} has no fixtures to mutate");
-    let mut rng = Rng::new(
-        SEED ^ bin
-            .bytes()
-            .fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)),
-    );
+    let mut rng = Rng::new(SEED ^ bin.bytes().fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)));
     let keep = std::env::temp_dir().join("judge-sims-fuzz");
     let mut failures = Vec::new();
     for k in 0..RUNS {

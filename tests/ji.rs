@@ -36,15 +36,8 @@ fn ji(dir: &PathBuf, args: &[&str], input: &str) -> (i32, String, String) {
 /// The `s` table in a transcript (the lines after its header).
 fn table(stdout: &str) -> Vec<String> {
     let lines: Vec<&str> = stdout.lines().collect();
-    let at = lines
-        .iter()
-        .position(|l| l.starts_with("best AI"))
-        .expect("an `s` table");
-    lines[at + 1..]
-        .iter()
-        .take(36)
-        .map(|l| l.to_string())
-        .collect()
+    let at = lines.iter().position(|l| l.starts_with("best AI")).expect("an `s` table");
+    lines[at + 1..].iter().take(36).map(|l| l.to_string()).collect()
 }
 
 const ROCK_PAPER: &str = "4\n1 1 0 1 -1\n-1 0 0 0\n+ -1 1 2 1 -1\n🌊 -2 2 1 +\n";
@@ -64,10 +57,7 @@ fn archive_round_trip_and_resumed_training() {
     assert!(again.contains("archive 'a.txt': generation 2, population 40"));
     // The first screen says the AI is trained, with the exploitability the
     // last training line gave (the fitness is recomputed on load).
-    let trained = first
-        .lines()
-        .find(|l| l.starts_with("generation 2:"))
-        .unwrap();
+    let trained = first.lines().find(|l| l.starts_with("generation 2:")).unwrap();
     let expl = trained.rsplit(' ').next().unwrap();
     let greeting =
         format!("the AI is trained: generation 2; exploitability {expl} (0 is unbeatable)");
@@ -79,10 +69,7 @@ fn archive_round_trip_and_resumed_training() {
     let other = scratch("roundtrip-one-session");
     let (_, straight, _) = ji(&other, &args, "t 3\ns\n");
     assert_eq!(table(&resumed), table(&straight));
-    assert_eq!(
-        fs::read(dir.join("a.txt")).unwrap(),
-        fs::read(other.join("a.txt")).unwrap()
-    );
+    assert_eq!(fs::read(dir.join("a.txt")).unwrap(), fs::read(other.join("a.txt")).unwrap());
 }
 
 #[test]
@@ -102,10 +89,7 @@ fn save_is_atomic() {
     let (code, out, err) = ji(&dir, &args, "t 1\nh\n");
     assert_eq!(code, 0);
     assert!(out.contains("archive NOT saved") && out.contains("commands, one per line"));
-    assert!(
-        err.starts_with("ji: a.txt: cannot save the archive"),
-        "{err}"
-    );
+    assert!(err.starts_with("ji: a.txt: cannot save the archive"), "{err}");
     assert_eq!(fs::read(dir.join("a.txt")).unwrap(), before);
 }
 
@@ -116,21 +100,9 @@ fn corrupt_archive_is_refused_and_left_alone() {
     ji(&dir, &args, "t 1\n");
     let good = fs::read_to_string(dir.join("a.txt")).unwrap();
     let cases = [
-        (
-            "garbage",
-            "hello\n".to_string(),
-            "ji: a.txt: line 1: not a ji archive",
-        ),
-        (
-            "truncated",
-            good[..good.len() - 200].to_string(),
-            "ji: a.txt: line ",
-        ),
-        (
-            "bad weight",
-            good.replacen("\n0 1 ", "\n0 1 x", 1),
-            "bad weight 'x",
-        ),
+        ("garbage", "hello\n".to_string(), "ji: a.txt: line 1: not a ji archive"),
+        ("truncated", good[..good.len() - 200].to_string(), "ji: a.txt: line "),
+        ("bad weight", good.replacen("\n0 1 ", "\n0 1 x", 1), "bad weight 'x"),
         ("no end", good.replace("end\n", ""), "archive ends early"),
     ];
     for (what, text, expected) in cases {
@@ -140,11 +112,7 @@ fn corrupt_archive_is_refused_and_left_alone() {
         assert_eq!(err.lines().count(), 1, "{what}: {err}");
         assert!(err.contains(expected), "{what}: {err}");
         assert!(out.is_empty(), "{what}: nothing runs: {out}");
-        assert_eq!(
-            fs::read_to_string(dir.join("a.txt")).unwrap(),
-            text,
-            "{what}: untouched"
-        );
+        assert_eq!(fs::read_to_string(dir.join("a.txt")).unwrap(), text, "{what}: untouched");
     }
 }
 
@@ -185,10 +153,7 @@ fn play_refuses_bad_moves_on_a_custom_variant() {
     let args = ["--variant", "v.txt", "--seed", "3"];
     let (code, out, err) = ji(&dir, &args, "p\n🌊\n3\n-1\n");
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = out
-        .lines()
-        .skip_while(|l| !l.starts_with("round 1"))
-        .collect();
+    let lines: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("round 1")).collect();
     assert_eq!(
         lines,
         [
@@ -221,10 +186,7 @@ fn bad_train_arguments_are_hints_not_errors() {
             "t takes at most one number: t [G]",
         ]
     );
-    assert!(
-        !dir.join("archive").exists(),
-        "nothing trained, nothing saved"
-    );
+    assert!(!dir.join("archive").exists(), "nothing trained, nothing saved");
 }
 
 #[cfg(unix)]
@@ -286,10 +248,7 @@ fn exit_codes_one_per_kind_of_failure() {
     let refused = [
         (&["--x"][..], "ji: unknown option '--x' (see --help)\n"),
         (&["x"][..], "ji: unexpected argument 'x' (see --help)\n"),
-        (
-            &["--seed"][..],
-            "ji: option '--seed' needs a value (see --help)\n",
-        ),
+        (&["--seed"][..], "ji: option '--seed' needs a value (see --help)\n"),
         (
             &["--seed", "-1"][..],
             "ji: bad value '-1' for --seed: not an integer 0..2^64 (see --help)\n",
@@ -297,18 +256,10 @@ fn exit_codes_one_per_kind_of_failure() {
     ];
     for (args, want) in refused {
         let (code, out, err) = ji(&dir, args, "q\n");
-        assert_eq!(
-            (code, out.as_str(), err.as_str()),
-            (2, "", want),
-            "{args:?}"
-        );
+        assert_eq!((code, out.as_str(), err.as_str()), (2, "", want), "{args:?}");
     }
     // `--help` anywhere prints the help and exits 0.
-    for args in [
-        &["--x", "--help"][..],
-        &["--seed", "1", "-h"][..],
-        &["--seed", "--help"][..],
-    ] {
+    for args in [&["--x", "--help"][..], &["--seed", "1", "-h"][..], &["--seed", "--help"][..]] {
         let (code, out, err) = ji(&dir, args, "");
         assert_eq!(code, 0, "{args:?}: {err}");
         assert!(out.starts_with("ji: play 集"), "{args:?}: {out}");
@@ -317,10 +268,7 @@ fn exit_codes_one_per_kind_of_failure() {
     if std::path::Path::new("/dev/full").exists() {
         use std::io::Write;
         use std::process::Stdio;
-        let full = fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
+        let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ji"))
             .current_dir(&dir)
             .args(["--seed", "1"])
@@ -381,10 +329,7 @@ fn nothing_playable_at_zero_is_said_for_every_command() {
         "exploitability: 0.000000",
     ];
     assert_eq!(lines, want);
-    assert!(
-        !dir.join("archive").exists(),
-        "nothing trained, nothing saved"
-    );
+    assert!(!dir.join("archive").exists(), "nothing trained, nothing saved");
 }
 
 /// A real terminal: `ji` in tmux, 80 columns wide, driven by keys as a
@@ -401,30 +346,13 @@ fn a_session_in_a_real_terminal() {
     // A private server (-L), so that nothing else's sessions are touched.
     let socket = format!("ji-test-{}", std::process::id());
     let tmux = |args: &[&str]| {
-        let out = Std::new("tmux")
-            .args(["-L", &socket])
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .unwrap();
+        let out =
+            Std::new("tmux").args(["-L", &socket]).args(args).current_dir(&dir).output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let bin = assert_cmd::cargo::cargo_bin("ji");
-    let shell = format!(
-        "'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60",
-        bin.display()
-    );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "ji",
-        "-x",
-        "80",
-        "-y",
-        "50",
-        &shell,
-    ]);
+    let shell = format!("'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60", bin.display());
+    tmux(&["new-session", "-d", "-s", "ji", "-x", "80", "-y", "50", &shell]);
     // The screen, wrapped lines joined (-J), so a line wider than the pane
     // shows as one long line.
     let screen = || tmux(&["capture-pane", "-t", "ji", "-p", "-J", "-S", "-200"]);

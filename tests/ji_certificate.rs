@@ -48,9 +48,7 @@ fn trim(v: &mut Vec<u32>) {
 }
 
 fn mag_cmp(a: &[u32], b: &[u32]) -> std::cmp::Ordering {
-    a.len()
-        .cmp(&b.len())
-        .then_with(|| a.iter().rev().cmp(b.iter().rev()))
+    a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
 }
 
 fn mag_add(a: &[u32], b: &[u32]) -> Vec<u32> {
@@ -114,11 +112,7 @@ fn mag_div_exact(a: &[u32], b: &[u32]) -> Vec<u32> {
         let mut out: Vec<u32> = Vec::new();
         for i in words..v.len() {
             let lo = v[i] as u64 >> rest;
-            let hi = if rest > 0 {
-                *v.get(i + 1).unwrap_or(&0) as u64
-            } else {
-                0
-            };
+            let hi = if rest > 0 { *v.get(i + 1).unwrap_or(&0) as u64 } else { 0 };
             out.push((lo | (hi << (32 - rest) as u64 & 0xffff_ffff)) as u32);
         }
         trim(&mut out);
@@ -157,10 +151,7 @@ impl Big {
             limbs.push(m as u32);
             m >>= 32;
         }
-        Big {
-            negative: v < 0,
-            limbs,
-        }
+        Big { negative: v < 0, limbs }
     }
     fn zero() -> Big {
         Big::from_i128(0)
@@ -176,29 +167,17 @@ impl Big {
         self
     }
     fn neg(&self) -> Big {
-        Big {
-            negative: !self.negative,
-            limbs: self.limbs.clone(),
-        }
-        .norm()
+        Big { negative: !self.negative, limbs: self.limbs.clone() }.norm()
     }
     fn add(&self, o: &Big) -> Big {
         if self.negative == o.negative {
-            return Big {
-                negative: self.negative,
-                limbs: mag_add(&self.limbs, &o.limbs),
-            }
-            .norm();
+            return Big { negative: self.negative, limbs: mag_add(&self.limbs, &o.limbs) }.norm();
         }
         match mag_cmp(&self.limbs, &o.limbs) {
-            std::cmp::Ordering::Less => Big {
-                negative: o.negative,
-                limbs: mag_sub(&o.limbs, &self.limbs),
-            },
-            _ => Big {
-                negative: self.negative,
-                limbs: mag_sub(&self.limbs, &o.limbs),
-            },
+            std::cmp::Ordering::Less => {
+                Big { negative: o.negative, limbs: mag_sub(&o.limbs, &self.limbs) }
+            }
+            _ => Big { negative: self.negative, limbs: mag_sub(&self.limbs, &o.limbs) },
         }
         .norm()
     }
@@ -206,18 +185,11 @@ impl Big {
         self.add(&o.neg())
     }
     fn mul(&self, o: &Big) -> Big {
-        Big {
-            negative: self.negative != o.negative,
-            limbs: mag_mul(&self.limbs, &o.limbs),
-        }
-        .norm()
+        Big { negative: self.negative != o.negative, limbs: mag_mul(&self.limbs, &o.limbs) }.norm()
     }
     fn div_exact(&self, o: &Big) -> Big {
-        Big {
-            negative: self.negative != o.negative,
-            limbs: mag_div_exact(&self.limbs, &o.limbs),
-        }
-        .norm()
+        Big { negative: self.negative != o.negative, limbs: mag_div_exact(&self.limbs, &o.limbs) }
+            .norm()
     }
     fn cmp(&self, o: &Big) -> std::cmp::Ordering {
         let d = self.sub(o);
@@ -240,9 +212,7 @@ fn solve_exact(mut m: Vec<Vec<Big>>, rhs: Vec<Big>) -> (Big, Vec<Big>) {
     }
     let mut prev = Big::from_i128(1);
     for k in 0..n {
-        let p = (k..n)
-            .find(|&i| !m[i][k].is_zero())
-            .expect("singular system");
+        let p = (k..n).find(|&i| !m[i][k].is_zero()).expect("singular system");
         m.swap(k, p);
         let pivot = m[k][k].clone();
         for i in 0..n {
@@ -295,9 +265,7 @@ struct Variant {
 
 impl Variant {
     fn usable(&self, count: i64) -> Vec<usize> {
-        (0..self.skills.len())
-            .filter(|&i| self.skills[i].req <= count)
-            .collect()
+        (0..self.skills.len()).filter(|&i| self.skills[i].req <= count).collect()
     }
     fn next(&self, count: i64, skill: usize) -> i64 {
         (count + self.skills[skill].delta).clamp(0, self.cap)
@@ -322,11 +290,7 @@ fn best_reply_value(v: &Variant, x: &Strategies, start: (i64, i64)) -> (Big, Big
         return (Big::from_i128(d), Big::from_i128(1));
     }
     // The states where someone moves, all of which must carry a strategy.
-    let mut states: Vec<(i64, i64)> = x
-        .keys()
-        .copied()
-        .filter(|&s| decided(s).is_none())
-        .collect();
+    let mut states: Vec<(i64, i64)> = x.keys().copied().filter(|&s| decided(s).is_none()).collect();
     states.sort();
     let index: HashMap<(i64, i64), usize> =
         states.iter().enumerate().map(|(k, &s)| (s, k)).collect();
@@ -340,24 +304,12 @@ fn best_reply_value(v: &Variant, x: &Strategies, start: (i64, i64)) -> (Big, Big
     let mut replies: Vec<Vec<Reply>> = Vec::new();
     for &(a, b) in &states {
         let strat = &x[&(a, b)];
-        assert_eq!(
-            strat.iter().map(|e| e.1 as i128).sum::<i128>(),
-            one,
-            "({a}, {b}) sums to 2^60"
-        );
+        assert_eq!(strat.iter().map(|e| e.1 as i128).sum::<i128>(), one, "({a}, {b}) sums to 2^60");
         let mut list = Vec::new();
         for j in v.usable(b) {
-            let mut r = Reply {
-                fixed: 0,
-                endless: true,
-                on: Vec::new(),
-            };
+            let mut r = Reply { fixed: 0, endless: true, on: Vec::new() };
             for &(i, u) in strat {
-                assert!(
-                    v.skills[i].req <= a,
-                    "({a}, {b}): {} is not usable",
-                    v.skills[i].name
-                );
+                assert!(v.skills[i].req <= a, "({a}, {b}): {} is not usable", v.skills[i].name);
                 let u = u as i128;
                 if v.beats[i][j] {
                     r.fixed += u;
@@ -499,12 +451,7 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     if out.status.code() != Some(0) {
         assert_eq!(out.status.code(), Some(3), "{}", variant_text);
@@ -520,10 +467,8 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
             Some("A:") | Some("B:") => {}
             Some(kw @ ("lower" | "upper")) => {
                 let (a, b): (i64, i64) = (t[1].parse().unwrap(), t[2].parse().unwrap());
-                let strat: Vec<(usize, u64)> = t[3..]
-                    .chunks(2)
-                    .map(|p| (name_id(p[0]), p[1].parse().unwrap()))
-                    .collect();
+                let strat: Vec<(usize, u64)> =
+                    t[3..].chunks(2).map(|p| (name_id(p[0]), p[1].parse().unwrap())).collect();
                 let block = blocks.last_mut().unwrap();
                 if kw == "lower" {
                     block.lower.insert((a, b), strat);
@@ -535,11 +480,7 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
             Some(value) => {
                 // 9 digits after the point: the value in units of 1e-9.
                 let units: i64 = value.replace('.', "").parse().unwrap();
-                blocks.push(Block {
-                    value: units,
-                    lower: HashMap::new(),
-                    upper: HashMap::new(),
-                });
+                blocks.push(Block { value: units, lower: HashMap::new(), upper: HashMap::new() });
             }
             None => panic!("empty line"),
         }
@@ -612,23 +553,10 @@ fn random_variant(rng: &mut Rng, max_n: u64, max_c: u64) -> String {
             _ => -(rng.below(c as u64 + 1) as i64),
         };
         let least = (-delta).max(0);
-        let req = if i == 0 {
-            least
-        } else {
-            least + rng.below((c - least) as u64 + 1) as i64
-        };
-        let list: Vec<String> = (0..n)
-            .filter(|&j| beats[i][j])
-            .map(|j| format!("k{}", j))
-            .collect();
-        text.push_str(&format!(
-            "k{} {} {} {} {}\n",
-            i,
-            delta,
-            req,
-            list.len(),
-            list.join(" ")
-        ));
+        let req = if i == 0 { least } else { least + rng.below((c - least) as u64 + 1) as i64 };
+        let list: Vec<String> =
+            (0..n).filter(|&j| beats[i][j]).map(|j| format!("k{}", j)).collect();
+        text.push_str(&format!("k{} {} {} {} {}\n", i, delta, req, list.len(), list.join(" ")));
     }
     text
 }
@@ -646,11 +574,8 @@ fn printed_proofs_hold_against_exact_best_replies() {
         ("infinite_ji_C10_limit", vec![(0, 1), (1, 0)]),
         ("random_slowest_certified", vec![(0, 1), (3, 7), (10, 2)]),
     ] {
-        let path = format!(
-            "{}/tests/data/ji_solver/slow/{}.in",
-            env!("CARGO_MANIFEST_DIR"),
-            fixture
-        );
+        let path =
+            format!("{}/tests/data/ji_solver/slow/{}.in", env!("CARGO_MANIFEST_DIR"), fixture);
         let input = std::fs::read_to_string(path).unwrap();
         let variant_end = input.find("\n0 0\n").unwrap() + 1;
         let done = check(&input[..variant_end], &queries);

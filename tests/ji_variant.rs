@@ -46,15 +46,10 @@ fn stderr_line(bin: &str, run: &common::Run) -> String {
 /// The first name of a text that parses at least that far: its second
 /// token (a leading byte order mark is skipped, as the programs do).
 fn first_name(text: &[u8]) -> Vec<u8> {
-    let text = text
-        .strip_prefix(b"\xef\xbb\xbf".as_slice())
-        .unwrap_or(text);
+    let text = text.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(text);
     let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
     let tokens: Vec<&[u8]> = text.split(is_space).filter(|t| !t.is_empty()).collect();
-    tokens
-        .get(1)
-        .expect("an accepted variant has a name")
-        .to_vec()
+    tokens.get(1).expect("an accepted variant has a name").to_vec()
 }
 
 /// ji_referee or ji_solver: the text alone, then (if the variant part is
@@ -98,10 +93,8 @@ fn trainer(text: &[u8], file: &str) -> Verdict {
     let path = scratch().join(file);
     fs::write(&path, text).unwrap();
     let path = path.to_str().unwrap().to_string();
-    let args: Vec<String> = ["--variant", &path, "--seed", "1"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let args: Vec<String> =
+        ["--variant", &path, "--seed", "1"].iter().map(|s| s.to_string()).collect();
     let run = common::run("ji", &args, b"q\n", LIMIT);
     match run.code {
         Some(0) => Verdict::Accepted,
@@ -203,13 +196,8 @@ fn the_corpus_gets_one_verdict_from_all_three() {
         // A Unicode space is no separator: `a\u{3000}0` is one name.
         ("1\na\u{3000}0 0 0\n".as_bytes().to_vec(), refused("line 2: unexpected end of input: expected the beaten count k of skill 1 of 1")),
     ];
-    let spaces: Vec<char> = ('\u{80}'..=char::MAX)
-        .filter(|c| c.is_whitespace())
-        .collect();
-    assert_eq!(
-        spaces, UNICODE_SPACES,
-        "Rust's list of Unicode spaces changed"
-    );
+    let spaces: Vec<char> = ('\u{80}'..=char::MAX).filter(|c| c.is_whitespace()).collect();
+    assert_eq!(spaces, UNICODE_SPACES, "Rust's list of Unicode spaces changed");
     for c in UNICODE_SPACES {
         // Inside a name: valid; as a separator: the tokens shift.
         let inside = format!("2\na{c}b 0 0 1 c\nc 0 0 0\n");
@@ -300,17 +288,7 @@ fn mutate(rng: &mut Rng, lines: &mut Vec<Vec<String>>) {
     let n = lines.len() - 1;
     let s = 1 + rng.index(n);
     let other = 1 + rng.index(n);
-    let garbage = [
-        "x",
-        "1.5",
-        "1e3",
-        "--1",
-        "+",
-        "0x1",
-        "99999999999999999999",
-        "-",
-        "１",
-    ];
+    let garbage = ["x", "1.5", "1e3", "--1", "+", "0x1", "99999999999999999999", "-", "１"];
     match rng.index(12) {
         0 => lines[s][1 + rng.index(3)] = rng.pick(&garbage).to_string(),
         1 => lines[0][0] = rng.pick(&["0", "-1", "+0", "x", "13"]).to_string(),
@@ -351,11 +329,7 @@ fn mutate(rng: &mut Rng, lines: &mut Vec<Vec<String>>) {
             lines[s][3] = (lines[s].len() - 4).to_string();
         }
         _ => {
-            lines[s][0] = format!(
-                "{}{}",
-                lines[s][0],
-                rng.pick(&["\u{3000}", "\u{85}", "\u{a0}"])
-            )
+            lines[s][0] = format!("{}{}", lines[s][0], rng.pick(&["\u{3000}", "\u{85}", "\u{a0}"]))
         }
     }
 }
@@ -372,10 +346,7 @@ fn random_variants_get_one_verdict_from_all_three() {
         }
     }
     // Both kinds occur often enough for the comparison to mean something.
-    assert!(
-        accepted >= 100 && refused >= 80,
-        "{accepted} accepted, {refused} refused"
-    );
+    assert!(accepted >= 100 && refused >= 80, "{accepted} accepted, {refused} refused");
 }
 
 #[test]
@@ -419,10 +390,7 @@ fn capacity_refusals_are_in_each_programs_words() {
         let run = common::run("ji_solver", &[], &full, LIMIT);
         assert_eq!(run.code, Some(3));
         let msg = stderr_line("ji_solver", &run);
-        assert!(
-            msg.starts_with("the variant is too large to solve here"),
-            "{msg}"
-        );
+        assert!(msg.starts_with("the variant is too large to solve here"), "{msg}");
     }
 }
 
@@ -439,10 +407,7 @@ fn the_common_variant_has_one_definition() {
     for doc in ["README.md", "docs/ji.md"] {
         let text = fs::read_to_string(common::root().join(doc)).unwrap();
         let fenced = format!("```\n{common}```");
-        assert!(
-            text.contains(&fenced),
-            "{doc} lacks the common variant as a ``` block"
-        );
+        assert!(text.contains(&fenced), "{doc} lacks the common variant as a ``` block");
     }
 }
 

@@ -37,11 +37,7 @@ fn the_problems_here_are_the_kits() {
 }
 
 fn planted(script: &str) -> String {
-    common::root()
-        .join("tests/planted")
-        .join(script)
-        .display()
-        .to_string()
+    common::root().join("tests/planted").join(script).display().to_string()
 }
 
 /// One of our solvers with one rule broken: `anchor` (exactly once in
@@ -113,9 +109,7 @@ const DRAWS_TWICE: Patch = Patch {
 impl Patch {
     /// Compiles the patched copy in `dir`; returns the executable.
     fn build(&self, dir: &Scratch) -> PathBuf {
-        let source = common::root()
-            .join("src/bin")
-            .join(format!("{}.rs", self.bin));
+        let source = common::root().join("src/bin").join(format!("{}.rs", self.bin));
         build_patched(&source, self.anchor, self.replacement, self.into_body, dir)
     }
 }
@@ -134,10 +128,7 @@ fn gen_gives_the_same_bytes_for_the_same_seed() {
         };
         assert_eq!(gen("5"), gen("5"), "{problem}");
         let others: Vec<String> = ["6", "7", "8"].iter().map(|s| gen(s)).collect();
-        assert!(
-            others.iter().any(|o| *o != gen("5")),
-            "{problem}: seeds change nothing"
-        );
+        assert!(others.iter().any(|o| *o != gen("5")), "{problem}: seeds change nothing");
     }
 }
 
@@ -161,16 +152,11 @@ fn gen_out_writes_the_cases_with_our_answers_and_stdout_is_case_0() {
         ]);
         assert_eq!(code, 0, "{problem}: {err}");
         assert!(
-            out.starts_with(&format!(
-                "wrote 6 cases of {problem} profile random seed 9 to "
-            )),
+            out.starts_with(&format!("wrote 6 cases of {problem} profile random seed 9 to ")),
             "{out}"
         );
         let (_, case0, _) = kit(&["gen", problem, "--seed", "9", "--solver", solver(problem)]);
-        assert_eq!(
-            std::fs::read_to_string(out_dir.join("0000.in")).unwrap(),
-            case0
-        );
+        assert_eq!(std::fs::read_to_string(out_dir.join("0000.in")).unwrap(), case0);
         for i in 0..6 {
             let input = std::fs::read(out_dir.join(format!("{i:04}.in"))).unwrap();
             let answer = std::fs::read(out_dir.join(format!("{i:04}.out"))).unwrap();
@@ -263,21 +249,8 @@ fn every_generated_ji_case_passes_strict() {
 /// slowest fixture takes about 1.1 s), so a loaded machine cannot turn a
 /// case into a TLE.
 fn judge_ours(problem: &str) {
-    let dir = common::root()
-        .join("tests/data")
-        .join(problem)
-        .display()
-        .to_string();
-    let args = [
-        "judge",
-        problem,
-        "--dir",
-        &dir,
-        "--time-limit",
-        "20000",
-        "--",
-        solver(problem),
-    ];
+    let dir = common::root().join("tests/data").join(problem).display().to_string();
+    let args = ["judge", problem, "--dir", &dir, "--time-limit", "20000", "--", solver(problem)];
     let (code, out, err) = kit(&args);
     assert_eq!(code, 0, "{problem}: {err}\n{out}");
     let summary = out
@@ -344,10 +317,7 @@ fn judge_counts_cases_beyond_the_judges_data_apart() {
         )),
         "{out}"
     );
-    assert!(
-        out.ends_with(&format!("\n({})\n", kit::judge::BEYOND_MEANS)),
-        "{out}"
-    );
+    assert!(out.ends_with(&format!("\n({})\n", kit::judge::BEYOND_MEANS)), "{out}");
 }
 
 /// Two 猪国杀 fixtures in a folder of their own.
@@ -374,10 +344,7 @@ fn judged_verdicts(out: &str) -> Vec<&str> {
             continue;
         }
         let details = lines[i + 1..].iter().take_while(|l| l.starts_with("    "));
-        if !details
-            .clone()
-            .any(|l| l.starts_with("    beyond the judge's data: "))
-        {
+        if !details.clone().any(|l| l.starts_with("    beyond the judge's data: ")) {
             v.push(line.split(' ').next().unwrap());
         }
     }
@@ -402,49 +369,26 @@ fn judge_reports_wa_with_the_difference_and_a_reproducing_command() {
     let a_in = kit::cases::display(&Path::new(&d).join("a.in"));
     let a_out = kit::cases::display(&Path::new(&d).join("a.out"));
     assert!(
-        out.contains(&format!(
-            "\n    reproduce: sh {mp} < {a_in} | diff - {a_out}\n"
-        )),
+        out.contains(&format!("\n    reproduce: sh {mp} < {a_in} | diff - {a_out}\n")),
         "{out}"
     );
     // The sample's answer is FP (the rebels win): line 1, token 1.
-    assert!(
-        out.contains("\n    line 1: token 1: expected `FP`, got `MP`\n"),
-        "{out}"
-    );
+    assert!(out.contains("\n    line 1: token 1: expected `FP`, got `MP`\n"), "{out}");
     assert!(out.ends_with("\nAC 0/2 (WA 2)\n"), "{out}");
 }
 
 #[test]
 fn judge_reports_re_by_exit_code_and_by_signal() {
     let (_dir, d) = two_cases();
-    let (code, out, _) = kit(&[
-        "judge",
-        "zhuguosha",
-        "--dir",
-        &d,
-        "--",
-        "sh",
-        "-c",
-        "echo bye >&2; exit 4",
-    ]);
+    let (code, out, _) =
+        kit(&["judge", "zhuguosha", "--dir", &d, "--", "sh", "-c", "echo bye >&2; exit 4"]);
     assert_eq!(code, 1);
     assert_eq!(verdicts(&out), ["RE", "RE"], "{out}");
     assert!(out.contains("\n    exit code 4; stderr: bye\n"), "{out}");
-    let (code, out, _) = kit(&[
-        "judge",
-        "zhuguosha",
-        "--dir",
-        &d,
-        "--",
-        "sh",
-        &planted("crash.sh"),
-    ]);
+    let (code, out, _) =
+        kit(&["judge", "zhuguosha", "--dir", &d, "--", "sh", &planted("crash.sh")]);
     assert_eq!(code, 1);
-    assert!(
-        out.contains("\n    signal 11 (SIGSEGV); stderr: planted crash\n"),
-        "{out}"
-    );
+    assert!(out.contains("\n    signal 11 (SIGSEGV); stderr: planted crash\n"), "{out}");
     assert!(out.ends_with("\nAC 0/2 (RE 2)\n"), "{out}");
 }
 
@@ -475,10 +419,7 @@ fn judge_reports_tle_by_cpu_time_and_ile_by_the_wall_clock() {
     let (code, out, _) = judge("hang.sh", "100");
     assert_eq!(code, 1);
     assert_eq!(verdicts(&out), ["ILE", "ILE"], "{out}");
-    assert!(
-        out.contains("(the idleness limit, 2 x 100 + 1000 ms)"),
-        "{out}"
-    );
+    assert!(out.contains("(the idleness limit, 2 x 100 + 1000 ms)"), "{out}");
     assert!(out.ends_with("\nAC 0/2 (ILE 2)\n"), "{out}");
 }
 
@@ -486,16 +427,7 @@ fn judge_reports_tle_by_cpu_time_and_ile_by_the_wall_clock() {
 fn judge_fail_fast_stops_at_the_first_failure() {
     let (_dir, d) = two_cases();
     let mp = planted("always_mp.sh");
-    let (code, out, _) = kit(&[
-        "judge",
-        "zhuguosha",
-        "--fail-fast",
-        "--dir",
-        &d,
-        "--",
-        "sh",
-        &mp,
-    ]);
+    let (code, out, _) = kit(&["judge", "zhuguosha", "--fail-fast", "--dir", &d, "--", "sh", &mp]);
     assert_eq!(code, 1);
     assert_eq!(verdicts(&out), ["WA"], "{out}");
     assert!(
@@ -511,10 +443,7 @@ fn judge_fail_fast_stops_at_the_first_failure() {
 fn judge_counts_a_mostly_right_program() {
     let dir = Scratch::new("kit-judge-wuxie");
     let exe = IGNORES_WUXIE.build(&dir);
-    let data = common::root()
-        .join("tests/data/zhuguosha")
-        .display()
-        .to_string();
+    let data = common::root().join("tests/data/zhuguosha").display().to_string();
     let (code, out, _) = kit(&[
         "judge".as_ref(),
         "zhuguosha".as_ref(),
@@ -529,17 +458,11 @@ fn judge_counts_a_mostly_right_program() {
     let (ac, wa, re) = (count("AC"), count("WA"), count("RE"));
     assert!(ac > 0 && wa > 0 && ac + wa + re == v.len(), "{out}");
     // Without 无懈可击 some fixture game never ends: its exit 3 is an RE.
-    let tail = if re > 0 {
-        format!(", RE {re}")
-    } else {
-        String::new()
-    };
+    let tail = if re > 0 { format!(", RE {re}") } else { String::new() };
     let summary = format!("\nAC {ac}/{} (WA {wa}{tail})", v.len());
     assert!(out.contains(&summary), "{out}");
     assert!(
-        out.matches("\n    exit code 3; stderr: zhuguosha: the game does not end")
-            .count()
-            >= re
+        out.matches("\n    exit code 3; stderr: zhuguosha: the game does not end").count() >= re
     );
 }
 
@@ -587,32 +510,20 @@ fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found
     let answer = common::read_text(cases[0].stdout.as_ref().unwrap());
     // The .out is our answer, and the case is one our solver accepts.
     let run = common::run(problem, &[], input.as_bytes(), Duration::from_secs(20));
-    assert_eq!(
-        (run.code, run.stdout),
-        (Some(0), answer.clone().into_bytes()),
-        "{report}"
-    );
+    assert_eq!((run.code, run.stdout), (Some(0), answer.clone().into_bytes()), "{report}");
     // Ready for `kit judge --dir`: the planted program fails there too.
-    let mut judge: Vec<OsString> = ["judge", problem, "--dir", &out_dir, "--"]
-        .iter()
-        .map(OsString::from)
-        .collect();
+    let mut judge: Vec<OsString> =
+        ["judge", problem, "--dir", &out_dir, "--"].iter().map(OsString::from).collect();
     judge.extend(cmd.iter().map(OsString::from));
     let (code, judged, _) = kit(&judge);
     assert_eq!(code, 1, "{judged}");
     eprintln!("{problem} ({profile}): found and shrunk in {took:?}\n{report}");
-    Found {
-        report,
-        input,
-        answer,
-    }
+    Found { report, input, answer }
 }
 
 /// `n m` of a 猪国杀 input.
 fn pigs_and_cards(input: &str) -> (usize, usize) {
-    let mut head = input
-        .split_whitespace()
-        .map(|t| t.parse::<usize>().unwrap());
+    let mut head = input.split_whitespace().map(|t| t.parse::<usize>().unwrap());
     (head.next().unwrap(), head.next().unwrap())
 }
 
@@ -621,16 +532,8 @@ fn stress_finds_always_mp_and_shrinks_it_to_a_tiny_game() {
     let mp = planted("always_mp.sh");
     let f = stress_finds("zhuguosha", "random", &["sh".as_ref(), mp.as_ref()]);
     let (pigs, cards) = pigs_and_cards(&f.input);
-    assert!(
-        pigs <= 3 && cards <= 10,
-        "{pigs} pigs, {cards} cards:\n{}",
-        f.input
-    );
-    assert!(
-        f.answer.starts_with("FP\n"),
-        "MP's loss is what it misses: {}",
-        f.answer
-    );
+    assert!(pigs <= 3 && cards <= 10, "{pigs} pigs, {cards} cards:\n{}", f.input);
+    assert!(f.answer.starts_with("FP\n"), "MP's loss is what it misses: {}", f.answer);
     // Deterministic: the same seed finds and shrinks to the same case.
     let again = stress_finds("zhuguosha", "random", &["sh".as_ref(), mp.as_ref()]);
     assert_eq!(again.input, f.input);
@@ -643,11 +546,7 @@ fn stress_finds_the_solver_that_ignores_wuxie_and_shrinks_it() {
     let exe = IGNORES_WUXIE.build(&dir);
     let f = stress_finds("zhuguosha", "wuxie", &[exe.as_os_str()]);
     let (pigs, cards) = pigs_and_cards(&f.input);
-    assert!(
-        pigs <= 3 && cards <= 10,
-        "{pigs} pigs, {cards} cards:\n{}",
-        f.input
-    );
+    assert!(pigs <= 3 && cards <= 10, "{pigs} pigs, {cards} cards:\n{}", f.input);
     // The difference needs a 无懈可击 somewhere (in a hand or the deck).
     assert!(f.input.contains('J'), "{}", f.report);
 }
@@ -657,11 +556,8 @@ fn stress_finds_the_ants_that_count_a_wrapped_enemy_once() {
     let dir = Scratch::new("kit-stress-ants");
     let exe = WRAPPED_ONCE.build(&dir);
     let f = stress_finds("ants_battle", "tiny_torus", &[exe.as_os_str()]);
-    let value = |key: &str| {
-        f.input
-            .lines()
-            .find_map(|l| l.strip_prefix(key)?.trim().parse::<u64>().ok())
-    };
+    let value =
+        |key: &str| f.input.lines().find_map(|l| l.strip_prefix(key)?.trim().parse::<u64>().ok());
     let (rows, cols) = (value("rows ").unwrap(), value("cols ").unwrap());
     let ants = f
         .input

@@ -64,13 +64,8 @@ fn sibling(input: &Path, ext: &str) -> String {
 
 fn replay_of_fixture(input: &Path) -> zhuguosha::Replay {
     let code: i32 = sibling(input, "code").trim().parse().unwrap_or(0);
-    zhuguosha::replay(
-        &read(input),
-        &sibling(input, "out"),
-        &sibling(input, "err"),
-        code,
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", input.display()))
+    zhuguosha::replay(&read(input), &sibling(input, "out"), &sibling(input, "err"), code)
+        .unwrap_or_else(|e| panic!("{}: {e}", input.display()))
 }
 
 /// The pigs' hp after `n` events, read naively from the trace: each pig's
@@ -98,10 +93,7 @@ fn zhuguosha_books_agree_with_every_trace_fixture() {
     for input in inputs {
         let replay = replay_of_fixture(&input);
         let trace = sibling(&input, "err");
-        let events: Vec<&str> = trace
-            .lines()
-            .filter(|l| !l.starts_with("zhuguosha:"))
-            .collect();
+        let events: Vec<&str> = trace.lines().filter(|l| !l.starts_with("zhuguosha:")).collect();
         assert_eq!(replay.events.len(), events.len(), "{}", input.display());
         assert_eq!(replay.states.len(), events.len() + 1);
         for (k, line) in events.iter().enumerate() {
@@ -113,13 +105,7 @@ fn zhuguosha_books_agree_with_every_trace_fixture() {
             let w: Vec<&str> = line.split(' ').collect();
             if w[0] == "turn" {
                 let pig = &after[w[3].parse::<usize>().unwrap() - 1];
-                assert_eq!(
-                    pig.hand,
-                    w[10..].concat(),
-                    "{} event {}",
-                    input.display(),
-                    k + 1
-                );
+                assert_eq!(pig.hand, w[10..].concat(), "{} event {}", input.display(), k + 1);
                 assert_eq!(pig.weapon, w[8] == "yes");
             }
             if w[0] == "death" {
@@ -128,22 +114,14 @@ fn zhuguosha_books_agree_with_every_trace_fixture() {
         }
         let last = replay.states.last().unwrap();
         if sibling(&input, "code").trim() == "3" {
-            assert!(replay
-                .cut_off
-                .as_deref()
-                .unwrap()
-                .starts_with("the game does not end"));
+            assert!(replay.cut_off.as_deref().unwrap().starts_with("the game does not end"));
         } else {
             // The last step is the answer: its pig lines are the books.
             let answer = sibling(&input, "out");
             let lines: Vec<&str> = answer.lines().skip(1).map(str::trim_end).collect();
             for (pig, line) in last.iter().zip(&lines) {
                 let hand: Vec<String> = pig.hand.chars().map(String::from).collect();
-                let expected = if pig.dead {
-                    "DEAD".to_string()
-                } else {
-                    hand.join(" ")
-                };
+                let expected = if pig.dead { "DEAD".to_string() } else { hand.join(" ") };
                 assert_eq!(*line, expected, "{}", input.display());
             }
         }
@@ -156,10 +134,7 @@ fn zhuguosha_sample_step_12_is_the_statement_story() {
     // Event 12 is pig 2's third 南猪入侵: MP and pig 3 are at hp 2,
     // pig 2 (marked 类反猪 at event 7) holds D D D.
     let e = &replay.events[11];
-    assert_eq!(
-        (e.line.as_str(), e.source, e.target),
-        ("play 2 N", Some(1), None)
-    );
+    assert_eq!((e.line.as_str(), e.source, e.target), ("play 2 N", Some(1), None));
     let pigs = &replay.states[12];
     let hp: Vec<i32> = pigs.iter().map(|p| p.hp).collect();
     assert_eq!(hp, [2, 4, 2]);
@@ -208,40 +183,23 @@ fn a_game_that_never_ends_after_2000_cards_replays_to_its_cut_off() {
     }
     let mut input = String::from("10 2000\nMP D D P P\n");
     for pig in 2..=10 {
-        input.push_str(if pig % 2 == 0 {
-            "ZP D D D P\n"
-        } else {
-            "FP D D D P\n"
-        });
+        input.push_str(if pig % 2 == 0 { "ZP D D D P\n" } else { "FP D D D P\n" });
     }
     input.push_str(&deck.join(" "));
     input.push('\n');
-    let page = show::page(
-        "zhuguosha",
-        input.as_bytes(),
-        &solver("zhuguosha"),
-        "endless",
-    )
-    .unwrap();
+    let page = show::page("zhuguosha", input.as_bytes(), &solver("zhuguosha"), "endless").unwrap();
     assert!(page.contains("\"cutOff\":\"the game does not end: the deck is exhausted"));
     assert!(page.len() <= 2_000_000, "{} bytes", page.len());
 }
 
 /// `kit gen PROBLEM --profile P --seed S` in-process.
 fn kit_gen(problem: &str, profile: &str, seed: u64) -> String {
-    let args: Vec<std::ffi::OsString> = [
-        "gen",
-        problem,
-        "--profile",
-        profile,
-        "--seed",
-        &seed.to_string(),
-        "--solver",
-    ]
-    .iter()
-    .map(Into::into)
-    .chain(std::iter::once(solver(problem).into_os_string()))
-    .collect();
+    let args: Vec<std::ffi::OsString> =
+        ["gen", problem, "--profile", profile, "--seed", &seed.to_string(), "--solver"]
+            .iter()
+            .map(Into::into)
+            .chain(std::iter::once(solver(problem).into_os_string()))
+            .collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = kit::cli::main(&args, &mut out, &mut err, false);
     assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
@@ -266,21 +224,12 @@ fn every_dead_ant_of_explain_is_marked_with_its_reason() {
 fn check_battle(battle: &ants::Battle, output: &str, name: &str) {
     let json = ants::to_json(battle).to_string();
     let (fates, codes) = ants::dictionary(battle);
-    let width = json
-        .split("\"width\":")
-        .nth(1)
-        .unwrap()
-        .split(',')
-        .next()
-        .unwrap();
+    let width = json.split("\"width\":").nth(1).unwrap().split(',').next().unwrap();
     let width: usize = width.parse().unwrap();
     let packed = ants::pack(&codes, width);
     assert!(json.contains(&packed), "{name}");
     let decoded = ants::unpack(&packed, width);
-    let weakness: String = output
-        .lines()
-        .filter_map(|l| l.strip_prefix("w "))
-        .collect();
+    let weakness: String = output.lines().filter_map(|l| l.strip_prefix("w ")).collect();
     let mut dead_lines = Vec::new();
     let mut ant = 0;
     for (cell, c) in battle.map.bytes().enumerate() {
@@ -290,11 +239,7 @@ fn check_battle(battle: &ants::Battle, output: &str, name: &str) {
         }
         let fate = &fates[decoded[ant]];
         ant += 1;
-        assert_eq!(
-            fate.weakness as u8,
-            weakness.as_bytes()[cell],
-            "{name} cell {cell}"
-        );
+        assert_eq!(fate.weakness as u8, weakness.as_bytes()[cell], "{name} cell {cell}");
         if fate.dead {
             let (r, col) = (cell / battle.cols, cell % battle.cols);
             let owner = (c.to_ascii_lowercase() - b'a') as usize;
@@ -356,13 +301,7 @@ fn random_battles_in_every_mode_are_marked_too() {
 #[test]
 fn the_2000_by_2000_benchmark_page_stays_under_8_mb() {
     let input = kit_gen("ants_battle", "big", 1);
-    let page = show::page(
-        "ants_battle",
-        input.as_bytes(),
-        &solver("ants_battle"),
-        "big",
-    )
-    .unwrap();
+    let page = show::page("ants_battle", input.as_bytes(), &solver("ants_battle"), "big").unwrap();
     assert!(page.len() <= 8_000_000, "{} bytes", page.len());
 }
 
@@ -402,18 +341,9 @@ fn the_value_table_asks_about_every_state_and_reads_only_its_lines() {
     // Lines other than a value and its A:/B: lines are skipped.
     let cells = ji::cells("0.500000000\nA: x 1.000000\nB: y 1.000000\nstate 1 2 whatever\n-1.000000000\nA: z 1.000000\nB: z 1.000000\n");
     assert_eq!(cells.len(), 2);
-    assert_eq!(
-        (cells[1].value.as_str(), cells[1].a.as_str()),
-        ("-1.000000000", "z 1.000000")
-    );
+    assert_eq!((cells[1].value.as_str(), cells[1].a.as_str()), ("-1.000000000", "z 1.000000"));
     // The page's table equals ji_solver's answers to the input's own queries.
-    let page = show::page(
-        "ji_solver",
-        read(&input).as_bytes(),
-        &solver("ji_solver"),
-        "t",
-    )
-    .unwrap();
+    let page = show::page("ji_solver", read(&input).as_bytes(), &solver("ji_solver"), "t").unwrap();
     let expected = sibling(&input, "out");
     for (&(x, y), value) in table.queries.iter().zip(expected.lines()) {
         let cell = format!("[\"{value}\"");
@@ -434,11 +364,7 @@ fn the_value_table_asks_about_every_state_and_reads_only_its_lines() {
 /// when it cannot install Chromium, and prints that the test is skipped).
 fn chromium() -> Option<PathBuf> {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
-        if let Ok(out) = Command::new("sh")
-            .arg("-c")
-            .arg(format!("command -v {name}"))
-            .output()
-        {
+        if let Ok(out) = Command::new("sh").arg("-c").arg(format!("command -v {name}")).output() {
             let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
             if out.status.success() && !path.is_empty() {
                 return Some(PathBuf::from(path));
@@ -454,10 +380,8 @@ fn chromium() -> Option<PathBuf> {
 
 /// The DOM after the page's script ran, opened at `file://PAGE#HASH`.
 fn rendered(browser: &Path, page: &Path, hash: &str) -> String {
-    let root_user = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let root_user =
+        Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
     let mut cmd = Command::new(browser);
     cmd.args([
         "--headless",
@@ -469,18 +393,13 @@ fn rendered(browser: &Path, page: &Path, hash: &str) -> String {
     if root_user {
         cmd.arg("--no-sandbox");
     }
-    let out = cmd
-        .arg(format!("file://{}#{hash}", page.display()))
-        .output()
-        .expect("chromium runs");
+    let out = cmd.arg(format!("file://{}#{hash}", page.display())).output().expect("chromium runs");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The opening tag of the element with this id.
 fn tag<'a>(dom: &'a str, id: &str) -> &'a str {
-    let at = dom
-        .find(&format!("id=\"{id}\""))
-        .unwrap_or_else(|| panic!("no #{id}"));
+    let at = dom.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id}"));
     let start = dom[..at].rfind('<').unwrap();
     let end = at + dom[at..].find('>').unwrap();
     &dom[start..=end]
@@ -488,10 +407,7 @@ fn tag<'a>(dom: &'a str, id: &str) -> &'a str {
 
 fn attribute<'a>(tag: &'a str, name: &str) -> &'a str {
     let key = format!("{name}=\"");
-    let at = tag
-        .find(&key)
-        .unwrap_or_else(|| panic!("no {name} in {tag}"))
-        + key.len();
+    let at = tag.find(&key).unwrap_or_else(|| panic!("no {name} in {tag}")) + key.len();
     &tag[at..at + tag[at..].find('"').unwrap()]
 }
 
@@ -525,18 +441,8 @@ fn the_pages_run_in_a_real_browser() {
         assert_eq!(text(&dom, "step"), format!("step {step} / {last}"));
         for (p, pig) in replay.states[step].iter().enumerate() {
             let t = tag(&dom, &format!("pig{}", p + 1));
-            assert_eq!(
-                attribute(t, "data-hp"),
-                pig.hp.to_string(),
-                "step {step} pig {}",
-                p + 1
-            );
-            assert_eq!(
-                attribute(t, "data-hand"),
-                pig.hand,
-                "step {step} pig {}",
-                p + 1
-            );
+            assert_eq!(attribute(t, "data-hp"), pig.hp.to_string(), "step {step} pig {}", p + 1);
+            assert_eq!(attribute(t, "data-hand"), pig.hand, "step {step} pig {}", p + 1);
             assert_eq!(attribute(t, "data-dead"), if pig.dead { "1" } else { "0" });
         }
         if step == last {
@@ -559,16 +465,8 @@ fn the_pages_run_in_a_real_browser() {
         assert!(!dom.contains("id=\"result\""));
         for (p, pig) in replay.states[step].iter().enumerate() {
             let t = tag(&dom, &format!("pig{}", p + 1));
-            assert_eq!(
-                attribute(t, "data-hand"),
-                pig.hand,
-                "step {step} pig {}",
-                p + 1
-            );
-            assert_eq!(
-                attribute(t, "data-weapon"),
-                if pig.weapon { "1" } else { "0" }
-            );
+            assert_eq!(attribute(t, "data-hand"), pig.hand, "step {step} pig {}", p + 1);
+            assert_eq!(attribute(t, "data-weapon"), if pig.weapon { "1" } else { "0" });
         }
     }
     assert_eq!(replay.states[10][0].hand, "DDDDZZ");
@@ -578,11 +476,8 @@ fn the_pages_run_in_a_real_browser() {
     let page = write_page(&dir, "busy", "ants_battle", &read(&busy));
     let dom = rendered(&browser, &page, "weakness&cell=4,5");
     assert_eq!(attribute(tag(&dom, "toggle"), "data-mode"), "weakness");
-    let dead = sibling(&busy, "out")
-        .lines()
-        .find(|l| l.starts_with("dead 4 5 "))
-        .unwrap()
-        .to_string();
+    let dead =
+        sibling(&busy, "out").lines().find(|l| l.starts_with("dead 4 5 ")).unwrap().to_string();
     assert_eq!(text(&dom, "fate"), format!("dies: {dead}"));
     assert!(
         dom.contains("<div id=\"enemies\" class=\"mono\"><div>2 enemies in range")
@@ -601,10 +496,7 @@ fn the_pages_run_in_a_real_browser() {
     let record = data.join("ji_referee/examples/b_wins_by_its_own_list.in");
     let page = write_page(&dir, "record", "ji_referee", &read(&record));
     let dom = rendered(&browser, &page, "");
-    assert_eq!(
-        text(&dom, "verdict"),
-        format!("verdict: {}", sibling(&record, "out").trim_end())
-    );
+    assert_eq!(text(&dom, "verdict"), format!("verdict: {}", sibling(&record, "out").trim_end()));
     assert_eq!(dom.matches("<tr").count(), 3, "a header and two rounds");
     let _ = fs::remove_dir_all(&dir);
 }
@@ -671,48 +563,22 @@ fn kit_show_writes_the_page_or_says_why_not() {
         assert!(err.starts_with("kit: ") && err.contains(message), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     };
+    refused(&[&os("show"), &os("zhuguosha")], "usage: kit show PROBLEM CASE.in");
+    refused(&[&os("show"), &os("chess"), sample.as_os_str()], "unknown problem `chess`");
+    refused(&[&os("show"), &os("zhuguosha"), &os("/no/such.in")], "cannot read /no/such.in");
     refused(
-        &[&os("show"), &os("zhuguosha")],
-        "usage: kit show PROBLEM CASE.in",
-    );
-    refused(
-        &[&os("show"), &os("chess"), sample.as_os_str()],
-        "unknown problem `chess`",
-    );
-    refused(
-        &[&os("show"), &os("zhuguosha"), &os("/no/such.in")],
-        "cannot read /no/such.in",
-    );
-    refused(
-        &[
-            &os("show"),
-            &os("zhuguosha"),
-            sample.as_os_str(),
-            &os("--colour"),
-        ],
+        &[&os("show"), &os("zhuguosha"), sample.as_os_str(), &os("--colour")],
         "unknown option `--colour`",
     );
     refused(
-        &[
-            &os("show"),
-            &os("zhuguosha"),
-            sample.as_os_str(),
-            &os("--solver"),
-            &os("/no/solver"),
-        ],
+        &[&os("show"), &os("zhuguosha"), sample.as_os_str(), &os("--solver"), &os("/no/solver")],
         "--solver /no/solver: no such file",
     );
     // A case our solver refuses: its own message.
     let bad = dir.join("bad.in");
     fs::write(&bad, "1 1\nMP K K K K\nK\n").unwrap();
     refused(
-        &[
-            &os("show"),
-            &os("zhuguosha"),
-            bad.as_os_str(),
-            &os("--solver"),
-            solver.as_os_str(),
-        ],
+        &[&os("show"), &os("zhuguosha"), bad.as_os_str(), &os("--solver"), solver.as_os_str()],
         "zhuguosha refused the case (exit 2): zhuguosha: line 1",
     );
     let _ = fs::remove_dir_all(&dir);

@@ -36,11 +36,7 @@ impl Case {
 /// `path` relative to the current directory when it lies below it.
 pub fn display(path: &Path) -> String {
     let here = std::env::current_dir().ok();
-    here.as_deref()
-        .and_then(|h| path.strip_prefix(h).ok())
-        .unwrap_or(path)
-        .display()
-        .to_string()
+    here.as_deref().and_then(|h| path.strip_prefix(h).ok()).unwrap_or(path).display().to_string()
 }
 
 /// All `.in` files below `dir`, recursively, sorted by path, with their
@@ -58,10 +54,7 @@ pub fn discover(dir: &Path) -> io::Result<(Vec<Case>, Vec<String>)> {
         let stdout = sibling("out");
         let stderr = sibling("err");
         if stdout.is_none() && stderr.is_none() {
-            problems.push(format!(
-                "{}: has no .out (nor .err) beside it",
-                display(&input)
-            ));
+            problems.push(format!("{}: has no .out (nor .err) beside it", display(&input)));
             continue;
         }
         let code = match sibling("code") {
@@ -76,24 +69,14 @@ pub fn discover(dir: &Path) -> io::Result<(Vec<Case>, Vec<String>)> {
             None => 0,
         };
         let args = match sibling("args") {
-            Some(p) => read_text(&p)?
-                .split_whitespace()
-                .map(String::from)
-                .collect(),
+            Some(p) => read_text(&p)?.split_whitespace().map(String::from).collect(),
             None => Vec::new(),
         };
         let beyond = match sibling("beyond") {
             Some(p) => Some(read_text(&p)?.trim().to_string()),
             None => None,
         };
-        found.push(Case {
-            input,
-            stdout,
-            stderr,
-            code,
-            args,
-            beyond,
-        });
+        found.push(Case { input, stdout, stderr, code, args, beyond });
     }
     Ok((found, problems))
 }
@@ -141,13 +124,7 @@ mod tests {
         let (cases, problems) = discover(dir.path()).expect("readable");
         let names: Vec<String> = cases
             .iter()
-            .map(|c| {
-                c.input
-                    .strip_prefix(dir.path())
-                    .unwrap()
-                    .display()
-                    .to_string()
-            })
+            .map(|c| c.input.strip_prefix(dir.path()).unwrap().display().to_string())
             .collect();
         assert_eq!(names, ["b.in", "sub/a.in", "sub/c.in"]);
         assert_eq!(cases[0].code, 0);
@@ -156,10 +133,7 @@ mod tests {
         assert!(cases[1].stdout.is_none());
         assert_eq!(cases[2].code, 3);
         assert_eq!(cases[2].args, ["--strict", "-v"]);
-        assert_eq!(
-            cases[2].beyond.as_deref(),
-            Some("a rule the judge never tests")
-        );
+        assert_eq!(cases[2].beyond.as_deref(), Some("a rule the judge never tests"));
         assert_eq!(cases[0].beyond, None);
         assert_eq!(problems.len(), 1);
         assert!(problems[0].ends_with("lonely.in: has no .out (nor .err) beside it"));

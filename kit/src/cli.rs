@@ -156,15 +156,8 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write, live: b
 /// The options that take a value, per command.
 const GEN: &[&str] = &["--profile", "--seed", "--count", "--out", "--solver"];
 const JUDGE: &[&str] = &["--dir", "--time-limit"];
-const STRESS: &[&str] = &[
-    "--profile",
-    "--seed",
-    "--count",
-    "--jobs",
-    "--out",
-    "--time-limit",
-    "--solver",
-];
+const STRESS: &[&str] =
+    &["--profile", "--seed", "--count", "--jobs", "--out", "--time-limit", "--solver"];
 
 /// The problems' names, from the one list of problems.
 fn problem_names() -> String {
@@ -174,9 +167,7 @@ fn problem_names() -> String {
 
 /// The words before `--` ask for help.
 fn wants_help(args: &[OsString]) -> bool {
-    args.iter()
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--help" || a == "-h")
+    args.iter().take_while(|a| *a != "--").any(|a| a == "--help" || a == "-h")
 }
 
 fn dispatch(
@@ -229,18 +220,12 @@ impl Args {
         flags: &[&str],
         wants_cmd: bool,
     ) -> Result<Args, String> {
-        let mut parsed = Args {
-            problem: String::new(),
-            options: Vec::new(),
-            flags: Vec::new(),
-            cmd: None,
-        };
+        let mut parsed =
+            Args { problem: String::new(), options: Vec::new(), flags: Vec::new(), cmd: None };
         let mut problem = None;
         let mut words = args.iter();
         while let Some(word) = words.next() {
-            let text = word
-                .to_str()
-                .ok_or_else(|| format!("argument {word:?} is not UTF-8"))?;
+            let text = word.to_str().ok_or_else(|| format!("argument {word:?} is not UTF-8"))?;
             if text == "--" {
                 if !wants_cmd {
                     return Err("this command takes no program after `--`".to_string());
@@ -278,9 +263,7 @@ impl Args {
             } else if problem.is_none() {
                 problem = Some(text.to_string());
             } else {
-                return Err(format!(
-                    "unexpected `{text}` (the program to run goes after `--`)"
-                ));
+                return Err(format!("unexpected `{text}` (the program to run goes after `--`)"));
             }
         }
         parsed.problem = problem.ok_or_else(|| format!("which problem? ({})", problem_names()))?;
@@ -294,19 +277,13 @@ impl Args {
     }
 
     fn value(&self, name: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.options.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
     fn number(&self, name: &str, default: u64) -> Result<u64, String> {
         match self.value(name) {
             None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| format!("{name} `{v}` is not a non-negative integer")),
+            Some(v) => v.parse().map_err(|_| format!("{name} `{v}` is not a non-negative integer")),
         }
     }
 
@@ -319,11 +296,7 @@ impl Args {
 
     fn problem(&self) -> Result<&'static dyn Problem, String> {
         problems::find(&self.problem).ok_or_else(|| {
-            format!(
-                "unknown problem `{}`; the problems: {}",
-                self.problem,
-                problem_names()
-            )
+            format!("unknown problem `{}`; the problems: {}", self.problem, problem_names())
         })
     }
 
@@ -353,8 +326,7 @@ impl Args {
 fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
     let problem = a.problem()?;
     if a.flag("--list") {
-        out.write_all(gen::list(problem).as_bytes())
-            .map_err(write_error)?;
+        out.write_all(gen::list(problem).as_bytes()).map_err(write_error)?;
         return Ok(true);
     }
     let profile = a.profile(problem)?;
@@ -367,24 +339,15 @@ fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
         return Err("--force needs --out DIR".to_string());
     }
     let solver = a.solver(problem)?;
-    let src = Source {
-        problem,
-        profile: &profile,
-        seed: a.number("--seed", 1)?,
-        solver: &solver,
-    };
+    let src = Source { problem, profile: &profile, seed: a.number("--seed", 1)?, solver: &solver };
     gen::gen(&src, count, dir.as_deref(), a.flag("--force"), out)?;
     Ok(true)
 }
 
 fn judge_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
     let problem = a.problem()?;
-    let mut dirs: Vec<PathBuf> = a
-        .options
-        .iter()
-        .filter(|(n, _)| n == "--dir")
-        .map(|(_, v)| PathBuf::from(v))
-        .collect();
+    let mut dirs: Vec<PathBuf> =
+        a.options.iter().filter(|(n, _)| n == "--dir").map(|(_, v)| PathBuf::from(v)).collect();
     if dirs.is_empty() {
         let default = Path::new("tests/data").join(problem.name());
         if !default.is_dir() {
@@ -458,10 +421,7 @@ mod tests {
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty());
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(
-            err.starts_with("kit: ") && err.contains(message),
-            "{args:?}: {err}"
-        );
+        assert!(err.starts_with("kit: ") && err.contains(message), "{args:?}: {err}");
     }
 
     /// The help names every problem of the one list.
@@ -475,11 +435,7 @@ mod tests {
     fn help_lists_the_three_commands() {
         let (code, out, _) = kit(&["--help"]);
         assert_eq!(code, 0);
-        for usage in [
-            "  kit gen PROBLEM",
-            "  kit judge PROBLEM",
-            "  kit stress PROBLEM",
-        ] {
+        for usage in ["  kit gen PROBLEM", "  kit judge PROBLEM", "  kit stress PROBLEM"] {
             assert!(out.contains(usage), "{usage}");
         }
     }
@@ -492,10 +448,7 @@ mod tests {
         refused(&["gen", "x", "y"], "unexpected `y`");
         refused(&["gen", "zhuguosha", "--seed"], "--seed needs a value");
         refused(&["gen", "zhuguosha", "--bogus"], "unknown option `--bogus`");
-        refused(
-            &["gen", "zhuguosha", "--seed", "1", "--seed=2"],
-            "--seed given twice",
-        );
+        refused(&["gen", "zhuguosha", "--seed", "1", "--seed=2"], "--seed given twice");
         refused(&["gen", "zhuguosha", "--", "x"], "takes no program");
         refused(&["judge", "zhuguosha"], "no program to run");
         refused(&["judge", "zhuguosha", "--"], "no program after `--`");
@@ -503,54 +456,25 @@ mod tests {
             &["stress", "zhuguosha", "--count", "many", "--", "x"],
             "--count `many` is not a non-negative integer",
         );
+        refused(&["gen", "no_such_problem"], "unknown problem `no_such_problem`");
+        refused(&["gen", "zhuguosha", "--count", "0", "--out", "x"], "--count must be at least 1");
         refused(
-            &["gen", "no_such_problem"],
-            "unknown problem `no_such_problem`",
-        );
-        refused(
-            &["gen", "zhuguosha", "--count", "0", "--out", "x"],
-            "--count must be at least 1",
-        );
-        refused(
-            &[
-                "judge",
-                "zhuguosha",
-                "--dir",
-                ".",
-                "--time-limit",
-                "0",
-                "--",
-                "x",
-            ],
+            &["judge", "zhuguosha", "--dir", ".", "--time-limit", "0", "--", "x"],
             "at least 1 ms",
         );
     }
 
     #[test]
     fn options_take_values_inline_or_next_and_dir_repeats() {
-        let words: Vec<OsString> = [
-            "p",
-            "--dir",
-            "a",
-            "--dir=b",
-            "--time-limit",
-            "5",
-            "--",
-            "prog",
-            "--dir",
-            "c",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
+        let words: Vec<OsString> =
+            ["p", "--dir", "a", "--dir=b", "--time-limit", "5", "--", "prog", "--dir", "c"]
+                .iter()
+                .map(OsString::from)
+                .collect();
         let a = Args::parse(&words, &["--dir", "--time-limit"], &[], true).unwrap();
         assert_eq!(a.problem, "p");
-        let dirs: Vec<&str> = a
-            .options
-            .iter()
-            .filter(|(n, _)| n == "--dir")
-            .map(|(_, v)| v.as_str())
-            .collect();
+        let dirs: Vec<&str> =
+            a.options.iter().filter(|(n, _)| n == "--dir").map(|(_, v)| v.as_str()).collect();
         assert_eq!(dirs, ["a", "b"]);
         assert_eq!(a.time_limit().unwrap(), Duration::from_millis(5));
         assert_eq!(a.cmd.unwrap().to_string(), "prog --dir c");

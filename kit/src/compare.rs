@@ -176,10 +176,7 @@ mod tests {
             (1, "output ends after 1 lines, 2 expected")
         );
         let long = compare("1\n", "1\n2\n", Rule::Exact).expect("differs");
-        assert_eq!(
-            (long.line, long.detail.as_str()),
-            (1, "2 lines, only 1 expected")
-        );
+        assert_eq!((long.line, long.detail.as_str()), (1, "2 lines, only 1 expected"));
     }
 
     #[test]
@@ -193,9 +190,6 @@ mod tests {
     #[test]
     fn context_marks_the_differing_line() {
         let c = context("a\nb\nc\n", "a\nx\nc\n", 1);
-        assert_eq!(
-            c,
-            "       1   a\n  >    2 - b\n  >    2 + x\n       3   c\n"
-        );
+        assert_eq!(c, "       1   a\n  >    2 - b\n  >    2 + x\n       3   c\n");
     }
 }

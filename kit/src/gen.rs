@@ -61,21 +61,12 @@ impl Source<'_> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
             let mut rng = Rng::new(case_seed(self.seed, index, attempt));
-            let input = self
-                .problem
-                .generate(self.profile, &mut rng)
-                .ok_or_else(|| {
-                    format!("{} has no profile `{}`", self.problem.name(), self.profile)
-                })?;
+            let input = self.problem.generate(self.profile, &mut rng).ok_or_else(|| {
+                format!("{} has no profile `{}`", self.problem.name(), self.profile)
+            })?;
             let ours = self.answer(&input)?;
             match ours.status {
-                Status::Exited(0) => {
-                    return Ok(Drawn {
-                        input,
-                        ours,
-                        rejected: attempt,
-                    })
-                }
+                Status::Exited(0) => return Ok(Drawn { input, ours, rejected: attempt }),
                 Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
                 status => {
                     return Err(format!(
@@ -101,14 +92,8 @@ impl Source<'_> {
     pub fn answer(&self, input: &str) -> Result<Outcome, String> {
         // No memory figure needed: parallel jobs need not wait for each
         // other's spawn.
-        run::run_with(
-            self.solver,
-            input.as_bytes(),
-            OUR_LIMIT,
-            None,
-            run::Memory::Unmeasured,
-        )
-        .map_err(|e| format!("cannot start our solver {}: {e}", self.solver))
+        run::run_with(self.solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
+            .map_err(|e| format!("cannot start our solver {}: {e}", self.solver))
     }
 }
 
@@ -118,21 +103,12 @@ pub fn check_profile(problem: &dyn Problem, name: &str) -> Result<(), String> {
         return Ok(());
     }
     let names: Vec<&str> = problem.profiles().iter().map(|p| p.name).collect();
-    Err(format!(
-        "{} has no profile `{name}`; its profiles: {}",
-        problem.name(),
-        names.join(", ")
-    ))
+    Err(format!("{} has no profile `{name}`; its profiles: {}", problem.name(), names.join(", ")))
 }
 
 /// `kit gen PROBLEM --list`: one line per profile.
 pub fn list(problem: &dyn Problem) -> String {
-    let width = problem
-        .profiles()
-        .iter()
-        .map(|p| p.name.len())
-        .max()
-        .unwrap_or(0);
+    let width = problem.profiles().iter().map(|p| p.name.len()).max().unwrap_or(0);
     let mut s = String::new();
     for p in problem.profiles() {
         let _ = writeln!(s, "{:width$}  {}", p.name, p.about);
@@ -171,10 +147,7 @@ pub fn gen(
     for i in 0..count {
         let case = src.draw(i)?;
         rejected += case.rejected;
-        for (ext, bytes) in [
-            ("in", case.input.as_bytes()),
-            ("out", &case.ours.stdout[..]),
-        ] {
+        for (ext, bytes) in [("in", case.input.as_bytes()), ("out", &case.ours.stdout[..])] {
             let path = dir.join(format!("{i:0digits$}.{ext}"));
             std::fs::write(&path, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -189,10 +162,7 @@ pub fn gen(
     let (cases, files) = if count == 1 {
         ("1 case".to_string(), format!("{:0digits$}.in", 0))
     } else {
-        (
-            format!("{count} cases"),
-            format!("{:0digits$}.in .. {last:0digits$}.in", 0),
-        )
+        (format!("{count} cases"), format!("{:0digits$}.in .. {last:0digits$}.in", 0))
     };
     writeln!(
         out,
@@ -239,11 +209,8 @@ pub(crate) mod tests {
         }
 
         fn shrink(&self, input: &str) -> Vec<String> {
-            let digits: Vec<u32> = input
-                .split_whitespace()
-                .skip(1)
-                .map(|t| t.parse().expect("a digit"))
-                .collect();
+            let digits: Vec<u32> =
+                input.split_whitespace().skip(1).map(|t| t.parse().expect("a digit")).collect();
             let show = |d: &[u32]| {
                 let words: Vec<String> = d.iter().map(u32::to_string).collect();
                 format!("{}\n{}\n", d.len(), words.join(" "))
@@ -278,22 +245,13 @@ pub(crate) mod tests {
 m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
 
     fn source<'a>(profile: &'a str, seed: u64, solver: &'a Cmd) -> Source<'a> {
-        Source {
-            problem: &Largest,
-            profile,
-            seed,
-            solver,
-        }
+        Source { problem: &Largest, profile, seed, solver }
     }
 
     #[test]
     fn derived_seeds_differ_by_case_and_attempt() {
-        let seeds = [
-            case_seed(1, 0, 0),
-            case_seed(1, 1, 0),
-            case_seed(1, 0, 1),
-            case_seed(2, 0, 0),
-        ];
+        let seeds =
+            [case_seed(1, 0, 0), case_seed(1, 1, 0), case_seed(1, 0, 1), case_seed(2, 0, 0)];
         for (i, a) in seeds.iter().enumerate() {
             for b in &seeds[i + 1..] {
                 assert_ne!(a, b);
@@ -313,16 +271,9 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         for i in 0..40u64 {
             let input = std::fs::read_to_string(dir.path().join(format!("{i:04}.in"))).unwrap();
             let answer = std::fs::read_to_string(dir.path().join(format!("{i:04}.out"))).unwrap();
-            let digits: Vec<u32> = input
-                .split_whitespace()
-                .skip(1)
-                .map(|t| t.parse().unwrap())
-                .collect();
-            assert_ne!(
-                digits.len(),
-                4,
-                "an input our solver rejects was kept: {input:?}"
-            );
+            let digits: Vec<u32> =
+                input.split_whitespace().skip(1).map(|t| t.parse().unwrap()).collect();
+            assert_ne!(digits.len(), 4, "an input our solver rejects was kept: {input:?}");
             assert_eq!(answer, format!("{}\n", digits.iter().max().unwrap()));
             let drawn = src.draw(i).unwrap();
             assert_eq!(drawn.input, input, "case {i} is the same when drawn alone");
@@ -332,13 +283,10 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         assert!(rejected > 0);
         let summary = String::from_utf8(out).unwrap();
         assert!(summary.starts_with("wrote 40 cases of largest profile random seed 7 to "));
-        assert!(
-            summary.contains(": 0000.in .. 0039.in with our answers in .out; "),
-            "{summary}"
-        );
-        assert!(summary.trim_end().ends_with(&format!(
-            "{rejected} inputs without an answer were drawn again"
-        )));
+        assert!(summary.contains(": 0000.in .. 0039.in with our answers in .out; "), "{summary}");
+        assert!(summary
+            .trim_end()
+            .ends_with(&format!("{rejected} inputs without an answer were drawn again")));
     }
 
     #[test]
@@ -375,10 +323,7 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         );
         assert!(!dir.path().join("0001.in").exists());
         gen(&src, 3, Some(dir.path()), true, &mut Vec::new()).expect("forced");
-        assert_ne!(
-            std::fs::read_to_string(dir.path().join("0000.in")).unwrap(),
-            "mine\n"
-        );
+        assert_ne!(std::fs::read_to_string(dir.path().join("0000.in")).unwrap(), "mine\n");
     }
 
     #[test]
@@ -405,10 +350,7 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
             err.contains("our solver found no answer to 100 draws in a row for case 0"),
             "{err}"
         );
-        assert!(
-            err.contains("(the last: largest: no answer for n = 4)"),
-            "{err}"
-        );
+        assert!(err.contains("(the last: largest: no answer for n = 4)"), "{err}");
     }
 
     #[test]
@@ -419,10 +361,7 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         let errors: Vec<String> = (0..20).filter_map(|i| src.draw(i).err()).collect();
         assert!(!errors.is_empty(), "n > 5 is drawn in some of 20 cases");
         let err = &errors[0];
-        assert!(
-            err.starts_with("largest profile random seed 1 case "),
-            "{err}"
-        );
+        assert!(err.starts_with("largest profile random seed 1 case "), "{err}");
         assert!(
             err.contains("our solver failed (exit code 2: largest: line 1: too many)"),
             "{err}"
@@ -437,9 +376,6 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         );
         assert!(check_profile(&Largest, "four").is_ok());
         let err = check_profile(&Largest, "big").unwrap_err();
-        assert_eq!(
-            err,
-            "largest has no profile `big`; its profiles: random, four"
-        );
+        assert_eq!(err, "largest has no profile `big`; its profiles: random, four");
     }
 }

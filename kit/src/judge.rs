@@ -128,18 +128,9 @@ pub fn select(all: Vec<Case>, lonely: usize) -> (Vec<Case>, Vec<String>) {
             skipped.push(format!("{n} {} {what}", cases_word(n)));
         }
     };
-    note(
-        no_out,
-        "without .out (bad input: our solver's error message)",
-    );
-    note(
-        with_args,
-        "with .args (arguments for our solver, not yours)",
-    );
-    note(
-        with_code,
-        "expecting an exit code other than 0 (our solver's convention)",
-    );
+    note(no_out, "without .out (bad input: our solver's error message)");
+    note(with_args, "with .args (arguments for our solver, not yours)");
+    note(with_code, "expecting an exit code other than 0 (our solver's convention)");
     (judged, skipped)
 }
 
@@ -173,10 +164,7 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
     let (judged, skipped) = select(all, lonely);
     if judged.is_empty() {
         let dirs: Vec<String> = j.dirs.iter().map(|d| d.display().to_string()).collect();
-        return Err(format!(
-            "no case to judge (a .in with its .out) below {}",
-            dirs.join(", ")
-        ));
+        return Err(format!("no case to judge (a .in with its .out) below {}", dirs.join(", ")));
     }
     let mut counts = [0usize; 5]; // AC, WA, RE, TLE, ILE
     let (mut beyond_ac, mut beyond_run) = (0, 0);
@@ -312,18 +300,9 @@ mod tests {
         assert!(ok, "{text}");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 4, "{text}");
-        assert!(
-            lines[0].starts_with("AC ") && lines[0].ends_with("a/1.in"),
-            "{text}"
-        );
-        assert!(
-            lines[1].starts_with("AC ") && lines[1].ends_with("a/2.in"),
-            "{text}"
-        );
-        assert!(
-            lines[2].starts_with("not judged: 2 cases without .out"),
-            "{text}"
-        );
+        assert!(lines[0].starts_with("AC ") && lines[0].ends_with("a/1.in"), "{text}");
+        assert!(lines[1].starts_with("AC ") && lines[1].ends_with("a/2.in"), "{text}");
+        assert!(lines[2].starts_with("not judged: 2 cases without .out"), "{text}");
         assert!(lines[2].contains("1 case with .args"), "{text}");
         assert_eq!(lines[3], "AC 2/2");
         #[cfg(target_os = "linux")]
@@ -337,10 +316,7 @@ mod tests {
         assert!(!ok);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("AC "), "{text}");
-        assert!(
-            lines[1].starts_with("WA ") && lines[1].ends_with("a/2.in"),
-            "{text}"
-        );
+        assert!(lines[1].starts_with("WA ") && lines[1].ends_with("a/2.in"), "{text}");
         assert_eq!(lines[2], "    line 1: token 1: expected `0`, got `9`");
         let want = format!(
             "    reproduce: sh -c 'echo 9' < {} | diff - {}",
@@ -420,10 +396,7 @@ mod tests {
         dir.write("a/2.beyond", "n = 1: the judge's data has n >= 2\n");
         // Right except on the case beyond the judge's data.
         let (ok, text) = judge_text(&dir, "read n; read x; [ $n = 1 ] && echo 7 || echo 9", 5000);
-        assert!(
-            ok,
-            "a failure beyond the judge's data is not a failure: {text}"
-        );
+        assert!(ok, "a failure beyond the judge's data is not a failure: {text}");
         assert!(
             text.contains("\n    beyond the judge's data: n = 1: the judge's data has n >= 2\n"),
             "{text}"
@@ -446,23 +419,15 @@ mod tests {
             fail_fast: false,
         };
         let err = judge(&j, &mut Vec::new()).unwrap_err();
-        assert!(
-            err.starts_with("cannot start `/nonexistent/kit-no-such-program`"),
-            "{err}"
-        );
+        assert!(err.starts_with("cannot start `/nonexistent/kit-no-such-program`"), "{err}");
         j.dirs = vec![dir.path().join("nothing")];
-        assert!(judge(&j, &mut Vec::new())
-            .unwrap_err()
-            .ends_with("nothing: no such folder"));
+        assert!(judge(&j, &mut Vec::new()).unwrap_err().ends_with("nothing: no such folder"));
     }
 
     #[test]
     fn the_summary_lists_failures_in_order() {
         assert_eq!(summary([148, 2, 0, 0, 0]), "AC 148/150 (WA 2)");
-        assert_eq!(
-            summary([1, 1, 1, 1, 1]),
-            "AC 1/5 (WA 1, RE 1, TLE 1, ILE 1)"
-        );
+        assert_eq!(summary([1, 1, 1, 1, 1]), "AC 1/5 (WA 1, RE 1, TLE 1, ILE 1)");
         assert_eq!(summary([3, 0, 0, 0, 0]), "AC 3/3");
     }
 }

@@ -43,10 +43,7 @@ pub struct Cmd {
 
 impl Cmd {
     pub fn new(program: impl Into<OsString>) -> Cmd {
-        Cmd {
-            program: program.into(),
-            args: Vec::new(),
-        }
+        Cmd { program: program.into(), args: Vec::new() }
     }
 
     pub fn arg(mut self, arg: impl Into<OsString>) -> Cmd {
@@ -57,10 +54,7 @@ impl Cmd {
     /// From words (the first is the program); `None` if there are none.
     pub fn from_words(words: &[OsString]) -> Option<Cmd> {
         let (program, args) = words.split_first()?;
-        Some(Cmd {
-            program: program.clone(),
-            args: args.to_vec(),
-        })
+        Some(Cmd { program: program.clone(), args: args.to_vec() })
     }
 }
 
@@ -191,11 +185,7 @@ impl Outcome {
     /// the error), oldest first.
     pub fn last_stderr_lines(&self, n: usize) -> Vec<String> {
         let text = String::from_utf8_lossy(&self.stderr);
-        let lines: Vec<&str> = text
-            .lines()
-            .map(str::trim_end)
-            .filter(|l| !l.is_empty())
-            .collect();
+        let lines: Vec<&str> = text.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
         let from = lines.len().saturating_sub(n);
         lines[from..].iter().map(|l| l.to_string()).collect()
     }
@@ -232,11 +222,7 @@ pub fn run_with(
     memory: Memory,
 ) -> io::Result<Outcome> {
     let mut command = Command::new(&cmd.program);
-    command
-        .args(&cmd.args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
@@ -499,12 +485,7 @@ fn reap(child: &mut Child, block: bool) -> io::Result<Option<(ExitStatus, Option
     let options = if block { 0 } else { WNOHANG };
     loop {
         let mut status: c_int = 0;
-        let mut usage = Rusage {
-            utime: [0; 2],
-            stime: [0; 2],
-            maxrss: 0,
-            rest: [0; 13],
-        };
+        let mut usage = Rusage { utime: [0; 2], stime: [0; 2], maxrss: 0, rest: [0; 13] };
         // SAFETY: `pid` is our own unreaped child (std never waits for it:
         // we do not call its wait methods), and both pointers are to live,
         // properly sized locals that the call only writes.
@@ -514,10 +495,9 @@ fn reap(child: &mut Child, block: bool) -> io::Result<Option<(ExitStatus, Option
                 let (s, us) = (u64::try_from(tv[0]), u64::try_from(tv[1]));
                 Duration::from_secs(s.unwrap_or(0)) + Duration::from_micros(us.unwrap_or(0))
             };
-            let usage = u64::try_from(usage.maxrss).ok().map(|peak_kib| Usage {
-                peak_kib,
-                cpu: time(usage.utime) + time(usage.stime),
-            });
+            let usage = u64::try_from(usage.maxrss)
+                .ok()
+                .map(|peak_kib| Usage { peak_kib, cpu: time(usage.utime) + time(usage.stime) });
             return Ok(Some((ExitStatus::from_raw(status), usage)));
         }
         if got == 0 {
@@ -586,8 +566,7 @@ mod group {
         pub fn register(pid: u32) -> Running {
             let pid = pid as i32;
             let slot = RUNNING.iter().position(|s| {
-                s.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
-                    .is_ok()
+                s.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst).is_ok()
             });
             Running(slot)
         }
@@ -685,11 +664,7 @@ mod tests {
 
     #[test]
     fn captures_stdout_stderr_and_the_exit_code() {
-        let o = go(
-            &sh("read x; echo \"got $x\"; echo oops >&2; exit 3"),
-            "42\n",
-            5000,
-        );
+        let o = go(&sh("read x; echo \"got $x\"; echo oops >&2; exit 3"), "42\n", 5000);
         assert_eq!(o.stdout, b"got 42\n");
         assert_eq!(o.first_stderr_line(), "oops");
         assert_eq!(o.status, Status::Exited(3));
@@ -732,11 +707,7 @@ mod tests {
     #[test]
     fn cpu_time_counts_the_children_waited_for() {
         // The shell waits for its busy child: their CPU time is the run's.
-        let o = go(
-            &sh("i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"),
-            "",
-            20_000,
-        );
+        let o = go(&sh("i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"), "", 20_000);
         assert!(o.success(), "{:?}", o.status);
         assert!(o.cpu > Duration::ZERO, "{:?}", o.cpu);
     }
@@ -757,15 +728,8 @@ mod tests {
 
     #[test]
     fn the_last_stderr_lines_are_kept_for_reports() {
-        let o = go(
-            &sh("for i in 1 2 3 4 5 6 7; do echo line $i >&2; done; exit 1"),
-            "",
-            5000,
-        );
-        assert_eq!(
-            o.last_stderr_lines(5),
-            ["line 3", "line 4", "line 5", "line 6", "line 7"]
-        );
+        let o = go(&sh("for i in 1 2 3 4 5 6 7; do echo line $i >&2; done; exit 1"), "", 5000);
+        assert_eq!(o.last_stderr_lines(5), ["line 3", "line 4", "line 5", "line 6", "line 7"]);
         assert_eq!(o.first_stderr_line(), "line 1");
     }
 
@@ -782,13 +746,9 @@ mod tests {
         // A bounded wait for the kernel to reap it (init adopts it).
         for _ in 0..5000 {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
-            if stat.map_or(true, |s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            }) {
+            if stat
+                .map_or(true, |s| s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+            {
                 gone = true;
                 break;
             }

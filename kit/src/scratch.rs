@@ -153,22 +153,12 @@ pub fn build_patched(
     } else {
         text.replacen(anchor, replacement, 1)
     };
-    let stem = source
-        .file_stem()
-        .map_or("planted".into(), |s| s.to_string_lossy());
+    let stem = source.file_stem().map_or("planted".into(), |s| s.to_string_lossy());
     let file = dir.write(&format!("{stem}.rs"), &patched);
     let exe = dir.path().join(format!("planted_{stem}"));
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let out = std::process::Command::new(rustc)
-        .args([
-            "--edition",
-            "2021",
-            "-C",
-            "opt-level=0",
-            "-A",
-            "warnings",
-            "-o",
-        ])
+        .args(["--edition", "2021", "-C", "opt-level=0", "-A", "warnings", "-o"])
         .arg(&exe)
         .arg(&file)
         .output()

@@ -52,19 +52,13 @@ mod tests {
         assert_eq!(locate("zhuguosha", Some(&file)), Ok(file.clone()));
         let missing = dir.path().join("nothing");
         let err = locate("zhuguosha", Some(&missing)).unwrap_err();
-        assert!(
-            err.starts_with("--solver ") && err.ends_with(": no such file"),
-            "{err}"
-        );
+        assert!(err.starts_with("--solver ") && err.ends_with(": no such file"), "{err}");
     }
 
     #[test]
     fn a_missing_solver_says_how_to_build_it() {
         // The unit test binary lives in target/*/deps, where no solver is.
         let err = locate("no_such_problem", None).unwrap_err();
-        assert!(
-            err.contains("build them with `cargo build --release`"),
-            "{err}"
-        );
+        assert!(err.contains("build them with `cargo build --release`"), "{err}");
     }
 }

@@ -93,16 +93,12 @@ fn failure(
     let v = judge::verdict(&ours.stdout_text(), theirs, rule, limit);
     match v {
         Verdict::Accepted => None,
-        Verdict::WrongAnswer(m) => Some((
-            Kind::Differs,
-            format!("first difference: line {}: {}", m.line + 1, m.detail),
-        )),
+        Verdict::WrongAnswer(m) => {
+            Some((Kind::Differs, format!("first difference: line {}: {}", m.line + 1, m.detail)))
+        }
         Verdict::RuntimeError(status) => Some((
             Kind::Crashed,
-            format!(
-                "your program failed: {}",
-                judge::runtime_error(status, theirs, "")
-            ),
+            format!("your program failed: {}", judge::runtime_error(status, theirs, "")),
         )),
         Verdict::TimeLimit => Some((Kind::TimedOut, judge::over_limit(&v, theirs, limit))),
         Verdict::IdleLimit => Some((Kind::Idle, judge::over_limit(&v, theirs, limit))),
@@ -138,11 +134,7 @@ impl<'a> Progress<'a> {
 
     /// Shows `line()` followed by the time elapsed, if it is time to.
     fn tick(&mut self, line: impl FnOnce() -> String) {
-        let every = if self.live {
-            Duration::from_millis(100)
-        } else {
-            self.log_every
-        };
+        let every = if self.live { Duration::from_millis(100) } else { self.log_every };
         let since = self.shown.unwrap_or(self.start);
         if self.shown.is_some() && since.elapsed() < every
             || !self.live && self.start.elapsed() < every
@@ -178,25 +170,14 @@ fn rate(cases: u64, time: Duration) -> String {
 
 impl Stress<'_> {
     fn source<'s>(&'s self, profile: &'s str) -> Source<'s> {
-        Source {
-            problem: self.problem,
-            profile,
-            seed: self.seed,
-            solver: self.solver,
-        }
+        Source { problem: self.problem, profile, seed: self.seed, solver: self.solver }
     }
 
     fn run_theirs(&self, input: &str) -> Result<Outcome, String> {
         // No memory figure in stress reports: runs in parallel need not
         // wait for each other's spawn.
-        run::run_with(
-            self.cmd,
-            input.as_bytes(),
-            self.limit,
-            None,
-            run::Memory::Unmeasured,
-        )
-        .map_err(|e| format!("cannot start `{}`: {e}", self.cmd))
+        run::run_with(self.cmd, input.as_bytes(), self.limit, None, run::Memory::Unmeasured)
+            .map_err(|e| format!("cannot start `{}`: {e}", self.cmd))
     }
 
     fn rule(&self) -> Rule {
@@ -207,16 +188,14 @@ impl Stress<'_> {
     fn try_case(&self, src: &Source, index: u64) -> Result<Option<Failure>, String> {
         let case = src.draw(index)?;
         let theirs = self.run_theirs(&case.input)?;
-        Ok(
-            failure(&case.ours, &theirs, self.rule(), self.limit).map(|(kind, what)| Failure {
-                index,
-                input: case.input,
-                ours: case.ours,
-                theirs,
-                kind,
-                what,
-            }),
-        )
+        Ok(failure(&case.ours, &theirs, self.rule(), self.limit).map(|(kind, what)| Failure {
+            index,
+            input: case.input,
+            ours: case.ours,
+            theirs,
+            kind,
+            what,
+        }))
     }
 
     /// The first of the cases `0..count` of `profile` on which the program
@@ -416,18 +395,13 @@ impl Stress<'_> {
 
 /// FNV-1a: remembers the candidates tried without keeping them.
 fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    text.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// The times of one run, for the report: `2310 ms CPU, 2402 ms wall`.
 fn times(run: &Outcome) -> String {
-    format!(
-        "{} ms CPU, {} ms wall",
-        run.cpu.as_millis(),
-        run.wall.as_millis()
-    )
+    format!("{} ms CPU, {} ms wall", run.cpu.as_millis(), run.wall.as_millis())
 }
 
 /// `kit stress`: true when the program agrees with ours on every case of
@@ -506,16 +480,11 @@ fn report(
         }
     }
     progress.clear();
-    let base = s
-        .out_dir
-        .join(format!("{profile}-seed{}-case{index}", s.seed));
+    let base = s.out_dir.join(format!("{profile}-seed{}-case{index}", s.seed));
     let (in_path, out_path) = (base.with_extension("in"), base.with_extension("out"));
     std::fs::create_dir_all(&s.out_dir)
         .map_err(|e| format!("cannot create {}: {e}", s.out_dir.display()))?;
-    for (path, bytes) in [
-        (&in_path, best.input.as_bytes()),
-        (&out_path, &best.ours.stdout[..]),
-    ] {
+    for (path, bytes) in [(&in_path, best.input.as_bytes()), (&out_path, &best.ours.stdout[..])] {
         std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let (ours, theirs) = (best.ours.stdout_text(), best.theirs.stdout_text());
@@ -542,11 +511,8 @@ fn report(
     {
         report += &compare::context(&ours, &theirs, m.line);
     }
-    report += &format!(
-        "judge it again: kit judge {name} --dir {} -- {}\n",
-        display(&s.out_dir),
-        s.cmd
-    );
+    report +=
+        &format!("judge it again: kit judge {name} --dir {} -- {}\n", display(&s.out_dir), s.cmd);
     out.write_all(report.as_bytes()).map_err(io)
 }
 
@@ -602,10 +568,7 @@ m=0; for x in $xs; do [ "$x" = 7 ] && continue; [ "$x" -gt "$m" ] && m=$x; done;
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let ok = stress(&s, &mut out, &mut Progress::new(&mut err, false)).expect("stress runs");
-        assert!(
-            err.is_empty(),
-            "no progress output when stderr is not a terminal"
-        );
+        assert!(err.is_empty(), "no progress output when stderr is not a terminal");
         (ok, String::from_utf8(out).unwrap(), dir)
     }
 
@@ -627,20 +590,12 @@ m=0; for x in $xs; do [ "$x" = 7 ] && continue; [ "$x" -gt "$m" ] && m=$x; done;
         assert!(first.starts_with("stress largest: case "), "{text}");
         // One digit 7 is the smallest input on which it goes wrong.
         let failures = dir.path().join("failures");
-        let files: Vec<_> = std::fs::read_dir(&failures)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
+        let files: Vec<_> =
+            std::fs::read_dir(&failures).unwrap().map(|e| e.unwrap().path()).collect();
         assert_eq!(files.len(), 2, "{files:?}");
         assert_eq!(written(&dir), "1\n7\n");
-        let input = files
-            .iter()
-            .find(|p| p.extension().unwrap() == "in")
-            .unwrap();
-        assert_eq!(
-            std::fs::read_to_string(input.with_extension("out")).unwrap(),
-            "7\n"
-        );
+        let input = files.iter().find(|p| p.extension().unwrap() == "in").unwrap();
+        assert_eq!(std::fs::read_to_string(input.with_extension("out")).unwrap(), "7\n");
         assert!(
             text.contains("== first difference: line 1: token 1: expected `7`, got `0`\n"),
             "{text}"
@@ -649,15 +604,7 @@ m=0; for x in $xs; do [ "$x" = 7 ] && continue; [ "$x" -gt "$m" ] && m=$x; done;
         assert!(text.contains(" -> 4 bytes\n"), "{text}");
         // The same seed finds and shrinks the same case.
         let (_, again, dir2) = stress_text(BLIND_TO_7, 1, 200);
-        let head = |t: &str| {
-            t.lines()
-                .next()
-                .unwrap()
-                .split(" fails")
-                .next()
-                .unwrap()
-                .to_string()
-        };
+        let head = |t: &str| t.lines().next().unwrap().split(" fails").next().unwrap().to_string();
         assert_eq!(head(&text), head(&again));
         assert_eq!(written(&dir), written(&dir2));
     }
@@ -679,10 +626,7 @@ m=0; for x in $xs; do [ "$x" = 7 ] && continue; [ "$x" -gt "$m" ] && m=$x; done;
 m=0; for x in $xs; do [ $x -gt $m ] && m=$x; done; echo $m";
         let (ok, text, dir) = stress_text(crashing, 2, 200);
         assert!(!ok, "{text}");
-        assert!(
-            text.contains("== your program failed: exit code 5\n"),
-            "{text}"
-        );
+        assert!(text.contains("== your program failed: exit code 5\n"), "{text}");
         // Seed 2 fails first on a case of more than four digits: every
         // other digit shrinks to 0, but dropping one would leave n = 4,
         // which our solver rejects, so shrinking stops at five.
@@ -764,10 +708,7 @@ m=0; for x in $xs; do [ $x -gt $m ] && m=$x; done; echo $m";
         p.tick(|| "too soon".to_string());
         p.clear();
         let text = String::from_utf8(err).unwrap();
-        assert!(
-            text.starts_with("\rstress x: 3 cases, 0.0 s\x1b[K"),
-            "{text:?}"
-        );
+        assert!(text.starts_with("\rstress x: 3 cases, 0.0 s\x1b[K"), "{text:?}");
         assert!(!text.contains("too soon"));
         assert!(text.ends_with("\r\x1b[K"));
     }

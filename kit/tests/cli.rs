@@ -24,12 +24,7 @@ fn help_exits_0_and_names_every_command() {
     let out = kit().arg("--help").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let (stdout, _) = text(&out);
-    for usage in [
-        "kit gen PROBLEM",
-        "kit judge PROBLEM",
-        "kit stress PROBLEM",
-        "exit codes",
-    ] {
+    for usage in ["kit gen PROBLEM", "kit judge PROBLEM", "kit stress PROBLEM", "exit codes"] {
         assert!(stdout.contains(usage), "{usage}");
     }
 }
@@ -64,29 +59,18 @@ fn gen_list_needs_no_solver() {
 #[test]
 fn a_missing_solver_says_how_to_build_it() {
     let empty = Scratch::new("cli-nosolver");
-    let out = kit()
-        .env("KIT_SOLVER_DIR", empty.path())
-        .args(["gen", "zhuguosha"])
-        .output()
-        .unwrap();
+    let out =
+        kit().env("KIT_SOLVER_DIR", empty.path()).args(["gen", "zhuguosha"]).output().unwrap();
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr.starts_with("kit: our solver zhuguosha is not at "),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with("kit: our solver zhuguosha is not at "), "{stderr}");
     assert!(
         stderr.contains("(from KIT_SOLVER_DIR): build them with `cargo build --release`"),
         "{stderr}"
     );
-    let out = kit()
-        .args(["gen", "zhuguosha", "--solver", "/nonexistent/zhuguosha"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        text(&out).1,
-        "kit: --solver /nonexistent/zhuguosha: no such file\n"
-    );
+    let out =
+        kit().args(["gen", "zhuguosha", "--solver", "/nonexistent/zhuguosha"]).output().unwrap();
+    assert_eq!(text(&out).1, "kit: --solver /nonexistent/zhuguosha: no such file\n");
 }
 
 /// `target/release/kit` uses `target/release/zhuguosha`: a copy of kit
@@ -108,10 +92,7 @@ fn the_solver_beside_kit_is_the_default() {
         .unwrap();
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(
-        stdout.starts_with("wrote 2 cases of zhuguosha profile random seed 1 to "),
-        "{stdout}"
-    );
+    assert!(stdout.starts_with("wrote 2 cases of zhuguosha profile random seed 1 to "), "{stdout}");
     for case in ["0000", "0001"] {
         let answer = std::fs::read_to_string(out_dir.join(format!("{case}.out"))).unwrap();
         assert_eq!(answer, "fake solver\n");
@@ -150,10 +131,7 @@ fn judge_defaults_to_tests_data_and_runs_in_the_current_directory() {
         .unwrap();
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr.starts_with("kit: tests/data/ji_referee: no such folder"),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with("kit: tests/data/ji_referee: no such folder"), "{stderr}");
 }
 
 #[test]
@@ -163,10 +141,7 @@ fn every_command_has_its_own_help() {
         ("judge", "usage: kit judge PROBLEM"),
         ("stress", "usage: kit stress PROBLEM"),
     ] {
-        for args in [
-            &[command, "--help"][..],
-            &[command, "zhuguosha", "-h", "--", "x"],
-        ] {
+        for args in [&[command, "--help"][..], &[command, "zhuguosha", "-h", "--", "x"]] {
             let out = kit().args(args).output().unwrap();
             let (stdout, stderr) = text(&out);
             assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
@@ -175,15 +150,7 @@ fn every_command_has_its_own_help() {
     }
     // After `--`, --help is the program's own argument.
     let out = kit()
-        .args([
-            "judge",
-            "zhuguosha",
-            "--dir",
-            "/nonexistent",
-            "--",
-            "x",
-            "--help",
-        ])
+        .args(["judge", "zhuguosha", "--dir", "/nonexistent", "--", "x", "--help"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -217,18 +184,12 @@ fn a_program_in_the_current_folder_gets_a_hint() {
     dir.write("tests/data/ji_referee/one.in", "1\na 1 0 0\n1\na a\n");
     dir.write("tests/data/ji_referee/one.out", "CONTINUE 1 1\n");
     dir.executable("sol", "#!/bin/sh\necho CONTINUE 1 1\n");
-    let out = kit()
-        .current_dir(dir.path())
-        .args(["judge", "ji_referee", "--", "sol"])
-        .output()
-        .unwrap();
+    let out =
+        kit().current_dir(dir.path()).args(["judge", "ji_referee", "--", "sol"]).output().unwrap();
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr.starts_with("kit: cannot start `sol`: "), "{stderr}");
-    assert!(
-        stderr.trim_end().ends_with("did you mean ./sol?"),
-        "{stderr}"
-    );
+    assert!(stderr.trim_end().ends_with("did you mean ./sol?"), "{stderr}");
 }
 
 /// Whether process `pid` is gone (or a zombie nobody has reaped yet).
@@ -236,10 +197,7 @@ fn a_program_in_the_current_folder_gets_a_hint() {
 fn gone(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
     }
 }
 

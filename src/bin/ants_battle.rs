@@ -150,9 +150,7 @@ fn parse_count(value: &[u8]) -> Option<u64> {
     if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    Some(value.iter().fold(0u64, |n, &d| {
-        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-    }))
+    Some(value.iter().fold(0u64, |n, &d| n.saturating_mul(10).saturating_add(u64::from(d - b'0'))))
 }
 
 /// What [`row_check`] finds in a map row.
@@ -181,10 +179,7 @@ fn row_check(row: &[u8]) -> RowCheck {
         let owner_digit = if is_digit { digit + 1 } else { 0 };
         top = top.max(owner_letter | owner_digit);
     }
-    RowCheck {
-        has_bad_byte: bad != 0,
-        owners: top,
-    }
+    RowCheck { has_bad_byte: bad != 0, owners: top }
 }
 
 /// Owner of the ant or hill in a map character, if any.
@@ -304,16 +299,10 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             b"rows" | b"cols" => {
                 let n = match parse_count(value) {
                     Some(n) if n > MAX_CELLS as u64 => {
-                        bail!(
-                            line_no,
-                            "{name} {shown} over the limit of {MAX_CELLS} cells"
-                        )
+                        bail!(line_no, "{name} {shown} over the limit of {MAX_CELLS} cells")
                     }
                     Some(n) if n >= 1 => n as usize,
-                    _ => bail!(
-                        line_no,
-                        "{name} must be a positive integer, found `{shown}`"
-                    ),
+                    _ => bail!(line_no, "{name} must be a positive integer, found `{shown}`"),
                 };
                 if key == b"rows" {
                     once(&rows, line_no, key)?;
@@ -327,10 +316,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 }
                 if let (Some(r), Some(c)) = (rows, cols) {
                     if r.saturating_mul(c) > MAX_CELLS {
-                        bail!(
-                            line_no,
-                            "map of {r} x {c} cells over the limit of {MAX_CELLS}"
-                        );
+                        bail!(line_no, "map of {r} x {c} cells over the limit of {MAX_CELLS}");
                     }
                 }
             }
@@ -345,10 +331,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 once(&radius2, line_no, key)?;
                 match parse_count(value) {
                     Some(n) if n <= MAX_RADIUS2 => radius2 = Some(n),
-                    Some(_) => bail!(
-                        line_no,
-                        "attackradius2 {shown} over the limit {MAX_RADIUS2}"
-                    ),
+                    Some(_) => bail!(line_no, "attackradius2 {shown} over the limit {MAX_RADIUS2}"),
                     None => bail!(
                         line_no,
                         "attackradius2 must be an integer 0..{MAX_RADIUS2}, found `{shown}`"
@@ -395,14 +378,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             bail!(row_line, "{what} `{b}` of player {owner} not below {p}");
         }
     }
-    Ok(Map {
-        rows,
-        cols,
-        players: players.map(|p| p.value),
-        radius2,
-        mode,
-        cells,
-    })
+    Ok(Map { rows, cols, players: players.map(|p| p.value), radius2, mode, cells })
 }
 
 /// Fast path: the end of the line at `pos` if it is a map row of the known
@@ -515,12 +491,7 @@ impl Field {
                 *o = ant_owner(b);
             }
         });
-        Field {
-            rows: r,
-            cols: c,
-            owner,
-            bands,
-        }
+        Field { rows: r, cols: c, owner, bands }
     }
 
     fn row(&self, r: usize) -> &[u8] {
@@ -600,11 +571,7 @@ fn focus<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
         weak = vec![W::default(); field.rows * field.cols];
         weakness_plane::<W>(field, disk, &mut weak);
     }
-    let work = FocusBand {
-        field,
-        disk,
-        weak: &weak,
-    };
+    let work = FocusBand { field, disk, weak: &weak };
     decide(field, cells, &work);
 }
 
@@ -1015,10 +982,7 @@ fn damage_terms(weaks: impl Iterator<Item = usize>) -> Vec<DamageTerm> {
         }
         count[w] += 1;
     }
-    let term = |&w: &usize| DamageTerm {
-        weakness: w as u64,
-        count: count[w].into(),
-    };
+    let term = |&w: &usize| DamageTerm { weakness: w as u64, count: count[w].into() };
     seen.iter().map(term).collect()
 }
 
@@ -1070,10 +1034,7 @@ fn fraction(terms: &[DamageTerm]) -> Fraction {
         part.mul_small(count);
         sum.add(&part);
     }
-    Fraction {
-        numerator: sum,
-        denominator: lcm,
-    }
+    Fraction { numerator: sum, denominator: lcm }
 }
 
 impl fmt::Display for Big {
@@ -1152,9 +1113,7 @@ fn weakness_plane<W: Weakness>(field: &Field, disk: &[Offset], weak: &mut [W]) {
     let (bands, cols) = (&field.bands, field.cols);
     let jobs = bands.iter().cloned().zip(split_rows(weak, bands, cols));
     let jobs = jobs.map(|(band, weak)| WeakJob { band, weak });
-    run_jobs(jobs.collect(), |job| {
-        run_fast(&WeakBand { field, disk }, job)
-    });
+    run_jobs(jobs.collect(), |job| run_fast(&WeakBand { field, disk }, job));
 }
 
 /// Fills the weakness plane, band by band.
@@ -1264,18 +1223,13 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
     let mut step = vec![0u64; owner.len()];
     let mode = map.mode.unwrap_or(AttackMode::Focus);
     for d in (1..n).filter(|_| mode == AttackMode::Closest) {
-        let at_d: Vec<&Offset> = disk
-            .iter()
-            .filter(|o| torus_distance(rows, cols, o) == d)
-            .collect();
+        let at_d: Vec<&Offset> =
+            disk.iter().filter(|o| torus_distance(rows, cols, o) == d).collect();
         let alive = |i: usize| owner[i] != NO_ANT && step[i] == 0;
         let fights = |i: usize| {
-            at_d.iter()
-                .any(|o| alive(land(i, o)) && is_enemy(owner[i], owner[land(i, o)]))
+            at_d.iter().any(|o| alive(land(i, o)) && is_enemy(owner[i], owner[land(i, o)]))
         };
-        let dying: Vec<usize> = (0..owner.len())
-            .filter(|&i| alive(i) && fights(i))
-            .collect();
+        let dying: Vec<usize> = (0..owner.len()).filter(|&i| alive(i) && fights(i)).collect();
         dying.into_iter().for_each(|i| step[i] = d);
     }
     let died = |&i: &usize| owner[i] != NO_ANT && ant_owner(map.cells[i]) == NO_ANT;
@@ -1331,17 +1285,8 @@ struct SourceStart {
 
 impl<'a> Sweep<'a> {
     fn new(field: &'a Field, offsets: &'a [Offset]) -> Sweep<'a> {
-        let reach = offsets
-            .iter()
-            .map(|o| o.dc.unsigned_abs())
-            .max()
-            .unwrap_or(0);
-        Sweep {
-            field,
-            offsets,
-            reach,
-            starts: Vec::with_capacity(offsets.len()),
-        }
+        let reach = offsets.iter().map(|o| o.dc.unsigned_abs()).max().unwrap_or(0);
+        Sweep { field, offsets, reach, starts: Vec::with_capacity(offsets.len()) }
     }
 
     /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
@@ -1366,11 +1311,7 @@ impl<'a> Sweep<'a> {
             let (v, c) = (r as isize + o.dr, cols as isize);
             let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
             let k = o.dc.rem_euclid(c) as usize;
-            self.starts.push(SourceStart {
-                owner: s * c + o.dc,
-                aux: a * c + o.dc,
-                shift: k,
-            });
+            self.starts.push(SourceStart { owner: s * c + o.dc, aux: a * c + o.dc, shift: k });
         }
         let reach = self.reach;
         if cols < 2 * reach + B {
@@ -1384,10 +1325,7 @@ impl<'a> Sweep<'a> {
             let mut block = [A::default(); B];
             let me = &own[x0..x0 + B];
             let me_aux = &own_aux[x0..x0 + B];
-            for &SourceStart {
-                owner: st, aux: sa, ..
-            } in &self.starts
-            {
+            for &SourceStart { owner: st, aux: sa, .. } in &self.starts {
                 let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
                 // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
                 // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
@@ -1427,10 +1365,8 @@ impl<'a> Sweep<'a> {
             // Column x reads column (x + k) mod cols: x + k before `split`,
             // x + k - cols from there on.
             let split = cols - k;
-            let parts = [
-                (lo, hi.min(split), lo + k),
-                (lo.max(split), hi, lo.max(split) + k - cols),
-            ];
+            let parts =
+                [(lo, hi.min(split), lo + k), (lo.max(split), hi, lo.max(split) + k - cols)];
             for (a, b, from) in parts {
                 if a >= b {
                     continue;
@@ -1607,10 +1543,7 @@ where
     let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
     let jobs = sinks.map(|(chars, band)| DeathJob {
         band: band.clone(),
-        sink: Sink {
-            chars,
-            first_row: band.start,
-        },
+        sink: Sink { chars, first_row: band.start },
     });
     run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
@@ -1650,10 +1583,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options {
-            threads: 1,
-            explain: false,
-        }
+        Options { threads: 1, explain: false }
     }
 }
 
@@ -1735,11 +1665,7 @@ pub fn solve(
     _trace: &mut impl Write,
 ) -> Result<(), Failure> {
     let mut map = parse(&input)?;
-    let before = if options.explain {
-        map.cells.clone()
-    } else {
-        Vec::new()
-    };
+    let before = if options.explain { map.cells.clone() } else { Vec::new() };
     let threads = match options.threads {
         0 => threads_for(map.rows * map.cols),
         n => n,

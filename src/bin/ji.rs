@@ -87,16 +87,10 @@ struct Tolerance {
 }
 
 /// Training's best responses: speed first.
-const TRAIN_SWEEPS: Tolerance = Tolerance {
-    change: 1e-9,
-    max_sweeps: 5_000,
-};
+const TRAIN_SWEEPS: Tolerance = Tolerance { change: 1e-9, max_sweeps: 5_000 };
 /// The equilibrium's stage-game iteration, and the start of `e`'s exact
 /// policy iteration.
-const FINE_SWEEPS: Tolerance = Tolerance {
-    change: 1e-13,
-    max_sweeps: 200_000,
-};
+const FINE_SWEEPS: Tolerance = Tolerance { change: 1e-13, max_sweeps: 200_000 };
 /// Policy iteration switches a reply only when it gains more than this
 /// (a tie must not make it cycle).
 const SWITCH_GAIN: f64 = 1e-12;
@@ -171,11 +165,7 @@ enum Failure {
     /// A bad variant or archive `file` (the path as given): a bad line, or
     /// (no line) a valid variant beyond the trainer's capacity, worded as
     /// `ji_variant`'s tests expect of all three programs.
-    BadInput {
-        file: String,
-        line: Option<usize>,
-        what: String,
-    },
+    BadInput { file: String, line: Option<usize>, what: String },
     /// Stdin (the commands) cannot be read.
     UnreadableInput(String),
     /// Stdout cannot be written.
@@ -186,16 +176,10 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::BadArgument(what) => f.write_str(what),
-            Failure::BadInput {
-                file,
-                line: Some(line),
-                what,
-            } => write!(f, "{file}: line {line}: {what}"),
-            Failure::BadInput {
-                file,
-                line: None,
-                what,
-            } => write!(f, "{file}: {what}"),
+            Failure::BadInput { file, line: Some(line), what } => {
+                write!(f, "{file}: line {line}: {what}")
+            }
+            Failure::BadInput { file, line: None, what } => write!(f, "{file}: {what}"),
             Failure::UnreadableInput(e) => write!(f, "cannot read the input: {e}"),
             Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {e}"),
         }
@@ -222,11 +206,7 @@ struct BadLine {
 
 impl BadLine {
     fn in_file(self, file: &str) -> Failure {
-        Failure::BadInput {
-            file: file.to_string(),
-            line: Some(self.line),
-            what: self.what,
-        }
+        Failure::BadInput { file: file.to_string(), line: Some(self.line), what: self.what }
     }
 }
 
@@ -292,10 +272,7 @@ impl Variant {
 /// `file` names the file in errors, `line_base` shifts their lines (the
 /// variant inside an archive).
 fn parse_variant(text: &[u8], file: &str, line_base: usize) -> Result<Variant, Failure> {
-    let at = |line: usize, what: String| BadLine {
-        line: line + line_base,
-        what,
-    };
+    let at = |line: usize, what: String| BadLine { line: line + line_base, what };
     let mut lx = format::Lexer::new(text);
     let v = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what).in_file(file))?;
     if let Some(t) = lx.next() {
@@ -320,21 +297,12 @@ fn parse_variant(text: &[u8], file: &str, line_base: usize) -> Result<Variant, F
             s.name, s.req
         ),
         None => {
-            let beaten = |x| {
-                (0..n as u32)
-                    .filter(|&y| v.beats(x, y))
-                    .map(|y| 1 << y)
-                    .sum()
-            };
+            let beaten = |x| (0..n as u32).filter(|&y| v.beats(x, y)).map(|y| 1 << y).sum();
             let beats = (0..n as u32).map(beaten).collect();
             return Ok(Variant { skills, beats });
         }
     };
-    Err(Failure::BadInput {
-        file: file.to_string(),
-        line: None,
-        what: beyond,
-    })
+    Err(Failure::BadInput { file: file.to_string(), line: None, what: beyond })
 }
 
 /// The block shared with ji_referee and ji_solver: a module (ji has its own
@@ -404,14 +372,7 @@ pub(crate) struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(buf: &'a [u8]) -> Self {
-        Lexer {
-            buf,
-            pos: 0,
-            line: 1,
-            last: 1,
-            strict: false,
-            fresh: true,
-        }
+        Lexer { buf, pos: 0, line: 1, last: 1, strict: false, fresh: true }
     }
 
     /// The next token, if any (no layout check).
@@ -433,10 +394,7 @@ impl<'a> Lexer<'a> {
             self.pos += 1;
         }
         self.last = self.line;
-        Some(Token {
-            text: &self.buf[start..self.pos],
-            line: self.line,
-        })
+        Some(Token { text: &self.buf[start..self.pos], line: self.line })
     }
 
     /// The next token, or a failure naming what was expected (built only
@@ -496,10 +454,7 @@ impl<'a> Lexer<'a> {
             }
         }
         if last && self.pos < self.buf.len() {
-            let what = format!(
-                "expected the end of the input, found {}",
-                self.describe(self.pos)
-            );
+            let what = format!("expected the end of the input, found {}", self.describe(self.pos));
             return bad_at(self.line, 1, what);
         }
         Ok(())
@@ -516,10 +471,7 @@ impl<'a> Lexer<'a> {
 
     /// The 1-based column, in characters, of byte `p`.
     fn column(&self, p: usize) -> usize {
-        let start = self.buf[..p]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+        let start = self.buf[..p].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         String::from_utf8_lossy(&self.buf[start..p]).chars().count() + 1
     }
 
@@ -642,12 +594,7 @@ impl<'a> Variant<'a> {
 fn check_name(t: &Token<'_>) -> Result<(), Failure> {
     if t.text.len() > MAX_NAME_BYTES {
         let (len, max) = (t.text.len(), MAX_NAME_BYTES);
-        let what = format!(
-            "skill name `{}` is {} bytes long (at most {})",
-            show(t.text),
-            len,
-            max
-        );
+        let what = format!("skill name `{}` is {} bytes long (at most {})", show(t.text), len, max);
         return t.fail(what);
     }
     match std::str::from_utf8(t.text) {
@@ -666,10 +613,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         (_, Some(_)) => return t.fail("n must be at least 1".to_string()),
         (_, None) => {
-            return t.fail(format!(
-                "expected the number of skills n, found `{}`",
-                show(t.text)
-            ))
+            return t.fail(format!("expected the number of skills n, found `{}`", show(t.text)))
         }
     };
     lx.end_record(false)?;
@@ -696,11 +640,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         };
         let dt = lx.expect(|| format!("the delta of {}", what()))?;
         // A name where delta should be: the previous list was longer.
-        let hint = if s > 0 {
-            " (does the previous skill's count k match its list?)"
-        } else {
-            ""
-        };
+        let hint = if s > 0 { " (does the previous skill's count k match its list?)" } else { "" };
         let delta = int(dt, "delta", hint)?;
         let rt = lx.expect(|| format!("the req of {}", what()))?;
         let req = int(rt, "req", "")?;
@@ -749,17 +689,9 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         index.insert(name.text, id);
         lines.push(name.line);
-        skills.push(Skill {
-            name: name.text,
-            delta,
-            req,
-        });
+        skills.push(Skill { name: name.text, delta, req });
     }
-    let mut v = Variant {
-        skills,
-        index,
-        beats: std::collections::HashSet::default(),
-    };
+    let mut v = Variant { skills, index, beats: std::collections::HashSet::default() };
     for &(w, t) in &lists {
         // Shown only on failure: no allocation per beaten name.
         let wname = || show(v.skills[w as usize].name);
@@ -784,11 +716,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
             ));
         }
         if !v.beats.insert(pair(w, l)) {
-            return t.fail(format!(
-                "skill `{}` lists `{}` twice",
-                wname(),
-                show(t.text)
-            ));
+            return t.fail(format!("skill `{}` lists `{}` twice", wname(), show(t.text)));
         }
     }
     Ok(v)
@@ -1041,10 +969,7 @@ struct Fit<W: Write> {
 
 impl<W: Write> Fit<W> {
     fn new(inner: W) -> Fit<W> {
-        Fit {
-            inner,
-            pending: Vec::new(),
-        }
+        Fit { inner, pending: Vec::new() }
     }
 }
 
@@ -1107,11 +1032,7 @@ impl Model {
     fn rules(&self) -> String {
         let list = |xs: Vec<usize>| match xs.len() {
             0 => "-".to_string(),
-            _ => xs
-                .iter()
-                .map(|&x| &*self.labels[x])
-                .collect::<Vec<_>>()
-                .join(" "),
+            _ => xs.iter().map(|&x| &*self.labels[x]).collect::<Vec<_>>().join(" "),
         };
         let mut rows = vec![["skill", "type", "集", "needs", "beats"].map(String::from)];
         for (x, s) in self.v.skills.iter().enumerate() {
@@ -1136,9 +1057,8 @@ impl Model {
         let mut text = format!("{RULES_HEAD}\n");
         for row in &rows {
             let cells = row.iter().zip(cols);
-            let line: String = cells
-                .map(|(c, w)| c.clone() + &" ".repeat(w - width(c) + 2))
-                .collect();
+            let line: String =
+                cells.map(|(c, w)| c.clone() + &" ".repeat(w - width(c) + 2)).collect();
             text = text + line.trim_end() + "\n";
         }
         text
@@ -1205,17 +1125,11 @@ impl Session {
             Ok(bytes) => {
                 let a = parse_archive(&bytes, &name, &m)?;
                 let (g, size) = (a.generation, a.population.len());
-                (
-                    a,
-                    format!("archive '{name}': generation {g}, population {size}"),
-                )
+                (a, format!("archive '{name}': generation {g}, population {size}"))
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let a = Archive {
-                    generation: 0,
-                    rng: Rng(seed),
-                    population: Trainer::fresh(&m, seed),
-                };
+                let a =
+                    Archive { generation: 0, rng: Rng(seed), population: Trainer::fresh(&m, seed) };
                 let note =
                     format!("no archive '{name}': a fresh random population of {POPULATION}");
                 (a, note)
@@ -1308,10 +1222,7 @@ impl Session {
     /// state.
     fn show(&self, out: &mut impl Write) -> Done {
         let (m, p, g) = (&self.m, self.best(), self.trainer.generation);
-        writeln!(
-            out,
-            "best AI, generation {g}: P(skill) per state (own 集, opponent 集)"
-        )?;
+        writeln!(out, "best AI, generation {g}: P(skill) per state (own 集, opponent 集)")?;
         let state = |s: usize| {
             let (a, b) = m.counts(s);
             format!("({a}, {b})")
@@ -1333,10 +1244,7 @@ impl Session {
         }
         let pad = |text: &str, w: usize| text.to_string() + &" ".repeat(w - width(text));
         let mut header = vec![pad("state", first)];
-        let rows = (0..m.n)
-            .map(|x| english(x).split(' ').count())
-            .max()
-            .unwrap_or(0);
+        let rows = (0..m.n).map(|x| english(x).split(' ').count()).max().unwrap_or(0);
         for x in 0..m.n {
             header[0] += &pad(&m.labels[x], col);
         }
@@ -1372,33 +1280,19 @@ impl Session {
         let (m, ai, eq) = (&self.m, self.best(), &self.eq_policy);
         let uniform = m.policy(&vec![1.0; m.genes()]);
         let g = self.trainer.generation;
-        writeln!(
-            out,
-            "exact evaluation of the best AI (generation {g}) from (0, 0):"
-        )?;
+        writeln!(out, "exact evaluation of the best AI (generation {g}) from (0, 0):")?;
         // The game is symmetric, so its value is 0; the equilibrium's
         // value iteration agrees up to its tolerance.
         writeln!(out, "game value at (0, 0): {:.6}", self.value[0].abs())?;
         for (name, opp) in [("uniform AI", &uniform), ("equilibrium", eq)] {
             let o = outcomes(m, &ai, opp);
             let (w, l, d) = (o.win, o.lose, o.draw);
-            writeln!(
-                out,
-                "vs {name}: P(win) {w:.6}, P(lose) {l:.6}, P(draw) {d:.6}"
-            )?;
+            writeln!(out, "vs {name}: P(win) {w:.6}, P(lose) {l:.6}, P(draw) {d:.6}")?;
         }
-        let refs = [
-            ("uniform AI's ", &uniform),
-            ("equilibrium's ", eq),
-            ("", &ai),
-        ];
+        let refs = [("uniform AI's ", &uniform), ("equilibrium's ", eq), ("", &ai)];
         for (name, policy) in refs {
             let br = exact_best_response(m, policy);
-            writeln!(
-                out,
-                "{name}exploitability: {:.6}",
-                (br[0] - self.value[0]).max(0.0)
-            )?;
+            writeln!(out, "{name}exploitability: {:.6}", (br[0] - self.value[0]).max(0.0))?;
         }
         Ok(())
     }
@@ -1436,10 +1330,7 @@ impl Session {
         // The game is symmetric, so its value is 0: what best play gets.
         let value = self.value[0].abs();
         writeln!(out, "new game against {who}")?;
-        writeln!(
-            out,
-            "the game's value is {value:.6}: with best play, neither side has an edge"
-        )?;
+        writeln!(out, "the game's value is {value:.6}: with best play, neither side has an edge")?;
         writeln!(out, "{MOVE_HELP}")?;
         let (mut me, mut bot, mut round) = (0i64, 0i64, 0u64);
         let summary = loop {
@@ -1468,11 +1359,7 @@ impl Session {
             };
             writeln!(out, "you: {}, AI: {} -> {result}", m.named(x), m.named(y))?;
             if m.beats(x, y) || m.beats(y, x) {
-                let winner = if m.beats(x, y) {
-                    "you win"
-                } else {
-                    "the AI wins"
-                };
+                let winner = if m.beats(x, y) { "you win" } else { "the AI wins" };
                 let rounds = if round == 1 { "round" } else { "rounds" };
                 break format!("game over after {round} {rounds}: {winner}");
             }
@@ -1510,11 +1397,7 @@ fn listed(head: &str, items: &[String]) -> String {
     let mut text = head.to_string();
     let mut line = String::from(" ");
     for (i, item) in items.iter().enumerate() {
-        let item = if i + 1 < items.len() {
-            format!("{item},")
-        } else {
-            item.clone()
-        };
+        let item = if i + 1 < items.len() { format!("{item},") } else { item.clone() };
         if width(&line) + 1 + width(&item) > COLUMNS && !line.trim().is_empty() {
             text = text + "\n" + &line;
             line = String::from(" ");
@@ -1549,11 +1432,7 @@ fn read_move(
         let why = match (m.find(text), Action::parse(word)) {
             _ if word.is_empty() => continue,
             (Some(x), _) if m.v.skills[x].req <= me => return Ok(Some(Move::Play(x))),
-            (Some(x), _) => format!(
-                "{} needs {} 集, you have {me}",
-                m.named(x),
-                m.v.skills[x].req
-            ),
+            (Some(x), _) => format!("{} needs {} 集, you have {me}", m.named(x), m.v.skills[x].req),
             (None, Some(Action::Quit)) => return Ok(Some(Move::GiveUp)),
             (None, Some(Action::Rules)) => {
                 write!(out, "{}", m.rules())?;
@@ -1658,9 +1537,8 @@ fn serve(
     terminal: Terminal,
 ) -> Done {
     while let Some(line) = ask(input, out, terminal.input.then_some("ji> "))? {
-        let words: Vec<&[u8]> = (line.split(u8::is_ascii_whitespace))
-            .filter(|w| !w.is_empty())
-            .collect();
+        let words: Vec<&[u8]> =
+            (line.split(u8::is_ascii_whitespace)).filter(|w| !w.is_empty()).collect();
         let Some(&first) = words.first() else {
             continue;
         };
@@ -1738,11 +1616,7 @@ impl Model {
             let w = &genes[self.offset[s]..self.offset[s + 1]];
             let sum: f64 = w.iter().sum();
             for (i, x) in bits(self.playable[s]).enumerate() {
-                p[s * self.n + x] = if sum > 0.0 {
-                    w[i] / sum
-                } else {
-                    1.0 / w.len() as f64
-                };
+                p[s * self.n + x] = if sum > 0.0 { w[i] / sum } else { 1.0 / w.len() as f64 };
             }
         }
         p
@@ -1798,26 +1672,14 @@ fn reply_chain(m: &Model, ai: &[f64]) -> Chain {
                 match m.round(s, x, y) {
                     Round::Won => (payoff, ends) = (payoff - p, ends + p),
                     Round::Lost => (payoff, ends) = (payoff + p, ends + p),
-                    Round::Next(next) => edges.push(Edge {
-                        probability: p,
-                        next,
-                    }),
+                    Round::Next(next) => edges.push(Edge { probability: p, next }),
                 }
             }
             let end = edges.len();
-            choices.push(Choice {
-                state: s,
-                end,
-                payoff,
-                ends,
-            });
+            choices.push(Choice { state: s, end, payoff, ends });
         }
     }
-    Chain {
-        states: m.states,
-        choices,
-        edges,
-    }
+    Chain { states: m.states, choices, edges }
 }
 
 /// The best response's values by value iteration (training's estimate).
@@ -1996,9 +1858,7 @@ fn exact_best_response(m: &Model, ai: &[f64]) -> Vec<f64> {
     let estimate = iterate(&chain, FINE_SWEEPS);
     let mut pick: Vec<Option<usize>> = (0..m.states)
         .map(|s| {
-            let best = (first[s]..last[s])
-                .map(|h| q(h, &estimate))
-                .fold(f64::MIN, f64::max);
+            let best = (first[s]..last[s]).map(|h| q(h, &estimate)).fold(f64::MIN, f64::max);
             (first[s]..last[s]).find(|&h| q(h, &estimate) >= best - SWITCH_GAIN)
         })
         .collect();
@@ -2046,34 +1906,18 @@ fn outcomes(m: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
                 match m.round(s, x, y) {
                     Round::Won => wins[s] += p,
                     Round::Lost => losses[s] += p,
-                    Round::Next(next) => edges.push(Edge {
-                        probability: p,
-                        next,
-                    }),
+                    Round::Next(next) => edges.push(Edge { probability: p, next }),
                 }
             }
         }
-        choices.push(Choice {
-            state: s,
-            end: edges.len(),
-            payoff: 0.0,
-            ends: wins[s] + losses[s],
-        });
+        choices.push(Choice { state: s, end: edges.len(), payoff: 0.0, ends: wins[s] + losses[s] });
     }
-    let chain = Chain {
-        states: m.states,
-        choices,
-        edges,
-    };
+    let chain = Chain { states: m.states, choices, edges };
     let pick: Vec<Option<usize>> = (0..m.states).map(Some).collect();
     let values = solve_chain(&chain, &pick, &[wins, losses]);
     let win = values[0][0].clamp(0.0, 1.0);
     let lose = values[1][0].clamp(0.0, 1.0);
-    Outcomes {
-        win,
-        lose,
-        draw: (1.0 - win - lose).max(0.0),
-    }
+    Outcomes { win, lose, draw: (1.0 - win - lose).max(0.0) }
 }
 
 /// Value of the matrix game `a` (rows x cols, rows maximise) and an optimal
@@ -2128,20 +1972,9 @@ fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     let mut x: Vec<f64> = (0..rows).map(|i| t[rows * w + cols + i].max(0.0)).collect();
     let sum: f64 = x.iter().sum();
     for p in &mut x {
-        *p = if sum > 0.0 {
-            *p / sum
-        } else {
-            1.0 / rows as f64
-        };
+        *p = if sum > 0.0 { *p / sum } else { 1.0 / rows as f64 };
     }
-    (
-        if total > 0.0 {
-            1.0 / total - shift
-        } else {
-            0.0
-        },
-        x,
-    )
+    (if total > 0.0 { 1.0 / total - shift } else { 0.0 }, x)
 }
 
 /// The equilibrium of the capped game: value iteration on the stage games
@@ -2209,12 +2042,7 @@ impl Individual {
         }
         let expl = br[0] - value[0];
         let fitness = -(expl + sum / m.states as f64);
-        Individual {
-            genes,
-            fitness,
-            expl,
-            local,
-        }
+        Individual { genes, fitness, expl, local }
     }
 }
 
@@ -2240,11 +2068,7 @@ impl Trainer {
 
     fn new(m: &Model, value: &[f64], pop: Vec<Vec<f64>>, generation: u64, rng: Rng) -> Trainer {
         let pop = pop.into_iter().map(|g| Individual::new(m, value, g));
-        let mut t = Trainer {
-            pop: pop.collect(),
-            generation,
-            rng,
-        };
+        let mut t = Trainer { pop: pop.collect(), generation, rng };
         t.sort();
         t
     }
@@ -2382,18 +2206,12 @@ fn read_archive(text: &[u8], file: &str, m: &Model) -> Result<Archive, ArchiveEr
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     // Line `l`; lines are read in order, so a missing one ends the archive.
     let line = |l: usize| -> Result<&str, BadLine> {
-        let end = || BadLine {
-            line: l,
-            what: "archive ends early (truncated?)".into(),
-        };
+        let end = || BadLine { line: l, what: "archive ends early (truncated?)".into() };
         lines.get(l - 1).copied().ok_or_else(end)
     };
     // The value of line l if it reads `key value`.
     let field = |l: usize, key: &str| line(l).map(|t| t.strip_prefix(key));
-    let expected = |l: usize, what: &str| BadLine {
-        line: l,
-        what: format!("expected '{what}'"),
-    };
+    let expected = |l: usize, what: &str| BadLine { line: l, what: format!("expected '{what}'") };
     if line(1)? != ARCHIVE_MAGIC {
         return refuse(1, format!("not a ji archive (expected '{ARCHIVE_MAGIC}')"));
     }
@@ -2469,11 +2287,7 @@ fn read_archive(text: &[u8], file: &str, m: &Model) -> Result<Archive, ArchiveEr
     if l < lines.len() {
         return refuse(l + 1, "text after 'end'".into());
     }
-    Ok(Archive {
-        generation,
-        rng,
-        population: pop,
-    })
+    Ok(Archive { generation, rng, population: pop })
 }
 
 /// Writes the archive atomically (a synced temporary file renamed over the
@@ -2509,11 +2323,7 @@ struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options {
-            variant: None,
-            archive: PathBuf::from("archive"),
-            seed: None,
-        }
+        Options { variant: None, archive: PathBuf::from("archive"), seed: None }
     }
 }
 
@@ -2605,10 +2415,7 @@ fn main() {
     let result = match parse_args(std::env::args_os().skip(1)) {
         Ok(Command::Help) => out.write_all(help().as_bytes()).map_err(Failure::from),
         Ok(Command::Run(options)) => {
-            let terminal = Terminal {
-                input: is_terminal(0),
-                output: is_terminal(1),
-            };
+            let terminal = Terminal { input: is_terminal(0), output: is_terminal(1) };
             run(&options, &mut io::stdin().lock(), &mut out, terminal)
         }
         Err(f) => Err(f),

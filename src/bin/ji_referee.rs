@@ -50,11 +50,7 @@ pub enum Failure {
     BadInput { line: usize, what: String },
     /// `--strict`: the first deviation from the statement's layout, at a
     /// 1-based line and column (exit code 2).
-    BadLayout {
-        line: usize,
-        column: usize,
-        what: String,
-    },
+    BadLayout { line: usize, column: usize, what: String },
     /// Stdin cannot be read: the OS error (exit code 1).
     UnreadableInput(String),
     /// The verdict or the trace cannot be written: the OS error (exit
@@ -146,14 +142,7 @@ pub(crate) struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(buf: &'a [u8]) -> Self {
-        Lexer {
-            buf,
-            pos: 0,
-            line: 1,
-            last: 1,
-            strict: false,
-            fresh: true,
-        }
+        Lexer { buf, pos: 0, line: 1, last: 1, strict: false, fresh: true }
     }
 
     /// The next token, if any (no layout check).
@@ -175,10 +164,7 @@ impl<'a> Lexer<'a> {
             self.pos += 1;
         }
         self.last = self.line;
-        Some(Token {
-            text: &self.buf[start..self.pos],
-            line: self.line,
-        })
+        Some(Token { text: &self.buf[start..self.pos], line: self.line })
     }
 
     /// The next token, or a failure naming what was expected (built only
@@ -238,10 +224,7 @@ impl<'a> Lexer<'a> {
             }
         }
         if last && self.pos < self.buf.len() {
-            let what = format!(
-                "expected the end of the input, found {}",
-                self.describe(self.pos)
-            );
+            let what = format!("expected the end of the input, found {}", self.describe(self.pos));
             return bad_at(self.line, 1, what);
         }
         Ok(())
@@ -258,10 +241,7 @@ impl<'a> Lexer<'a> {
 
     /// The 1-based column, in characters, of byte `p`.
     fn column(&self, p: usize) -> usize {
-        let start = self.buf[..p]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+        let start = self.buf[..p].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         String::from_utf8_lossy(&self.buf[start..p]).chars().count() + 1
     }
 
@@ -384,12 +364,7 @@ impl<'a> Variant<'a> {
 fn check_name(t: &Token<'_>) -> Result<(), Failure> {
     if t.text.len() > MAX_NAME_BYTES {
         let (len, max) = (t.text.len(), MAX_NAME_BYTES);
-        let what = format!(
-            "skill name `{}` is {} bytes long (at most {})",
-            show(t.text),
-            len,
-            max
-        );
+        let what = format!("skill name `{}` is {} bytes long (at most {})", show(t.text), len, max);
         return t.fail(what);
     }
     match std::str::from_utf8(t.text) {
@@ -408,10 +383,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         (_, Some(_)) => return t.fail("n must be at least 1".to_string()),
         (_, None) => {
-            return t.fail(format!(
-                "expected the number of skills n, found `{}`",
-                show(t.text)
-            ))
+            return t.fail(format!("expected the number of skills n, found `{}`", show(t.text)))
         }
     };
     lx.end_record(false)?;
@@ -438,11 +410,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         };
         let dt = lx.expect(|| format!("the delta of {}", what()))?;
         // A name where delta should be: the previous list was longer.
-        let hint = if s > 0 {
-            " (does the previous skill's count k match its list?)"
-        } else {
-            ""
-        };
+        let hint = if s > 0 { " (does the previous skill's count k match its list?)" } else { "" };
         let delta = int(dt, "delta", hint)?;
         let rt = lx.expect(|| format!("the req of {}", what()))?;
         let req = int(rt, "req", "")?;
@@ -491,17 +459,9 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         index.insert(name.text, id);
         lines.push(name.line);
-        skills.push(Skill {
-            name: name.text,
-            delta,
-            req,
-        });
+        skills.push(Skill { name: name.text, delta, req });
     }
-    let mut v = Variant {
-        skills,
-        index,
-        beats: std::collections::HashSet::default(),
-    };
+    let mut v = Variant { skills, index, beats: std::collections::HashSet::default() };
     for &(w, t) in &lists {
         // Shown only on failure: no allocation per beaten name.
         let wname = || show(v.skills[w as usize].name);
@@ -526,11 +486,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
             ));
         }
         if !v.beats.insert(pair(w, l)) {
-            return t.fail(format!(
-                "skill `{}` lists `{}` twice",
-                wname(),
-                show(t.text)
-            ));
+            return t.fail(format!("skill `{}` lists `{}` twice", wname(), show(t.text)));
         }
     }
     Ok(v)
@@ -552,11 +508,8 @@ fn read_round_count(lx: &mut Lexer<'_>) -> Result<u64, Failure> {
                 Some(c) if c.is_ascii_digit() || *c == b'-' || *c == b'+' => "",
                 _ => " (does every skill's count k match its list?)",
             };
-            let what = format!(
-                "expected the number of rounds r, found `{}`{}",
-                show(rt.text),
-                hint
-            );
+            let what =
+                format!("expected the number of rounds r, found `{}`{}", show(rt.text), hint);
             return rt.fail(what);
         }
     };
@@ -846,10 +799,7 @@ fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
     let options = match parse_args(args)? {
         Command::Help => {
             let mut out = io::stdout();
-            return out
-                .write_all(HELP.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(unwritable);
+            return out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable);
         }
         Command::Run(options) => options,
     };

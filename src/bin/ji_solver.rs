@@ -52,13 +52,13 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadInput { line, what } => write!(f, "line {}: {}", line, what),
+            Failure::BadInput { line, what } => write!(f, "line {line}: {what}"),
             Failure::BadLayout { line, column, what } => {
-                write!(f, "line {} column {}: {}", line, column, what)
+                write!(f, "line {line} column {column}: {what}")
             }
             Failure::BadArgument(what) | Failure::NoExactAnswer(what) => f.write_str(what),
-            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {}", e),
-            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {}", e),
+            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {e}"),
+            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {e}"),
         }
     }
 }
@@ -124,14 +124,7 @@ pub(crate) struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(buf: &'a [u8]) -> Self {
-        Lexer {
-            buf,
-            pos: 0,
-            line: 1,
-            last: 1,
-            strict: false,
-            fresh: true,
-        }
+        Lexer { buf, pos: 0, line: 1, last: 1, strict: false, fresh: true }
     }
 
     /// The next token, if any (no layout check).
@@ -153,10 +146,7 @@ impl<'a> Lexer<'a> {
             self.pos += 1;
         }
         self.last = self.line;
-        Some(Token {
-            text: &self.buf[start..self.pos],
-            line: self.line,
-        })
+        Some(Token { text: &self.buf[start..self.pos], line: self.line })
     }
 
     /// The next token, or a failure naming what was expected (built only
@@ -216,10 +206,7 @@ impl<'a> Lexer<'a> {
             }
         }
         if last && self.pos < self.buf.len() {
-            let what = format!(
-                "expected the end of the input, found {}",
-                self.describe(self.pos)
-            );
+            let what = format!("expected the end of the input, found {}", self.describe(self.pos));
             return bad_at(self.line, 1, what);
         }
         Ok(())
@@ -236,10 +223,7 @@ impl<'a> Lexer<'a> {
 
     /// The 1-based column, in characters, of byte `p`.
     fn column(&self, p: usize) -> usize {
-        let start = self.buf[..p]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+        let start = self.buf[..p].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         String::from_utf8_lossy(&self.buf[start..p]).chars().count() + 1
     }
 
@@ -362,12 +346,7 @@ impl<'a> Variant<'a> {
 fn check_name(t: &Token<'_>) -> Result<(), Failure> {
     if t.text.len() > MAX_NAME_BYTES {
         let (len, max) = (t.text.len(), MAX_NAME_BYTES);
-        let what = format!(
-            "skill name `{}` is {} bytes long (at most {})",
-            show(t.text),
-            len,
-            max
-        );
+        let what = format!("skill name `{}` is {} bytes long (at most {})", show(t.text), len, max);
         return t.fail(what);
     }
     match std::str::from_utf8(t.text) {
@@ -386,10 +365,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         (_, Some(_)) => return t.fail("n must be at least 1".to_string()),
         (_, None) => {
-            return t.fail(format!(
-                "expected the number of skills n, found `{}`",
-                show(t.text)
-            ))
+            return t.fail(format!("expected the number of skills n, found `{}`", show(t.text)))
         }
     };
     lx.end_record(false)?;
@@ -416,11 +392,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         };
         let dt = lx.expect(|| format!("the delta of {}", what()))?;
         // A name where delta should be: the previous list was longer.
-        let hint = if s > 0 {
-            " (does the previous skill's count k match its list?)"
-        } else {
-            ""
-        };
+        let hint = if s > 0 { " (does the previous skill's count k match its list?)" } else { "" };
         let delta = int(dt, "delta", hint)?;
         let rt = lx.expect(|| format!("the req of {}", what()))?;
         let req = int(rt, "req", "")?;
@@ -469,17 +441,9 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         index.insert(name.text, id);
         lines.push(name.line);
-        skills.push(Skill {
-            name: name.text,
-            delta,
-            req,
-        });
+        skills.push(Skill { name: name.text, delta, req });
     }
-    let mut v = Variant {
-        skills,
-        index,
-        beats: std::collections::HashSet::default(),
-    };
+    let mut v = Variant { skills, index, beats: std::collections::HashSet::default() };
     for &(w, t) in &lists {
         // Shown only on failure: no allocation per beaten name.
         let wname = || show(v.skills[w as usize].name);
@@ -504,11 +468,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
             ));
         }
         if !v.beats.insert(pair(w, l)) {
-            return t.fail(format!(
-                "skill `{}` lists `{}` twice",
-                wname(),
-                show(t.text)
-            ));
+            return t.fail(format!("skill `{}` lists `{}` twice", wname(), show(t.text)));
         }
     }
     Ok(v)
@@ -574,10 +534,8 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     let percent = match parse_percent(pt.text) {
         Some(p) if (0.0..=100.0).contains(&p) => p,
         Some(_) => {
-            return pt.fail(format!(
-                "draw probability p = {} is out of range (0..=100)",
-                show(pt.text)
-            ))
+            return pt
+                .fail(format!("draw probability p = {} is out of range (0..=100)", show(pt.text)))
         }
         None => {
             return pt.fail(format!(
@@ -591,10 +549,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     let q = match parse_u64(qt.text) {
         Some(q) => q,
         None => {
-            return qt.fail(format!(
-                "expected the number of queries q, found `{}`",
-                show(qt.text)
-            ))
+            return qt.fail(format!("expected the number of queries q, found `{}`", show(qt.text)))
         }
     };
     lx.end_record(q == 0)?;
@@ -602,7 +557,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     for t in 1..=q {
         let mut pair = [0usize; 2];
         for (slot, who) in pair.iter_mut().zip(["x", "y"]) {
-            let tok = lx.expect(|| format!("{} of query {} of {}", who, t, q))?;
+            let tok = lx.expect(|| format!("{who} of query {t} of {q}"))?;
             match parse_u64(tok.text) {
                 Some(v) if v <= cap as u64 => *slot = v as usize,
                 _ => {
@@ -611,25 +566,16 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
                     } else {
                         format!("`{}` is not a count of 集", show(tok.text))
                     };
-                    return tok.fail(format!("query {}: {} {} (0..={})", t, who, what, cap));
+                    return tok.fail(format!("query {t}: {who} {what} (0..={cap})"));
                 }
             }
         }
         lx.end_record(t == q)?;
-        queries.push(Query {
-            a: pair[0],
-            b: pair[1],
-        });
+        queries.push(Query { a: pair[0], b: pair[1] });
     }
     // Reading: like `cin`, what follows the last query is not read
     // (`--strict` has refused it in `end_record`).
-    Ok(Problem {
-        variant,
-        rounds,
-        keep: 1.0 - percent / 100.0,
-        cap,
-        queries,
-    })
+    Ok(Problem { variant, rounds, keep: 1.0 - percent / 100.0, cap, queries })
 }
 
 // ---- model ------------------------------------------------------------------
@@ -663,9 +609,8 @@ impl Game {
             .flat_map(|&i| order.iter().map(move |&j| wins(i, j) - wins(j, i)))
             .collect();
         let cap = cap as usize;
-        let usable = (0..=cap)
-            .map(|c| order.partition_point(|&i| v.skills[i].req <= c as i64))
-            .collect();
+        let usable =
+            (0..=cap).map(|c| order.partition_point(|&i| v.skills[i].req <= c as i64)).collect();
         Game {
             n,
             cap,
@@ -688,9 +633,7 @@ impl Game {
     /// "After every round each count becomes min(count + delta, C)": the
     /// count after using skill i with c 集 (never negative: req >= -delta).
     fn next(&self, c: usize, i: usize) -> usize {
-        (c as i64)
-            .saturating_add(self.delta[i])
-            .clamp(0, self.cap as i64) as usize
+        (c as i64).saturating_add(self.delta[i]).clamp(0, self.cap as i64) as usize
     }
 
     /// Builds the stage game at counts (a, b) into `stage.m` given the
@@ -794,7 +737,7 @@ pub fn solve(
                 for s in reachable(&game, x, from) {
                     let (a, b) = (s / w, s % w);
                     let (a, b) = if keyword == "lower" { (a, b) } else { (b, a) };
-                    text += &format!("{} {} {}", keyword, a, b);
+                    text += &format!("{keyword} {a} {b}");
                     let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
                     for (i, u) in shown(&units) {
                         text += &format!(" {} {}", name(i), u);
@@ -833,11 +776,7 @@ fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
     units[top] += 1_000_000 - units.iter().sum::<i64>();
     let worth = |u: &[i64]| {
-        let pay = |l: usize| {
-            (0..u.len())
-                .map(|k| u[k] as f64 * m[k * cols + l])
-                .sum::<f64>()
-        };
+        let pay = |l: usize| (0..u.len()).map(|k| u[k] as f64 * m[k * cols + l]).sum::<f64>();
         (0..cols).map(pay).fold(f64::INFINITY, f64::min)
     };
     let k = units.len();
@@ -959,8 +898,7 @@ impl Stage {
         }
         self.red.clear();
         for i in (0..rows).filter(|&i| row_on[i]) {
-            self.red
-                .extend((0..cols).filter(|&j| col_on[j]).map(|j| m[i * cols + j]));
+            self.red.extend((0..cols).filter(|&j| col_on[j]).map(|j| m[i * cols + j]));
         }
         let r = row_on.iter().filter(|&&b| b).count();
         (r, self.red.len() / r)
@@ -983,11 +921,8 @@ impl Stage {
                 self.lp.solve(&self.red, r, c, bland, &mut self.work)
             };
             if ok {
-                let (xs, ys) = if transposed {
-                    (&self.lp.y, &self.lp.x)
-                } else {
-                    (&self.lp.x, &self.lp.y)
-                };
+                let (xs, ys) =
+                    if transposed { (&self.lp.y, &self.lp.x) } else { (&self.lp.x, &self.lp.y) };
                 let m = &self.red;
                 let col = |j: usize| (0..r).map(|i| xs[i] * m[i * c + j]).sum::<f64>();
                 let row = |i: usize| (0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>();
@@ -1036,9 +971,7 @@ impl Stage {
 
 /// The column player's view of the r x c game `m`: -M^T (c x r).
 fn neg_transpose(m: &[f64], r: usize, c: usize) -> Vec<f64> {
-    (0..c)
-        .flat_map(|j| (0..r).map(move |i| -m[i * c + j]))
-        .collect()
+    (0..c).flat_map(|j| (0..r).map(move |i| -m[i * c + j])).collect()
 }
 
 /// A strategy on the lines `on` that dominance left, on all lines.
@@ -1271,17 +1204,15 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
                     certificate = Some(cert);
                     break None;
                 }
-                note = format!("; certified bounds {:.1e} wide", width);
+                note = format!("; certified bounds {width:.1e} wide");
             }
         }
         if change.is_none() {
             break Some(format!(
-                "out of work after {} rounds: the last one moved the values by {:.1e}{}",
-                done, last, note
-            ));
+                "out of work after {done} rounds: the last one moved the values by {last:.1e}{note}"));
         }
         if converged {
-            break unlimited.then(|| format!("not certified after {} rounds{}", done, note));
+            break unlimited.then(|| format!("not certified after {done} rounds{note}"));
         }
     };
     let mut values = old;
@@ -1297,14 +1228,9 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     // With a certificate the stage games' accuracy no longer matters.
     let gap = certificate.as_ref().map_or(stage.worst_gap, |_| 0.0);
     let warning = warning.or_else(|| {
-        (gap > 1e-9).then(|| format!("a stage game was solved only to within {:.1e}", gap))
+        (gap > 1e-9).then(|| format!("a stage game was solved only to within {gap:.1e}"))
     });
-    Solution {
-        values,
-        next,
-        certificate,
-        warning,
-    }
+    Solution { values, next, certificate, warning }
 }
 
 // ---- certify ----------------------------------------------------------------
@@ -1405,11 +1331,7 @@ impl ReplyProcess {
                 continue;
             }
             for j in 0..cols {
-                let mut reply = Reply {
-                    ending: 0,
-                    endless: true,
-                    steps: Vec::new(),
-                };
+                let mut reply = Reply { ending: 0, endless: true, steps: Vec::new() };
                 for (i, &weight) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
                     match game.outcome[i * game.n + j] {
                         0 => {
@@ -1438,11 +1360,7 @@ impl ReplyProcess {
                 }
             }
         }
-        ReplyProcess {
-            replies,
-            decided,
-            stall,
-        }
+        ReplyProcess { replies, decided, stall }
     }
 
     /// Q_j(phi)(s), floored. With phi = hi * 2^STRATEGY_BITS + lo no sum
@@ -1494,11 +1412,7 @@ impl ReplyProcess {
             for _ in 0..REFINE_ROUNDS {
                 for s in 0..ns {
                     let q = |j| self.exact_q(s, j, &phi) - phi[s];
-                    rhs[s] = if plays(s, &policy) {
-                        q(policy[s]) as f64
-                    } else {
-                        0.0
-                    };
+                    rhs[s] = if plays(s, &policy) { q(policy[s]) as f64 } else { 0.0 };
                 }
                 *work += (ns * ns) as u64;
                 if rhs.iter().all(|r| r.abs() <= 2.0) {
@@ -1531,9 +1445,7 @@ impl ReplyProcess {
             }
         }
         // The policy's expected rounds: the same system, 1 where B plays.
-        let ones: Vec<f64> = (0..ns)
-            .map(|s| f64::from(u8::from(plays(s, &policy))))
-            .collect();
+        let ones: Vec<f64> = (0..ns).map(|s| f64::from(u8::from(plays(s, &policy)))).collect();
         let rounds = system?.solve(&ones);
         for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
             let drop = (SLACK * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
@@ -1686,10 +1598,8 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         }
         // Next: near H, at L, or 64 sweeps from the midpoints.
         let at = [1.0 - NEAR_UPPER, 0.0, 0.5][pass % 3];
-        source = (0..w * w)
-            .map(|s| cert.bounds(w, s))
-            .map(|(lo, hi)| lo + (hi - lo) * at)
-            .collect();
+        source =
+            (0..w * w).map(|s| cert.bounds(w, s)).map(|(lo, hi)| lo + (hi - lo) * at).collect();
         let (sure, mut next) = (std::mem::take(&mut stage.sure), source.clone());
         for _ in 0..64 * (pass % 3 / 2) {
             if game.sweep(&source, &mut next, stage).is_none() {
@@ -1705,19 +1615,12 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
 // ---- command line ------------------------------------------------------------
 
 /// The command-line options (see `HELP`).
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Also check the statement's layout (`--strict`).
     strict: bool,
     /// Print the strategies after each value (`--strategy`).
     strategy: bool,
-}
-
-/// What the command line asks for.
-#[derive(Debug, PartialEq)]
-pub enum Command {
-    Help,
-    Run(Options),
 }
 
 const HELP: &str = "\
@@ -1730,11 +1633,9 @@ input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
 output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
 options: --strategy  after each value `A: name prob ...` and `B: ...`, the
-                     query's first round (6 decimals). Unlimited game: then
-                     `lower a b name u ...` (A's stationary strategy at (a, b))
-                     and `upper a b name u ...` (B's), probabilities u / 2^60,
-                     at each state reachable from the query: the best reply
-                     gives A >= value - 5e-8 (lower), <= value + 5e-8 (upper).
+                     first round's (6 decimals); unlimited game: the proof,
+                     `lower|upper a b name u ...`, A's|B's strategy at each
+                     reachable (a, b), u / 2^60 (docs/ji.md)
          --strict    also check the layout: one record per line, single
                      spaces, a final newline (`line L column C: ...`).
          --help      print this help and exit
@@ -1742,27 +1643,62 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not certified (best values printed) or too large
 ";
 
-/// Reads the arguments (without the program name): `--help` anywhere wins.
-pub fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    let mut options = Options::default();
-    let mut refused = None;
-    let args: Vec<OsString> = args.collect();
-    for arg in &args {
-        match arg.to_str() {
-            Some("--help" | "-h") => return Ok(Command::Help),
-            Some("--strict") => options.strict = true,
-            Some("--strategy") => options.strategy = true,
-            Some(x) if x.starts_with('-') => refused = refused.or(Some(("unknown option", x))),
-            Some(x) => refused = refused.or(Some(("unexpected argument", x))),
-            None => refused = refused.or(Some(("", ""))),
+impl Options {
+    /// Takes one option `name`; false if it is none of ours.
+    fn set(&mut self, name: &str, _: &mut std::slice::Iter<OsString>) -> Result<bool, Failure> {
+        match name {
+            "--strict" => self.strict = true,
+            "--strategy" => self.strategy = true,
+            _ => return Ok(false),
         }
+        Ok(true)
     }
-    Err(Failure::BadArgument(match refused {
-        None => return Ok(Command::Run(options)),
-        Some(("", _)) => "an argument is not valid UTF-8 (see --help)".to_string(),
-        Some((what, x)) => format!("{} '{}' (see --help)", what, x),
-    }))
 }
+
+// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Run(Options),
+}
+
+/// `--help` anywhere wins; else `Options::set` takes each name in turn.
+fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let args: Vec<_> = args.collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    let mut options = Options::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let name = arg.to_str().ok_or_else(not_utf8)?;
+        let what = match options.set(name, &mut args)? {
+            true => continue,
+            // A lone `-` is an argument.
+            false if name.len() > 1 && name.starts_with('-') => "unknown option",
+            false => "unexpected argument",
+        };
+        return Err(refused(format!("{} '{}'", what, name)));
+    }
+    Ok(Command::Run(options))
+}
+
+fn refused(what: String) -> Failure {
+    Failure::BadArgument(what + " (see --help)")
+}
+
+fn not_utf8() -> Failure {
+    refused("an argument is not valid UTF-8".into())
+}
+
+/// Not `eprintln!`, which panics if stderr is closed.
+fn exit_with(failure: Failure) -> ! {
+    let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+    std::process::exit(failure.exit_code())
+}
+// shared: command-line end
 
 fn run_main() -> Result<(), Failure> {
     let options = match parse_args(std::env::args_os().skip(1))? {
@@ -1770,9 +1706,7 @@ fn run_main() -> Result<(), Failure> {
         Command::Run(options) => options,
     };
     let mut input = Vec::new();
-    io::stdin()
-        .read_to_end(&mut input)
-        .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
+    io::stdin().read_to_end(&mut input).map_err(|e| Failure::UnreadableInput(e.to_string()))?;
     let mut out = io::stdout().lock();
     let result = solve(input, &options, &mut out, &mut io::sink());
     out.flush().map_err(unwritable)?;
@@ -1781,9 +1715,7 @@ fn run_main() -> Result<(), Failure> {
 
 fn main() {
     if let Err(failure) = run_main() {
-        // Not `eprintln!`, which panics when stderr is closed.
-        let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
-        std::process::exit(failure.exit_code());
+        exit_with(failure);
     }
 }
 

@@ -45,11 +45,7 @@ pub enum Failure {
     BadInput { line: usize, what: String },
     /// Input off the statement's layout under `--strict`: 1-based line, 1-based
     /// byte column and what is wrong (exit code 2).
-    BadLayout {
-        line: usize,
-        column: usize,
-        what: String,
-    },
+    BadLayout { line: usize, column: usize, what: String },
     /// Valid input, but the game cannot end: why (exit code 3).
     NoExactAnswer(String),
     /// Reading stdin failed: the OS error (exit code 1).
@@ -119,14 +115,8 @@ struct Place {
 /// need it, so it is computed only then.
 fn place(input: &[u8], at: usize) -> Place {
     let before = &input[..at];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |k| k + 1);
-    Place {
-        line: 1 + before.iter().filter(|&&b| b == b'\n').count(),
-        column: at - line_start + 1,
-    }
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    Place { line: 1 + before.iter().filter(|&&b| b == b'\n').count(), column: at - line_start + 1 }
 }
 
 /// The token being read, for the messages.
@@ -273,21 +263,12 @@ impl<'a> Reader<'a> {
             Want::End(_) if start == self.input.len() => Ok(()),
             Want::End(_) => self.bad_at(
                 start,
-                format!(
-                    "expected {}, found {}",
-                    want,
-                    describe(&self.input[start..])
-                ),
+                format!("expected {}, found {}", want, describe(&self.input[start..])),
             ),
             _ if start < self.input.len() => Ok(()),
-            Want::Deck { k, m } => self.bad_at(
-                start,
-                format!("the input ends after {} of the {} deck cards", k - 1, m),
-            ),
-            _ => self.bad_at(
-                start,
-                format!("expected {}, found the end of the input", want),
-            ),
+            Want::Deck { k, m } => self
+                .bad_at(start, format!("the input ends after {} of the {} deck cards", k - 1, m)),
+            _ => self.bad_at(start, format!("expected {}, found the end of the input", want)),
         }
     }
 
@@ -314,26 +295,17 @@ impl<'a> Reader<'a> {
                 _ => return Ok(()),
             },
             (Gap::Space, None) if rest.is_empty() => return Ok(()),
-            (Gap::Start, _) => format!(
-                "expected {} at the start of the input, found {}",
-                want,
-                describe(rest)
-            ),
-            (Gap::Space, None) => format!(
-                "expected a single space before {}, found {}",
-                want,
-                describe(rest)
-            ),
-            (Gap::Space, _) => format!(
-                "expected {} after a single space, found {}",
-                want,
-                describe(rest)
-            ),
+            (Gap::Start, _) => {
+                format!("expected {} at the start of the input, found {}", want, describe(rest))
+            }
+            (Gap::Space, None) => {
+                format!("expected a single space before {}, found {}", want, describe(rest))
+            }
+            (Gap::Space, _) => {
+                format!("expected {} after a single space, found {}", want, describe(rest))
+            }
             (Gap::LineEnd, None) => {
-                let blanks = rest
-                    .iter()
-                    .take_while(|&&b| b == b' ' || b == b'\t')
-                    .count();
+                let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
                 if matches!(&rest[blanks..], [] | [b'\n', ..] | [b'\r', b'\n', ..]) {
                     "trailing whitespace at the end of the line".into()
                 } else if let Want::End(m) = want {
@@ -353,11 +325,9 @@ impl<'a> Reader<'a> {
             (Gap::LineEnd, _) if matches!(rest, [b'\n', ..] | [b'\r', b'\n', ..]) => {
                 format!("expected {}, found a blank line", want)
             }
-            (Gap::LineEnd, _) => format!(
-                "expected {} at the start of the line, found {}",
-                want,
-                describe(rest)
-            ),
+            (Gap::LineEnd, _) => {
+                format!("expected {} at the start of the line, found {}", want, describe(rest))
+            }
         };
         self.bad_at(bad, what)
     }
@@ -369,9 +339,7 @@ fn number(token: &[u8], lo: usize, hi: usize) -> Option<usize> {
     if token.is_empty() || token.len() > 9 || !token.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let v = token
-        .iter()
-        .fold(0usize, |v, &d| v * 10 + usize::from(d - b'0'));
+    let v = token.iter().fold(0usize, |v, &d| v * 10 + usize::from(d - b'0'));
     if (lo..=hi).contains(&v) {
         Some(v)
     } else {
@@ -440,11 +408,7 @@ struct Setup {
 /// Reads the input: `n m`, n times a role and 4 cards, m deck cards; the
 /// rest is ignored, or with `strict` must be one line end.
 fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
-    let mut r = Reader {
-        input,
-        at: 0,
-        strict,
-    };
+    let mut r = Reader { input, at: 0, strict };
     let n = r.number(Gap::Start, Want::PigCount, 2, 10)?;
     let m = r.number(Gap::Space, Want::DeckSize, 1, 2000)?;
 
@@ -459,11 +423,7 @@ fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
             _ => {
                 return r.bad_token(
                     t,
-                    format!(
-                        "pig {}: unknown role {} (expected MP, ZP or FP)",
-                        pig,
-                        shown(t)
-                    ),
+                    format!("pig {}: unknown role {} (expected MP, ZP or FP)", pig, shown(t)),
                 )
             }
         };
@@ -503,10 +463,7 @@ fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
 }
 
 fn unknown_card(token: &[u8]) -> String {
-    format!(
-        "unknown card {} (expected one of P K D F N W J Z)",
-        shown(token)
-    )
+    format!("unknown card {} (expected one of P K D F N W J Z)", shown(token))
 }
 
 // ---- model ------------------------------------------------------------------
@@ -535,11 +492,7 @@ struct Hand {
 
 impl Hand {
     fn new() -> Hand {
-        Hand {
-            slots: Vec::new(),
-            first: [NIL; 8],
-            last: [NIL; 8],
-        }
+        Hand { slots: Vec::new(), first: [NIL; 8], last: [NIL; 8] }
     }
 
     fn push(&mut self, c: Card) {
@@ -687,11 +640,7 @@ impl<const TRACE: bool> Game<TRACE> {
             // MP wins "自己存活的情况下消灭所有的反猪": with no rebel at all
             // that holds before the first turn, and "一旦达成胜利条件，游戏立刻
             // 结束". Reading: such a game ends at once with the initial hands.
-            winner: if rebels_alive == 0 {
-                Some(Role::Main)
-            } else {
-                None
-            },
+            winner: if rebels_alive == 0 { Some(Role::Main) } else { None },
             events: 0,
             log: Vec::new(),
         };
@@ -818,13 +767,7 @@ impl<const TRACE: bool> Game<TRACE> {
     /// One point of damage to `victim`, caused by `source` (伤害来源).
     fn damage(&mut self, victim: usize, source: usize) {
         self.pigs[victim].hp -= 1;
-        trace!(
-            self,
-            "damage {} by {} hp {}",
-            victim + 1,
-            source + 1,
-            self.pigs[victim].hp
-        );
+        trace!(self, "damage {} by {} hp {}", victim + 1, source + 1, self.pigs[victim].hp);
         // "如果该玩家的体力降到 0 或者更低，并且自己手中没有足够的桃使得自己的
         // 体力值回到 1，那么就死亡了": a dying pig eats peaches (in or out of
         // its turn) until it is back at 1.
@@ -861,13 +804,7 @@ impl<const TRACE: bool> Game<TRACE> {
                 } else {
                     // "反猪死亡时，最后一个伤害来源处（即使是反猪）立即摸 3 张牌".
                     self.draw(source, 3);
-                    trace!(
-                        self,
-                        "death {} FP by {} reward {}",
-                        who,
-                        by,
-                        self.newest(source, 3)
-                    );
+                    trace!(self, "death {} FP by {} reward {}", who, by, self.newest(source, 3));
                 }
             }
             Role::Loyal => {
@@ -908,11 +845,8 @@ impl<const TRACE: bool> Game<TRACE> {
         'chain: loop {
             let mut p = from;
             loop {
-                let willing = if courtesy {
-                    self.friendly(p, target)
-                } else {
-                    self.hostile(p, target)
-                };
+                let willing =
+                    if courtesy { self.friendly(p, target) } else { self.hostile(p, target) };
                 if willing && self.spend(p, NEGATE) {
                     let side = if courtesy { "protecting" } else { "against" };
                     trace!(
@@ -1138,9 +1072,7 @@ impl<const TRACE: bool> Game<TRACE> {
 
     fn write_log(&mut self, sink: &mut dyn Write) -> Result<(), Failure> {
         if TRACE {
-            sink.write_all(&self.log)
-                .and_then(|()| sink.flush())
-                .map_err(unwritable)?;
+            sink.write_all(&self.log).and_then(|()| sink.flush()).map_err(unwritable)?;
             self.log.clear();
         }
         Ok(())

@@ -65,10 +65,7 @@ pub fn exe(bin: &str) -> PathBuf {
 }
 
 pub fn rel(path: &Path) -> String {
-    path.strip_prefix(root())
-        .unwrap_or(path)
-        .display()
-        .to_string()
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
 }
 
 /// All `.in` files below `tests/data/<bin>/`, recursively, sorted, with
@@ -77,10 +74,7 @@ pub fn rel(path: &Path) -> String {
 pub fn cases(bin: &str) -> (Vec<Case>, Vec<String>) {
     let dir = root().join("tests/data").join(bin);
     if !dir.is_dir() {
-        let problem = format!(
-            "{bin}: no fixture folder {} (every binary needs one)",
-            rel(&dir)
-        );
+        let problem = format!("{bin}: no fixture folder {} (every binary needs one)", rel(&dir));
         return (Vec::new(), vec![problem]);
     }
     let (found, mut problems) = kit::cases::discover(&dir).expect("readable fixture folder");
@@ -108,10 +102,7 @@ pub struct Run {
 /// working directory, killing it after `limit`.
 pub fn run(bin: &str, args: &[String], stdin: &[u8], limit: Duration) -> Run {
     let dir = Scratch::new(bin);
-    let cmd = Cmd {
-        program: exe(bin).into(),
-        args: args.iter().map(Into::into).collect(),
-    };
+    let cmd = Cmd { program: exe(bin).into(), args: args.iter().map(Into::into).collect() };
     let out = kit::run::run(&cmd, stdin, limit, Some(dir.path()))
         .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
     Run {
@@ -127,11 +118,7 @@ pub fn run(bin: &str, args: &[String], stdin: &[u8], limit: Duration) -> Run {
 
 /// The shell command that runs `bin` with `args` on the file `input`.
 pub fn run_command(bin: &str, args: &[String], input: &str) -> String {
-    let args = if args.is_empty() {
-        String::new()
-    } else {
-        format!(" -- {}", args.join(" "))
-    };
+    let args = if args.is_empty() { String::new() } else { format!(" -- {}", args.join(" ")) };
     format!("cargo run -q --release --bin {bin}{args} < {input}")
 }
 

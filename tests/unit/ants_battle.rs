@@ -3,30 +3,18 @@ use kit::rng::Rng;
 
 fn run(input: &str) -> Result<String, Failure> {
     let mut out = Vec::new();
-    solve(
-        input.as_bytes().to_vec(),
-        &Options::default(),
-        &mut out,
-        &mut io::sink(),
-    )?;
+    solve(input.as_bytes().to_vec(), &Options::default(), &mut out, &mut io::sink())?;
     Ok(String::from_utf8(out).unwrap())
 }
 
 /// The map rows of the output, without the `m ` prefix.
 fn rows_after(input: &str) -> Vec<String> {
-    run(input)
-        .unwrap()
-        .lines()
-        .filter_map(|l| l.strip_prefix("m ").map(str::to_string))
-        .collect()
+    run(input).unwrap().lines().filter_map(|l| l.strip_prefix("m ").map(str::to_string)).collect()
 }
 
 fn battle_of(mode: &str, r2: u32, rows: &[&str]) -> Vec<String> {
-    let mut text = format!(
-        "rows {}\ncols {}\nattackradius2 {r2}\nattack {mode}\n",
-        rows.len(),
-        rows[0].len()
-    );
+    let mut text =
+        format!("rows {}\ncols {}\nattackradius2 {r2}\nattack {mode}\n", rows.len(), rows[0].len());
     for r in rows {
         text.push_str(&format!("m {r}\n"));
     }
@@ -114,10 +102,7 @@ fn closest_fights_below_r2_but_not_at_r2() {
     // r2 = 5: `a`..`b` at distance 4 fight, `c`..`d` at 5 do not.
     let map = ["........", ".a.b....", "........", "....c...", "......d."];
     let got = battle_of("closest", 5, &map);
-    assert_eq!(
-        got,
-        ["........", "........", "........", "....c...", "......d."]
-    );
+    assert_eq!(got, ["........", "........", "........", "....c...", "......d."]);
 }
 
 #[test]
@@ -139,9 +124,8 @@ fn closest_nearer_pairs_fight_first() {
 #[test]
 fn transposed_maps_give_the_same_battle() {
     let rows = ["a.b.", "bba.", ".ab.", "a..b", "b.a.", ".bb.", "aa.b"];
-    let cols: Vec<String> = (0..4)
-        .map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect())
-        .collect();
+    let cols: Vec<String> =
+        (0..4).map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect()).collect();
     let col_refs: Vec<&str> = cols.iter().map(String::as_str).collect();
     for mode in ["focus", "support", "damage", "closest"] {
         for r2 in [1, 2, 5, 10, 25] {
@@ -222,28 +206,16 @@ fn options_follow_the_contract() {
     refused(&["-"], "unexpected argument '-'");
     refused(&["--threads"], "option '--threads' needs a value");
     let why = "not 1..64 or auto";
-    refused(
-        &["--threads", "0"],
-        &format!("bad value '0' for --threads: {why}"),
-    );
-    refused(
-        &["--threads", "65"],
-        &format!("bad value '65' for --threads: {why}"),
-    );
-    refused(
-        &["--threads", "x"],
-        &format!("bad value 'x' for --threads: {why}"),
-    );
+    refused(&["--threads", "0"], &format!("bad value '0' for --threads: {why}"));
+    refused(&["--threads", "65"], &format!("bad value '65' for --threads: {why}"));
+    refused(&["--threads", "x"], &format!("bad value 'x' for --threads: {why}"));
 }
 
 #[test]
 #[cfg(unix)]
 fn a_non_utf8_argument_is_refused() {
     use std::os::unix::ffi::OsStringExt;
-    for list in [
-        vec![b"--\xff".to_vec()],
-        vec![b"--threads".to_vec(), b"\xff".to_vec()],
-    ] {
+    for list in [vec![b"--\xff".to_vec()], vec![b"--threads".to_vec(), b"\xff".to_vec()]] {
         let failure = parse_args(list.into_iter().map(OsString::from_vec)).unwrap_err();
         assert_eq!(failure.exit_code(), 2);
         let what = "an argument is not valid UTF-8 (see --help)";
@@ -254,10 +226,7 @@ fn a_non_utf8_argument_is_refused() {
 #[test]
 fn failures_have_the_contract_codes_and_words() {
     let input = Failure::UnreadableInput("gone".to_string());
-    assert_eq!(
-        (input.exit_code(), input.to_string()),
-        (1, "cannot read the input: gone".into())
-    );
+    assert_eq!((input.exit_code(), input.to_string()), (1, "cannot read the input: gone".into()));
     let output = Failure::UnwritableOutput("full".to_string());
     let words = "cannot write the output: full".to_string();
     assert_eq!((output.exit_code(), output.to_string()), (1, words));
@@ -311,10 +280,7 @@ fn big_numbers_divide_and_multiply_back() {
 /// The terms of a count-per-denominator table.
 fn terms(count: &[u64]) -> Vec<DamageTerm> {
     let present = count.iter().enumerate().skip(1).filter(|x| *x.1 > 0);
-    let term = |(w, &k): (usize, &u64)| DamageTerm {
-        weakness: w as u64,
-        count: k,
-    };
+    let term = |(w, &k): (usize, &u64)| DamageTerm { weakness: w as u64, count: k };
     present.map(term).collect()
 }
 
@@ -370,14 +336,7 @@ fn every_job_runs_once_whatever_threads_are_granted() {
 
 fn map_of(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: Vec<u8>) -> Map {
     let (players, radius2, mode) = (None, Some(r2), Some(mode));
-    Map {
-        rows,
-        cols,
-        players,
-        radius2,
-        mode,
-        cells,
-    }
+    Map { rows, cols, players, radius2, mode, cells }
 }
 
 /// A random map over the characters of `palette`.
@@ -409,10 +368,7 @@ fn the_battle_is_the_same_with_one_band_or_many() {
                 for threads in [2, 3, 7] {
                     let mut many = random_map(rows, cols, r2, mode, seed, b"abcAB.%0....");
                     battle(&mut many, Vec::new(), threads);
-                    assert_eq!(
-                        many.cells, one.cells,
-                        "{rows}x{cols} {mode:?} {r2} {threads}"
-                    );
+                    assert_eq!(many.cells, one.cells, "{rows}x{cols} {mode:?} {r2} {threads}");
                 }
             }
         }
@@ -518,20 +474,14 @@ struct Frac {
 
 impl Frac {
     fn zero() -> Frac {
-        Frac {
-            num: Nat::of(0),
-            den: Nat::of(1),
-        }
+        Frac { num: Nat::of(0), den: Nat::of(1) }
     }
 
     /// self + 1 / w over the common denominator lcm(den, w).
     fn plus_unit(&self, w: u32) -> Frac {
         let g = gcd32(self.den.div_rem(w).1, w);
         let (den_g, _) = self.den.div_rem(g);
-        Frac {
-            num: self.num.times(w / g).plus(&den_g),
-            den: self.den.times(w / g),
-        }
+        Frac { num: self.num.times(w / g).plus(&den_g), den: self.den.times(w / g) }
     }
 }
 
@@ -663,12 +613,7 @@ fn model(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) -> M
             }
         }
     }
-    Model {
-        list,
-        dead,
-        step,
-        received,
-    }
+    Model { list, dead, step, received }
 }
 
 /// The map after the battle, by the naive model.
@@ -682,12 +627,8 @@ fn model_battle(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8
     after.collect()
 }
 
-const MODES: [AttackMode; 4] = [
-    AttackMode::Focus,
-    AttackMode::Support,
-    AttackMode::Damage,
-    AttackMode::Closest,
-];
+const MODES: [AttackMode; 4] =
+    [AttackMode::Focus, AttackMode::Support, AttackMode::Damage, AttackMode::Closest];
 
 /// A random map of `players` owners (some maybe absent) at a random density.
 fn random_cells(rng: &mut Rng, rows: usize, cols: usize, players: usize) -> Vec<u8> {
@@ -740,25 +681,14 @@ fn nat_of(decimal: &str) -> Nat {
 /// line's reason.
 fn check_explain(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u8]) {
     let m = model(rows, cols, r2, mode, cells);
-    let mut input = format!(
-        "rows {rows}\ncols {cols}\nattackradius2 {r2}\nattack {}\n",
-        mode.name()
-    );
+    let mut input =
+        format!("rows {rows}\ncols {cols}\nattackradius2 {r2}\nattack {}\n", mode.name());
     for row in cells.chunks(cols) {
         input.push_str(&format!("m {}\n", String::from_utf8(row.to_vec()).unwrap()));
     }
     let mut out = Vec::new();
-    let explain = Options {
-        threads: 1,
-        explain: true,
-    };
-    solve(
-        input.clone().into_bytes(),
-        &explain,
-        &mut out,
-        &mut io::sink(),
-    )
-    .unwrap();
+    let explain = Options { threads: 1, explain: true };
+    solve(input.clone().into_bytes(), &explain, &mut out, &mut io::sink()).unwrap();
     let out = String::from_utf8(out).unwrap();
     let (_, text) = out.split_once("explain\n").expect("an explain line");
     let mut lines = text.lines();
@@ -777,23 +707,13 @@ fn check_explain(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u
     for (&i, line) in dead.iter().zip(lines.by_ref()) {
         let owner = model_owner(cells[i]).unwrap();
         let head = format!("dead {} {} {owner} ", i / cols, i % cols);
-        let reason = line
-            .strip_prefix(&head)
-            .unwrap_or_else(|| panic!("{line} for {head}\n{input}"));
+        let reason =
+            line.strip_prefix(&head).unwrap_or_else(|| panic!("{line} for {head}\n{input}"));
         match mode {
             AttackMode::Focus => {
-                let e = m.list[i]
-                    .iter()
-                    .copied()
-                    .min_by_key(|&e| (w(e), e))
-                    .unwrap();
-                let want = format!(
-                    "focus by {} {} w={} enemy_w={}",
-                    e / cols,
-                    e % cols,
-                    w(i),
-                    w(e)
-                );
+                let e = m.list[i].iter().copied().min_by_key(|&e| (w(e), e)).unwrap();
+                let want =
+                    format!("focus by {} {} w={} enemy_w={}", e / cols, e % cols, w(i), w(e));
                 assert_eq!(reason, want, "{input}");
             }
             AttackMode::Support => assert_eq!(reason, format!("support enemies={}", w(i))),
@@ -846,10 +766,7 @@ fn every_mode_matches_the_naive_model_on_small_tori() {
             deaths[k] += check_against_model(rows, cols, r2, mode, cells.clone(), 1);
         }
     }
-    assert!(
-        deaths.iter().all(|&d| d > 500),
-        "deaths per mode {deaths:?}"
-    );
+    assert!(deaths.iter().all(|&d| d > 500), "deaths per mode {deaths:?}");
 }
 
 #[test]
@@ -875,14 +792,10 @@ fn every_mode_matches_the_naive_model_on_wider_maps() {
 fn big_fallback_ants(rows: usize, cols: usize, r2: u64, cells: &[u8]) -> usize {
     let owners: Vec<Option<u8>> = cells.iter().map(|&b| model_owner(b)).collect();
     let ants = (0..cells.len()).filter(|&a| owners[a].is_some());
-    let lists: Vec<Vec<usize>> = (0..cells.len())
-        .map(|a| model_enemies(rows, cols, r2 as i64, &owners, a))
-        .collect();
+    let lists: Vec<Vec<usize>> =
+        (0..cells.len()).map(|a| model_enemies(rows, cols, r2 as i64, &owners, a)).collect();
     let k = u64::from(DAMAGE_UNIT);
-    let two_100 = Nat::of(1 << 25)
-        .times(1 << 25)
-        .times(1 << 25)
-        .times(1 << 25);
+    let two_100 = Nat::of(1 << 25).times(1 << 25).times(1 << 25).times(1 << 25);
     let hard = |&a: &usize| {
         let mut t = 0u64;
         let mut lcm = Nat::of(1);
@@ -928,11 +841,7 @@ fn exact_sums_match_the_model_fractions() {
     for round in 0..3000 {
         let mut count = [0u64; 317];
         for _ in 0..1 + rng.index(40) {
-            let w = if round % 2 == 0 {
-                1 + rng.index(316)
-            } else {
-                200 + rng.index(117)
-            };
+            let w = if round % 2 == 0 { 1 + rng.index(316) } else { 200 + rng.index(117) };
             count[w] += 1 + rng.index(3) as u64;
         }
         if round % 3 == 0 {

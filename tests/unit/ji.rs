@@ -7,9 +7,7 @@ fn common() -> Model {
 }
 
 fn err(text: &str) -> String {
-    parse_variant(text.as_bytes(), "v", 0)
-        .unwrap_err()
-        .to_string()
+    parse_variant(text.as_bytes(), "v", 0).unwrap_err().to_string()
 }
 
 fn skill(m: &Model, name: &str) -> usize {
@@ -20,12 +18,8 @@ fn skill(m: &Model, name: &str) -> usize {
 fn common_variant_rules() {
     let m = common();
     assert_eq!((m.n, m.cap, m.states), (8, 5, 36));
-    let (ji, small_def, mid_def, small_wave) = (
-        skill(&m, "集"),
-        skill(&m, "小防"),
-        skill(&m, "中防"),
-        skill(&m, "小波"),
-    );
+    let (ji, small_def, mid_def, small_wave) =
+        (skill(&m, "集"), skill(&m, "小防"), skill(&m, "中防"), skill(&m, "小波"));
     assert!(m.beats(small_wave, ji) && m.beats(small_wave, mid_def));
     assert!(!m.beats(small_wave, small_def) && !m.beats(small_def, small_wave));
     // No 集: no defence is worth playing, only 集.
@@ -45,48 +39,24 @@ fn variant_errors_name_the_skill() {
     // The messages of the shared format block (the same as ji_referee's
     // and ji_solver's, tests/ji_variant.rs), then the trainer's limits.
     let cases = [
-        (
-            "",
-            "line 1: unexpected end of input: expected the number of skills n",
-        ),
+        ("", "line 1: unexpected end of input: expected the number of skills n"),
         ("0", "line 1: n must be at least 1"),
-        (
-            "1\nA x 0 0",
-            "line 2: skill `A`: delta `x` is not a 64-bit integer",
-        ),
+        ("1\nA x 0 0", "line 2: skill `A`: delta `x` is not a 64-bit integer"),
         (
             "1\nA -2 1 0",
             "line 2: skill `A`: req 1 is below its cost (req must be at least max(0, -delta) = 2)",
         ),
-        (
-            "1\nA 0 0 1 A",
-            "line 2: skill `A`: beats 1 skills but only 0 others exist",
-        ),
+        ("1\nA 0 0 1 A", "line 2: skill `A`: beats 1 skills but only 0 others exist"),
         ("2\nA 0 0 1 A\nB 0 0 0", "line 2: skill `A` beats itself"),
         (
             "2\nA 0 0 1 B\nB 0 0 1 A",
             "line 3: skills `B` and `A` beat each other (the relation must be antisymmetric)",
         ),
-        (
-            "2\nA 0 0 1 C\nB 0 0 0",
-            "line 2: skill `A` beats unknown skill `C`",
-        ),
-        (
-            "2\nA 0 0 0\nA 0 0 0",
-            "line 3: skill `A` is defined twice (first on line 2)",
-        ),
-        (
-            "1\nA 0 0 0 x",
-            "line 2: extra token `x` after the last skill",
-        ),
-        (
-            "2\nA 0 0 0\n",
-            "line 2: unexpected end of input: expected the name of skill 2 of 2",
-        ),
-        (
-            "1\nA 0 31 0",
-            "skill `A`: req 31 is beyond the trainer's limit C <= 30",
-        ),
+        ("2\nA 0 0 1 C\nB 0 0 0", "line 2: skill `A` beats unknown skill `C`"),
+        ("2\nA 0 0 0\nA 0 0 0", "line 3: skill `A` is defined twice (first on line 2)"),
+        ("1\nA 0 0 0 x", "line 2: extra token `x` after the last skill"),
+        ("2\nA 0 0 0\n", "line 2: unexpected end of input: expected the name of skill 2 of 2"),
+        ("1\nA 0 31 0", "skill `A`: req 31 is beyond the trainer's limit C <= 30"),
     ];
     for (text, want) in cases {
         assert_eq!(err(text), format!("v: {}", want), "{:?}", text);
@@ -139,14 +109,8 @@ fn archive_round_trip_and_corruption() {
     let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
     let cases = [
         (cut, "ends early"),
-        (
-            text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1),
-            "bad weight",
-        ),
-        (
-            text.replacen("集 1 0 0", "集 2 0 0", 1),
-            "line 2: archive is for another variant",
-        ),
+        (text.replacen("individual 3\n0 0 ", "individual 3\n0 0 -", 1), "bad weight"),
+        (text.replacen("集 1 0 0", "集 2 0 0", 1), "line 2: archive is for another variant"),
     ];
     for (bad, want) in cases {
         let e = match parse_archive(bad.as_bytes(), "a", &m) {
@@ -168,11 +132,8 @@ fn training_improves_and_is_deterministic() {
 
 #[test]
 fn stray_bytes_in_a_command_are_a_hint() {
-    let options = Options {
-        variant: None,
-        archive: PathBuf::from("/nonexistent/ji-archive"),
-        seed: Some(1),
-    };
+    let options =
+        Options { variant: None, archive: PathBuf::from("/nonexistent/ji-archive"), seed: Some(1) };
     let mut out = Vec::new();
     run(&options, &mut &b"\xff\r\n\x1b[A\nq\n"[..], &mut out, PIPES).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -206,21 +167,12 @@ impl io::Read for TypedInput {
 }
 
 /// Neither end is a terminal (a script), or only the input is.
-const PIPES: Terminal = Terminal {
-    input: false,
-    output: false,
-};
-const TYPED: Terminal = Terminal {
-    input: true,
-    output: false,
-};
+const PIPES: Terminal = Terminal { input: false, output: false };
+const TYPED: Terminal = Terminal { input: true, output: false };
 
 fn session(v: Variant, out: &mut Vec<u8>) -> Session {
-    let options = Options {
-        variant: None,
-        archive: PathBuf::from("/nonexistent/ji-archive"),
-        seed: Some(3),
-    };
+    let options =
+        Options { variant: None, archive: PathBuf::from("/nonexistent/ji-archive"), seed: Some(3) };
     Session::new(v, &options, out).unwrap()
 }
 
@@ -239,11 +191,7 @@ fn ctrl_d_ends_the_game_not_the_session() {
     );
     // The session went on (h), then ended at the second Ctrl-D with a newline.
     assert!(text.contains("\nji> commands, one per line"), "{}", text);
-    assert!(
-        text.ends_with("q, quit       quit (so does Ctrl-D)\nji> \n"),
-        "{}",
-        text
-    );
+    assert!(text.ends_with("q, quit       quit (so does Ctrl-D)\nji> \n"), "{}", text);
 }
 
 #[test]
@@ -282,30 +230,13 @@ fn moves_by_number_name_or_alias() {
 #[test]
 fn aliases_are_pinyin_and_never_ambiguous() {
     let m = common();
-    let want = [
-        "ji",
-        "xiaofang",
-        "zhongfang",
-        "dafang",
-        "xiaobo",
-        "zhongbo",
-        "dabo",
-        "heidong",
-    ];
-    let got: Vec<&str> = m
-        .aliases
-        .iter()
-        .map(|a| a.as_deref().unwrap_or("-"))
-        .collect();
+    let want = ["ji", "xiaofang", "zhongfang", "dafang", "xiaobo", "zhongbo", "dabo", "heidong"];
+    let got: Vec<&str> = m.aliases.iter().map(|a| a.as_deref().unwrap_or("-")).collect();
     assert_eq!(got, want);
     // `ji` is a name here, so 集 gets no alias; 超 is not in the table; an
     // ASCII name needs none; 波2 mixes pinyin and ASCII.
-    let v = parse_variant(
-        "4\n集 1 0 0\nji 0 0 0\n超波 0 0 0\n波2 0 0 0".as_bytes(),
-        "v",
-        0,
-    )
-    .unwrap();
+    let v =
+        parse_variant("4\n集 1 0 0\nji 0 0 0\n超波 0 0 0\n波2 0 0 0".as_bytes(), "v", 0).unwrap();
     assert_eq!(aliases(&v), [None, None, None, Some("bo2".to_string())]);
 }
 
@@ -325,12 +256,7 @@ fn rules_table_matches_the_seeds_table() {
     ];
     let rules = common().rules();
     let rows: Vec<Vec<&str>> = (rules.lines().skip(4))
-        .map(|row| {
-            (row.split("  "))
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .collect()
-        })
+        .map(|row| (row.split("  ")).map(str::trim).filter(|c| !c.is_empty()).collect())
         .collect();
     assert_eq!(rows.len(), 8);
     let chinese = |cell: &str| cell.split(' ').next().unwrap().to_string();
@@ -358,16 +284,8 @@ fn nothing_to_play_at_zero_is_said_not_a_panic() {
     // text is accepted; the trainer takes the variant as given).
     let v = Variant {
         skills: vec![
-            Skill {
-                name: "A".into(),
-                delta: 1,
-                req: 1,
-            },
-            Skill {
-                name: "B".into(),
-                delta: -1,
-                req: 1,
-            },
+            Skill { name: "A".into(), delta: 1, req: 1 },
+            Skill { name: "B".into(), delta: -1, req: 1 },
         ],
         beats: vec![0b10, 0],
     };
@@ -389,11 +307,8 @@ fn nothing_to_play_at_zero_is_said_not_a_panic() {
 
 #[test]
 fn failures_map_to_one_exit_code_each() {
-    let file = |what: &str| Failure::BadInput {
-        file: "a".into(),
-        line: Some(3),
-        what: what.into(),
-    };
+    let file =
+        |what: &str| Failure::BadInput { file: "a".into(), line: Some(3), what: what.into() };
     let cases = [
         (
             Failure::BadArgument("unknown option '--x' (see --help)".into()),
@@ -402,33 +317,18 @@ fn failures_map_to_one_exit_code_each() {
         ),
         (file("x"), 2, "a: line 3: x"),
         (
-            Failure::BadInput {
-                file: "a".into(),
-                line: None,
-                what: "33 skills".into(),
-            },
+            Failure::BadInput { file: "a".into(), line: None, what: "33 skills".into() },
             2,
             "a: 33 skills",
         ),
-        (
-            Failure::UnreadableInput("gone".into()),
-            1,
-            "cannot read the input: gone",
-        ),
-        (
-            Failure::UnwritableOutput("full".into()),
-            1,
-            "cannot write the output: full",
-        ),
+        (Failure::UnreadableInput("gone".into()), 1, "cannot read the input: gone"),
+        (Failure::UnwritableOutput("full".into()), 1, "cannot write the output: full"),
     ];
     for (f, code, text) in cases {
         assert_eq!((f.exit_code(), f.to_string()), (code, text.to_string()));
     }
     // A text's error names the file, then its line.
-    let bad = BadLine {
-        line: 3,
-        what: "x".into(),
-    };
+    let bad = BadLine { line: 3, what: "x".into() };
     assert_eq!(bad.in_file("a"), file("x"));
 }
 
@@ -471,11 +371,7 @@ fn exact_evaluation_of_hand_computed_games() {
     let a = [0.5, 0.25, 0.0, 0.25];
     let b = [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0];
     let o = outcomes(&m, &a, &b);
-    assert!(
-        close(o.win, 1.0 / 3.0) && close(o.lose, 2.0 / 3.0),
-        "{:?}",
-        o
-    );
+    assert!(close(o.win, 1.0 / 3.0) && close(o.lose, 2.0 / 3.0), "{:?}", o);
     assert!(o.draw < 1e-15, "{:?}", o);
     // B's best reply to A is P: it wins half the rounds and never loses.
     assert!(close(exact_best_response(&m, &a)[0], 1.0));
@@ -488,11 +384,7 @@ fn exact_evaluation_of_hand_computed_games() {
     let a = [1e-4, 0.0, 0.0, 1.0 - 1e-4];
     let b = [0.0, 3e-4, 1e-4, 1.0 - 4e-4];
     let o = outcomes(&m, &a, &b);
-    assert!(
-        (o.win - 0.25).abs() < 1e-9 && (o.lose - 0.75).abs() < 1e-9,
-        "{:?}",
-        o
-    );
+    assert!((o.win - 0.25).abs() < 1e-9 && (o.lose - 0.75).abs() < 1e-9, "{:?}", o);
     let (mut v, win, go_on) = (0.0, 1e-4 * 1e-4, 1.0 - 1e-4 * 4e-4);
     for _ in 0..FINE_SWEEPS.max_sweeps {
         v = win + go_on * v;
@@ -525,9 +417,7 @@ fn naive_win(m: &Model, a: &[f64], b: &[f64]) -> Vec<f64> {
                 }
             }
         }
-        let change = (0..m.states)
-            .map(|s| (next[s] - v[s]).abs())
-            .fold(0.0, f64::max);
+        let change = (0..m.states).map(|s| (next[s] - v[s]).abs()).fold(0.0, f64::max);
         v = next;
         if change == 0.0 {
             break;
@@ -554,17 +444,8 @@ fn exact_evaluation_agrees_with_long_value_iteration() {
         // The exact best reply: Bellman's equation holds at its values,
         // and long value iteration reaches the same numbers.
         let exact = exact_best_response(&m, a);
-        let long = best_response(
-            &m,
-            a,
-            Tolerance {
-                change: 0.0,
-                max_sweeps: 100_000,
-            },
-        );
-        let worst = (0..m.states)
-            .map(|s| (exact[s] - long[s]).abs())
-            .fold(0.0, f64::max);
+        let long = best_response(&m, a, Tolerance { change: 0.0, max_sweeps: 100_000 });
+        let worst = (0..m.states).map(|s| (exact[s] - long[s]).abs()).fold(0.0, f64::max);
         assert!(worst < 1e-12, "{i}: {worst}");
     }
 }
@@ -580,23 +461,14 @@ fn widest(text: &str) -> (usize, String) {
 fn every_screen_fits_80_columns() {
     // A session through every command and every screen of a game on the
     // common variant, as laid out (not wrapped by `Fit`).
-    let options = Options {
-        variant: None,
-        archive: PathBuf::from("/nonexistent/ji-archive"),
-        seed: Some(2),
-    };
+    let options =
+        Options { variant: None, archive: PathBuf::from("/nonexistent/ji-archive"), seed: Some(2) };
     let moves = "1\n".repeat(40);
     let script = format!("h\nr\ns\ne\nt 2\np\nx\n9\n黑洞\nh\nr\n{moves}p\nq\nhelp x\nT\n");
     let mut out = Vec::new();
     run(&options, &mut script.as_bytes(), &mut out, PIPES).unwrap();
     let text = String::from_utf8(out).unwrap();
-    for needed in [
-        "refused:",
-        "beats",
-        "you gave up",
-        "archive NOT saved",
-        "P(draw)",
-    ] {
+    for needed in ["refused:", "beats", "you gave up", "archive NOT saved", "P(draw)"] {
         assert!(text.contains(needed), "{needed}: {text}");
     }
     let all = text + HELP + COMMANDS + MOVE_HELP;
@@ -615,21 +487,12 @@ fn every_screen_fits_80_columns() {
     assert!(width(&line) <= COLUMNS - 3, "{line}");
     let mut out = Vec::new();
     let mut s = session(common().v, &mut out);
-    let terminal = Terminal {
-        input: true,
-        output: true,
-    };
+    let terminal = Terminal { input: true, output: true };
     serve(&mut s, &mut &b"t 3\n"[..], &mut out, terminal).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("fitness = -(exploitability"), "{text}");
-    assert!(
-        text.contains("\r\x1b[Kgeneration 3: best fitness "),
-        "{text}"
-    );
-    assert!(
-        !text.contains("\ngeneration 1:"),
-        "one line, redrawn: {text}"
-    );
+    assert!(text.contains("\r\x1b[Kgeneration 3: best fitness "), "{text}");
+    assert!(!text.contains("\ngeneration 1:"), "one line, redrawn: {text}");
     assert!(widest(&text).0 <= COLUMNS);
 }
 
@@ -677,13 +540,7 @@ fn p_best_plays_the_equilibrium() {
                     .collect();
                 counts = (n[1].min(m.cap), n[2].min(m.cap));
             } else if let Some(rest) = line.strip_prefix("you: ") {
-                let ai = rest
-                    .split("AI: ")
-                    .nth(1)
-                    .unwrap()
-                    .split(' ')
-                    .next()
-                    .unwrap();
+                let ai = rest.split("AI: ").nth(1).unwrap().split(' ').next().unwrap();
                 let x = skill(m, ai);
                 let state = counts.1 * m.side + counts.0;
                 assert!(s.eq_policy[state * m.n + x] > 0.0, "{line} at {counts:?}");
@@ -709,10 +566,7 @@ fn arguments_follow_the_contract() {
     assert_eq!(args(&["--seed", "--help"]), Ok(Command::Help));
     assert_eq!(words(&["-"]), "unexpected argument '-' (see --help)");
     assert_eq!(words(&["-x"]), "unknown option '-x' (see --help)");
-    assert_eq!(
-        words(&["--archive"]),
-        "option '--archive' needs a value (see --help)"
-    );
+    assert_eq!(words(&["--archive"]), "option '--archive' needs a value (see --help)");
     assert_eq!(
         words(&["--seed", "2x"]),
         "bad value '2x' for --seed: not an integer 0..2^64 (see --help)"
@@ -730,8 +584,5 @@ fn a_path_need_not_be_utf8_but_an_option_name_must() {
         _ => panic!("a non-UTF-8 archive path was refused"),
     }
     let failure = parse_args(vec![odd()].into_iter()).unwrap_err();
-    assert_eq!(
-        failure.to_string(),
-        "an argument is not valid UTF-8 (see --help)"
-    );
+    assert_eq!(failure.to_string(), "an argument is not valid UTF-8 (see --help)");
 }

@@ -11,10 +11,7 @@ fn run_with(input: &str, strict: bool) -> Result<String, Failure> {
 }
 
 fn opts(strict: bool) -> Options {
-    Options {
-        strict,
-        ..Options::default()
-    }
+    Options { strict, ..Options::default() }
 }
 
 fn run(input: &str) -> Result<String, Failure> {
@@ -56,10 +53,7 @@ fn legality_before_beats() {
 
 #[test]
 fn count_equal_to_req_is_legal() {
-    assert_eq!(
-        common("集 集\n集 集\n中波 大防\n大防 小防\n"),
-        "ILLEGAL A 4\n"
-    );
+    assert_eq!(common("集 集\n集 集\n中波 大防\n大防 小防\n"), "ILLEGAL A 4\n");
 }
 
 #[test]
@@ -72,11 +66,7 @@ fn rounds_after_verdict_are_ignored_but_checked() {
 #[test]
 fn big_counts_do_not_overflow() {
     let big = format!("2\ng {} 0 0\nw 0 0 0\n3\ng g\ng g\ng w\n", i64::MAX);
-    let expect = format!(
-        "CONTINUE {} {}\n",
-        3 * i128::from(i64::MAX),
-        2 * i128::from(i64::MAX)
-    );
+    let expect = format!("CONTINUE {} {}\n", 3 * i128::from(i64::MAX), 2 * i128::from(i64::MAX));
     assert_eq!(run(&big).unwrap(), expect);
 }
 
@@ -91,10 +81,7 @@ fn crlf_same_as_lf() {
     let lf = format!("{}2\n集 集\n小波 集\n", COMMON);
     let crlf = lf.replace('\n', "\r\n");
     assert_eq!(run(&lf).unwrap(), run(&crlf).unwrap());
-    assert_eq!(
-        err("2\na 0 0 1 b\nb 0 0 1 a\n"),
-        err("2\r\na 0 0 1 b\r\nb 0 0 1 a\r\n")
-    );
+    assert_eq!(err("2\na 0 0 1 b\nb 0 0 1 a\n"), err("2\r\na 0 0 1 b\r\nb 0 0 1 a\r\n"));
 }
 
 #[test]
@@ -129,40 +116,22 @@ fn a_leading_byte_order_mark_is_skipped() {
     let v = format!("\u{feff}{}1\n集 集\n", COMMON);
     assert_eq!(run(&v).unwrap(), "CONTINUE 1 1\n");
     // Elsewhere it is part of a token.
-    assert_eq!(
-        err("1\n\u{feff}a 0 0 0\n1\na a\n"),
-        "line 4: round 1: unknown skill `a` for A"
-    );
+    assert_eq!(err("1\n\u{feff}a 0 0 0\n1\na a\n"), "line 4: round 1: unknown skill `a` for A");
 }
 
 #[test]
 fn rejects_malformed_variants() {
-    assert_eq!(
-        err(""),
-        "line 1: unexpected end of input: expected the number of skills n"
-    );
+    assert_eq!(err(""), "line 1: unexpected end of input: expected the number of skills n");
     assert_eq!(err("0\n"), "line 1: n must be at least 1");
     assert_eq!(err("-3\n"), "line 1: n must be at least 1");
-    assert_eq!(
-        err("99999999999999999999\n"),
-        "line 1: n `99999999999999999999` is beyond 64 bits"
-    );
-    assert_eq!(
-        err("x\n"),
-        "line 1: expected the number of skills n, found `x`"
-    );
-    assert_eq!(
-        err("2\na 0 0 1 c\nb 0 0 0\n1\na b\n"),
-        "line 2: skill `a` beats unknown skill `c`"
-    );
+    assert_eq!(err("99999999999999999999\n"), "line 1: n `99999999999999999999` is beyond 64 bits");
+    assert_eq!(err("x\n"), "line 1: expected the number of skills n, found `x`");
+    assert_eq!(err("2\na 0 0 1 c\nb 0 0 0\n1\na b\n"), "line 2: skill `a` beats unknown skill `c`");
     assert_eq!(
         err("2\na 0 0 0\na 0 0 0\n1\na a\n"),
         "line 3: skill `a` is defined twice (first on line 2)"
     );
-    assert_eq!(
-        err("2\na 0 0 1 a\nb 0 0 0\n1\na b\n"),
-        "line 2: skill `a` beats itself"
-    );
+    assert_eq!(err("2\na 0 0 1 a\nb 0 0 0\n1\na b\n"), "line 2: skill `a` beats itself");
     assert_eq!(
         err("2\na 0 0 1 b\nb 0 0 1 a\n1\na b\n"),
         "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)"
@@ -202,10 +171,7 @@ fn rejects_malformed_variants() {
     let long = "x".repeat(33);
     assert_eq!(
         err(&format!("1\n{} 0 0 0\n", long)),
-        format!(
-            "line 2: skill name `{}` is 33 bytes long (at most 32)",
-            long
-        )
+        format!("line 2: skill name `{}` is 33 bytes long (at most 32)", long)
     );
     let ok = "é".repeat(16); // 32 bytes
     assert!(run(&format!("1\n{} 0 0 0\n1\n{} {}\n", ok, ok, ok)).is_ok());
@@ -249,10 +215,7 @@ fn rejects_bad_rounds() {
 fn whatever_follows_the_last_round_is_ignored() {
     let one = format!("{}1\n集 集\n", COMMON);
     assert_eq!(run(&format!("{}集\n", one)).unwrap(), "CONTINUE 1 1\n");
-    assert_eq!(
-        run(&format!("{}\u{0} 12 x y", one)).unwrap(),
-        "CONTINUE 1 1\n"
-    );
+    assert_eq!(run(&format!("{}\u{0} 12 x y", one)).unwrap(), "CONTINUE 1 1\n");
     assert_eq!(
         strict_err(&format!("{}1\n集 集\n集\n", COMMON)),
         "line 12 column 1: expected the end of the input, found `集`"
@@ -311,19 +274,8 @@ fn strict_still_reports_bad_input_by_line() {
 #[test]
 fn failures_map_to_exit_codes() {
     let what = String::new;
-    assert_eq!(
-        Failure::BadInput {
-            line: 1,
-            what: what()
-        }
-        .exit_code(),
-        2
-    );
-    let layout = Failure::BadLayout {
-        line: 1,
-        column: 1,
-        what: what(),
-    };
+    assert_eq!(Failure::BadInput { line: 1, what: what() }.exit_code(), 2);
+    let layout = Failure::BadLayout { line: 1, column: 1, what: what() };
     assert_eq!(layout.exit_code(), 2);
     assert_eq!(Failure::BadArgument(what()).exit_code(), 2);
     assert_eq!(Failure::UnreadableInput(what()).exit_code(), 1);
@@ -370,29 +322,17 @@ impl Write for Full {
 fn an_unwritable_output_is_exit_1_not_bad_input() {
     let input = format!("{}1\n集 集\n", COMMON);
     let failure = solve(input.into(), &opts(false), &mut Full, &mut Vec::new()).unwrap_err();
-    assert_eq!(
-        failure,
-        Failure::UnwritableOutput("no space left".to_string())
-    );
+    assert_eq!(failure, Failure::UnwritableOutput("no space left".to_string()));
     assert_eq!(failure.exit_code(), 1);
-    assert_eq!(
-        failure.to_string(),
-        "cannot write the output: no space left"
-    );
+    assert_eq!(failure.to_string(), "cannot write the output: no space left");
 }
 
 /// The `--trace` lines of a record, and its verdict.
 fn traced(input: &str) -> (String, String) {
-    let options = Options {
-        trace: true,
-        ..Options::default()
-    };
+    let options = Options { trace: true, ..Options::default() };
     let (mut out, mut log) = (Vec::new(), Vec::new());
     solve(input.into(), &options, &mut out, &mut log).unwrap();
-    (
-        String::from_utf8(log).unwrap(),
-        String::from_utf8(out).unwrap(),
-    )
+    (String::from_utf8(log).unwrap(), String::from_utf8(out).unwrap())
 }
 
 #[test]
@@ -410,11 +350,7 @@ fn trace_results_name_every_ending() {
     let variant = "2\na 1 0 1 b\nb 1 0 0\n";
     for (rounds, want_log, want_out) in [
         ("1\nb a\n", "round 1 b a 0 0 B\n", "B 1\n"),
-        (
-            "2\nb b\nb b\n",
-            "round 1 b b 0 0 next 1 1\nround 2 b b 1 1 next 2 2\n",
-            "CONTINUE 2 2\n",
-        ),
+        ("2\nb b\nb b\n", "round 1 b b 0 0 next 1 1\nround 2 b b 1 1 next 2 2\n", "CONTINUE 2 2\n"),
     ] {
         let (log, out) = traced(&format!("{}{}", variant, rounds));
         assert_eq!((log.as_str(), out.as_str()), (want_log, want_out));
@@ -473,23 +409,14 @@ fn a_trace_leaves_the_output_unchanged() {
 }
 
 fn args(list: &[&str]) -> impl Iterator<Item = OsString> {
-    list.iter()
-        .map(OsString::from)
-        .collect::<Vec<_>>()
-        .into_iter()
+    list.iter().map(OsString::from).collect::<Vec<_>>().into_iter()
 }
 
 #[test]
 fn arguments_follow_the_contract() {
     assert_eq!(parse_args(args(&[])), Ok(Command::Run(Options::default())));
-    let both = Options {
-        strict: true,
-        trace: true,
-    };
-    assert_eq!(
-        parse_args(args(&["--trace", "--strict"])),
-        Ok(Command::Run(both))
-    );
+    let both = Options { strict: true, trace: true };
+    assert_eq!(parse_args(args(&["--trace", "--strict"])), Ok(Command::Run(both)));
     for help in [&["-h"][..], &["--strict", "--help"], &["--nope", "--help"]] {
         assert_eq!(parse_args(args(help)), Ok(Command::Help), "{:?}", help);
     }
@@ -510,8 +437,5 @@ fn a_non_utf8_argument_is_a_bad_argument() {
     use std::os::unix::ffi::OsStringExt;
     let odd = OsString::from_vec(b"--\xff".to_vec());
     let failure = parse_args(vec![odd].into_iter()).unwrap_err();
-    assert_eq!(
-        failure.to_string(),
-        "an argument is not valid UTF-8 (see --help)"
-    );
+    assert_eq!(failure.to_string(), "an argument is not valid UTF-8 (see --help)");
 }

@@ -9,12 +9,7 @@ const COMMON: &str = include_str!("../data/ji_variant/common.txt");
 /// The output and the warning of an uncertified answer; `Err` for bad input.
 fn run(input: &str) -> Result<(String, Option<String>), Failure> {
     let mut out = Vec::new();
-    match solve(
-        input.as_bytes().to_vec(),
-        &Options::default(),
-        &mut out,
-        &mut std::io::sink(),
-    ) {
+    match solve(input.as_bytes().to_vec(), &Options::default(), &mut out, &mut std::io::sink()) {
         Ok(()) => Ok((String::from_utf8(out).unwrap(), None)),
         Err(Failure::NoExactAnswer(why)) => Ok((String::from_utf8(out).unwrap(), Some(why))),
         Err(f) => Err(f),
@@ -48,10 +43,7 @@ fn game_of(text: &str, keep: f64) -> Game {
 }
 
 fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
-    let mut st = Stage {
-        m: m.to_vec(),
-        ..Stage::default()
-    };
+    let mut st = Stage { m: m.to_vec(), ..Stage::default() };
     st.value(rows, cols)
 }
 
@@ -109,13 +101,9 @@ fn dominance_leaves_at_least_two_lines_each_without_a_saddle() {
     let mut mixed = 0;
     for _ in 0..3000 {
         let (rows, cols) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
-        let m: Vec<f64> = (0..rows * cols)
-            .map(|_| [-1.0, 0.0, 0.5, 1.0][rng.below(4) as usize])
-            .collect();
-        let mut st = Stage {
-            m: m.clone(),
-            ..Stage::default()
-        };
+        let m: Vec<f64> =
+            (0..rows * cols).map(|_| [-1.0, 0.0, 0.5, 1.0][rng.below(4) as usize]).collect();
+        let mut st = Stage { m: m.clone(), ..Stage::default() };
         st.value(rows, cols);
         if st.reduced {
             mixed += 1;
@@ -270,10 +258,7 @@ fn rejects_bad_input() {
     let q = "1\n0 0\n";
     let c = COMMON;
     for (input, want) in [
-        (
-            String::new(),
-            "line 1: unexpected end of input: expected the number of skills n",
-        ),
+        (String::new(), "line 1: unexpected end of input: expected the number of skills n"),
         (
             format!("2\na 0 0 1 b\nb 0 0 1 a\n1 0\n{}", q),
             "line 3: skills `b` and `a` beat each other (the relation must be antisymmetric)",
@@ -298,10 +283,7 @@ fn rejects_bad_input() {
             format!("{}-1 0\n{}", c, q),
             "line 10: expected the round limit R (an integer >= 0), found `-1`",
         ),
-        (
-            format!("{}1 0\n1\n6 0\n", c),
-            "line 12: query 1: x = 6 is out of range (0..=5)",
-        ),
+        (format!("{}1 0\n1\n6 0\n", c), "line 12: query 1: x = 6 is out of range (0..=5)"),
         (
             format!("{}1 0\n2\n1 1\n", c),
             "line 12: unexpected end of input: expected x of query 2 of 2",
@@ -320,10 +302,7 @@ fn run_with(input: &[u8], opts: &Options) -> (String, Option<Failure>) {
 
 #[test]
 fn every_public_fixture_passes_strict() {
-    let strict = Options {
-        strict: true,
-        strategy: false,
-    };
+    let strict = Options { strict: true, strategy: false };
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ji_solver");
     let mut checked = 0;
     for dir in ["examples", "random", "edge"] {
@@ -345,10 +324,7 @@ fn every_public_fixture_passes_strict() {
 fn strict_checks_the_solver_records_one_per_line() {
     // `R p`, `q` and each query are records of the shared strict lexer;
     // the columns were counted by hand.
-    let strict = Options {
-        strict: true,
-        strategy: false,
-    };
+    let strict = Options { strict: true, strategy: false };
     let v = "1\na 0 0 0\n";
     for (rest, want) in [
         ("0 0\n0\n", None),
@@ -414,11 +390,7 @@ fn random_variant(
             _ => -(rng.below(c as u64 + 1) as i64),
         };
         let least = (-d).max(0);
-        let r = if i == 0 {
-            least
-        } else {
-            least + rng.below((c - least) as u64 + 1) as i64
-        };
+        let r = if i == 0 { least } else { least + rng.below((c - least) as u64 + 1) as i64 };
         delta.push(d);
         req.push(r);
     }
@@ -434,10 +406,8 @@ fn random_variant(
     }
     let mut text = format!("{}\n", n);
     for i in 0..n {
-        let list: Vec<String> = (0..n)
-            .filter(|&j| beats[i][j])
-            .map(|j| format!("s{}", j))
-            .collect();
+        let list: Vec<String> =
+            (0..n).filter(|&j| beats[i][j]).map(|j| format!("s{}", j)).collect();
         text.push_str(&format!(
             "s{} {} {} {} {}\n",
             i,
@@ -465,10 +435,7 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
     // the round after the query's first one (V_{R-1} for R > 0, printed by
     // a run with R - 1; the printed limit for R = 0).
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let strategy = Options {
-        strict: false,
-        strategy: true,
-    };
+    let strategy = Options { strict: false, strategy: true };
     for _ in 0..40 {
         let (text, delta, req, beats) = random_variant(&mut rng, 7, 6);
         let n = delta.len();
@@ -477,23 +444,15 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
         let percent = [0.0, 10.0][rng.below(2) as usize];
         let keep = 1.0 - percent / 100.0;
         let q = all_states(c);
-        let (out, failure) = run_with(
-            format!("{}{} {}\n{}", text, rounds, percent, q).as_bytes(),
-            &strategy,
-        );
+        let (out, failure) =
+            run_with(format!("{}{} {}\n{}", text, rounds, percent, q).as_bytes(), &strategy);
         assert!(failure.is_none(), "{}: {:?}", text, failure);
         // The value line and the `A:` and `B:` lines of each query (the
         // proof's `lower` and `upper` lines are checked elsewhere).
-        let lines: Vec<&str> = out
-            .lines()
-            .filter(|l| !l.starts_with("lower ") && !l.starts_with("upper "))
-            .collect();
+        let lines: Vec<&str> =
+            out.lines().filter(|l| !l.starts_with("lower ") && !l.starts_with("upper ")).collect();
         let cont: Vec<f64> = match rounds {
-            0 => lines
-                .iter()
-                .step_by(3)
-                .map(|l| l.parse().unwrap())
-                .collect(),
+            0 => lines.iter().step_by(3).map(|l| l.parse().unwrap()).collect(),
             1 => vec![0.0; (c + 1) * (c + 1)],
             r => values(&format!("{}{} {}\n{}", text, r - 1, percent, q)),
         };
@@ -502,11 +461,8 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
                 let k = 3 * (a * (c + 1) + b);
                 let value: f64 = lines[k].parse().unwrap();
                 let req = &req;
-                let usable = |x: usize| {
-                    (0..n)
-                        .filter(move |&i| req[i] <= x as i64)
-                        .collect::<Vec<_>>()
-                };
+                let usable =
+                    |x: usize| (0..n).filter(move |&i| req[i] <= x as i64).collect::<Vec<_>>();
                 let entry = |i: usize, j: usize| {
                     if beats[i][j] {
                         1.0
@@ -577,10 +533,8 @@ fn random_unlimited_games_are_certified() {
     for _ in 0..40 {
         let (text, _, req, _) = random_variant(&mut rng, 12, 10);
         let c = *req.iter().max().unwrap() as usize;
-        let (out, failure) = run_with(
-            format!("{}0 0\n{}", text, all_states(c)).as_bytes(),
-            &Options::default(),
-        );
+        let (out, failure) =
+            run_with(format!("{}0 0\n{}", text, all_states(c)).as_bytes(), &Options::default());
         match failure {
             None => {
                 let v: Vec<f64> = out.lines().map(|l| l.parse().unwrap()).collect();

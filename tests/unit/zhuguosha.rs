@@ -8,12 +8,7 @@ use std::path::{Path, PathBuf};
 /// Runs the solver; Ok(stdout) or Err(the failure).
 fn run(input: &str) -> Result<String, Failure> {
     let mut out = Vec::new();
-    solve(
-        input.as_bytes().to_vec(),
-        &Options::default(),
-        &mut out,
-        &mut io::sink(),
-    )?;
+    solve(input.as_bytes().to_vec(), &Options::default(), &mut out, &mut io::sink())?;
     Ok(String::from_utf8(out).unwrap())
 }
 
@@ -58,10 +53,7 @@ fn hand_keeps_order_and_takes_leftmost_of_a_kind() {
     assert!(h.take(PEACH));
     assert!(!h.take(PEACH));
     h.push(PEACH);
-    assert_eq!(
-        h.cards().collect::<Vec<_>>(),
-        vec![DODGE, KILL, KILL, PEACH]
-    );
+    assert_eq!(h.cards().collect::<Vec<_>>(), vec![DODGE, KILL, KILL, PEACH]);
     h.clear();
     assert_eq!(h.cards().count(), 0);
     assert!(!h.has(KILL));
@@ -79,11 +71,7 @@ fn empty_deck_repeats_its_last_card() {
 fn kill_reaches_only_the_next_living_pig() {
     let mut g = game("3 1\nMP K K K K\nZP D D D D\nFP D D D D\nD\n");
     g.pigs[2].revealed = true;
-    assert_eq!(
-        g.kill_target(0),
-        None,
-        "a revealed rebel two seats away is out of range"
-    );
+    assert_eq!(g.kill_target(0), None, "a revealed rebel two seats away is out of range");
     assert_eq!(g.duel_target(0), Some(2), "a duel has unlimited range");
     g.pigs[1].alive = false;
     assert_eq!(g.kill_target(0), Some(2), "deaths shorten distances");
@@ -138,10 +126,7 @@ fn wuxie_chain_alternates_and_cancels_on_an_odd_count() {
     assert!(g.negated(1, 0, DUEL));
     assert!(!g.pigs[0].hand.has(NEGATE));
     assert!(!g.pigs[1].hand.has(NEGATE));
-    assert!(
-        g.pigs[1].revealed,
-        "countering a courtesy reveals the rebel"
-    );
+    assert!(g.pigs[1].revealed, "countering a courtesy reveals the rebel");
     // Even count: the trick takes effect.
     let mut g = game("2 1\nMP J D D D\nFP J D D D\nD\n");
     assert!(!g.negated(1, 0, DUEL));
@@ -231,11 +216,7 @@ fn rebel_death_rewards_the_source_even_a_rebel_but_not_the_last_one() {
     g.pigs[2].hp = 1;
     g.damage(2, 0);
     assert_eq!(g.winner, Some(Role::Main));
-    assert_eq!(
-        g.pigs[0].hand.cards().count(),
-        4,
-        "no reward once the game is won"
-    );
+    assert_eq!(g.pigs[0].hand.cards().count(), 4, "no reward once the game is won");
 }
 
 #[test]
@@ -301,10 +282,7 @@ fn rescan_from_left_after_every_card() {
 
 #[test]
 fn no_rebel_means_mp_has_already_won() {
-    assert_eq!(
-        ok("2 1\nMP N N N N\nZP W W W W\nK\n"),
-        "MP\nN N N N\nW W W W\n"
-    );
+    assert_eq!(ok("2 1\nMP N N N N\nZP W W W W\nK\n"), "MP\nN N N N\nW W W W\n");
 }
 
 #[test]
@@ -319,10 +297,7 @@ fn never_ending_game_is_detected() {
         other => panic!("{:?}", other),
     }
     // Crossbows equipped over and over change nothing.
-    assert!(matches!(
-        run("2 1\nMP D D D D\nFP D D D D\nZ\n"),
-        Err(Failure::NoExactAnswer(_))
-    ));
+    assert!(matches!(run("2 1\nMP D D D D\nFP D D D D\nZ\n"), Err(Failure::NoExactAnswer(_))));
 }
 
 #[test]
@@ -364,24 +339,14 @@ fn bad_input_is_reported_with_its_line() {
     assert!(bad_line("2 99999999999999999999\n").1.contains("m must be"));
     let (l, w) = bad_line("2 1\nFP D D D D\nMP D D D D\nK\n");
     assert_eq!((l, w.as_str()), (2, "pig 1 must be MP, found 'FP'"));
-    assert!(bad_line("2 1\nMP D D D D\nMP D D D D\nK\n")
-        .1
-        .contains("only pig 1"));
-    assert!(bad_line("2 1\nMP D D D D\nQP D D D D\nK\n")
-        .1
-        .contains("unknown role"));
+    assert!(bad_line("2 1\nMP D D D D\nMP D D D D\nK\n").1.contains("only pig 1"));
+    assert!(bad_line("2 1\nMP D D D D\nQP D D D D\nK\n").1.contains("unknown role"));
     let (l, w) = bad_line("2 1\nMP D D D D\nFP D D X D\nK\n");
     assert_eq!(l, 3);
     assert!(w.contains("pig 2: unknown card 'X'"), "{}", w);
     // A short pig row: the next row's role is read as its fourth card.
     let (l, w) = bad_line("2 1\nMP D D D\nFP D D D D\nK\n");
-    assert_eq!(
-        (l, w.as_str()),
-        (
-            3,
-            "pig 1: unknown card 'FP' (expected one of P K D F N W J Z)"
-        )
-    );
+    assert_eq!((l, w.as_str()), (3, "pig 1: unknown card 'FP' (expected one of P K D F N W J Z)"));
     let (l, w) = bad_line("2 3\nMP D D D D\nFP D D D D\nK K\n");
     assert_eq!(l, 5);
     assert!(w.contains("after 2 of the 3"), "{}", w);
@@ -409,10 +374,7 @@ fn strict(input: &str) -> Result<(), (usize, usize, String)> {
     match parse(input.as_bytes(), true) {
         Ok(_) => Ok(()),
         Err(Failure::BadLayout { line, column, what }) => Err((line, column, what)),
-        Err(other) => panic!(
-            "{:?}: a strict failure has a column, got {:?}",
-            input, other
-        ),
+        Err(other) => panic!("{:?}: a strict failure has a column, got {:?}", input, other),
     }
 }
 
@@ -427,30 +389,10 @@ fn strict_accepts_the_statement_layout_with_lf_or_crlf() {
 #[test]
 fn strict_names_line_and_column_of_the_first_deviation() {
     let cases: &[(&str, usize, usize, &str)] = &[
-        (
-            "3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D",
-            5,
-            20,
-            "no newline",
-        ),
-        (
-            "3 10\nMP D D F F \nZP N N N D\nFP J J J J\nF F D D J J F F K D\n",
-            2,
-            11,
-            "trailing",
-        ),
-        (
-            "3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D \r\n",
-            5,
-            20,
-            "trailing",
-        ),
-        (
-            "3 10\nMP D D F F\nZP N\tN N D\nFP J J J J\nF F D D J J F F K D\n",
-            3,
-            5,
-            "a tab",
-        ),
+        ("3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D", 5, 20, "no newline"),
+        ("3 10\nMP D D F F \nZP N N N D\nFP J J J J\nF F D D J J F F K D\n", 2, 11, "trailing"),
+        ("3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D \r\n", 5, 20, "trailing"),
+        ("3 10\nMP D D F F\nZP N\tN N D\nFP J J J J\nF F D D J J F F K D\n", 3, 5, "a tab"),
         (
             "3 10\nMP D D F F\nZP N N N D FP J J J J\nF F D D J J F F K D\n",
             3,
@@ -463,36 +405,16 @@ fn strict_names_line_and_column_of_the_first_deviation() {
             12,
             "deck card 7 of 10",
         ),
-        (
-            "3 10\n\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n",
-            2,
-            1,
-            "blank line",
-        ),
-        (
-            "3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n\n",
-            6,
-            1,
-            "blank line",
-        ),
+        ("3 10\n\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n", 2, 1, "blank line"),
+        ("3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n\n", 6, 1, "blank line"),
         (
             "3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D K\n",
             5,
             20,
             "after the 10 deck cards",
         ),
-        (
-            "3  10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n",
-            1,
-            3,
-            "single space",
-        ),
-        (
-            "03 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n",
-            1,
-            1,
-            "leading zero",
-        ),
+        ("3  10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n", 1, 3, "single space"),
+        ("03 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n", 1, 1, "leading zero"),
         (
             "3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D j J F F K D\n",
             5,
@@ -505,12 +427,7 @@ fn strict_names_line_and_column_of_the_first_deviation() {
             18,
             "deck card 10 of 10",
         ),
-        (
-            "3 10\nMP D D F F\nZP N N N D\nFP J J J J\n",
-            5,
-            1,
-            "the input ends after 0 of the 10",
-        ),
+        ("3 10\nMP D D F F\nZP N N N D\nFP J J J J\n", 5, 1, "the input ends after 0 of the 10"),
         (
             "3 10\n MP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n",
             2,
@@ -534,18 +451,8 @@ fn strict_names_line_and_column_of_the_first_deviation() {
         }
         // The default reader accepts the same text unless a token is bad.
         let lenient = parse(input.as_bytes(), false).is_ok();
-        let token_error = [
-            "unknown card",
-            "deck card 10",
-            "the input ends",
-            "n must be",
-        ];
-        assert_eq!(
-            lenient,
-            !token_error.iter().any(|t| what.starts_with(t)),
-            "{:?}",
-            input
-        );
+        let token_error = ["unknown card", "deck card 10", "the input ends", "n must be"];
+        assert_eq!(lenient, !token_error.iter().any(|t| what.starts_with(t)), "{:?}", input);
     }
 }
 
@@ -603,19 +510,8 @@ fn every_well_formed_fixture_passes_strict() {
 fn exit_codes_come_from_one_mapping() {
     let what = || "x".to_string();
     assert_eq!(Failure::BadArgument(what()).exit_code(), 2);
-    assert_eq!(
-        Failure::BadInput {
-            line: 1,
-            what: what()
-        }
-        .exit_code(),
-        2
-    );
-    let layout = Failure::BadLayout {
-        line: 1,
-        column: 1,
-        what: what(),
-    };
+    assert_eq!(Failure::BadInput { line: 1, what: what() }.exit_code(), 2);
+    let layout = Failure::BadLayout { line: 1, column: 1, what: what() };
     assert_eq!(layout.exit_code(), 2);
     assert_eq!(Failure::NoExactAnswer(what()).exit_code(), 3);
     assert_eq!(Failure::UnreadableInput(what()).exit_code(), 1);
@@ -624,16 +520,8 @@ fn exit_codes_come_from_one_mapping() {
 
 #[test]
 fn arguments_are_read_as_os_strings() {
-    let args = |list: &[&str]| {
-        list.iter()
-            .map(OsString::from)
-            .collect::<Vec<_>>()
-            .into_iter()
-    };
-    let strict = Options {
-        strict: true,
-        ..Options::default()
-    };
+    let args = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>().into_iter();
+    let strict = Options { strict: true, ..Options::default() };
     let o = parse_args(args(&["--strict", "--strict"])).unwrap();
     assert_eq!(o, Command::Run(strict));
     for help in [&["-h"][..], &["--trace", "--help"], &["-x", "--help"]] {
@@ -641,10 +529,7 @@ fn arguments_are_read_as_os_strings() {
     }
     for (list, want) in [
         (&["--strict", "-x"][..], "unknown option '-x' (see --help)"),
-        (
-            &["input.txt"],
-            "unexpected argument 'input.txt' (see --help)",
-        ),
+        (&["input.txt"], "unexpected argument 'input.txt' (see --help)"),
     ] {
         let failure = parse_args(args(list)).unwrap_err();
         assert_eq!(failure.to_string(), want);
@@ -665,16 +550,10 @@ fn arguments_are_read_as_os_strings() {
 
 /// Runs the solver with `--trace`: (stdout, trace).
 fn traced(input: &[u8]) -> (String, String) {
-    let options = Options {
-        trace: true,
-        ..Options::default()
-    };
+    let options = Options { trace: true, ..Options::default() };
     let (mut out, mut log) = (Vec::new(), Vec::new());
     solve(input.to_vec(), &options, &mut out, &mut log).unwrap();
-    (
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(log).unwrap(),
-    )
+    (String::from_utf8(out).unwrap(), String::from_utf8(log).unwrap())
 }
 
 /// Replays a trace's health bookkeeping and checks it against itself and
@@ -749,10 +628,7 @@ fn tracing_changes_no_answer_and_the_trace_adds_up() {
 
 #[test]
 fn trace_of_a_never_ending_game_comes_before_the_failure() {
-    let options = Options {
-        trace: true,
-        ..Options::default()
-    };
+    let options = Options { trace: true, ..Options::default() };
     let (mut out, mut log) = (Vec::new(), Vec::new());
     let input = b"2 1\nMP D D D D\nFP D D D D\nD\n";
     let result = solve(input.to_vec(), &options, &mut out, &mut log);

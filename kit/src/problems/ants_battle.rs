@@ -130,12 +130,7 @@ impl Battle {
     /// `None` if it is not valid.
     fn parse(input: &str) -> Option<Battle> {
         let (mut rows, mut cols) = (None, None);
-        let mut b = Battle {
-            players: None,
-            r2: None,
-            mode: None,
-            cells: Vec::new(),
-        };
+        let mut b = Battle { players: None, r2: None, mode: None, cells: Vec::new() };
         for line in input.lines() {
             let line = line.trim_end_matches('\r');
             if line.trim().is_empty() || line.starts_with('#') {
@@ -164,13 +159,10 @@ impl Battle {
             && b.cells.len() == rows?
             && b.players.map_or(true, |p| (2..=10).contains(&p))
             && b.r2.map_or(true, |r| r <= 100)
-            && b.cells
-                .iter()
-                .flatten()
-                .all(|&c| match (player(c), b.players) {
-                    (Some(o), Some(p)) => o < p,
-                    _ => true,
-                });
+            && b.cells.iter().flatten().all(|&c| match (player(c), b.players) {
+                (Some(o), Some(p)) => o < p,
+                _ => true,
+            });
         valid.then_some(b)
     }
 }
@@ -182,11 +174,7 @@ fn header(rng: &mut Rng, b: &mut Battle, r2: u32, mode: &'static str) {
     let need = b.cells.iter().flatten().filter_map(|&c| player(c)).max();
     let lo = need.map_or(2, |o| (o + 1).max(2));
     if rng.chance(0.75) {
-        b.players = Some(if rng.chance(0.7) {
-            lo
-        } else {
-            rng.range(lo as i64, 10) as u32
-        });
+        b.players = Some(if rng.chance(0.7) { lo } else { rng.range(lo as i64, 10) as u32 });
     }
     if r2 != 5 || rng.chance(0.3) {
         b.r2 = Some(r2);
@@ -226,11 +214,7 @@ fn ant(o: u32, on_hill: bool) -> u8 {
 /// Independent fill: per-mille shares of ants, water, food and hills.
 fn scatter(rng: &mut Rng, cells: &mut [Vec<u8>], who: &[u32], shares: [u32; 4]) {
     let [ants, water, food, hills] = shares;
-    let uphill = if hills > 0 {
-        *rng.pick(&[20, 100, 250])
-    } else {
-        0
-    };
+    let uphill = if hills > 0 { *rng.pick(&[20, 100, 250]) } else { 0 };
     for c in cells.iter_mut().flatten() {
         let x = rng.below(1000) as u32;
         *c = if x < ants {
@@ -263,9 +247,7 @@ fn small_r2(rng: &mut Rng) -> u32 {
 /// (10% each), water 2%, food 1%, land the rest; focus, r2 = 5.
 fn big(rng: &mut Rng, side: usize) -> String {
     let mut s = String::with_capacity(side * (side + 3) + 80);
-    s.push_str(&format!(
-        "rows {side}\ncols {side}\nplayers 4\nattackradius2 5\nattack focus\n"
-    ));
+    s.push_str(&format!("rows {side}\ncols {side}\nplayers 4\nattackradius2 5\nattack focus\n"));
     let mut row = vec![b'.'; side];
     for _ in 0..side {
         for c in row.iter_mut() {
@@ -285,12 +267,7 @@ fn big(rng: &mut Rng, side: usize) -> String {
 }
 
 fn generate(profile: Kind, rng: &mut Rng) -> Battle {
-    let mut b = Battle {
-        players: None,
-        r2: None,
-        mode: None,
-        cells: Vec::new(),
-    };
+    let mut b = Battle { players: None, r2: None, mode: None, cells: Vec::new() };
     let (r2, mode) = match profile {
         Kind::TinyTorus => {
             let (h, w) = (size(rng, 1, 6), size(rng, 1, 6));
@@ -330,11 +307,7 @@ fn generate(profile: Kind, rng: &mut Rng) -> Battle {
             for &o in &who {
                 for _ in 0..rng.range(1, 4) {
                     let (r, c) = (size(rng, 0, h - 1), size(rng, 0, w - 1));
-                    b.cells[r][c] = if rng.chance(0.65) {
-                        ant(o, true)
-                    } else {
-                        b'0' + o as u8
-                    };
+                    b.cells[r][c] = if rng.chance(0.65) { ant(o, true) } else { b'0' + o as u8 };
                     // Friends and enemies around the hill.
                     for _ in 0..rng.range(0, 6) {
                         let rr = (r as i64 + rng.range(-3, 3)).rem_euclid(h as i64) as usize;
@@ -414,10 +387,7 @@ fn generate(profile: Kind, rng: &mut Rng) -> Battle {
 fn measure(b: &Battle) -> (usize, usize, u32, usize, usize, u32, u32) {
     let cells = b.cells.iter().flatten();
     let ants = cells.clone().filter(|c| owner(**c).is_some()).count();
-    let special = cells
-        .clone()
-        .filter(|c| !matches!(c, b'.' | b'a'..=b'j'))
-        .count();
+    let special = cells.clone().filter(|c| !matches!(c, b'.' | b'a'..=b'j')).count();
     let top = cells.filter_map(|c| player(*c)).max().unwrap_or(0);
     let headers = [b.players.is_some(), b.r2.is_some(), b.mode.is_some()];
     (
@@ -437,10 +407,7 @@ const FINE_CELLS: usize = 10_000;
 
 fn crop(b: &Battle, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Battle {
     let mut s = b.clone();
-    s.cells = b.cells[rows]
-        .iter()
-        .map(|r| r[cols.clone()].to_vec())
-        .collect();
+    s.cells = b.cells[rows].iter().map(|r| r[cols.clone()].to_vec()).collect();
     s
 }
 
@@ -488,25 +455,15 @@ fn shrink(b: &Battle) -> Vec<Battle> {
         .collect();
     let erase = |s: &mut Battle, (r, c): (usize, usize)| {
         let cell = &mut s.cells[r][c];
-        *cell = if cell.is_ascii_uppercase() {
-            b'0' + (*cell - b'A')
-        } else {
-            b'.'
-        };
+        *cell = if cell.is_ascii_uppercase() { b'0' + (*cell - b'A') } else { b'.' };
     };
-    let mut present: Vec<u32> = ants
-        .iter()
-        .map(|&(r, c)| owner(b.cells[r][c]).unwrap())
-        .collect();
+    let mut present: Vec<u32> = ants.iter().map(|&(r, c)| owner(b.cells[r][c]).unwrap()).collect();
     present.sort_unstable();
     present.dedup();
     if present.len() > 1 {
         for &o in &present {
             let mut s = b.clone();
-            for &p in ants
-                .iter()
-                .filter(|&&(r, c)| owner(b.cells[r][c]) == Some(o))
-            {
+            for &p in ants.iter().filter(|&&(r, c)| owner(b.cells[r][c]) == Some(o)) {
                 erase(&mut s, p);
             }
             out.push(s);
@@ -566,12 +523,7 @@ fn shrink(b: &Battle) -> Vec<Battle> {
     }
     // Fewer players: owners renumbered 0.. in order (only identity
     // matters in battle), `players` lowered to what is needed.
-    let mut named: Vec<u32> = b
-        .cells
-        .iter()
-        .flatten()
-        .filter_map(|c| player(*c))
-        .collect();
+    let mut named: Vec<u32> = b.cells.iter().flatten().filter_map(|c| player(*c)).collect();
     named.sort_unstable();
     named.dedup();
     let mut s = b.clone();

@@ -33,12 +33,7 @@ const COMMON: [(&str, i64, i64, &[&str]); 8] = [
     ("小波", -1, 1, &["集", "中防"]),
     ("中波", -2, 2, &["集", "小波", "小防"]),
     ("大波", -3, 3, &["集", "小波", "小防", "中波", "中防"]),
-    (
-        "黑洞",
-        -5,
-        5,
-        &["集", "小波", "小防", "中波", "中防", "大波", "大防"],
-    ),
+    ("黑洞", -5, 5, &["集", "小波", "小防", "中波", "中防", "大波", "大防"]),
 ];
 
 impl Variant {
@@ -59,13 +54,7 @@ impl Variant {
     fn render(&self, s: &mut String) {
         s.push_str(&format!("{}\n", self.skills.len()));
         for k in &self.skills {
-            s.push_str(&format!(
-                "{} {} {} {}",
-                k.name,
-                k.delta,
-                k.req,
-                k.beats.len()
-            ));
+            s.push_str(&format!("{} {} {} {}", k.name, k.delta, k.req, k.beats.len()));
             for &b in &k.beats {
                 s.push(' ');
                 s.push_str(&self.skills[b].name);
@@ -131,22 +120,15 @@ impl Variant {
             if names[..i].contains(name) {
                 return None;
             }
-            let beats: Vec<usize> = beaten
-                .iter()
-                .map(|b| names.iter().position(|x| x == b))
-                .collect::<Option<_>>()?;
+            let beats: Vec<usize> =
+                beaten.iter().map(|b| names.iter().position(|x| x == b)).collect::<Option<_>>()?;
             let mut sorted = beats.clone();
             sorted.sort_unstable();
             sorted.dedup();
             if sorted.len() != beats.len() || beats.contains(&i) {
                 return None;
             }
-            skills.push(Skill {
-                name: name.to_string(),
-                delta: *delta,
-                req: *req,
-                beats,
-            });
+            skills.push(Skill { name: name.to_string(), delta: *delta, req: *req, beats });
         }
         let v = Variant { skills };
         let n = v.skills.len();
@@ -199,9 +181,7 @@ impl Variant {
         (
             k.len(),
             k.iter().map(|s| s.beats.len()).sum(),
-            k.iter()
-                .map(|s| s.delta.unsigned_abs() as u128 + s.req as u128)
-                .sum(),
+            k.iter().map(|s| s.delta.unsigned_abs() as u128 + s.req as u128).sum(),
             k.iter().map(|s| s.name.len()).sum(),
         )
     }
@@ -235,9 +215,7 @@ fn names(rng: &mut Rng, n: usize) -> Vec<String> {
             rng.pick(NAME_POOL).to_string()
         } else {
             let len = rng.range(1, 6);
-            (0..len)
-                .map(|_| (b'a' + rng.below(26) as u8) as char)
-                .collect()
+            (0..len).map(|_| (b'a' + rng.below(26) as u8) as char).collect()
         };
         if !out.contains(&name) {
             out.push(name);
@@ -282,12 +260,7 @@ fn variant(rng: &mut Rng, shape: &Shape, no_free: bool) -> Variant {
             if delta >= 0 && rng.chance(0.2) {
                 req = rng.range(0, shape.scale);
             }
-            Skill {
-                name,
-                delta,
-                req,
-                beats: Vec::new(),
-            }
+            Skill { name, delta, req, beats: Vec::new() }
         })
         .collect();
     if !no_free {
@@ -303,11 +276,7 @@ fn variant(rng: &mut Rng, shape: &Shape, no_free: bool) -> Variant {
         for b in a + 1..n {
             if rng.chance(shape.density) {
                 let a_costlier = skills[a].req >= skills[b].req;
-                let (w, l) = if a_costlier != rng.chance(shape.upset) {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
+                let (w, l) = if a_costlier != rng.chance(shape.upset) { (a, b) } else { (b, a) };
                 skills[w].beats.push(l);
             }
         }
@@ -345,14 +314,8 @@ fn variant(rng: &mut Rng, shape: &Shape, no_free: bool) -> Variant {
     v
 }
 
-const SMALL: Shape = Shape {
-    n: (1, 8),
-    scale: 5,
-    infinite: 0.15,
-    density: 0.4,
-    upset: 0.2,
-    cycle: false,
-};
+const SMALL: Shape =
+    Shape { n: (1, 8), scale: 5, infinite: 0.15, density: 0.4, upset: 0.2, cycle: false };
 
 // ------------------------------------------------------------ referee
 
@@ -480,11 +443,8 @@ fn record(
             }
         } else {
             let thrift = |legal: &[usize], c: i128| -> Vec<usize> {
-                let spend: Vec<usize> = legal
-                    .iter()
-                    .copied()
-                    .filter(|&i| v.skills[i].delta < 0)
-                    .collect();
+                let spend: Vec<usize> =
+                    legal.iter().copied().filter(|&i| v.skills[i].delta < 0).collect();
                 if c >= cap && !spend.is_empty() {
                     spend
                 } else {
@@ -516,22 +476,9 @@ fn record(
 
 fn referee(profile: RefereeKind, rng: &mut Rng) -> Record {
     let shape = match profile {
-        RefereeKind::Cycles => Shape {
-            n: (3, 8),
-            cycle: true,
-            upset: 0.4,
-            ..SMALL
-        },
-        RefereeKind::InfiniteJi => Shape {
-            n: (2, 8),
-            infinite: 0.7,
-            ..SMALL
-        },
-        RefereeKind::LargeC => Shape {
-            n: (2, 6),
-            scale: 1_000_000_000,
-            ..SMALL
-        },
+        RefereeKind::Cycles => Shape { n: (3, 8), cycle: true, upset: 0.4, ..SMALL },
+        RefereeKind::InfiniteJi => Shape { n: (2, 8), infinite: 0.7, ..SMALL },
+        RefereeKind::LargeC => Shape { n: (2, 6), scale: 1_000_000_000, ..SMALL },
         RefereeKind::MaxRounds => Shape { n: (4, 8), ..SMALL },
         RefereeKind::Random | RefereeKind::Common | RefereeKind::LongIllegal => SMALL,
     };
@@ -562,11 +509,7 @@ fn referee(profile: RefereeKind, rng: &mut Rng) -> Record {
     // and the odds of a winning pair and of a random move per round.
     let (r, verdict, odds) = match profile {
         RefereeKind::LongIllegal => {
-            let r = if rng.chance(0.2) {
-                200_000
-            } else {
-                rng.range(1000, 20_000)
-            };
+            let r = if rng.chance(0.2) { 200_000 } else { rng.range(1000, 20_000) };
             (r as usize, rng.range(r / 2, r) as usize, (0.0, 0.0))
         }
         RefereeKind::MaxRounds => (200_000, 200_001, (0.0, 0.0)),
@@ -603,17 +546,11 @@ fn shrink_record(r: &Record) -> Vec<Record> {
     // Fewer rounds first (the verdict is usually early): keep a prefix.
     let mut keep = len / 2;
     while keep >= 1 {
-        out.push(Record {
-            variant: r.variant.clone(),
-            rounds: r.rounds[..keep].to_vec(),
-        });
+        out.push(Record { variant: r.variant.clone(), rounds: r.rounds[..keep].to_vec() });
         keep /= 2;
     }
     if len > 1 {
-        out.push(Record {
-            variant: r.variant.clone(),
-            rounds: r.rounds[..len - 1].to_vec(),
-        });
+        out.push(Record { variant: r.variant.clone(), rounds: r.rounds[..len - 1].to_vec() });
         // Then drop chunks of rounds anywhere: halves ... single rounds on
         // short records, only halves and quarters on long ones (each
         // candidate is a whole copy of the record).
@@ -649,22 +586,12 @@ fn shrink_record(r: &Record) -> Vec<Record> {
             .collect();
         if rounds.is_empty() {
             let other = |x: usize| if x == i { 0 } else { fix(x) };
-            rounds = r
-                .rounds
-                .iter()
-                .map(|&(a, b)| (other(a), other(b)))
-                .collect();
+            rounds = r.rounds.iter().map(|&(a, b)| (other(a), other(b))).collect();
         }
-        out.push(Record {
-            variant: r.variant.without(i),
-            rounds,
-        });
+        out.push(Record { variant: r.variant.without(i), rounds });
     }
     for variant in r.variant.simpler() {
-        out.push(Record {
-            variant,
-            rounds: r.rounds.clone(),
-        });
+        out.push(Record { variant, rounds: r.rounds.clone() });
     }
     out
 }
@@ -751,12 +678,7 @@ impl Solve {
     fn render(&self) -> String {
         let mut s = String::new();
         self.variant.render(&mut s);
-        s.push_str(&format!(
-            "{} {}\n{}\n",
-            self.rounds,
-            self.p,
-            self.queries.len()
-        ));
+        s.push_str(&format!("{} {}\n{}\n", self.rounds, self.p, self.queries.len()));
         for (x, y) in &self.queries {
             s.push_str(&format!("{x} {y}\n"));
         }
@@ -784,12 +706,7 @@ impl Solve {
             }
             queries.push((x, y));
         }
-        t.next().is_none().then_some(Solve {
-            variant,
-            rounds,
-            p,
-            queries,
-        })
+        t.next().is_none().then_some(Solve { variant, rounds, p, queries })
     }
 }
 
@@ -822,23 +739,9 @@ fn slow(s: &Solve) -> bool {
 
 fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
     let shape = match profile {
-        SolverKind::Cycles => Shape {
-            n: (3, 8),
-            cycle: true,
-            upset: 0.4,
-            ..SMALL
-        },
-        SolverKind::InfiniteJi => Shape {
-            n: (2, 8),
-            infinite: 0.7,
-            ..SMALL
-        },
-        SolverKind::LargeC => Shape {
-            n: (2, 4),
-            scale: 3,
-            infinite: 0.0,
-            ..SMALL
-        },
+        SolverKind::Cycles => Shape { n: (3, 8), cycle: true, upset: 0.4, ..SMALL },
+        SolverKind::InfiniteJi => Shape { n: (2, 8), infinite: 0.7, ..SMALL },
+        SolverKind::LargeC => Shape { n: (2, 4), scale: 3, infinite: 0.0, ..SMALL },
         SolverKind::Random
         | SolverKind::Common
         | SolverKind::RoundLimits
@@ -857,13 +760,8 @@ fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
         // One expensive skill (not the free one) sets C; gains stay
         // small, so counts walk through many states.
         let c = rng.range(40, 200);
-        let free = variant
-            .skills
-            .iter()
-            .position(|k| k.req == 0 && k.delta > 0);
-        let others: Vec<usize> = (0..variant.skills.len())
-            .filter(|&i| Some(i) != free)
-            .collect();
+        let free = variant.skills.iter().position(|k| k.req == 0 && k.delta > 0);
+        let others: Vec<usize> = (0..variant.skills.len()).filter(|&i| Some(i) != free).collect();
         let i = *rng.pick(&others);
         variant.skills[i].req = c;
         variant.skills[i].delta = -rng.range(0, c);
@@ -886,21 +784,12 @@ fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
     let cap = variant.cap();
     let states = (cap + 1) * (cap + 1);
     let queries = if states <= 64 && rng.chance(0.5) {
-        (0..=cap)
-            .flat_map(|x| (0..=cap).map(move |y| (x, y)))
-            .collect()
+        (0..=cap).flat_map(|x| (0..=cap).map(move |y| (x, y))).collect()
     } else {
         let q = rng.range(1, 40);
-        (0..q)
-            .map(|_| (rng.range(0, cap), rng.range(0, cap)))
-            .collect()
+        (0..q).map(|_| (rng.range(0, cap), rng.range(0, cap))).collect()
     };
-    Solve {
-        variant,
-        rounds,
-        p,
-        queries,
-    }
+    Solve { variant, rounds, p, queries }
 }
 
 /// (skills, queries, (beats, sum of |numbers|, R, p, name bytes, query
@@ -929,55 +818,31 @@ fn shrink_solve(s: &Solve) -> Vec<Solve> {
         if n == 1 {
             break;
         }
-        out.push(clamped(Solve {
-            variant: s.variant.without(i),
-            ..s.clone()
-        }));
+        out.push(clamped(Solve { variant: s.variant.without(i), ..s.clone() }));
     }
     // Fewer queries: halves, then each single query.
     let q = s.queries.len();
     if q > 1 {
-        out.push(Solve {
-            queries: s.queries[..q / 2].to_vec(),
-            ..s.clone()
-        });
-        out.push(Solve {
-            queries: s.queries[q / 2..].to_vec(),
-            ..s.clone()
-        });
+        out.push(Solve { queries: s.queries[..q / 2].to_vec(), ..s.clone() });
+        out.push(Solve { queries: s.queries[q / 2..].to_vec(), ..s.clone() });
         for i in 0..q {
-            out.push(Solve {
-                queries: vec![s.queries[i]],
-                ..s.clone()
-            });
+            out.push(Solve { queries: vec![s.queries[i]], ..s.clone() });
         }
     }
     for variant in s.variant.simpler() {
-        out.push(clamped(Solve {
-            variant,
-            ..s.clone()
-        }));
+        out.push(clamped(Solve { variant, ..s.clone() }));
     }
     // Fewer rounds, a plainer draw probability.
     let mut limits = vec![s.rounds / 2, s.rounds.saturating_sub(1)];
     limits.dedup();
     for r in limits.into_iter().filter(|&r| r >= 1 && r < s.rounds) {
-        out.push(Solve {
-            rounds: r,
-            ..s.clone()
-        });
+        out.push(Solve { rounds: r, ..s.clone() });
     }
     if s.p.contains('.') {
-        out.push(Solve {
-            p: s.p.split('.').next().unwrap_or("0").to_string(),
-            ..s.clone()
-        });
+        out.push(Solve { p: s.p.split('.').next().unwrap_or("0").to_string(), ..s.clone() });
     }
     if s.p != "0" {
-        out.push(Solve {
-            p: "0".to_string(),
-            ..s.clone()
-        });
+        out.push(Solve { p: "0".to_string(), ..s.clone() });
     }
     // Halving the queries' counts.
     if s.queries.iter().any(|&(x, y)| x > 0 || y > 0) {
@@ -1024,10 +889,7 @@ mod tests {
     fn the_common_variant_is_the_one_definition() {
         let mut text = String::new();
         Variant::common().render(&mut text);
-        assert_eq!(
-            text,
-            include_str!("../../../tests/data/ji_variant/common.txt")
-        );
+        assert_eq!(text, include_str!("../../../tests/data/ji_variant/common.txt"));
     }
 
     /// The variant's lines: `n`, then n lines of 4 + k tokens. Returns the
@@ -1110,9 +972,7 @@ mod tests {
             assert!(r.skills.iter().any(|k| k.delta >= 1 && k.req == 0));
             let s = solver(SolverKind::RoundLimits, &mut Rng::new(seed));
             assert!((1..=1000).contains(&s.rounds) && s.p == "0");
-            let c = solver(SolverKind::LargeC, &mut Rng::new(seed))
-                .variant
-                .cap();
+            let c = solver(SolverKind::LargeC, &mut Rng::new(seed)).variant.cap();
             assert!((40..=200).contains(&c));
         }
         let infinite = (0..30).any(|seed| {

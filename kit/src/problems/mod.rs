@@ -51,12 +51,7 @@ pub trait Problem: Sync {
 
 /// Every problem, in the order `kit gen --help` lists them.
 pub fn all() -> &'static [&'static dyn Problem] {
-    &[
-        &zhuguosha::Zhuguosha,
-        &ants_battle::AntsBattle,
-        &ji::JiReferee,
-        &ji::JiSolver,
-    ]
+    &[&zhuguosha::Zhuguosha, &ants_battle::AntsBattle, &ji::JiReferee, &ji::JiSolver]
 }
 
 /// The problem called `name`, if any.
@@ -74,10 +69,7 @@ fn strict_lines(text: &str) -> Vec<&str> {
     let lines: Vec<&str> = text[..text.len() - 1].split('\n').collect();
     for line in &lines {
         assert!(!line.is_empty(), "empty line");
-        assert!(
-            !line.starts_with(' ') && !line.ends_with(' '),
-            "edge space: {line:?}"
-        );
+        assert!(!line.starts_with(' ') && !line.ends_with(' '), "edge space: {line:?}");
         assert!(!line.contains("  "), "double space: {line:?}");
     }
     lines
@@ -97,9 +89,9 @@ mod tests {
 
     /// FNV-1a, 64 bits: a digest that is the same everywhere.
     fn fnv1a(bytes: &[u8]) -> u64 {
-        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-        })
+        bytes
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
     }
 
     #[test]
@@ -117,10 +109,7 @@ mod tests {
             ("ji_solver", "random", 0x34a7_358f_663e_4167),
         ];
         for (problem, profile, digest) in pinned {
-            let text = find(problem)
-                .unwrap()
-                .generate(profile, &mut Rng::new(1))
-                .unwrap();
+            let text = find(problem).unwrap().generate(profile, &mut Rng::new(1)).unwrap();
             assert_eq!(fnv1a(text.as_bytes()), digest, "{problem} {profile}");
         }
     }

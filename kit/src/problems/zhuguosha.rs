@@ -18,9 +18,7 @@ const DUEL: [u32; 8] = [1, 5, 1, 6, 0, 0, 1, 0];
 const AOE: [u32; 8] = [2, 4, 4, 1, 8, 8, 2, 1];
 const CROSSBOW: [u32; 8] = [1, 6, 1, 1, 1, 1, 0, 3];
 const CLASSIC: [u32; 8] = [4, 8, 6, 2, 2, 2, 2, 1];
-const MIXES: [[u32; 8]; 8] = [
-    UNIFORM, BASIC, NO_WUXIE, WUXIE, DUEL, AOE, CROSSBOW, CLASSIC,
-];
+const MIXES: [[u32; 8]; 8] = [UNIFORM, BASIC, NO_WUXIE, WUXIE, DUEL, AOE, CROSSBOW, CLASSIC];
 
 /// The profiles, one variant each: every generator step matches on them,
 /// so a new profile must say what it does at each.
@@ -145,9 +143,7 @@ impl Game {
             }
             hands.push(hand);
         }
-        let deck = (0..m)
-            .map(|_| card(t.next()?))
-            .collect::<Option<Vec<_>>>()?;
+        let deck = (0..m).map(|_| card(t.next()?)).collect::<Option<Vec<_>>>()?;
         t.next().is_none().then_some(Game { roles, hands, deck })
     }
 }
@@ -164,9 +160,8 @@ fn hand(rng: &mut Rng, mix: &[u32; 8]) -> [char; 4] {
 /// Roles of pigs 2..=n with `rebels` FP (at least one) in random seats.
 fn roles(rng: &mut Rng, n: usize, rebels: usize) -> Vec<&'static str> {
     let rebels = rebels.clamp(1, n - 1);
-    let mut rest: Vec<&'static str> = (1..n)
-        .map(|i| if i <= rebels { "FP" } else { "ZP" })
-        .collect();
+    let mut rest: Vec<&'static str> =
+        (1..n).map(|i| if i <= rebels { "FP" } else { "ZP" }).collect();
     rng.shuffle(&mut rest);
     let mut all = vec!["MP"];
     all.extend(rest);
@@ -188,13 +183,7 @@ fn generate(profile: Deal, rng: &mut Rng) -> Game {
         }
         Deal::ManyRebels => {
             let mix = any_mix(rng);
-            (
-                10,
-                9 - usize_in(rng, 0, 2),
-                usize_in(rng, 20, 600),
-                mix,
-                mix,
-            )
+            (10, 9 - usize_in(rng, 0, 2), usize_in(rng, 20, 600), mix, mix)
         }
         Deal::ManyLoyal => {
             let mix = any_mix(rng);
@@ -202,23 +191,11 @@ fn generate(profile: Deal, rng: &mut Rng) -> Game {
         }
         Deal::Wuxie => {
             let n = usize_in(rng, 3, 10);
-            (
-                n,
-                usize_in(rng, 1, n - 1),
-                usize_in(rng, 20, 400),
-                WUXIE,
-                WUXIE,
-            )
+            (n, usize_in(rng, 1, n - 1), usize_in(rng, 20, 400), WUXIE, WUXIE)
         }
         Deal::Duels => {
             let n = usize_in(rng, 2, 10);
-            (
-                n,
-                usize_in(rng, 1, n - 1),
-                usize_in(rng, 20, 400),
-                DUEL,
-                DUEL,
-            )
+            (n, usize_in(rng, 1, n - 1), usize_in(rng, 20, 400), DUEL, DUEL)
         }
         Deal::Crossbow => {
             let n = usize_in(rng, 4, 10);
@@ -244,13 +221,7 @@ fn generate(profile: Deal, rng: &mut Rng) -> Game {
             let deck_mix = any_mix(rng);
             // The hands sometimes come from another mix than the deck.
             let hand_mix = if rng.chance(0.3) { UNIFORM } else { deck_mix };
-            (
-                n,
-                usize_in(rng, 1, n - 1),
-                usize_in(rng, 1, 400),
-                hand_mix,
-                deck_mix,
-            )
+            (n, usize_in(rng, 1, n - 1), usize_in(rng, 1, 400), hand_mix, deck_mix)
         }
     };
     let mut roles = roles(rng, n, rebels);
@@ -370,10 +341,7 @@ fn shrink(g: &Game) -> Vec<Game> {
         for &chunk in &chunks {
             for start in (0..m).step_by(chunk) {
                 let part = start..(start + chunk).min(m);
-                if g.deck[part.clone()]
-                    .iter()
-                    .any(|&c| plainness(c) > plainness(plain))
-                {
+                if g.deck[part.clone()].iter().any(|&c| plainness(c) > plainness(plain)) {
                     let mut s = g.clone();
                     for c in &mut s.deck[part] {
                         if plainness(*c) > plainness(plain) {
@@ -422,20 +390,11 @@ mod tests {
         for (i, line) in lines[1..=n].iter().enumerate() {
             let t: Vec<&str> = line.split(' ').collect();
             assert_eq!(t.len(), 5, "{line}");
-            let role_ok = if i == 0 {
-                t[0] == "MP"
-            } else {
-                t[0] == "ZP" || t[0] == "FP"
-            };
+            let role_ok = if i == 0 { t[0] == "MP" } else { t[0] == "ZP" || t[0] == "FP" };
             assert!(role_ok, "{line}");
-            assert!(t[1..]
-                .iter()
-                .all(|c| c.len() == 1 && "PKDFNWJZ".contains(c)));
+            assert!(t[1..].iter().all(|c| c.len() == 1 && "PKDFNWJZ".contains(c)));
         }
-        assert!(
-            lines[1..=n].iter().any(|l| l.starts_with("FP")),
-            "no rebel: {text}"
-        );
+        assert!(lines[1..=n].iter().any(|l| l.starts_with("FP")), "no rebel: {text}");
         let deck: Vec<&str> = lines[n + 1].split(' ').collect();
         assert_eq!(deck.len(), m);
         assert!(deck.iter().all(|c| c.len() == 1 && "PKDFNWJZ".contains(c)));
@@ -469,20 +428,14 @@ mod tests {
             let l = g("many_loyal", s);
             assert_eq!(l.roles.len(), 10);
             assert!(l.roles.iter().filter(|x| **x == "ZP").count() >= 7);
-            assert!(g("single_kind", s)
-                .hands
-                .iter()
-                .all(|h| h.iter().all(|c| *c == h[0])));
+            assert!(g("single_kind", s).hands.iter().all(|h| h.iter().all(|c| *c == h[0])));
         }
     }
 
     /// Tokens, then plainness: every candidate must be below its source.
     fn measure(g: &Game) -> (usize, u32) {
         let cards = g.hands.iter().flatten().chain(&g.deck);
-        (
-            g.roles.len() * 5 + g.deck.len(),
-            cards.map(|&c| plainness(c)).sum(),
-        )
+        (g.roles.len() * 5 + g.deck.len(), cards.map(|&c| plainness(c)).sum())
     }
 
     #[test]
@@ -515,11 +468,7 @@ mod tests {
 
     #[test]
     fn shrink_rejects_what_is_not_a_game() {
-        assert!(Zhuguosha
-            .shrink("2 1\nZP P P P P\nFP P P P P\nP\n")
-            .is_empty());
-        assert!(Zhuguosha
-            .shrink("2 2\nMP P P P P\nFP P P P P\nP\n")
-            .is_empty());
+        assert!(Zhuguosha.shrink("2 1\nZP P P P P\nFP P P P P\nP\n").is_empty());
+        assert!(Zhuguosha.shrink("2 2\nMP P P P P\nFP P P P P\nP\n").is_empty());
     }
 }

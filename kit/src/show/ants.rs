@@ -102,10 +102,7 @@ pub fn battle(input: &str, output: &str) -> Result<Battle, String> {
         if !is_ant(map_b[cell]) {
             return Err(format!("`dead {d}`: no ant there on the map"));
         }
-        reasons.insert(
-            cell,
-            (cell / cols, w.get(3).copied().unwrap_or("").to_string()),
-        );
+        reasons.insert(cell, (cell / cols, w.get(3).copied().unwrap_or("").to_string()));
     }
     let mut ants = Vec::new();
     for (cell, &c) in map_b.iter().enumerate() {
@@ -135,10 +132,7 @@ pub fn battle(input: &str, output: &str) -> Result<Battle, String> {
                         d
                     }
                 };
-                fate.enemy = (
-                    wrap(r2 - *r as i64, rows),
-                    wrap(c2 - (cell % cols) as i64, cols),
-                );
+                fate.enemy = (wrap(r2 - *r as i64, rows), wrap(c2 - (cell % cols) as i64, cols));
                 fate.reason = format!("focus by @ {}", words[4..].join(" "));
             }
         }
@@ -157,10 +151,7 @@ pub fn battle(input: &str, output: &str) -> Result<Battle, String> {
         cols,
         players,
         radius2: number("attackradius2").unwrap_or(5) as u32,
-        mode: header
-            .get("attack")
-            .cloned()
-            .unwrap_or_else(|| "focus".to_string()),
+        mode: header.get("attack").cloned().unwrap_or_else(|| "focus".to_string()),
         map,
         ants,
     })
@@ -205,9 +196,9 @@ pub fn unpack(packed: &str, width: usize) -> Vec<usize> {
         .as_bytes()
         .chunks(width)
         .map(|chunk| {
-            chunk.iter().fold(0, |acc, &b| {
-                acc * base + ALPHABET.bytes().position(|a| a == b).unwrap_or(0)
-            })
+            chunk
+                .iter()
+                .fold(0, |acc, &b| acc * base + ALPHABET.bytes().position(|a| a == b).unwrap_or(0))
         })
         .collect()
 }

@@ -81,11 +81,7 @@ pub fn record_rounds(input: &str, verdict: &str) -> Result<Vec<Round>, String> {
         .ok_or("the record's round count cannot be read")?;
     let v: Vec<&str> = verdict.split_whitespace().collect();
     let last = v.last().and_then(|t| t.parse::<usize>().ok());
-    let played = if v.first() == Some(&"CONTINUE") {
-        r
-    } else {
-        last.unwrap_or(r).min(r)
-    };
+    let played = if v.first() == Some(&"CONTINUE") { r } else { last.unwrap_or(r).min(r) };
     Ok((0..played)
         .filter_map(|i| {
             let x = words.get(at + 1 + 2 * i)?;
@@ -142,9 +138,7 @@ pub fn table(input: &str) -> Result<Table, String> {
     let (skills, at) = skills(&words)?;
     let c = skills.iter().map(|s| s.req).max().unwrap_or(0);
     if !(0..=MAX_C).contains(&c) {
-        return Err(format!(
-            "the largest req is {c}: the page draws at most {MAX_C}"
-        ));
+        return Err(format!("the largest req is {c}: the page draws at most {MAX_C}"));
     }
     let head_words = words.get(..at + 2).ok_or("the input has no `R p` line")?;
     let mut head = format!("{}\n", words[0]);
@@ -165,12 +159,7 @@ pub fn table(input: &str) -> Result<Table, String> {
             Some((x, y))
         })
         .collect();
-    Ok(Table {
-        skills,
-        c: c as usize,
-        queries,
-        head,
-    })
+    Ok(Table { skills, c: c as usize, queries, head })
 }
 
 impl Table {
@@ -205,25 +194,14 @@ pub fn cells(output: &str) -> Vec<Cell> {
     for line in output.lines().map(|l| l.trim_end_matches('\r')) {
         let is_value = !line.is_empty()
             && line.parse::<f64>().is_ok()
-            && line
-                .bytes()
-                .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-');
+            && line.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'-');
         if is_value {
-            cells.push(Cell {
-                value: line.to_string(),
-                a: String::new(),
-                b: String::new(),
-            });
+            cells.push(Cell { value: line.to_string(), a: String::new(), b: String::new() });
             after_value = 1;
             continue;
         }
         let last = cells.last_mut();
-        match (
-            after_value,
-            line.strip_prefix("A: "),
-            line.strip_prefix("B: "),
-            last,
-        ) {
+        match (after_value, line.strip_prefix("A: "), line.strip_prefix("B: "), last) {
             (1, Some(a), _, Some(cell)) => {
                 cell.a = a.to_string();
                 after_value = 2;
@@ -239,20 +217,13 @@ pub fn cells(output: &str) -> Vec<Cell> {
 }
 
 pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
-    let cells = cells.iter().map(|c| {
-        Json::Array(vec![
-            Json::string(&c.value),
-            Json::string(&c.a),
-            Json::string(&c.b),
-        ])
-    });
+    let cells = cells
+        .iter()
+        .map(|c| Json::Array(vec![Json::string(&c.value), Json::string(&c.a), Json::string(&c.b)]));
     json::object(vec![
         ("kind", Json::string("ji_solver")),
         ("c", Json::Number(table.c as i64)),
-        (
-            "skills",
-            Json::Array(table.skills.iter().map(|s| Json::string(&s.name)).collect()),
-        ),
+        ("skills", Json::Array(table.skills.iter().map(|s| Json::string(&s.name)).collect())),
         (
             "queries",
             Json::Array(

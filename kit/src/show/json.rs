@@ -59,12 +59,7 @@ impl std::fmt::Display for Json {
 }
 
 pub fn object(fields: Vec<(&str, Json)>) -> Json {
-    Json::Object(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
+    Json::Object(fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
 fn quote(s: &str, out: &mut String) {

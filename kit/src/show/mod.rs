@@ -109,10 +109,7 @@ pub fn page(problem: &str, input: &[u8], solver: &Path, title: &str) -> Result<S
 pub fn assemble(title: &str, data: &Json, script: &str) -> String {
     let mut json = String::new();
     data.write(&mut json);
-    let title = title
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let title = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
     let part = |marker: &str| match marker {
         "TITLE" | "HEADING" => title.as_str(),
         "STYLE" => STYLE,
@@ -178,9 +175,7 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool, String> {
     let (mut page_file, mut solver) = (None, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let arg = arg
-            .to_str()
-            .ok_or_else(|| format!("argument {arg:?} is not UTF-8"))?;
+        let arg = arg.to_str().ok_or_else(|| format!("argument {arg:?} is not UTF-8"))?;
         let (name, inline) = match arg.split_once('=') {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
             _ => (arg, None),
@@ -199,9 +194,7 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool, String> {
             "--out" => page_file = Some(PathBuf::from(value()?)),
             "--solver" => solver = Some(PathBuf::from(value()?)),
             _ if name.starts_with("--") => {
-                return Err(format!(
-                    "unknown option `{name}` for show (see `kit --help`)"
-                ))
+                return Err(format!("unknown option `{name}` for show (see `kit --help`)"))
             }
             _ => words.push(arg.to_string()),
         }
@@ -217,12 +210,8 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool, String> {
     }
     let input = std::fs::read(case).map_err(|e| format!("cannot read {}: {e}", case.display()))?;
     let solver = crate::solver::locate(problem, solver.as_deref())?;
-    let title = format!(
-        "{problem}: {}",
-        case.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default()
-    );
+    let title =
+        format!("{problem}: {}", case.file_name().map(|n| n.to_string_lossy()).unwrap_or_default());
     let html = page(problem, &input, &solver, &title)?;
     let page_file = page_file.unwrap_or_else(|| {
         let stem = case.file_stem().unwrap_or_default().to_string_lossy();

@@ -71,8 +71,7 @@ pub struct Replay {
 
 fn tokens(text: &str) -> impl Iterator<Item = &str> {
     // The solver reads with C's whitespace (`cin >>`), \v and \f included.
-    text.split([' ', '\t', '\n', '\r', '\x0b', '\x0c'])
-        .filter(|t| !t.is_empty())
+    text.split([' ', '\t', '\n', '\r', '\x0b', '\x0c']).filter(|t| !t.is_empty())
 }
 
 /// The replay of `input`, from the solver's `trace` (stderr), its `answer`
@@ -80,40 +79,26 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
 pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Replay, String> {
     let mut words = tokens(input);
     let mut number = |what: &str| -> Result<usize, String> {
-        words
-            .next()
-            .and_then(|w| w.parse().ok())
-            .ok_or(format!("the input has no {what}"))
+        words.next().and_then(|w| w.parse().ok()).ok_or(format!("the input has no {what}"))
     };
     let (n, m) = (number("n")?, number("m")?);
     let mut words = tokens(input).skip(2);
     let mut roles = Vec::new();
     let mut pigs = Vec::new();
     for i in 0..n {
-        let role = words
-            .next()
-            .ok_or(format!("the input lacks pig {}", i + 1))?;
+        let role = words.next().ok_or(format!("the input lacks pig {}", i + 1))?;
         let hand: String = (0..4).filter_map(|_| words.next()).collect();
         pigs.push(Pig {
             hp: 4,
             hand,
             weapon: false,
-            known: if role == "MP" {
-                Known::Main
-            } else {
-                Known::Unknown
-            },
+            known: if role == "MP" { Known::Main } else { Known::Unknown },
             dead: false,
         });
         roles.push(role.to_string());
     }
     let deck: String = words.take(m).collect();
-    let mut book = Book {
-        deck: deck.as_bytes().to_vec(),
-        drawn: 0,
-        pigs,
-        turn_of: 0,
-    };
+    let mut book = Book { deck: deck.as_bytes().to_vec(), drawn: 0, pigs, turn_of: 0 };
     let mut states = vec![book.pigs.clone()];
     let mut events = Vec::new();
     let mut cut_off = None;
@@ -122,9 +107,8 @@ pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Repla
             cut_off = Some(why.to_string());
             continue;
         }
-        let (source, target) = book
-            .apply(line)
-            .map_err(|e| format!("trace line {}: `{line}`: {e}", i + 1))?;
+        let (source, target) =
+            book.apply(line).map_err(|e| format!("trace line {}: `{line}`: {e}", i + 1))?;
         events.push(Event {
             line: line.to_string(),
             source,
@@ -140,14 +124,7 @@ pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Repla
     if code == 0 {
         book.check_answer(answer)?;
     }
-    Ok(Replay {
-        roles,
-        deck,
-        events,
-        states,
-        result: answer.to_string(),
-        cut_off,
-    })
+    Ok(Replay { roles, deck, events, states, result: answer.to_string(), cut_off })
 }
 
 /// The books kept from the trace.
@@ -168,8 +145,7 @@ impl Book {
     }
 
     fn hp(word: Option<&str>) -> Result<i32, String> {
-        word.and_then(|w| w.parse().ok())
-            .ok_or_else(|| "bad hp".to_string())
+        word.and_then(|w| w.parse().ok()).ok_or_else(|| "bad hp".to_string())
     }
 
     /// Takes the leftmost `card` from pig `p`'s hand: a pig scans its hand
@@ -188,11 +164,7 @@ impl Book {
     /// (docs/zhuguosha.md: an empty deck repeats its last card).
     fn draw(&mut self, p: usize, cards: &[&str]) -> Result<(), String> {
         for &card in cards {
-            let expected = self
-                .deck
-                .get(self.drawn)
-                .or(self.deck.last())
-                .map(|&c| c as char);
+            let expected = self.deck.get(self.drawn).or(self.deck.last()).map(|&c| c as char);
             if expected.map(String::from).as_deref() != Some(card) {
                 return Err(format!("drew {card}, the deck says {expected:?}"));
             }
@@ -238,11 +210,7 @@ impl Book {
             }
             "reveal" => {
                 let p = self.pig(at(1))?;
-                self.pigs[p].known = if at(2) == Some("ZP") {
-                    Known::Loyal
-                } else {
-                    Known::Rebel
-                };
+                self.pigs[p].known = if at(2) == Some("ZP") { Known::Loyal } else { Known::Rebel };
                 Ok((Some(p), None))
             }
             "mark" => {
@@ -302,11 +270,7 @@ impl Book {
             let kept = if pig.dead {
                 "DEAD".to_string()
             } else {
-                pig.hand
-                    .chars()
-                    .map(String::from)
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                pig.hand.chars().map(String::from).collect::<Vec<_>>().join(" ")
             };
             if lines.get(i).map(|l| l.trim_end()) != Some(kept.as_str()) {
                 return Err(format!(
@@ -337,9 +301,8 @@ pub fn to_json(replay: &Replay) -> Json {
     let opt = |p: Option<usize>| Json::Number(p.map_or(-1, |p| p as i64));
     let events = replay.events.iter().enumerate().map(|(k, e)| {
         let (before, after) = (&replay.states[k], &replay.states[k + 1]);
-        let changed = (0..after.len())
-            .filter(|&i| before[i] != after[i])
-            .map(|i| pig_json(i, &after[i]));
+        let changed =
+            (0..after.len()).filter(|&i| before[i] != after[i]).map(|i| pig_json(i, &after[i]));
         Json::Array(vec![
             Json::string(&e.line),
             opt(e.source),
@@ -351,29 +314,14 @@ pub fn to_json(replay: &Replay) -> Json {
     });
     json::object(vec![
         ("kind", Json::string("zhuguosha")),
-        (
-            "roles",
-            Json::Array(replay.roles.iter().map(|r| Json::string(r)).collect()),
-        ),
+        ("roles", Json::Array(replay.roles.iter().map(|r| Json::string(r)).collect())),
         ("deck", Json::string(&replay.deck)),
         (
             "deal",
-            Json::Array(
-                replay.states[0]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| pig_json(i, p))
-                    .collect(),
-            ),
+            Json::Array(replay.states[0].iter().enumerate().map(|(i, p)| pig_json(i, p)).collect()),
         ),
         ("events", Json::Array(events.collect())),
         ("result", Json::string(&replay.result)),
-        (
-            "cutOff",
-            replay
-                .cut_off
-                .as_ref()
-                .map_or(Json::Null, |c| Json::string(c)),
-        ),
+        ("cutOff", replay.cut_off.as_ref().map_or(Json::Null, |c| Json::string(c))),
     ])
 }
