@@ -15,7 +15,7 @@ const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
 
-// ---- input -------------------------------------------------------------------
+// ---- input ------------------------------------------------------------------
 
 /// Why a run did not end with exit 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
@@ -679,7 +679,7 @@ impl Game {
     }
 }
 
-// ---- output ------------------------------------------------------------------
+// ---- output -----------------------------------------------------------------
 
 /// Reads, solves and prints (also values that are not certified).
 pub fn solve(
@@ -1612,7 +1612,7 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
-// ---- command line ------------------------------------------------------------
+// ---- command line -----------------------------------------------------------
 
 /// The command-line options (see `HELP`).
 #[derive(Debug, Default, PartialEq, Eq)]
