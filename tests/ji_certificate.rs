@@ -11,6 +11,7 @@
 // Limb and matrix loops index several arrays at once: ranges read best.
 #![allow(clippy::needless_range_loop)]
 
+use kit::rng::Rng;
 use std::collections::HashMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -517,18 +518,6 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
     queries.len()
 }
 
-/// xorshift, seeded: the same variants on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
 /// A random variant with up to `max_n` skills and C <= `max_c`, many with
 /// 无限集 skills (req above their cost: slow loops) and free skills that
 /// nothing beats (stalls).
@@ -563,7 +552,7 @@ fn random_variant(rng: &mut Rng, max_n: u64, max_c: u64) -> String {
 
 #[test]
 fn printed_proofs_hold_against_exact_best_replies() {
-    let mut rng = Rng(0x5151_7e57_c0ff_ee01);
+    let mut rng = Rng::new(0x5151_7e57_c0ff_ee01);
     let (mut variants, mut checked) = (0, 0);
     // Fixtures: the stall case (V(7, 10) = 0 where lim V_k = -1/3), the
     // toy and the slower 无限集 variant (values reached only in the limit,
