@@ -582,6 +582,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
 
 /// The game as the solver sees it: skills sorted by req, so that the skills
 /// usable with c 集 are a prefix of the list.
+#[derive(Clone)]
 struct Game {
     n: usize,
     /// C, the cap on counts.
@@ -1198,7 +1199,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
         }
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
         if unlimited && (change.is_none() || converged || checkpoint) {
-            if let Some(cert) = certify(game, &old, &mut stage) {
+            if let Some(cert) = certify(game, &old, &mut stage, change.is_none() || converged) {
                 let width = cert.width(w, queried);
                 if width <= CERTIFIED {
                     certificate = Some(cert);
@@ -1247,7 +1248,7 @@ const GRID_BITS: u32 = 120;
 const GRID_ONE: i128 = 1 << GRID_BITS;
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
-/// Strategies tried per call of `certify`.
+/// Strategies tried per call of `certify` (twice as many on the last call).
 const PASSES: usize = 16;
 /// Discount hint: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
@@ -1564,7 +1565,7 @@ impl Certificate {
 
 /// Proves bounds for the unlimited game from the iterated values `table`
 /// (see the section's head); `None` if no strategy passed the check.
-fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate> {
+fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<Certificate> {
     let w = game.width();
     if w * w > MAX_CERTIFY_STATES {
         return None;
@@ -1575,8 +1576,12 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         strategies: Vec::new(),
     };
     let mut source = table.to_vec();
-    for pass in 0..PASSES {
-        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - TILT)).collect();
+    for pass in 0..PASSES << u8::from(last) {
+        // Late passes: discounts 1 - 10^-3 .. 1 - 10^-10 (stage games and
+        // sweeps), whose strategies approach the limit's (docs/ji.md).
+        let late = pass >= PASSES;
+        let t = if late { TILT * 10f64.powi(6 - (pass % 8) as i32) } else { TILT };
+        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - t)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
             // A's sure wins (even passes: +-1 may be rounding), or the
@@ -1601,8 +1606,9 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         source =
             (0..w * w).map(|s| cert.bounds(w, s)).map(|(lo, hi)| lo + (hi - lo) * at).collect();
         let (sure, mut next) = (std::mem::take(&mut stage.sure), source.clone());
+        let disc = Game { keep: if late { 1.0 - t } else { 1.0 }, ..game.clone() };
         for _ in 0..64 * (pass % 3 / 2) {
-            if game.sweep(&source, &mut next, stage).is_none() {
+            if disc.sweep(&source, &mut next, stage).is_none() {
                 break;
             }
             std::mem::swap(&mut source, &mut next);

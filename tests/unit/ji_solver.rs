@@ -224,7 +224,7 @@ fn certify_brackets_the_common_value() {
         game.sweep(&old, &mut new, &mut stage).unwrap();
         std::mem::swap(&mut old, &mut new);
     }
-    let cert = certify(&game, &old, &mut stage).unwrap();
+    let cert = certify(&game, &old, &mut stage, false).unwrap();
     let all: Vec<usize> = (0..w * w).collect();
     assert!(cert.width(w, &all) < 1e-7, "{}", cert.width(w, &all));
     let mid = |s: usize| 0.5 * (cert.bounds(w, s).0 + cert.bounds(w, s).1);
@@ -585,7 +585,7 @@ fn certificates_of_long_games_agree() {
         game.sweep(&old, &mut new, &mut stage).unwrap();
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
-            let cert = certify(&game, &old, &mut stage).unwrap();
+            let cert = certify(&game, &old, &mut stage, false).unwrap();
             bounds.push((0..w * w).map(|s| cert.bounds(w, s)).collect());
         }
     }
