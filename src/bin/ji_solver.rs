@@ -1248,14 +1248,14 @@ const GRID_BITS: u32 = 120;
 const GRID_ONE: i128 = 1 << GRID_BITS;
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
-/// Strategies tried per call of `certify` (twice as many on the last call).
+/// Strategies tried per call of `certify` (4x on the last call).
 const PASSES: usize = 16;
 /// Discount hint: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
 /// Strategies from values this far below H (for values reached in the
 /// limit).
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
-/// Simplex probabilities below this are noise.
+/// Simplex probabilities below this are noise (early passes).
 const NOISE: f64 = 1e-12;
 /// B switches on gains above 2^-100 (above the evaluation's error).
 const SWITCH_GAIN: i128 = 1 << 20;
@@ -1273,10 +1273,10 @@ const LOWER_PASSES: usize = 200;
 type Dyadic = Vec<u64>;
 
 /// The nearest dyadic strategy to `p` (noise dropped, sum exact).
-fn dyadic(p: &[f64]) -> Dyadic {
+fn dyadic(p: &[f64], noise: f64) -> Dyadic {
     let one = 1u64 << STRATEGY_BITS;
-    let kept: f64 = p.iter().filter(|&&x| x > NOISE).sum();
-    let scale = |&x: &f64| ((x > NOISE) as u8 as f64 * x / kept * one as f64) as u64;
+    let kept: f64 = p.iter().filter(|&&x| x > noise).sum();
+    let scale = |&x: &f64| ((x > noise) as u8 as f64 * x / kept * one as f64) as u64;
     let mut units: Dyadic = p.iter().map(scale).collect();
     let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
     // The likeliest skill absorbs the rounding (pure if it cannot).
@@ -1576,23 +1576,24 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
         strategies: Vec::new(),
     };
     let mut source = table.to_vec();
-    for pass in 0..PASSES << u8::from(last) {
-        // Late passes: discounts 1 - 10^-3 .. 1 - 10^-10 (stage games and
-        // sweeps), whose strategies approach the limit's (docs/ji.md).
+    for pass in 0..PASSES << (2 * u8::from(last)) {
+        // Late passes: discounts 1 - 10^-5 .. 1 - 10^-14 (stage games and
+        // sweeps), whose strategies approach the limit's, rare moves kept.
         let late = pass >= PASSES;
-        let t = if late { TILT * 10f64.powi(6 - (pass % 8) as i32) } else { TILT };
+        let t = if late { TILT * 10f64.powi(4 - (pass % 10) as i32) } else { TILT };
+        let noise = if late { 0.0 } else { NOISE };
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - t)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
             // A's sure wins (even passes: +-1 may be rounding), or the
             // stage game's, or none (decided).
             let sure = stage.sure.get(s).filter(|p| pass % 2 == 0 && !p.is_empty());
-            let sure = sure.map(|p| dyadic(p));
+            let sure = sure.map(|p| dyadic(p, noise));
             x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
                 _ if sure.is_some() => sure.unwrap_or_default(),
                 Ok((r, c)) => {
                     stage.strategies(r, c);
-                    dyadic(&stage.best_x)
+                    dyadic(&stage.best_x, noise)
                 }
                 Err(_) => Vec::new(),
             });
