@@ -990,6 +990,8 @@ struct Simplex {
     /// After `solve`: the row and the column player's optimal strategies.
     x: Vec<f64>,
     y: Vec<f64>,
+    /// Finer cost tolerance (late certify passes: rare moves).
+    fine: bool,
 }
 
 impl Simplex {
@@ -998,9 +1000,9 @@ impl Simplex {
     /// Tiny pivots are refused (they can be far off); `bland`: smallest
     /// index instead of steepest cost.
     fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
-        const COST_EPS: f64 = 1e-11;
+        let cost_eps = if self.fine { 1e-16 } else { 1e-11 };
         const PIVOT_EPS: f64 = 1e-9;
-        let Simplex { tab, basis, x, y } = self;
+        let Simplex { tab, basis, x, y, .. } = self;
         let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
         let w = c + r + 1;
         tab.clear();
@@ -1020,7 +1022,7 @@ impl Simplex {
         for _ in 0..50 * (r + c) + 100 {
             let obj = &tab[r * w..r * w + w - 1];
             let mut enter = usize::MAX;
-            let mut best = -COST_EPS;
+            let mut best = -cost_eps;
             for (j, &d) in obj.iter().enumerate() {
                 if d < best {
                     enter = j;
@@ -1582,6 +1584,7 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
         let late = pass >= PASSES;
         let t = if late { TILT * 10f64.powi(4 - (pass % 10) as i32) } else { TILT };
         let noise = if late { 0.0 } else { NOISE };
+        stage.lp.fine = late;
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - t)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
@@ -1616,6 +1619,7 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
         }
         stage.sure = sure;
     }
+    stage.lp.fine = false;
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
