@@ -1001,7 +1001,7 @@ impl Simplex {
     /// index instead of steepest cost.
     fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
         let cost_eps = if self.fine { 1e-16 } else { 1e-11 };
-        const PIVOT_EPS: f64 = 1e-9;
+        let pivot_eps = if self.fine { 1e-12 } else { 1e-9 };
         let Simplex { tab, basis, x, y, .. } = self;
         let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
         let w = c + r + 1;
@@ -1052,7 +1052,7 @@ impl Simplex {
             let mut ratio = f64::INFINITY;
             for i in 0..r {
                 let t = tab[i * w + enter];
-                if t > PIVOT_EPS {
+                if t > pivot_eps {
                     let q = tab[i * w + w - 1] / t;
                     // Ties: Bland's smallest index, else the largest pivot.
                     let better = leave == usize::MAX
