@@ -1250,7 +1250,7 @@ const GRID_BITS: u32 = 120;
 const GRID_ONE: i128 = 1 << GRID_BITS;
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
-/// Strategies tried per call of `certify` (4x on the last call).
+/// Strategies tried per call of `certify` (8x on the last call).
 const PASSES: usize = 16;
 /// Discount hint: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
@@ -1578,7 +1578,7 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
         strategies: Vec::new(),
     };
     let mut source = table.to_vec();
-    for pass in 0..PASSES << (2 * u8::from(last)) {
+    for pass in 0..PASSES << (3 * u8::from(last)) {
         // Late passes: discounts 1 - 10^-5 .. 1 - 10^-14 (stage games and
         // sweeps), whose strategies approach the limit's, rare moves kept.
         let late = pass >= PASSES;
