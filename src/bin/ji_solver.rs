@@ -1605,8 +1605,8 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
         if cert.width(w, &(0..w * w).collect::<Vec<_>>()) <= CERTIFIED {
             break;
         }
-        // Next: near H, at L, or 64 sweeps from the midpoints.
-        let at = [1.0 - NEAR_UPPER, 0.0, 0.5][pass % 3];
+        // Next: near H (late: 1024x nearer), at L, or 64 sweeps from the midpoints.
+        let at = [1.0 - NEAR_UPPER / if late { 1024.0 } else { 1.0 }, 0.0, 0.5][pass % 3];
         source =
             (0..w * w).map(|s| cert.bounds(w, s)).map(|(lo, hi)| lo + (hi - lo) * at).collect();
         let (sure, mut next) = (std::mem::take(&mut stage.sure), source.clone());
