@@ -1577,11 +1577,14 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
         pass_of: vec![usize::MAX; w * w],
         strategies: Vec::new(),
     };
-    let mut source = table.to_vec();
+    let (mut source, start) = (table.to_vec(), stage.work);
     for pass in 0..PASSES << (3 * u8::from(last)) {
-        // Late passes: discounts 1 - 10^-5 .. 1 - 10^-14 (stage games and
-        // sweeps), whose strategies approach the limit's, rare moves kept.
+        // Late passes (2 * WORK at most): discounts 1 - 10^-5 .. 1 - 10^-14
+        // (stage games, sweeps) approach the limit's strategies; rare moves.
         let late = pass >= PASSES;
+        if late && stage.work - start > 2 * WORK {
+            break;
+        }
         let t = if late { TILT * 10f64.powi(4 - (pass % 10) as i32) } else { TILT };
         let noise = if late { 0.0 } else { NOISE };
         stage.lp.fine = late;
