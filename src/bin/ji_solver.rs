@@ -582,6 +582,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
 
 /// The game as the solver sees it: skills sorted by req, so that the skills
 /// usable with c 集 are a prefix of the list.
+#[derive(Clone)]
 struct Game {
     n: usize,
     /// C, the cap on counts.
@@ -989,6 +990,8 @@ struct Simplex {
     /// After `solve`: the row and the column player's optimal strategies.
     x: Vec<f64>,
     y: Vec<f64>,
+    /// Finer cost tolerance (late certify passes: rare moves).
+    fine: bool,
 }
 
 impl Simplex {
@@ -997,9 +1000,9 @@ impl Simplex {
     /// Tiny pivots are refused (they can be far off); `bland`: smallest
     /// index instead of steepest cost.
     fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
-        const COST_EPS: f64 = 1e-11;
-        const PIVOT_EPS: f64 = 1e-9;
-        let Simplex { tab, basis, x, y } = self;
+        let cost_eps = if self.fine { 1e-16 } else { 1e-11 };
+        let pivot_eps = if self.fine { 1e-12 } else { 1e-9 };
+        let Simplex { tab, basis, x, y, .. } = self;
         let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
         let w = c + r + 1;
         tab.clear();
@@ -1019,7 +1022,7 @@ impl Simplex {
         for _ in 0..50 * (r + c) + 100 {
             let obj = &tab[r * w..r * w + w - 1];
             let mut enter = usize::MAX;
-            let mut best = -COST_EPS;
+            let mut best = -cost_eps;
             for (j, &d) in obj.iter().enumerate() {
                 if d < best {
                     enter = j;
@@ -1049,7 +1052,7 @@ impl Simplex {
             let mut ratio = f64::INFINITY;
             for i in 0..r {
                 let t = tab[i * w + enter];
-                if t > PIVOT_EPS {
+                if t > pivot_eps {
                     let q = tab[i * w + w - 1] / t;
                     // Ties: Bland's smallest index, else the largest pivot.
                     let better = leave == usize::MAX
@@ -1198,7 +1201,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
         }
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
         if unlimited && (change.is_none() || converged || checkpoint) {
-            if let Some(cert) = certify(game, &old, &mut stage) {
+            if let Some(cert) = certify(game, &old, &mut stage, change.is_none() || converged) {
                 let width = cert.width(w, queried);
                 if width <= CERTIFIED {
                     certificate = Some(cert);
@@ -1247,14 +1250,14 @@ const GRID_BITS: u32 = 120;
 const GRID_ONE: i128 = 1 << GRID_BITS;
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
-/// Strategies tried per call of `certify`.
+/// Strategies tried per call of `certify` (8x on the last call).
 const PASSES: usize = 16;
 /// Discount hint: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
 /// Strategies from values this far below H (for values reached in the
 /// limit).
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
-/// Simplex probabilities below this are noise.
+/// Simplex probabilities below this are noise (early passes).
 const NOISE: f64 = 1e-12;
 /// B switches on gains above 2^-100 (above the evaluation's error).
 const SWITCH_GAIN: i128 = 1 << 20;
@@ -1272,10 +1275,10 @@ const LOWER_PASSES: usize = 200;
 type Dyadic = Vec<u64>;
 
 /// The nearest dyadic strategy to `p` (noise dropped, sum exact).
-fn dyadic(p: &[f64]) -> Dyadic {
+fn dyadic(p: &[f64], noise: f64) -> Dyadic {
     let one = 1u64 << STRATEGY_BITS;
-    let kept: f64 = p.iter().filter(|&&x| x > NOISE).sum();
-    let scale = |&x: &f64| ((x > NOISE) as u8 as f64 * x / kept * one as f64) as u64;
+    let kept: f64 = p.iter().filter(|&&x| x > noise).sum();
+    let scale = |&x: &f64| ((x > noise) as u8 as f64 * x / kept * one as f64) as u64;
     let mut units: Dyadic = p.iter().map(scale).collect();
     let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
     // The likeliest skill absorbs the rounding (pure if it cannot).
@@ -1564,7 +1567,7 @@ impl Certificate {
 
 /// Proves bounds for the unlimited game from the iterated values `table`
 /// (see the section's head); `None` if no strategy passed the check.
-fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate> {
+fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<Certificate> {
     let w = game.width();
     if w * w > MAX_CERTIFY_STATES {
         return None;
@@ -1574,20 +1577,29 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         pass_of: vec![usize::MAX; w * w],
         strategies: Vec::new(),
     };
-    let mut source = table.to_vec();
-    for pass in 0..PASSES {
-        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - TILT)).collect();
+    let (mut source, start) = (table.to_vec(), stage.work);
+    for pass in 0..PASSES << (3 * u8::from(last)) {
+        // Late passes (2 * WORK at most): discounts 1 - 10^-5 .. 1 - 10^-14
+        // (stage games, sweeps) approach the limit's strategies; rare moves.
+        let late = pass >= PASSES;
+        if late && stage.work - start > 2 * WORK {
+            break;
+        }
+        let t = if late { TILT * 10f64.powi(4 - (pass % 10) as i32) } else { TILT };
+        let noise = if late { 0.0 } else { NOISE };
+        stage.lp.fine = late;
+        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - t)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
             // A's sure wins (even passes: +-1 may be rounding), or the
             // stage game's, or none (decided).
             let sure = stage.sure.get(s).filter(|p| pass % 2 == 0 && !p.is_empty());
-            let sure = sure.map(|p| dyadic(p));
+            let sure = sure.map(|p| dyadic(p, noise));
             x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
                 _ if sure.is_some() => sure.unwrap_or_default(),
                 Ok((r, c)) => {
                     stage.strategies(r, c);
-                    dyadic(&stage.best_x)
+                    dyadic(&stage.best_x, noise)
                 }
                 Err(_) => Vec::new(),
             });
@@ -1596,19 +1608,21 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage) -> Option<Certificate>
         if cert.width(w, &(0..w * w).collect::<Vec<_>>()) <= CERTIFIED {
             break;
         }
-        // Next: near H, at L, or 64 sweeps from the midpoints.
-        let at = [1.0 - NEAR_UPPER, 0.0, 0.5][pass % 3];
+        // Next: near H (late: 1024x nearer), at L, or 64 sweeps from the midpoints.
+        let at = [1.0 - NEAR_UPPER / if late { 1024.0 } else { 1.0 }, 0.0, 0.5][pass % 3];
         source =
             (0..w * w).map(|s| cert.bounds(w, s)).map(|(lo, hi)| lo + (hi - lo) * at).collect();
         let (sure, mut next) = (std::mem::take(&mut stage.sure), source.clone());
+        let disc = Game { keep: if late { 1.0 - t } else { 1.0 }, ..game.clone() };
         for _ in 0..64 * (pass % 3 / 2) {
-            if game.sweep(&source, &mut next, stage).is_none() {
+            if disc.sweep(&source, &mut next, stage).is_none() {
                 break;
             }
             std::mem::swap(&mut source, &mut next);
         }
         stage.sure = sure;
     }
+    stage.lp.fine = false;
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
