@@ -10,7 +10,9 @@
 #   so that all 1000 rounds are played;
 # - the same with p = 0.5 (random/0033.in);
 # - the slowest certified unlimited game found (slow/random_slowest_certified.in);
-# - the stall case (slow/stall.in), against the 50 ms median target.
+# - the stall case (slow/stall.in), against the 50 ms median target;
+# - 1,000 random unlimited games from `kit gen`: exit 3 count, CPU median
+#   and largest (below).
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,3 +46,29 @@ row "slowest certified unlimited game found (n = 11, C = 10, R = 0, p = 0)" \
 # unlimited game's value is 0; the proof by the exact check (docs/ji.md).
 row "stall: value 0 where lim V_k = -1/3, proved (n = 7, C = 10, R = 0, p = 0)" \
   tests/data/ji_solver/slow/stall.in 50 "median target 50 ms"
+# The unlimited game on 1,000 random variants (`kit gen ji_solver --profile
+# unlimited`, 2..12 skills, seed 1, every state queried): how many draws
+# exit 3 (kit draws those again and counts them), and the CPU time (user +
+# sys of the child) per proved input, median and largest, against the
+# issue's 50 ms median and 1 s per input.
+kit=${KIT:-target/release/kit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+summary=$("$kit" gen ji_solver --profile unlimited --seed 1 --count 1000 --out "$tmp/cases")
+redrawn=$(echo "$summary" | sed -n 's/.*; \([0-9]*\) inputs\{0,1\} without an answer w.*/\1/p')
+python3 - "$bin" "$tmp/cases" "${redrawn:-0}" <<'PY'
+import glob, os, resource, statistics, subprocess, sys
+solver, folder, redrawn = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cpu = []
+for case in sorted(glob.glob(os.path.join(folder, "*.in"))):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(case, "rb") as f:
+        subprocess.run([solver], stdin=f, stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+median, worst = statistics.median(cpu), max(cpu)
+draws = len(cpu) + redrawn
+print(f"| ji_solver | unlimited game, 1,000 random variants (kit gen unlimited, 2..12 skills): "
+      f"{len(cpu)} proved, {redrawn} of {draws} draws exit 3 | CPU median {median:.1f} ms, "
+      f"max {worst:.1f} ms | median target 50 ms, 1 s per input | {median / 50:.4f}x |")
+PY

@@ -625,6 +625,7 @@ enum SolverKind {
     LargeC,
     RoundLimits,
     DrawProb,
+    Unlimited,
 }
 
 const SOLVER_PROFILES: &[Profile] = &[
@@ -662,6 +663,11 @@ const SOLVER_PROFILES: &[Profile] = &[
         name: "draw_prob",
         generate: |rng| solver(SolverKind::DrawProb, rng).render(),
         about: "draw probabilities 0..100 written as `5`, `2.50`, `100.000`",
+    },
+    Profile {
+        name: "unlimited",
+        generate: |rng| solver(SolverKind::Unlimited, rng).render(),
+        about: "2..12 skills, R = 0, p = 0 (the unlimited game), every state",
     },
 ];
 
@@ -742,6 +748,8 @@ fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
         SolverKind::Cycles => Shape { n: (3, 8), cycle: true, upset: 0.4, ..SMALL },
         SolverKind::InfiniteJi => Shape { n: (2, 8), infinite: 0.7, ..SMALL },
         SolverKind::LargeC => Shape { n: (2, 4), scale: 3, infinite: 0.0, ..SMALL },
+        // As many skills as the certificate's slow cases have, 无限集 often.
+        SolverKind::Unlimited => Shape { n: (2, 12), infinite: 0.4, ..SMALL },
         SolverKind::Random
         | SolverKind::Common
         | SolverKind::RoundLimits
@@ -754,7 +762,8 @@ fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
         | SolverKind::InfiniteJi
         | SolverKind::LargeC
         | SolverKind::RoundLimits
-        | SolverKind::DrawProb => variant(rng, &shape, false),
+        | SolverKind::DrawProb
+        | SolverKind::Unlimited => variant(rng, &shape, false),
     };
     if profile == SolverKind::LargeC {
         // One expensive skill (not the free one) sets C; gains stay
@@ -771,6 +780,7 @@ fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
         SolverKind::RoundLimits => (rng.range(1, 1000) as u64, "0".to_string()),
         SolverKind::DrawProb => (*rng.pick(&[0, 0, 1, 10, 100]), draw_probability(rng)),
         SolverKind::LargeC => (rng.range(1, 20) as u64, draw_probability(rng)),
+        SolverKind::Unlimited => (0, "0".to_string()),
         SolverKind::Random | SolverKind::Common | SolverKind::Cycles | SolverKind::InfiniteJi => {
             let r = *rng.pick(&[0, 0, 1, 2, 5, 20, 100, 1000]);
             (r, draw_probability(rng))
@@ -778,12 +788,13 @@ fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
     };
     // The unlimited game without draws converges only like 1/k for some
     // 无限集 variants (seconds, exit 3): give those a draw chance.
-    if rounds == 0 && infinite && p_value(&p) < 1.0 {
+    if rounds == 0 && infinite && p_value(&p) < 1.0 && profile != SolverKind::Unlimited {
         p = format!("{}", rng.range(1, 50));
     }
     let cap = variant.cap();
     let states = (cap + 1) * (cap + 1);
-    let queries = if states <= 64 && rng.chance(0.5) {
+    let every_state = profile == SolverKind::Unlimited || (states <= 64 && rng.chance(0.5));
+    let queries = if every_state {
         (0..=cap).flat_map(|x| (0..=cap).map(move |y| (x, y))).collect()
     } else {
         let q = rng.range(1, 40);
