@@ -30,8 +30,7 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// A program and its arguments, as typed after `--`.
@@ -241,19 +240,8 @@ pub fn run_with(
     }
     .map_err(|e| hint(cmd, e))?;
     let _registered = group::Running::register(child.id());
-    // Feed stdin from a thread: a program may write before it has read all,
-    // or never read at all (then the write fails, which is its business).
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let data = stdin.to_vec();
-    std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let stdout = Drain::start(child.stdout.take().expect("stdout is piped"));
-    let stderr = Drain::start(child.stderr.take().expect("stderr is piped"));
-    let (status, usage) = wait(&mut child, start, limit)?;
-    let wall = start.elapsed();
-    // What it left running (`sleep 99 &`) goes with it.
-    group::kill_group(child.id());
+    let Supervised { status, usage, wall, stdout, stderr } =
+        supervise(&mut child, stdin, start, limit)?;
     let (maxrss, cpu) = match usage {
         Some(u) => (Some(u.peak_kib), u.cpu),
         None => (None, wall),
@@ -263,15 +251,7 @@ pub fn run_with(
         (_, Some(k), Some(f)) if k <= f => Some(Peak::AtMost(f)),
         (_, Some(k), _) => Some(Peak::Exact(k)),
     };
-    let grace = Instant::now() + PIPE_GRACE;
-    Ok(Outcome {
-        stdout: stdout.finish(grace),
-        stderr: stderr.finish(grace),
-        status,
-        cpu,
-        wall,
-        peak,
-    })
+    Ok(Outcome { stdout, stderr, status, cpu, wall, peak })
 }
 
 /// A program that is not found gets a hint when a file of that name is in
@@ -323,44 +303,20 @@ fn own_peak_kib() -> Option<u64> {
 /// 5000x5000 Ants map, is 25 MB.)
 pub const OUTPUT_CAP: usize = if cfg!(test) { 1 << 20 } else { 256 << 20 };
 
-/// A thread reading one pipe into a shared buffer until end of file.
-struct Drain {
-    buf: Arc<Mutex<Vec<u8>>>,
-    done: mpsc::Receiver<()>,
+/// What the supervision of a running program gathered.
+struct Supervised {
+    status: Status,
+    usage: Option<Usage>,
+    /// From the start to the exit (or to the kill).
+    wall: Duration,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
 }
 
-impl Drain {
-    fn start<R: Read + Send + 'static>(mut r: R) -> Drain {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let (tx, done) = mpsc::channel();
-        let shared = Arc::clone(&buf);
-        std::thread::spawn(move || {
-            let mut chunk = [0u8; 1 << 16];
-            loop {
-                match r.read(&mut chunk) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        let mut buf = shared.lock().expect("drain");
-                        let room = OUTPUT_CAP.saturating_sub(buf.len()).min(n);
-                        buf.extend_from_slice(&chunk[..room]);
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
-                }
-            }
-            let _ = tx.send(());
-        });
-        Drain { buf, done }
-    }
-
-    /// Everything read by end of file, or by `deadline` if the pipe stays
-    /// open that long.
-    fn finish(self, deadline: Instant) -> Vec<u8> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let _ = self.done.recv_timeout(left);
-        let mut buf = self.buf.lock().expect("drain");
-        std::mem::take(&mut *buf)
-    }
+/// Appends `chunk` to `buf`, as far as [`OUTPUT_CAP`] allows.
+fn keep(buf: &mut Vec<u8>, chunk: &[u8]) {
+    let room = OUTPUT_CAP.saturating_sub(buf.len()).min(chunk.len());
+    buf.extend_from_slice(&chunk[..room]);
 }
 
 /// What the system reports of a reaped child.
@@ -383,44 +339,409 @@ pub const IDLE_CPU: Duration = Duration::from_millis(10);
 /// (a machine so loaded that the program gets almost none of the CPU).
 pub const HARD_STOP: u32 = 10;
 
-/// Polls for the exit (sleeping 20 us, doubling up to 1 ms); kills the
-/// program's group when its CPU time goes over `limit` (read every 10 ms),
-/// or when it is idle past [`idle_limit`], or past [`HARD_STOP`] times that.
+/// The limits of one running program: its CPU time, read every
+/// [`CPU_POLL`], against `limit`; its wall time against [`idle_limit`] while
+/// idle, and against [`HARD_STOP`] times that in any case.
+struct Limits {
+    pid: u32,
+    start: Instant,
+    limit: Duration,
+    backstop: Duration,
+    next_cpu_check: Instant,
+    cpu: Duration,
+    /// The start of the current idleness window and the CPU time then.
+    mark: (Instant, Duration),
+    /// Whether the last full window was idle.
+    idle: bool,
+}
+
+impl Limits {
+    fn new(pid: u32, start: Instant, limit: Duration) -> Limits {
+        Limits {
+            pid,
+            start,
+            limit,
+            backstop: idle_limit(limit),
+            next_cpu_check: start + CPU_POLL,
+            cpu: Duration::ZERO,
+            mark: (start, Duration::ZERO),
+            idle: false,
+        }
+    }
+
+    /// The limit the program is over at `now`, if any.
+    fn over(&mut self, now: Instant) -> Option<Status> {
+        if now >= self.next_cpu_check {
+            self.next_cpu_check = now + CPU_POLL;
+            if let Some(c) = live_cpu(self.pid) {
+                self.cpu = c;
+            }
+            if self.cpu > self.limit {
+                return Some(Status::CpuLimit);
+            }
+            if now - self.mark.0 >= IDLE_WINDOW {
+                self.idle = self.cpu.saturating_sub(self.mark.1) < IDLE_CPU;
+                self.mark = (now, self.cpu);
+            }
+        }
+        let wall = now - self.start;
+        if wall > self.backstop && self.idle || wall > self.backstop * HARD_STOP {
+            return Some(Status::IdleLimit);
+        }
+        None
+    }
+
+    /// How long from `now` until [`Limits::over`] has something new to
+    /// look at.
+    fn until_next_check(&self, now: Instant) -> Duration {
+        self.next_cpu_check.saturating_duration_since(now)
+    }
+}
+
+/// Kills the program's group at a limit and reaps it.
+fn stop_at(child: &mut Child, status: Status) -> io::Result<(Status, Option<Usage>)> {
+    group::kill_group(child.id());
+    let (_, usage) = reap(child, true)?.expect("a blocking wait returns the status");
+    Ok((status, usage))
+}
+
+/// Feeds `stdin` to the program and reads its stdout and stderr while it
+/// runs, all in this one thread: a `poll(2)` over the three pipes (and,
+/// on Linux, over a pidfd that becomes readable at the exit), whose timeout
+/// is the next CPU time check. Starting threads per run cost more than many
+/// a program's whole run. stdin is written without blocking, as far as the
+/// pipe takes it: a program may write before it has read all its input, or
+/// never read at all (then the write fails, which is its business). When
+/// the program ends (or is killed), its group is killed too and the pipes
+/// get [`PIPE_GRACE`] more to reach their end.
+#[cfg(unix)]
+fn supervise(
+    child: &mut Child,
+    stdin: &[u8],
+    start: Instant,
+    limit: Duration,
+) -> io::Result<Supervised> {
+    use poll::{Pipe, Poll};
+    use std::fs::File;
+    use std::os::fd::OwnedFd;
+
+    let to_file = |fd: OwnedFd| File::from(fd);
+    let mut feed = child.stdin.take().map(|p| to_file(p.into()));
+    let mut out = child.stdout.take().map(|p| to_file(p.into()));
+    let mut err = child.stderr.take().map(|p| to_file(p.into()));
+    let mut rest = stdin;
+    if rest.is_empty() {
+        feed = None;
+    }
+    if let Some(f) = &feed {
+        if poll::set_nonblocking(f).is_err() {
+            // A blocking write could wait for ever on a program that
+            // does not read: rather no input than a hang.
+            feed = None;
+        }
+    }
+    let exit = poll::pidfd(child.id());
+    let mut limits = Limits::new(child.id(), start, limit);
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut ended: Option<((Status, Option<Usage>), Duration)> = None;
+    let mut grace: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        if ended.is_none() {
+            if let Some(status) = limits.over(now) {
+                let wall = now - start;
+                ended = Some((stop_at(child, status)?, wall));
+            }
+        }
+        if ended.is_some() {
+            // The end: stdin is of no more use; what it left running goes
+            // with it, and its pipes get a grace period.
+            feed = None;
+            if grace.is_none() {
+                group::kill_group(child.id());
+                grace = Some(Instant::now() + PIPE_GRACE);
+            }
+            if out.is_none() && err.is_none() {
+                break;
+            }
+        }
+        let timeout = match grace {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                left
+            }
+            // Without a pidfd, the exit is seen by polling for it (as
+            // before the pipes close, when a grandchild holds them).
+            None if exit.is_none() => Duration::from_millis(1),
+            None => limits.until_next_check(now),
+        };
+        let mut set = Poll::new();
+        let feed_at = feed.as_ref().map(|f| set.add(f, Pipe::Write));
+        let out_at = out.as_ref().map(|f| set.add(f, Pipe::Read));
+        let err_at = err.as_ref().map(|f| set.add(f, Pipe::Read));
+        let exit_at =
+            if ended.is_none() { exit.as_ref().map(|f| set.add(f, Pipe::Read)) } else { None };
+        if let Err(e) = set.wait(timeout) {
+            if ended.is_none() {
+                stop_at(child, Status::Signaled(9))?;
+            }
+            return Err(e);
+        }
+        if feed_at.map_or(false, |k| set.ready(k)) {
+            if let Some(f) = feed.as_mut() {
+                match f.write(rest) {
+                    Ok(n) => rest = &rest[n..],
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    // The program closed its stdin (EPIPE): its business.
+                    Err(_) => rest = &[],
+                }
+            }
+            if rest.is_empty() {
+                // Closed: the program sees the end of its input.
+                feed = None;
+            }
+        }
+        for (at, pipe, buf) in [(out_at, &mut out, &mut stdout), (err_at, &mut err, &mut stderr)] {
+            if at.map_or(false, |k| set.ready(k)) {
+                if let Some(f) = pipe.as_mut() {
+                    match f.read(&mut chunk) {
+                        Ok(0) => *pipe = None,
+                        Ok(n) => keep(buf, &chunk[..n]),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(_) => *pipe = None,
+                    }
+                }
+            }
+        }
+        // With a pidfd, a wait only once it says the program has ended.
+        let maybe_ended = match exit_at {
+            Some(k) => set.ready(k),
+            None => ended.is_none(),
+        };
+        if maybe_ended {
+            if let Some((status, usage)) = reap(child, false)? {
+                ended = Some(((status_of(status), usage), start.elapsed()));
+            }
+        }
+    }
+    let ((status, usage), wall) = match ended {
+        Some(end) => end,
+        // Unreachable: the loop ends only after the end.
+        None => (stop_at(child, Status::Signaled(9))?, start.elapsed()),
+    };
+    Ok(Supervised { status, usage, wall, stdout, stderr })
+}
+
+/// `poll(2)` and the few other calls [`supervise`] needs, declared by hand
+/// (std only), as `wait4` is.
+#[cfg(unix)]
+mod poll {
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::raw::{c_int, c_short};
+    use std::time::Duration;
+
+    #[cfg(target_os = "linux")]
+    type Nfds = std::os::raw::c_ulong;
+    #[cfg(not(target_os = "linux"))]
+    type Nfds = std::os::raw::c_uint;
+
+    /// `struct pollfd`.
+    #[repr(C)]
+    struct PollFd {
+        fd: c_int,
+        events: c_short,
+        revents: c_short,
+    }
+
+    extern "C" {
+        fn poll(fds: *mut PollFd, nfds: Nfds, timeout: c_int) -> c_int;
+        fn fcntl(fd: c_int, cmd: c_int, ...) -> c_int;
+    }
+
+    const POLLIN: c_short = 0x1;
+    const POLLOUT: c_short = 0x4;
+    const F_GETFL: c_int = 3;
+    const F_SETFL: c_int = 4;
+    #[cfg(target_os = "linux")]
+    const O_NONBLOCK: c_int = 0o4000;
+    #[cfg(not(target_os = "linux"))]
+    const O_NONBLOCK: c_int = 0x4;
+
+    /// Which way a pipe is watched.
+    pub enum Pipe {
+        Read,
+        Write,
+    }
+
+    /// The set of descriptors of one `poll(2)` call (at most four).
+    pub struct Poll {
+        fds: [PollFd; 4],
+        len: usize,
+    }
+
+    impl Poll {
+        pub fn new() -> Poll {
+            let free = || PollFd { fd: -1, events: 0, revents: 0 };
+            Poll { fds: [free(), free(), free(), free()], len: 0 }
+        }
+
+        /// Watches `file`; returns its index for [`Poll::ready`].
+        pub fn add(&mut self, file: &impl AsRawFd, way: Pipe) -> usize {
+            let events = match way {
+                Pipe::Read => POLLIN,
+                Pipe::Write => POLLOUT,
+            };
+            self.fds[self.len] = PollFd { fd: file.as_raw_fd(), events, revents: 0 };
+            self.len += 1;
+            self.len - 1
+        }
+
+        /// Waits until one is ready or `timeout` (rounded up to the
+        /// millisecond) is over; an interrupted wait is a short one.
+        pub fn wait(&mut self, timeout: Duration) -> io::Result<()> {
+            let ms = timeout.as_micros().saturating_add(999) / 1000;
+            let ms = c_int::try_from(ms).unwrap_or(c_int::MAX);
+            // SAFETY: `fds` holds `len` initialised entries, which the
+            // call only writes the `revents` of.
+            let got = unsafe { poll(self.fds.as_mut_ptr(), self.len as Nfds, ms) };
+            if got < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() != io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+            Ok(())
+        }
+
+        /// Whether entry `k` is ready: readable, writable, at its end or
+        /// in error (the next read or write says which).
+        pub fn ready(&self, k: usize) -> bool {
+            self.fds[k].revents != 0
+        }
+    }
+
+    /// Makes writes to `file` return `WouldBlock` rather than wait.
+    pub fn set_nonblocking(file: &File) -> io::Result<()> {
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl(2) on a descriptor we own; F_GETFL and F_SETFL
+        // read and set its flags, no memory of ours.
+        let flags = unsafe { fcntl(fd, F_GETFL) };
+        if flags < 0 || unsafe { fcntl(fd, F_SETFL, flags | O_NONBLOCK) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    /// A descriptor that becomes readable when process `pid` (our unreaped
+    /// child, so its pid cannot be reused) has ended: `pidfd_open(2)`,
+    /// Linux 5.3; `None` elsewhere, or where it is refused.
+    #[cfg(target_os = "linux")]
+    pub fn pidfd(pid: u32) -> Option<OwnedFd> {
+        use std::os::raw::c_long;
+        extern "C" {
+            fn syscall(number: c_long, ...) -> c_long;
+        }
+        /// The number of `pidfd_open` on every Linux architecture.
+        const SYS_PIDFD_OPEN: c_long = 434;
+        // SAFETY: pidfd_open(pid, 0) takes two integers and returns a new
+        // descriptor (ours to close) or -1.
+        let fd = unsafe { syscall(SYS_PIDFD_OPEN, pid as c_int, 0 as c_int) };
+        let fd = c_int::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+        // SAFETY: a fresh descriptor that nothing else owns.
+        Some(unsafe { OwnedFd::from_raw_fd(fd) })
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn pidfd(_pid: u32) -> Option<OwnedFd> {
+        None
+    }
+}
+
+/// Elsewhere: a thread per pipe, and polling for the exit.
+#[cfg(not(unix))]
+fn supervise(
+    child: &mut Child,
+    stdin: &[u8],
+    start: Instant,
+    limit: Duration,
+) -> io::Result<Supervised> {
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let data = stdin.to_vec();
+    std::thread::spawn(move || {
+        let _ = pipe.write_all(&data);
+    });
+    let stdout = Drain::start(child.stdout.take().expect("stdout is piped"));
+    let stderr = Drain::start(child.stderr.take().expect("stderr is piped"));
+    let (status, usage) = wait(child, start, limit)?;
+    let wall = start.elapsed();
+    group::kill_group(child.id());
+    let grace = Instant::now() + PIPE_GRACE;
+    Ok(Supervised {
+        status,
+        usage,
+        wall,
+        stdout: stdout.finish(grace),
+        stderr: stderr.finish(grace),
+    })
+}
+
+/// A thread reading one pipe into a shared buffer until end of file.
+#[cfg(not(unix))]
+struct Drain {
+    buf: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    done: std::sync::mpsc::Receiver<()>,
+}
+
+#[cfg(not(unix))]
+impl Drain {
+    fn start<R: Read + Send + 'static>(mut r: R) -> Drain {
+        let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (tx, done) = std::sync::mpsc::channel();
+        let shared = std::sync::Arc::clone(&buf);
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 1 << 16];
+            loop {
+                match r.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => keep(&mut shared.lock().expect("drain"), &chunk[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(());
+        });
+        Drain { buf, done }
+    }
+
+    /// Everything read by end of file, or by `deadline` if the pipe stays
+    /// open that long.
+    fn finish(self, deadline: Instant) -> Vec<u8> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let _ = self.done.recv_timeout(left);
+        let mut buf = self.buf.lock().expect("drain");
+        std::mem::take(&mut *buf)
+    }
+}
+
+/// Polls for the exit (sleeping 20 us, doubling up to 1 ms) and stops the
+/// program at its [`Limits`].
+#[cfg(not(unix))]
 fn wait(child: &mut Child, start: Instant, limit: Duration) -> io::Result<(Status, Option<Usage>)> {
     let mut nap = Duration::from_micros(20);
-    let backstop = idle_limit(limit);
-    let mut next_cpu_check = start + CPU_POLL;
-    let mut cpu = Duration::ZERO;
-    // The CPU time at the start of the current window, and whether the
-    // last full window was idle.
-    let (mut mark, mut idle) = ((start, Duration::ZERO), false);
+    let mut limits = Limits::new(child.id(), start, limit);
     loop {
         if let Some((status, usage)) = reap(child, false)? {
             return Ok((status_of(status), usage));
         }
-        let now = Instant::now();
-        let mut over = None;
-        if now >= next_cpu_check {
-            next_cpu_check = now + CPU_POLL;
-            if let Some(c) = live_cpu(child.id()) {
-                cpu = c;
-            }
-            if cpu > limit {
-                over = Some(Status::CpuLimit);
-            }
-            if now - mark.0 >= IDLE_WINDOW {
-                idle = cpu.saturating_sub(mark.1) < IDLE_CPU;
-                mark = (now, cpu);
-            }
-        }
-        let wall = now - start;
-        if over.is_none() && (wall > backstop && idle || wall > backstop * HARD_STOP) {
-            over = Some(Status::IdleLimit);
-        }
-        if let Some(status) = over {
-            group::kill_group(child.id());
-            let (_, usage) = reap(child, true)?.expect("a blocking wait returns the status");
-            return Ok((status, usage));
+        if let Some(status) = limits.over(Instant::now()) {
+            return stop_at(child, status);
         }
         std::thread::sleep(nap);
         nap = (nap * 2).min(Duration::from_millis(1));
@@ -763,6 +1084,17 @@ mod tests {
         let o = go(&sh("echo done"), &big, 5000);
         assert!(o.success());
         assert_eq!(o.stdout, b"done\n");
+    }
+
+    /// stdin is fed while the output is read: `cat` writes back before it
+    /// has read all of an input far larger than a pipe holds.
+    #[test]
+    fn a_program_that_writes_before_reading_all_gets_all_of_it() {
+        let big: String = (0..200_000).map(|k| format!("{k}\n")).collect();
+        let o = go(&sh("echo first; cat; echo last >&2"), &big, 10_000);
+        assert!(o.success(), "{:?}", o.status);
+        assert_eq!(o.stdout, format!("first\n{big}").into_bytes());
+        assert_eq!(o.stderr, b"last\n");
     }
 
     #[test]
