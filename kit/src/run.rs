@@ -398,11 +398,33 @@ impl Limits {
     }
 }
 
-/// Kills the program's group at a limit and reaps it.
-fn stop_at(child: &mut Child, status: Status) -> io::Result<(Status, Option<Usage>)> {
+/// Kills the program's group (at a limit) and reaps it.
+fn stop_at(child: &mut Child) -> io::Result<Option<Usage>> {
     group::kill_group(child.id());
     let (_, usage) = reap(child, true)?.expect("a blocking wait returns the status");
-    Ok((status, usage))
+    Ok(usage)
+}
+
+/// A program that has ended (or was stopped), reaped.
+#[cfg(unix)]
+#[derive(Clone, Copy)]
+struct Ended {
+    status: Status,
+    usage: Option<Usage>,
+    wall: Duration,
+    /// Until when its pipes are still read.
+    grace_until: Instant,
+}
+
+#[cfg(unix)]
+impl Ended {
+    /// Also kills what it left running (`sleep 99 &`), whose end closes
+    /// the pipes it held.
+    fn now(child: &Child, status: Status, usage: Option<Usage>, start: Instant) -> Ended {
+        let wall = start.elapsed();
+        group::kill_group(child.id());
+        Ended { status, usage, wall, grace_until: Instant::now() + PIPE_GRACE }
+    }
 }
 
 /// Feeds `stdin` to the program and reads its stdout and stderr while it
@@ -440,42 +462,34 @@ fn supervise(
             feed = None;
         }
     }
+    // Most inputs fit in the pipe at once: written now, without a wait.
+    feed_some(&mut feed, &mut rest);
     let exit = poll::pidfd(child.id());
     let mut limits = Limits::new(child.id(), start, limit);
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
     let mut chunk = vec![0u8; 1 << 16];
-    let mut ended: Option<((Status, Option<Usage>), Duration)> = None;
-    let mut grace: Option<Instant> = None;
-    loop {
+    let mut ended: Option<Ended> = None;
+    let end = loop {
         let now = Instant::now();
         if ended.is_none() {
             if let Some(status) = limits.over(now) {
-                let wall = now - start;
-                ended = Some((stop_at(child, status)?, wall));
+                let usage = stop_at(child)?;
+                ended = Some(Ended::now(child, status, usage, start));
             }
         }
-        if ended.is_some() {
-            // The end: stdin is of no more use; what it left running goes
-            // with it, and its pipes get a grace period.
+        if let Some(end) = ended {
+            // stdin is of no more use; the output pipes may still hold
+            // the last of it, for the grace period.
             feed = None;
-            if grace.is_none() {
-                group::kill_group(child.id());
-                grace = Some(Instant::now() + PIPE_GRACE);
-            }
-            if out.is_none() && err.is_none() {
-                break;
+            if out.is_none() && err.is_none() || now >= end.grace_until {
+                break end;
             }
         }
-        let timeout = match grace {
-            Some(deadline) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    break;
-                }
-                left
-            }
-            // Without a pidfd, the exit is seen by polling for it (as
-            // before the pipes close, when a grandchild holds them).
+        let timeout = match ended {
+            Some(end) => end.grace_until.saturating_duration_since(now),
+            // Without a pidfd, the exit is looked for every millisecond
+            // (the pipes may close before it, or a grandchild may hold
+            // them after it).
             None if exit.is_none() => Duration::from_millis(1),
             None => limits.until_next_check(now),
         };
@@ -483,31 +497,21 @@ fn supervise(
         let feed_at = feed.as_ref().map(|f| set.add(f, Pipe::Write));
         let out_at = out.as_ref().map(|f| set.add(f, Pipe::Read));
         let err_at = err.as_ref().map(|f| set.add(f, Pipe::Read));
-        let exit_at =
-            if ended.is_none() { exit.as_ref().map(|f| set.add(f, Pipe::Read)) } else { None };
+        let exit_at = match ended {
+            None => exit.as_ref().map(|f| set.add(f, Pipe::Read)),
+            Some(_) => None,
+        };
         if let Err(e) = set.wait(timeout) {
             if ended.is_none() {
-                stop_at(child, Status::Signaled(9))?;
+                stop_at(child)?;
             }
             return Err(e);
         }
-        if feed_at.map_or(false, |k| set.ready(k)) {
-            if let Some(f) = feed.as_mut() {
-                match f.write(rest) {
-                    Ok(n) => rest = &rest[n..],
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    // The program closed its stdin (EPIPE): its business.
-                    Err(_) => rest = &[],
-                }
-            }
-            if rest.is_empty() {
-                // Closed: the program sees the end of its input.
-                feed = None;
-            }
+        if feed_at.is_some_and(|k| set.ready(k)) {
+            feed_some(&mut feed, &mut rest);
         }
         for (at, pipe, buf) in [(out_at, &mut out, &mut stdout), (err_at, &mut err, &mut stderr)] {
-            if at.map_or(false, |k| set.ready(k)) {
+            if at.is_some_and(|k| set.ready(k)) {
                 if let Some(f) = pipe.as_mut() {
                     match f.read(&mut chunk) {
                         Ok(0) => *pipe = None,
@@ -525,16 +529,31 @@ fn supervise(
         };
         if maybe_ended {
             if let Some((status, usage)) = reap(child, false)? {
-                ended = Some(((status_of(status), usage), start.elapsed()));
+                ended = Some(Ended::now(child, status_of(status), usage, start));
             }
         }
-    }
-    let ((status, usage), wall) = match ended {
-        Some(end) => end,
-        // Unreachable: the loop ends only after the end.
-        None => (stop_at(child, Status::Signaled(9))?, start.elapsed()),
     };
+    let Ended { status, usage, wall, .. } = end;
     Ok(Supervised { status, usage, wall, stdout, stderr })
+}
+
+/// Writes what the stdin pipe takes now of `rest` (it does not block),
+/// and closes the pipe once all is written (the program sees the end of
+/// its input) or when the program has closed its end (EPIPE: its
+/// business).
+#[cfg(unix)]
+fn feed_some(feed: &mut Option<std::fs::File>, rest: &mut &[u8]) {
+    if let Some(f) = feed.as_mut() {
+        match f.write(rest) {
+            Ok(n) => *rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => *rest = &[],
+        }
+    }
+    if rest.is_empty() {
+        *feed = None;
+    }
 }
 
 /// `poll(2)` and the few other calls [`supervise`] needs, declared by hand
@@ -741,7 +760,7 @@ fn wait(child: &mut Child, start: Instant, limit: Duration) -> io::Result<(Statu
             return Ok((status_of(status), usage));
         }
         if let Some(status) = limits.over(Instant::now()) {
-            return stop_at(child, status);
+            return Ok((status, stop_at(child)?));
         }
         std::thread::sleep(nap);
         nap = (nap * 2).min(Duration::from_millis(1));
