@@ -220,6 +220,28 @@ pub fn run_with(
     cwd: Option<&Path>,
     memory: Memory,
 ) -> io::Result<Outcome> {
+    run_seen(cmd, stdin, limit, cwd, memory, ExitSeen::Pidfd)
+}
+
+/// How the exit of a running program is seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExitSeen {
+    /// By a pidfd where the system has them (Linux 5.3), else as by
+    /// `Polled`.
+    Pidfd,
+    /// By a look every millisecond (tests check this path too).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Polled,
+}
+
+fn run_seen(
+    cmd: &Cmd,
+    stdin: &[u8],
+    limit: Duration,
+    cwd: Option<&Path>,
+    memory: Memory,
+    seen: ExitSeen,
+) -> io::Result<Outcome> {
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
@@ -241,7 +263,7 @@ pub fn run_with(
     .map_err(|e| hint(cmd, e))?;
     let _registered = group::Running::register(child.id());
     let Supervised { status, usage, wall, stdout, stderr } =
-        supervise(&mut child, stdin, start, limit)?;
+        supervise(&mut child, stdin, start, limit, seen)?;
     let (maxrss, cpu) = match usage {
         Some(u) => (Some(u.peak_kib), u.cpu),
         None => (None, wall),
@@ -442,6 +464,7 @@ fn supervise(
     stdin: &[u8],
     start: Instant,
     limit: Duration,
+    seen: ExitSeen,
 ) -> io::Result<Supervised> {
     use poll::{Pipe, Poll};
     use std::fs::File;
@@ -464,7 +487,10 @@ fn supervise(
     }
     // Most inputs fit in the pipe at once: written now, without a wait.
     feed_some(&mut feed, &mut rest);
-    let exit = poll::pidfd(child.id());
+    let exit = match seen {
+        ExitSeen::Pidfd => poll::pidfd(child.id()),
+        ExitSeen::Polled => None,
+    };
     let mut limits = Limits::new(child.id(), start, limit);
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
     let mut chunk = vec![0u8; 1 << 16];
@@ -690,6 +716,7 @@ fn supervise(
     stdin: &[u8],
     start: Instant,
     limit: Duration,
+    _seen: ExitSeen,
 ) -> io::Result<Supervised> {
     let mut pipe = child.stdin.take().expect("stdin is piped");
     let data = stdin.to_vec();
@@ -1114,6 +1141,25 @@ mod tests {
         assert!(o.success(), "{:?}", o.status);
         assert_eq!(o.stdout, format!("first\n{big}").into_bytes());
         assert_eq!(o.stderr, b"last\n");
+    }
+
+    /// The path taken without a pidfd (before Linux 5.3, other systems)
+    /// gives the same outcomes.
+    #[test]
+    fn without_a_pidfd_the_outcomes_are_the_same() {
+        let polled = |cmd: &Cmd, stdin: &str, limit_ms: u64| {
+            let limit = Duration::from_millis(limit_ms);
+            run_seen(cmd, stdin.as_bytes(), limit, None, Memory::Unmeasured, ExitSeen::Polled)
+                .expect("sh starts")
+        };
+        let o = polled(&sh("read x; echo \"got $x\"; echo oops >&2; exit 3"), "42\n", 5000);
+        assert_eq!((o.stdout.as_slice(), o.stderr.as_slice()), (&b"got 42\n"[..], &b"oops\n"[..]));
+        assert_eq!(o.status, Status::Exited(3));
+        let big: String = (0..100_000).map(|k| format!("{k}\n")).collect();
+        let o = polled(&sh("echo first; cat"), &big, 10_000);
+        assert_eq!(o.stdout, format!("first\n{big}").into_bytes());
+        assert_eq!(polled(&sh("kill -SEGV $$"), "", 5000).status, Status::Signaled(11));
+        assert_eq!(polled(&sh("while :; do :; done"), "", 200).status, Status::CpuLimit);
     }
 
     #[test]
