@@ -1,5 +1,7 @@
 //! Running one program on one input: stdin fed from memory, stdout and
 //! stderr captured, with its CPU time, wall time and (on Linux) peak memory.
+//! A run takes no thread of its own: one `poll(2)` loop in the caller's
+//! thread feeds, reads and sees the exit (`supervise`).
 //!
 //! The time limit is on **CPU time** (user + system, of the program and of
 //! the children it waited for), as judges count it: a busy machine slows
