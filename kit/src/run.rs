@@ -32,7 +32,6 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// A program and its arguments, as typed after `--`.
@@ -299,6 +298,7 @@ fn hint(cmd: &Cmd, e: io::Error) -> io::Error {
 fn spawn(command: &mut Command) -> io::Result<(Child, Option<u64>, Instant)> {
     // One spawn at a time: another thread's reset between our spawn and
     // our reading of the floor would make the floor too low.
+    use std::sync::Mutex;
     static SPAWN: Mutex<()> = Mutex::new(());
     let _one = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
     let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -417,6 +417,7 @@ impl Limits {
 
     /// How long from `now` until [`Limits::over`] has something new to
     /// look at.
+    #[cfg(unix)]
     fn until_next_check(&self, now: Instant) -> Duration {
         self.next_cpu_check.saturating_duration_since(now)
     }
