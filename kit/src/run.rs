@@ -1,5 +1,7 @@
 //! Running one program on one input: stdin fed from memory, stdout and
 //! stderr captured, with its CPU time, wall time and (on Linux) peak memory.
+//! A run takes no thread of its own: one `poll(2)` loop in the caller's
+//! thread feeds, reads and sees the exit (`supervise`).
 //!
 //! The time limit is on **CPU time** (user + system, of the program and of
 //! the children it waited for), as judges count it: a busy machine slows
@@ -30,8 +32,6 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A program and its arguments, as typed after `--`.
@@ -221,6 +221,28 @@ pub fn run_with(
     cwd: Option<&Path>,
     memory: Memory,
 ) -> io::Result<Outcome> {
+    run_seen(cmd, stdin, limit, cwd, memory, ExitSeen::Pidfd)
+}
+
+/// How the exit of a running program is seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExitSeen {
+    /// By a pidfd where the system has them (Linux 5.3), else as by
+    /// `Polled`.
+    Pidfd,
+    /// By a look every millisecond (tests check this path too).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Polled,
+}
+
+fn run_seen(
+    cmd: &Cmd,
+    stdin: &[u8],
+    limit: Duration,
+    cwd: Option<&Path>,
+    memory: Memory,
+    seen: ExitSeen,
+) -> io::Result<Outcome> {
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
@@ -241,19 +263,8 @@ pub fn run_with(
     }
     .map_err(|e| hint(cmd, e))?;
     let _registered = group::Running::register(child.id());
-    // Feed stdin from a thread: a program may write before it has read all,
-    // or never read at all (then the write fails, which is its business).
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let data = stdin.to_vec();
-    std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let stdout = Drain::start(child.stdout.take().expect("stdout is piped"));
-    let stderr = Drain::start(child.stderr.take().expect("stderr is piped"));
-    let (status, usage) = wait(&mut child, start, limit)?;
-    let wall = start.elapsed();
-    // What it left running (`sleep 99 &`) goes with it.
-    group::kill_group(child.id());
+    let Supervised { status, usage, wall, stdout, stderr } =
+        supervise(&mut child, stdin, start, limit, seen)?;
     let (maxrss, cpu) = match usage {
         Some(u) => (Some(u.peak_kib), u.cpu),
         None => (None, wall),
@@ -263,15 +274,7 @@ pub fn run_with(
         (_, Some(k), Some(f)) if k <= f => Some(Peak::AtMost(f)),
         (_, Some(k), _) => Some(Peak::Exact(k)),
     };
-    let grace = Instant::now() + PIPE_GRACE;
-    Ok(Outcome {
-        stdout: stdout.finish(grace),
-        stderr: stderr.finish(grace),
-        status,
-        cpu,
-        wall,
-        peak,
-    })
+    Ok(Outcome { stdout, stderr, status, cpu, wall, peak })
 }
 
 /// A program that is not found gets a hint when a file of that name is in
@@ -295,6 +298,7 @@ fn hint(cmd: &Cmd, e: io::Error) -> io::Error {
 fn spawn(command: &mut Command) -> io::Result<(Child, Option<u64>, Instant)> {
     // One spawn at a time: another thread's reset between our spawn and
     // our reading of the floor would make the floor too low.
+    use std::sync::Mutex;
     static SPAWN: Mutex<()> = Mutex::new(());
     let _one = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
     let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -323,44 +327,20 @@ fn own_peak_kib() -> Option<u64> {
 /// 5000x5000 Ants map, is 25 MB.)
 pub const OUTPUT_CAP: usize = if cfg!(test) { 1 << 20 } else { 256 << 20 };
 
-/// A thread reading one pipe into a shared buffer until end of file.
-struct Drain {
-    buf: Arc<Mutex<Vec<u8>>>,
-    done: mpsc::Receiver<()>,
+/// What the supervision of a running program gathered.
+struct Supervised {
+    status: Status,
+    usage: Option<Usage>,
+    /// From the start to the exit (or to the kill).
+    wall: Duration,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
 }
 
-impl Drain {
-    fn start<R: Read + Send + 'static>(mut r: R) -> Drain {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let (tx, done) = mpsc::channel();
-        let shared = Arc::clone(&buf);
-        std::thread::spawn(move || {
-            let mut chunk = [0u8; 1 << 16];
-            loop {
-                match r.read(&mut chunk) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        let mut buf = shared.lock().expect("drain");
-                        let room = OUTPUT_CAP.saturating_sub(buf.len()).min(n);
-                        buf.extend_from_slice(&chunk[..room]);
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
-                }
-            }
-            let _ = tx.send(());
-        });
-        Drain { buf, done }
-    }
-
-    /// Everything read by end of file, or by `deadline` if the pipe stays
-    /// open that long.
-    fn finish(self, deadline: Instant) -> Vec<u8> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let _ = self.done.recv_timeout(left);
-        let mut buf = self.buf.lock().expect("drain");
-        std::mem::take(&mut *buf)
-    }
+/// Appends `chunk` to `buf`, as far as [`OUTPUT_CAP`] allows.
+fn keep(buf: &mut Vec<u8>, chunk: &[u8]) {
+    let room = OUTPUT_CAP.saturating_sub(buf.len()).min(chunk.len());
+    buf.extend_from_slice(&chunk[..room]);
 }
 
 /// What the system reports of a reaped child.
@@ -383,44 +363,434 @@ pub const IDLE_CPU: Duration = Duration::from_millis(10);
 /// (a machine so loaded that the program gets almost none of the CPU).
 pub const HARD_STOP: u32 = 10;
 
-/// Polls for the exit (sleeping 20 us, doubling up to 1 ms); kills the
-/// program's group when its CPU time goes over `limit` (read every 10 ms),
-/// or when it is idle past [`idle_limit`], or past [`HARD_STOP`] times that.
+/// The limits of one running program: its CPU time, read every
+/// [`CPU_POLL`], against `limit`; its wall time against [`idle_limit`] while
+/// idle, and against [`HARD_STOP`] times that in any case.
+struct Limits {
+    pid: u32,
+    start: Instant,
+    limit: Duration,
+    backstop: Duration,
+    next_cpu_check: Instant,
+    cpu: Duration,
+    /// The start of the current idleness window and the CPU time then.
+    mark: (Instant, Duration),
+    /// Whether the last full window was idle.
+    idle: bool,
+}
+
+impl Limits {
+    fn new(pid: u32, start: Instant, limit: Duration) -> Limits {
+        Limits {
+            pid,
+            start,
+            limit,
+            backstop: idle_limit(limit),
+            next_cpu_check: start + CPU_POLL,
+            cpu: Duration::ZERO,
+            mark: (start, Duration::ZERO),
+            idle: false,
+        }
+    }
+
+    /// The limit the program is over at `now`, if any.
+    fn over(&mut self, now: Instant) -> Option<Status> {
+        if now >= self.next_cpu_check {
+            self.next_cpu_check = now + CPU_POLL;
+            if let Some(c) = live_cpu(self.pid) {
+                self.cpu = c;
+            }
+            if self.cpu > self.limit {
+                return Some(Status::CpuLimit);
+            }
+            if now - self.mark.0 >= IDLE_WINDOW {
+                self.idle = self.cpu.saturating_sub(self.mark.1) < IDLE_CPU;
+                self.mark = (now, self.cpu);
+            }
+        }
+        let wall = now - self.start;
+        if wall > self.backstop && self.idle || wall > self.backstop * HARD_STOP {
+            return Some(Status::IdleLimit);
+        }
+        None
+    }
+
+    /// How long from `now` until [`Limits::over`] has something new to
+    /// look at.
+    #[cfg(unix)]
+    fn until_next_check(&self, now: Instant) -> Duration {
+        self.next_cpu_check.saturating_duration_since(now)
+    }
+}
+
+/// Kills the program's group (at a limit) and reaps it.
+fn stop_at(child: &mut Child) -> io::Result<Option<Usage>> {
+    group::kill_group(child.id());
+    let (_, usage) = reap(child, true)?.expect("a blocking wait returns the status");
+    Ok(usage)
+}
+
+/// A program that has ended (or was stopped), reaped.
+#[cfg(unix)]
+#[derive(Clone, Copy)]
+struct Ended {
+    status: Status,
+    usage: Option<Usage>,
+    wall: Duration,
+    /// Until when its pipes are still read.
+    grace_until: Instant,
+}
+
+#[cfg(unix)]
+impl Ended {
+    /// Also kills what it left running (`sleep 99 &`), whose end closes
+    /// the pipes it held.
+    fn now(child: &Child, status: Status, usage: Option<Usage>, start: Instant) -> Ended {
+        let wall = start.elapsed();
+        group::kill_group(child.id());
+        Ended { status, usage, wall, grace_until: Instant::now() + PIPE_GRACE }
+    }
+}
+
+/// Feeds `stdin` to the program and reads its stdout and stderr while it
+/// runs, all in this one thread: a `poll(2)` over the three pipes (and,
+/// on Linux, over a pidfd that becomes readable at the exit), whose timeout
+/// is the next CPU time check. Starting threads per run cost more than many
+/// a program's whole run. stdin is written without blocking, as far as the
+/// pipe takes it: a program may write before it has read all its input, or
+/// never read at all (then the write fails, which is its business). When
+/// the program ends (or is killed), its group is killed too and the pipes
+/// get [`PIPE_GRACE`] more to reach their end.
+#[cfg(unix)]
+fn supervise(
+    child: &mut Child,
+    stdin: &[u8],
+    start: Instant,
+    limit: Duration,
+    seen: ExitSeen,
+) -> io::Result<Supervised> {
+    use poll::{Pipe, Poll};
+    use std::fs::File;
+    use std::os::fd::OwnedFd;
+
+    let to_file = |fd: OwnedFd| File::from(fd);
+    let mut feed = child.stdin.take().map(|p| to_file(p.into()));
+    let mut out = child.stdout.take().map(|p| to_file(p.into()));
+    let mut err = child.stderr.take().map(|p| to_file(p.into()));
+    let mut rest = stdin;
+    if rest.is_empty() {
+        feed = None;
+    }
+    if let Some(f) = &feed {
+        if poll::set_nonblocking(f).is_err() {
+            // A blocking write could wait for ever on a program that
+            // does not read: rather no input than a hang.
+            feed = None;
+        }
+    }
+    // Most inputs fit in the pipe at once: written now, without a wait.
+    feed_some(&mut feed, &mut rest);
+    let exit = match seen {
+        ExitSeen::Pidfd => poll::pidfd(child.id()),
+        ExitSeen::Polled => None,
+    };
+    let mut limits = Limits::new(child.id(), start, limit);
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut ended: Option<Ended> = None;
+    let end = loop {
+        let now = Instant::now();
+        if ended.is_none() {
+            if let Some(status) = limits.over(now) {
+                let usage = stop_at(child)?;
+                ended = Some(Ended::now(child, status, usage, start));
+            }
+        }
+        if let Some(end) = ended {
+            // stdin is of no more use; the output pipes may still hold
+            // the last of it, for the grace period.
+            feed = None;
+            if out.is_none() && err.is_none() || now >= end.grace_until {
+                break end;
+            }
+        }
+        let timeout = match ended {
+            Some(end) => end.grace_until.saturating_duration_since(now),
+            // Without a pidfd, the exit is looked for every millisecond
+            // (the pipes may close before it, or a grandchild may hold
+            // them after it).
+            None if exit.is_none() => Duration::from_millis(1),
+            None => limits.until_next_check(now),
+        };
+        let mut set = Poll::new();
+        let feed_at = feed.as_ref().map(|f| set.add(f, Pipe::Write));
+        let out_at = out.as_ref().map(|f| set.add(f, Pipe::Read));
+        let err_at = err.as_ref().map(|f| set.add(f, Pipe::Read));
+        let exit_at = match ended {
+            None => exit.as_ref().map(|f| set.add(f, Pipe::Read)),
+            Some(_) => None,
+        };
+        if let Err(e) = set.wait(timeout) {
+            if ended.is_none() {
+                stop_at(child)?;
+            }
+            return Err(e);
+        }
+        if feed_at.is_some_and(|k| set.ready(k)) {
+            feed_some(&mut feed, &mut rest);
+        }
+        for (at, pipe, buf) in [(out_at, &mut out, &mut stdout), (err_at, &mut err, &mut stderr)] {
+            if at.is_some_and(|k| set.ready(k)) {
+                if let Some(f) = pipe.as_mut() {
+                    match f.read(&mut chunk) {
+                        Ok(0) => *pipe = None,
+                        Ok(n) => keep(buf, &chunk[..n]),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(_) => *pipe = None,
+                    }
+                }
+            }
+        }
+        // With a pidfd, a wait only once it says the program has ended.
+        let maybe_ended = match exit_at {
+            Some(k) => set.ready(k),
+            None => ended.is_none(),
+        };
+        if maybe_ended {
+            if let Some((status, usage)) = reap(child, false)? {
+                ended = Some(Ended::now(child, status_of(status), usage, start));
+            }
+        }
+    };
+    let Ended { status, usage, wall, .. } = end;
+    Ok(Supervised { status, usage, wall, stdout, stderr })
+}
+
+/// Writes what the stdin pipe takes now of `rest` (it does not block),
+/// and closes the pipe once all is written (the program sees the end of
+/// its input) or when the program has closed its end (EPIPE: its
+/// business).
+#[cfg(unix)]
+fn feed_some(feed: &mut Option<std::fs::File>, rest: &mut &[u8]) {
+    if let Some(f) = feed.as_mut() {
+        match f.write(rest) {
+            Ok(n) => *rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => *rest = &[],
+        }
+    }
+    if rest.is_empty() {
+        *feed = None;
+    }
+}
+
+/// `poll(2)` and the few other calls [`supervise`] needs, declared by hand
+/// (std only), as `wait4` is.
+#[cfg(unix)]
+mod poll {
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::raw::{c_int, c_short};
+    use std::time::Duration;
+
+    #[cfg(target_os = "linux")]
+    type Nfds = std::os::raw::c_ulong;
+    #[cfg(not(target_os = "linux"))]
+    type Nfds = std::os::raw::c_uint;
+
+    /// `struct pollfd`.
+    #[repr(C)]
+    struct PollFd {
+        fd: c_int,
+        events: c_short,
+        revents: c_short,
+    }
+
+    extern "C" {
+        fn poll(fds: *mut PollFd, nfds: Nfds, timeout: c_int) -> c_int;
+        fn fcntl(fd: c_int, cmd: c_int, ...) -> c_int;
+    }
+
+    const POLLIN: c_short = 0x1;
+    const POLLOUT: c_short = 0x4;
+    const F_GETFL: c_int = 3;
+    const F_SETFL: c_int = 4;
+    #[cfg(target_os = "linux")]
+    const O_NONBLOCK: c_int = 0o4000;
+    #[cfg(not(target_os = "linux"))]
+    const O_NONBLOCK: c_int = 0x4;
+
+    /// Which way a pipe is watched.
+    pub enum Pipe {
+        Read,
+        Write,
+    }
+
+    /// The set of descriptors of one `poll(2)` call (at most four).
+    pub struct Poll {
+        fds: [PollFd; 4],
+        len: usize,
+    }
+
+    impl Poll {
+        pub fn new() -> Poll {
+            let free = || PollFd { fd: -1, events: 0, revents: 0 };
+            Poll { fds: [free(), free(), free(), free()], len: 0 }
+        }
+
+        /// Watches `file`; returns its index for [`Poll::ready`].
+        pub fn add(&mut self, file: &impl AsRawFd, way: Pipe) -> usize {
+            let events = match way {
+                Pipe::Read => POLLIN,
+                Pipe::Write => POLLOUT,
+            };
+            self.fds[self.len] = PollFd { fd: file.as_raw_fd(), events, revents: 0 };
+            self.len += 1;
+            self.len - 1
+        }
+
+        /// Waits until one is ready or `timeout` (rounded up to the
+        /// millisecond) is over; an interrupted wait is a short one.
+        pub fn wait(&mut self, timeout: Duration) -> io::Result<()> {
+            let ms = timeout.as_micros().saturating_add(999) / 1000;
+            let ms = c_int::try_from(ms).unwrap_or(c_int::MAX);
+            // SAFETY: `fds` holds `len` initialised entries, which the
+            // call only writes the `revents` of.
+            let got = unsafe { poll(self.fds.as_mut_ptr(), self.len as Nfds, ms) };
+            if got < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() != io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+            Ok(())
+        }
+
+        /// Whether entry `k` is ready: readable, writable, at its end or
+        /// in error (the next read or write says which).
+        pub fn ready(&self, k: usize) -> bool {
+            self.fds[k].revents != 0
+        }
+    }
+
+    /// Makes writes to `file` return `WouldBlock` rather than wait.
+    pub fn set_nonblocking(file: &File) -> io::Result<()> {
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl(2) on a descriptor we own; F_GETFL and F_SETFL
+        // read and set its flags, no memory of ours.
+        let flags = unsafe { fcntl(fd, F_GETFL) };
+        if flags < 0 || unsafe { fcntl(fd, F_SETFL, flags | O_NONBLOCK) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    /// A descriptor that becomes readable when process `pid` (our unreaped
+    /// child, so its pid cannot be reused) has ended: `pidfd_open(2)`,
+    /// Linux 5.3; `None` elsewhere, or where it is refused.
+    #[cfg(target_os = "linux")]
+    pub fn pidfd(pid: u32) -> Option<OwnedFd> {
+        use std::os::raw::c_long;
+        extern "C" {
+            fn syscall(number: c_long, ...) -> c_long;
+        }
+        /// The number of `pidfd_open` on every Linux architecture.
+        const SYS_PIDFD_OPEN: c_long = 434;
+        // SAFETY: pidfd_open(pid, 0) takes two integers and returns a new
+        // descriptor (ours to close) or -1.
+        let fd = unsafe { syscall(SYS_PIDFD_OPEN, pid as c_int, 0 as c_int) };
+        let fd = c_int::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+        // SAFETY: a fresh descriptor that nothing else owns.
+        Some(unsafe { OwnedFd::from_raw_fd(fd) })
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn pidfd(_pid: u32) -> Option<OwnedFd> {
+        None
+    }
+}
+
+/// Elsewhere: a thread per pipe, and polling for the exit.
+#[cfg(not(unix))]
+fn supervise(
+    child: &mut Child,
+    stdin: &[u8],
+    start: Instant,
+    limit: Duration,
+    _seen: ExitSeen,
+) -> io::Result<Supervised> {
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let data = stdin.to_vec();
+    std::thread::spawn(move || {
+        let _ = pipe.write_all(&data);
+    });
+    let stdout = Drain::start(child.stdout.take().expect("stdout is piped"));
+    let stderr = Drain::start(child.stderr.take().expect("stderr is piped"));
+    let (status, usage) = wait(child, start, limit)?;
+    let wall = start.elapsed();
+    group::kill_group(child.id());
+    let grace = Instant::now() + PIPE_GRACE;
+    Ok(Supervised {
+        status,
+        usage,
+        wall,
+        stdout: stdout.finish(grace),
+        stderr: stderr.finish(grace),
+    })
+}
+
+/// A thread reading one pipe into a shared buffer until end of file.
+#[cfg(not(unix))]
+struct Drain {
+    buf: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    done: std::sync::mpsc::Receiver<()>,
+}
+
+#[cfg(not(unix))]
+impl Drain {
+    fn start<R: Read + Send + 'static>(mut r: R) -> Drain {
+        let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (tx, done) = std::sync::mpsc::channel();
+        let shared = std::sync::Arc::clone(&buf);
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 1 << 16];
+            loop {
+                match r.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => keep(&mut shared.lock().expect("drain"), &chunk[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(());
+        });
+        Drain { buf, done }
+    }
+
+    /// Everything read by end of file, or by `deadline` if the pipe stays
+    /// open that long.
+    fn finish(self, deadline: Instant) -> Vec<u8> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let _ = self.done.recv_timeout(left);
+        let mut buf = self.buf.lock().expect("drain");
+        std::mem::take(&mut *buf)
+    }
+}
+
+/// Polls for the exit (sleeping 20 us, doubling up to 1 ms) and stops the
+/// program at its [`Limits`].
+#[cfg(not(unix))]
 fn wait(child: &mut Child, start: Instant, limit: Duration) -> io::Result<(Status, Option<Usage>)> {
     let mut nap = Duration::from_micros(20);
-    let backstop = idle_limit(limit);
-    let mut next_cpu_check = start + CPU_POLL;
-    let mut cpu = Duration::ZERO;
-    // The CPU time at the start of the current window, and whether the
-    // last full window was idle.
-    let (mut mark, mut idle) = ((start, Duration::ZERO), false);
+    let mut limits = Limits::new(child.id(), start, limit);
     loop {
         if let Some((status, usage)) = reap(child, false)? {
             return Ok((status_of(status), usage));
         }
-        let now = Instant::now();
-        let mut over = None;
-        if now >= next_cpu_check {
-            next_cpu_check = now + CPU_POLL;
-            if let Some(c) = live_cpu(child.id()) {
-                cpu = c;
-            }
-            if cpu > limit {
-                over = Some(Status::CpuLimit);
-            }
-            if now - mark.0 >= IDLE_WINDOW {
-                idle = cpu.saturating_sub(mark.1) < IDLE_CPU;
-                mark = (now, cpu);
-            }
-        }
-        let wall = now - start;
-        if over.is_none() && (wall > backstop && idle || wall > backstop * HARD_STOP) {
-            over = Some(Status::IdleLimit);
-        }
-        if let Some(status) = over {
-            group::kill_group(child.id());
-            let (_, usage) = reap(child, true)?.expect("a blocking wait returns the status");
-            return Ok((status, usage));
+        if let Some(status) = limits.over(Instant::now()) {
+            return Ok((status, stop_at(child)?));
         }
         std::thread::sleep(nap);
         nap = (nap * 2).min(Duration::from_millis(1));
@@ -763,6 +1133,36 @@ mod tests {
         let o = go(&sh("echo done"), &big, 5000);
         assert!(o.success());
         assert_eq!(o.stdout, b"done\n");
+    }
+
+    /// stdin is fed while the output is read: `cat` writes back before it
+    /// has read all of an input far larger than a pipe holds.
+    #[test]
+    fn a_program_that_writes_before_reading_all_gets_all_of_it() {
+        let big: String = (0..100_000).map(|k| format!("{k}\n")).collect();
+        let o = go(&sh("echo first; cat; echo last >&2"), &big, 10_000);
+        assert!(o.success(), "{:?}", o.status);
+        assert_eq!(o.stdout, format!("first\n{big}").into_bytes());
+        assert_eq!(o.stderr, b"last\n");
+    }
+
+    /// The path taken without a pidfd (before Linux 5.3, other systems)
+    /// gives the same outcomes.
+    #[test]
+    fn without_a_pidfd_the_outcomes_are_the_same() {
+        let polled = |cmd: &Cmd, stdin: &str, limit_ms: u64| {
+            let limit = Duration::from_millis(limit_ms);
+            run_seen(cmd, stdin.as_bytes(), limit, None, Memory::Unmeasured, ExitSeen::Polled)
+                .expect("sh starts")
+        };
+        let o = polled(&sh("read x; echo \"got $x\"; echo oops >&2; exit 3"), "42\n", 5000);
+        assert_eq!((o.stdout.as_slice(), o.stderr.as_slice()), (&b"got 42\n"[..], &b"oops\n"[..]));
+        assert_eq!(o.status, Status::Exited(3));
+        let big: String = (0..100_000).map(|k| format!("{k}\n")).collect();
+        let o = polled(&sh("echo first; cat"), &big, 10_000);
+        assert_eq!(o.stdout, format!("first\n{big}").into_bytes());
+        assert_eq!(polled(&sh("kill -SEGV $$"), "", 5000).status, Status::Signaled(11));
+        assert_eq!(polled(&sh("while :; do :; done"), "", 200).status, Status::CpuLimit);
     }
 
     #[test]
