@@ -84,11 +84,25 @@ fn the_solver_beside_kit_is_the_default() {
     // Answers every game with a line of its own, so the .out shows who ran.
     dir.executable("zhuguosha", "#!/bin/sh\ncat >/dev/null\necho fake solver\n");
     let out_dir = dir.path().join("cases");
-    let out = Command::new(&copy)
-        .env_remove("KIT_SOLVER_DIR")
-        .args(["gen", "zhuguosha", "--count", "2", "--out"])
-        .arg(&out_dir)
-        .output()
+    let mut command = Command::new(&copy);
+    command.env_remove("KIT_SOLVER_DIR").args(["gen", "zhuguosha", "--count", "2", "--out"]);
+    command.arg(&out_dir);
+    // Linux's "text file busy" (`ErrorKind::ExecutableFileBusy` is newer
+    // than the kit's Rust 1.70).
+    const ETXTBSY: i32 = 26;
+    // A process another test thread forks while `copy` was still open for
+    // writing holds it open until its own exec: "text file busy" for a
+    // moment. Try again after it.
+    let out = (0..100)
+        .map(|_| command.output())
+        .find(|run| {
+            let busy = matches!(run, Err(e) if e.raw_os_error() == Some(ETXTBSY));
+            if busy {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            !busy
+        })
+        .expect("the copy of kit stays busy")
         .unwrap();
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
