@@ -131,3 +131,26 @@ pub fn repro(bin: &str, case: &Case) -> String {
         (None, None) => run,
     }
 }
+
+/// The external program `name` (Chromium, tmux, verifyproblem, ...) that
+/// test `test` needs, found on PATH. Without it the test is skipped with a
+/// note on stderr, so that `cargo test` passes on a bare machine (a Rust
+/// toolchain only); in CI (`CI=true`, where `.ci/run` installs the tools)
+/// a missing tool fails the test instead.
+pub fn tool_or_skip(names: &[&str], test: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in names {
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    let wanted = names.join(" or ");
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: {wanted} is not installed, and CI must run this test (.ci/run installs it)");
+    }
+    eprintln!("SKIPPED {test}: {wanted} is not installed (CI installs it; see .ci/run)");
+    None
+}
