@@ -222,17 +222,17 @@ fn every_dead_ant_of_explain_is_marked_with_its_reason() {
 /// The page's packed data, decoded as the page does, says exactly what
 /// `--explain` says: each ant's weakness, and each dead line.
 fn check_battle(battle: &ants::Battle, output: &str, name: &str) {
-    let json = ants::to_json(battle).to_string();
-    let (fates, codes) = ants::dictionary(battle);
-    let width = json.split("\"width\":").nth(1).unwrap().split(',').next().unwrap();
-    let width: usize = width.parse().unwrap();
-    let packed = ants::pack(&codes, width);
+    let json = ants::data_text(battle);
+    let fates = &battle.fates;
+    let width = ants::width(battle);
+    let packed = ants::pack(&battle.codes, width);
+    assert!(json.contains(&format!("\"width\":{width},")), "{name}");
     assert!(json.contains(&packed), "{name}");
     let decoded = ants::unpack(&packed, width);
     let weakness: String = output.lines().filter_map(|l| l.strip_prefix("w ")).collect();
     let mut dead_lines = Vec::new();
     let mut ant = 0;
-    for (cell, c) in battle.map.bytes().enumerate() {
+    for (cell, &c) in battle.map.iter().enumerate() {
         if !ants::is_ant(c) {
             assert_eq!(weakness.as_bytes()[cell], b'.', "{name} cell {cell}");
             continue;
