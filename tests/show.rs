@@ -571,7 +571,12 @@ fn every_page_names_things_in_english_and_says_what_it_shows() {
     let sample = data.join("zhuguosha/trace/sample.in");
     let page = write_page(&dir, "sample", "zhuguosha", &read(&sample));
     let dom = rendered(&browser, &page, "step=12");
-    for words in ["A replay of one 猪国杀 game", "主猪 MP main pig", "忠猪 ZP loyal pig", "反猪 FP rebel pig"] {
+    for words in [
+        "A replay of one 猪国杀 game",
+        "主猪 MP main pig",
+        "忠猪 ZP loyal pig",
+        "反猪 FP rebel pig",
+    ] {
         assert!(dom.contains(words), "{words}");
     }
     // Pig 2 holds D D D: each card with both names; the event in words.

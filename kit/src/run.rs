@@ -237,6 +237,9 @@ pub fn run_streamed(
     run_seen(cmd, stdin, limit, None, Memory::Measured, ExitSeen::Pidfd, Some(sink))
 }
 
+/// Where stdout goes when it is not kept ([`run_streamed`]).
+type Sink<'a> = &'a mut dyn FnMut(&[u8]);
+
 /// How the exit of a running program is seen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ExitSeen {
@@ -255,7 +258,7 @@ fn run_seen(
     cwd: Option<&Path>,
     memory: Memory,
     seen: ExitSeen,
-    sink: Option<&mut dyn FnMut(&[u8])>,
+    sink: Option<Sink>,
 ) -> io::Result<Outcome> {
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -482,7 +485,7 @@ fn supervise(
     start: Instant,
     limit: Duration,
     seen: ExitSeen,
-    mut sink: Option<&mut dyn FnMut(&[u8])>,
+    mut sink: Option<Sink>,
 ) -> io::Result<Supervised> {
     use poll::{Pipe, Poll};
     use std::fs::File;
@@ -739,7 +742,7 @@ fn supervise(
     start: Instant,
     limit: Duration,
     _seen: ExitSeen,
-    sink: Option<&mut dyn FnMut(&[u8])>,
+    sink: Option<Sink>,
 ) -> io::Result<Supervised> {
     let mut pipe = child.stdin.take().expect("stdin is piped");
     let data = stdin.to_vec();

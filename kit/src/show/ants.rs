@@ -369,7 +369,7 @@ pub fn write_data(battle: &Battle, out: &mut dyn Write) -> io::Result<()> {
     ])
     .to_string();
     // The object without its closing brace, then the two long strings.
-    out.write_all(head[..head.len() - 1].as_bytes())?;
+    out.write_all(&head.as_bytes()[..head.len() - 1])?;
     out.write_all(b",\"map\":\"")?;
     // Map characters are letters, digits, `.`, `%` and `*`: nothing to
     // escape (anything else is replaced, never breaks the script).

@@ -258,3 +258,39 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool> {
     writeln!(out, "wrote {}", page_file.display())?;
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_the_same_however_the_stream_is_cut() {
+        let text = b"a\r\nbb\n\nccc\nd";
+        let expected: Vec<&[u8]> = vec![b"a", b"bb", b"", b"ccc", b"d"];
+        for size in 1..=text.len() {
+            let mut got: Vec<Vec<u8>> = Vec::new();
+            let mut lines = Lines::new(|line: &[u8]| got.push(line.to_vec()));
+            for chunk in text.chunks(size) {
+                lines.feed(chunk);
+            }
+            lines.finish();
+            assert_eq!(got, expected, "chunks of {size}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_streamed_run_hands_over_all_of_stdout_and_keeps_none() {
+        // 2 MB: more than a pipe holds, and than the kept output's cap
+        // in tests (1 MiB).
+        let (mut bytes, mut lines) = (0, 0);
+        let mut sink = |chunk: &[u8]| {
+            bytes += chunk.len();
+            lines += chunk.iter().filter(|&&b| b == b'\n').count();
+        };
+        let sh = Path::new("/bin/sh");
+        let run = run_streamed(sh, &["-c", "seq 1 300000; echo done >&2"], b"", &mut sink).unwrap();
+        assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", "done\n"));
+        assert_eq!((bytes, lines), (1_988_895, 300_000));
+    }
+}
