@@ -2,7 +2,7 @@
 // Every card and role is named in Chinese and in English.
 const CARD = { P: "桃", K: "杀", D: "闪", F: "决斗", N: "南猪入侵", W: "万箭齐发", J: "无懈可击", Z: "猪哥连弩" };
 const CARD_EN = { P: "peach", K: "kill", D: "dodge", F: "duel", N: "pig invasion", W: "arrow volley", J: "nullify", Z: "crossbow" };
-const KNOWN = { "": "unknown", ZP: "跳忠 (shown loyal)", FP: "跳反 (shown rebel)", like: "类反猪 (MP suspects a rebel)", MP: "主猪, known to all" };
+const KNOWN = { "": "unknown", ZP: "跳忠 (shown loyal)", FP: "跳反 (shown rebel)", like: "类反猪 (MP suspects a rebel)", MP: "主猪 main pig, known to all" };
 const ROLE = { MP: "主猪 MP main pig", ZP: "忠猪 ZP loyal pig", FP: "反猪 FP rebel pig" };
 const cardName = c => c + " " + CARD[c] + " " + CARD_EN[c];
 // The trace's lines, explained (docs/zhuguosha.md, "The trace").
