@@ -678,5 +678,22 @@ fn kit_show_writes_the_page_or_says_why_not() {
         &[&os("show"), &os("zhuguosha"), bad.as_os_str(), &os("--solver"), solver.as_os_str()],
         "zhuguosha refused the case (exit 2): zhuguosha: line 1",
     );
+    assert!(!dir.join("bad.show.html").exists(), "no half page is left behind");
+    // Without --out, the page goes beside the case (`.gitignore` covers
+    // `*.show.html`: no untracked file in the repository).
+    let case = dir.join("sample.in");
+    fs::copy(&sample, &case).unwrap();
+    let (code, out, _) = kit(&[
+        &os("show"),
+        &os("zhuguosha"),
+        case.as_os_str(),
+        &os("--solver"),
+        solver.as_os_str(),
+    ]);
+    let beside = dir.join("sample.show.html");
+    assert_eq!((code, out), (0, format!("wrote {}\n", beside.display())));
+    assert!(read(&beside).contains("\"kind\":\"zhuguosha\""));
+    let ignored = read(&root().join(".gitignore"));
+    assert!(ignored.lines().any(|l| l == "*.show.html"), "{ignored}");
     let _ = fs::remove_dir_all(&dir);
 }

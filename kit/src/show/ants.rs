@@ -8,7 +8,7 @@
 //! not by its cell, so that few distinct entries exist.
 
 use super::json::{self, Json};
-use super::Lines;
+use super::page::Lines;
 use crate::error;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
@@ -81,7 +81,7 @@ pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> e
     let mut reader = Reader::new(input_map(input));
     let run = {
         let mut lines = Lines::new(|line| reader.line(line));
-        let run = super::run_streamed(solver, &["--explain"], input, &mut |c| lines.feed(c))?;
+        let run = super::page::run_streamed(solver, &["--explain"], input, &mut |c| lines.feed(c))?;
         lines.finish();
         run
     };
@@ -89,8 +89,8 @@ pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> e
         return Err(run.refusal("ants_battle"));
     }
     let battle = reader.finish()?;
-    super::write_page(page, title, SCRIPT, &mut |out| write_data(&battle, out))
-        .map_err(super::written)
+    super::page::write_page(page, title, SCRIPT, &mut |out| write_data(&battle, out))
+        .map_err(super::page::written)
 }
 
 /// The battle of `input`, from the solver's whole `--explain` output (for

@@ -20,14 +20,14 @@ pub fn referee_page(
     let text = String::from_utf8_lossy(input);
     let words = tokens(&text);
     let (skills, _) = skills(&words)?;
-    let traced = super::run(solver, &["--trace"], input)?;
+    let traced = super::page::run(solver, &["--trace"], input)?;
     let data = if traced.code == 0 {
         let rounds = rounds(&traced.stderr)?;
         referee_json(&skills, &rounds, &traced.stdout, None)
     } else {
         // A ji_referee without `--trace` (docs/contract.md) refuses it:
         // show the record's moves and the verdict alone.
-        let plain = super::run(solver, &[], input)?;
+        let plain = super::page::run(solver, &[], input)?;
         if plain.code != 0 {
             return Err(plain.refusal("ji_referee"));
         }
@@ -35,7 +35,7 @@ pub fn referee_page(
         let note = "this ji_referee has no --trace: the counts of 集 are not shown";
         referee_json(&skills, &rounds, &plain.stdout, Some(note))
     };
-    super::write_json_page(page, title, SCRIPT, &data)
+    super::page::write_json_page(page, title, SCRIPT, &data)
 }
 
 /// The solver's page: `ji_solver --strategy` asked about every state.
@@ -46,7 +46,7 @@ pub fn solver_page(
     page: &mut dyn Write,
 ) -> error::Result<()> {
     let table = table(&String::from_utf8_lossy(input))?;
-    let run = super::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
+    let run = super::page::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
     let note = match run.code {
         0 => None,
         3 => Some(format!(
@@ -64,7 +64,7 @@ pub fn solver_page(
             side * side
         )));
     }
-    super::write_json_page(page, title, SCRIPT, &solver_json(&table, &cells, note.as_deref()))
+    super::page::write_json_page(page, title, SCRIPT, &solver_json(&table, &cells, note.as_deref()))
 }
 
 /// ji_referee reads and ji_solver reads: ASCII whitespace separates tokens
