@@ -313,6 +313,10 @@ fn the_2000_by_2000_benchmark_page_stays_under_8_mb() {
         fs::write(&file, page).unwrap();
         let dom = rendered(&browser, &file, "cell=1000,1000");
         assert_eq!(attribute(tag(&dom, "map"), "data-ready"), "1599311");
+        assert_eq!(attribute(tag(&dom, "map"), "data-grid"), "on");
+        // Seen whole (under a pixel a cell), a grid would be all lines.
+        let whole = rendered(&browser, &file, "");
+        assert_eq!(attribute(tag(&whole, "map"), "data-grid"), "off");
         let _ = fs::remove_dir_all(&dir);
     }
 }
@@ -547,6 +551,8 @@ fn every_kind_of_ants_cell_can_be_chosen() {
         assert!(text(&dom, "kind").starts_with(kind), "{hash}: {}", text(&dom, "kind"));
         assert!(!dom.contains("id=\"fate\""), "{hash}");
         assert_eq!(attribute(tag(&dom, "map"), "data-ready"), "3");
+        // Zoomed in on a cell, the grid parts the cells.
+        assert_eq!(attribute(tag(&dom, "map"), "data-grid"), "on");
     }
     let ants = [
         ("cell=0,0", "survives"),

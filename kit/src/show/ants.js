@@ -152,6 +152,7 @@ function draw() {
       }
     }
   }
+  canvas.dataset.grid = scale >= 4 ? "on" : "off";
   if (scale >= 4) {
     // The cell grid, so that neighbouring ants of one colour stay apart.
     ctx.lineWidth = 1 / scale;
