@@ -324,6 +324,17 @@ fn the_2000_by_2000_benchmark_page_stays_under_8_mb() {
 // ---- 集 --------------------------------------------------------------------
 
 #[test]
+fn the_pages_name_skills_in_english_as_ji_does() {
+    // The trainer's table, wherever its modules put it: each pair as
+    // written there, `("集", "charge"),`.
+    let ji: String = common::sources("ji").iter().map(|f| read(f)).collect();
+    for (chinese, english) in ji::ENGLISH {
+        let pair = format!("(\"{chinese}\", \"{english}\")");
+        assert!(ji.contains(&pair), "ji names {chinese} otherwise than {pair}");
+    }
+}
+
+#[test]
 fn referee_rounds_follow_the_contract_trace_format() {
     let trace = "round 1 集 集 0 0 next 1 1\nround 2 集 小　波 1 1 B\nsomething else\n";
     let rounds = ji::rounds(trace).unwrap();
