@@ -59,8 +59,23 @@ pub fn default_out(case: &Path) -> PathBuf {
     case.with_file_name(format!("{stem}.show.html"))
 }
 
-/// `kit show ARGS` (after `show`): writes the page, says where on `out`.
+/// `kit show`'s options, as typed.
+pub struct Options {
+    pub problem: &'static dyn Problem,
+    pub case: PathBuf,
+    /// `--out FILE.html` (default: [`default_out`]).
+    pub page_file: Option<PathBuf>,
+    /// `--solver PATH` (default: found as for every command).
+    pub solver: Option<PathBuf>,
+}
+
+/// `kit show ARGS` (after `show`): [`parse`], then [`show`].
 pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool> {
+    show(&parse(args)?, out)
+}
+
+/// The options of `kit show ARGS`.
+pub fn parse(args: &[OsString]) -> Result<Options> {
     let mut words = Vec::new();
     let (mut page_file, mut solver) = (None, None);
     let mut it = args.iter();
@@ -91,20 +106,23 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool> {
             _ => words.push(arg.to_string()),
         }
     }
-    let (problem, case) = match words.as_slice() {
-        [p, c] => (find(p)?, Path::new(c)),
-        _ => {
-            return Err(Error::usage(
-                "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)",
-            ))
-        }
-    };
+    match words.as_slice() {
+        [p, c] => Ok(Options { problem: find(p)?, case: PathBuf::from(c), page_file, solver }),
+        _ => Err(Error::usage(
+            "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)",
+        )),
+    }
+}
+
+/// Writes the page of `options.case`, says where on `out`.
+pub fn show(options: &Options, out: &mut dyn Write) -> Result<bool> {
+    let (problem, case) = (options.problem, options.case.as_path());
     let input =
         std::fs::read(case).map_err(|e| Error::io(format!("cannot read {}", case.display()), e))?;
-    let solver = crate::solver::locate(problem.name(), solver.as_deref())?;
+    let solver = crate::solver::locate(problem.name(), options.solver.as_deref())?;
     let name = case.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let title = format!("{}: {name}", problem.name());
-    let page_file = page_file.unwrap_or_else(|| default_out(case));
+    let page_file = options.page_file.clone().unwrap_or_else(|| default_out(case));
     let cannot_write = |e| Error::io(format!("cannot write {}", page_file.display()), e);
     let file = std::fs::File::create(&page_file).map_err(cannot_write)?;
     let mut page = io::BufWriter::with_capacity(1 << 16, file);
