@@ -9,6 +9,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -222,17 +224,17 @@ fn every_dead_ant_of_explain_is_marked_with_its_reason() {
 /// The page's packed data, decoded as the page does, says exactly what
 /// `--explain` says: each ant's weakness, and each dead line.
 fn check_battle(battle: &ants::Battle, output: &str, name: &str) {
-    let json = ants::to_json(battle).to_string();
-    let (fates, codes) = ants::dictionary(battle);
-    let width = json.split("\"width\":").nth(1).unwrap().split(',').next().unwrap();
-    let width: usize = width.parse().unwrap();
-    let packed = ants::pack(&codes, width);
+    let json = ants::data_text(battle);
+    let fates = &battle.fates;
+    let width = ants::width(battle);
+    let packed = ants::pack(&battle.codes, width);
+    assert!(json.contains(&format!("\"width\":{width},")), "{name}");
     assert!(json.contains(&packed), "{name}");
     let decoded = ants::unpack(&packed, width);
     let weakness: String = output.lines().filter_map(|l| l.strip_prefix("w ")).collect();
     let mut dead_lines = Vec::new();
     let mut ant = 0;
-    for (cell, c) in battle.map.bytes().enumerate() {
+    for (cell, &c) in battle.map.iter().enumerate() {
         if !ants::is_ant(c) {
             assert_eq!(weakness.as_bytes()[cell], b'.', "{name} cell {cell}");
             continue;
@@ -303,9 +305,34 @@ fn the_2000_by_2000_benchmark_page_stays_under_8_mb() {
     let input = kit_gen("ants_battle", "big", 1);
     let page = show::page("ants_battle", input.as_bytes(), &solver("ants_battle"), "big").unwrap();
     assert!(page.len() <= 8_000_000, "{} bytes", page.len());
+    // And it opens: the script runs to its end (1,599,311 ants drawn).
+    let test = "the_2000_by_2000_benchmark_page_stays_under_8_mb (its opening)";
+    if let Some(browser) = chromium(test) {
+        let dir = scratch("big");
+        let file = dir.join("big.html");
+        fs::write(&file, page).unwrap();
+        let dom = rendered(&browser, &file, "cell=1000,1000");
+        assert_eq!(attribute(tag(&dom, "map"), "data-ready"), "1599311");
+        assert_eq!(attribute(tag(&dom, "map"), "data-grid"), "on");
+        // Seen whole (under a pixel a cell), a grid would be all lines.
+        let whole = rendered(&browser, &file, "");
+        assert_eq!(attribute(tag(&whole, "map"), "data-grid"), "off");
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
 
 // ---- 集 --------------------------------------------------------------------
+
+#[test]
+fn the_pages_name_skills_in_english_as_ji_does() {
+    // The trainer's table, wherever its modules put it: each pair as
+    // written there, `("集", "charge"),`.
+    let ji: String = common::sources("ji").iter().map(|f| read(f)).collect();
+    for (chinese, english) in ji::ENGLISH {
+        let pair = format!("(\"{chinese}\", \"{english}\")");
+        assert!(ji.contains(&pair), "ji names {chinese} otherwise than {pair}");
+    }
+}
 
 #[test]
 fn referee_rounds_follow_the_contract_trace_format() {
@@ -359,42 +386,45 @@ fn the_value_table_asks_about_every_state_and_reads_only_its_lines() {
 
 // ---- in a browser ------------------------------------------------------------
 
-/// Headless Chromium, or why the browser tests cannot run. Where it is
-/// missing the test fails, unless `KIT_SHOW_NO_BROWSER` says why (CI sets it
-/// when it cannot install Chromium, and prints that the test is skipped).
-fn chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        if let Ok(out) = Command::new("sh").arg("-c").arg(format!("command -v {name}")).output() {
-            let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            if out.status.success() && !path.is_empty() {
-                return Some(PathBuf::from(path));
-            }
-        }
-    }
-    if let Ok(why) = std::env::var("KIT_SHOW_NO_BROWSER") {
-        eprintln!("browser test SKIPPED: no chromium ({why})");
-        return None;
-    }
-    panic!("no chromium on PATH: install it (apt-get install chromium) or set KIT_SHOW_NO_BROWSER=<why> to skip");
+/// Headless Chromium, or `None` (skipped, said on stderr) where it is not
+/// installed outside CI.
+fn chromium(test: &str) -> Option<PathBuf> {
+    common::tool_or_skip(&["chromium", "chromium-browser", "google-chrome"], test)
 }
 
-/// The DOM after the page's script ran, opened at `file://PAGE#HASH`.
+/// The DOM after the page's script ran, opened at `file://PAGE#HASH`,
+/// after checking that the script ran to its end (`data-ready` on
+/// `<body>`) and reported no error (`data-error` on `<html>`, set by the
+/// page's error hook).
 fn rendered(browser: &Path, page: &Path, hash: &str) -> String {
-    let root_user =
-        Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let profile = page.with_extension(format!("profile-{}", hash.replace(['=', ',', '&'], "-")));
+    let _ = fs::remove_dir_all(&profile);
     let mut cmd = Command::new(browser);
     cmd.args([
         "--headless",
         "--disable-gpu",
+        "--no-sandbox",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
         "--virtual-time-budget=3000",
         "--window-size=1366,768",
         "--dump-dom",
     ]);
-    if root_user {
-        cmd.arg("--no-sandbox");
-    }
+    cmd.arg(format!("--user-data-dir={}", profile.display()));
     let out = cmd.arg(format!("file://{}#{hash}", page.display())).output().expect("chromium runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let _ = fs::remove_dir_all(&profile);
+    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+    let html = dom.find("<html").map_or("", |at| &dom[at..at + dom[at..].find('>').unwrap()]);
+    assert!(!html.contains("data-error"), "{}#{hash}: {html}", page.display());
+    let body = dom.find("<body").map(|at| &dom[at..at + dom[at..].find('>').unwrap()]);
+    assert!(
+        body.is_some_and(|b| b.contains("data-ready=\"1\"")),
+        "{}#{hash}: the script did not finish: {body:?}",
+        page.display()
+    );
+    dom
 }
 
 /// The opening tag of the element with this id.
@@ -427,7 +457,7 @@ fn write_page(dir: &Path, name: &str, problem: &str, input: &str) -> PathBuf {
 
 #[test]
 fn the_pages_run_in_a_real_browser() {
-    let Some(browser) = chromium() else { return };
+    let Some(browser) = chromium("the_pages_run_in_a_real_browser") else { return };
     let dir = scratch("browser");
     let data = root().join("tests/data");
 
@@ -497,7 +527,91 @@ fn the_pages_run_in_a_real_browser() {
     let page = write_page(&dir, "record", "ji_referee", &read(&record));
     let dom = rendered(&browser, &page, "");
     assert_eq!(text(&dom, "verdict"), format!("verdict: {}", sibling(&record, "out").trim_end()));
-    assert_eq!(dom.matches("<tr").count(), 3, "a header and two rounds");
+    let rounds = &dom[dom.find("id=\"rounds\"").unwrap()..];
+    let rounds = &rounds[..rounds.find("</table>").unwrap()];
+    assert_eq!(rounds.matches("<tr").count(), 3, "a header and two rounds");
+    // The variant, and which skill beat which, named in English too.
+    assert_eq!(text(&dom, "why"), "小波 (small wave) beats 集 (charge) in round 2: B wins");
+    let variant = &dom[dom.find("id=\"variant\"").unwrap()..];
+    assert_eq!(variant[..variant.find("</table>").unwrap()].matches("<tr").count(), 9);
+    assert!(variant.contains("<td>黑洞 (black hole)</td><td>-5</td><td>5</td>"), "{variant}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// An Ants map with every kind of cell: land, water, food, two hills, an
+/// ant that survives, one that dies and one on its own hill.
+const EVERY_KIND: &str =
+    "rows 4\ncols 6\nplayers 2\nattackradius2 5\nm a.%*0.\nm ..b1A.\nm ......\nm %%..*.\n";
+
+#[test]
+fn every_kind_of_ants_cell_can_be_chosen() {
+    let Some(browser) = chromium("every_kind_of_ants_cell_can_be_chosen") else { return };
+    let dir = scratch("cells");
+    let page = write_page(&dir, "kinds", "ants_battle", EVERY_KIND);
+    // `rendered` checks that the script ran to its end without an error.
+    let bare = [
+        ("cell=2,0", "land"),
+        ("weakness&cell=2,1", "land"),
+        ("cell=0,2", "water"),
+        ("cell=0,3", "food"),
+        ("cell=0,4", "hill of player 0"),
+        ("weakness&cell=1,3", "hill of player 1"),
+    ];
+    for (hash, kind) in bare {
+        let dom = rendered(&browser, &page, hash);
+        assert!(text(&dom, "kind").starts_with(kind), "{hash}: {}", text(&dom, "kind"));
+        assert!(!dom.contains("id=\"fate\""), "{hash}");
+        assert_eq!(attribute(tag(&dom, "map"), "data-ready"), "3");
+        // Zoomed in on a cell, the grid parts the cells.
+        assert_eq!(attribute(tag(&dom, "map"), "data-grid"), "on");
+    }
+    let ants = [
+        ("cell=0,0", "survives"),
+        ("cell=1,2", "dies: dead 1 2 1 focus by 0 0 w=2 enemy_w=1"),
+        ("weakness&cell=1,4", "survives"),
+    ];
+    for (hash, fate) in ants {
+        let dom = rendered(&browser, &page, hash);
+        assert_eq!(text(&dom, "fate"), fate, "{hash}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_page_names_things_in_english_and_says_what_it_shows() {
+    let Some(browser) = chromium("every_page_names_things_in_english_and_says_what_it_shows")
+    else {
+        return;
+    };
+    let dir = scratch("english");
+    let data = root().join("tests/data");
+    let sample = data.join("zhuguosha/trace/sample.in");
+    let page = write_page(&dir, "sample", "zhuguosha", &read(&sample));
+    let dom = rendered(&browser, &page, "step=12");
+    for words in [
+        "A replay of one 猪国杀 game",
+        "主猪 MP main pig",
+        "忠猪 ZP loyal pig",
+        "反猪 FP rebel pig",
+    ] {
+        assert!(dom.contains(words), "{words}");
+    }
+    // Pig 2 holds D D D: each card with both names; the event in words.
+    let pig2 = &dom[dom.find("id=\"pig2\"").unwrap()..dom.find("id=\"pig3\"").unwrap()];
+    assert_eq!(pig2.matches("闪 <span class=\"en\">dodge</span>").count(), 3, "{pig2}");
+    assert_eq!(text(&dom, "now-words"), "pig 2 plays N pig invasion");
+    assert!(dom.contains("How to read the events") && dom.contains("damage P by S hp H"));
+
+    let common = data.join("ji_solver/examples/common_R2.in");
+    let page = write_page(&dir, "common", "ji_solver", &read(&common));
+    let dom = rendered(&browser, &page, "state=3,4");
+    assert!(text(&dom, "rules").starts_with("R = 2: after 2 rounds the game is a draw; p = 0"));
+    assert!(dom.contains("<td>集 (charge)</td>") && dom.contains("中防 (medium shield)"));
+    assert!(dom.contains("The value of every state of this 集 game"));
+
+    let page = write_page(&dir, "kinds", "ants_battle", EVERY_KIND);
+    let dom = rendered(&browser, &page, "");
+    assert!(dom.contains("One attack phase of Ants"));
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -581,5 +695,22 @@ fn kit_show_writes_the_page_or_says_why_not() {
         &[&os("show"), &os("zhuguosha"), bad.as_os_str(), &os("--solver"), solver.as_os_str()],
         "zhuguosha refused the case (exit 2): zhuguosha: line 1",
     );
+    assert!(!dir.join("bad.show.html").exists(), "no half page is left behind");
+    // Without --out, the page goes beside the case (`.gitignore` covers
+    // `*.show.html`: no untracked file in the repository).
+    let case = dir.join("sample.in");
+    fs::copy(&sample, &case).unwrap();
+    let (code, out, _) = kit(&[
+        &os("show"),
+        &os("zhuguosha"),
+        case.as_os_str(),
+        &os("--solver"),
+        solver.as_os_str(),
+    ]);
+    let beside = dir.join("sample.show.html");
+    assert_eq!((code, out), (0, format!("wrote {}\n", beside.display())));
+    assert!(read(&beside).contains("\"kind\":\"zhuguosha\""));
+    let ignored = read(&root().join(".gitignore"));
+    assert!(ignored.lines().any(|l| l == "*.show.html"), "{ignored}");
     let _ = fs::remove_dir_all(&dir);
 }

@@ -196,7 +196,7 @@ fn dispatch(
         Some("gen") => gen_command(&Args::parse(rest, GEN, &["--list", "--force"], false)?, out),
         Some("judge") => judge_command(&Args::parse(rest, JUDGE, &["--fail-fast"], true)?, out),
         Some("stress") => stress_command(&Args::parse(rest, STRESS, &[], true)?, out, err, live),
-        Some("show") => crate::show::command(rest, out),
+        Some("show") => crate::show::command(rest, out).map_err(|e| e.to_string()),
         _ => Err(format!(
             "unknown command `{}`; the commands are gen, judge, stress, show (see `kit --help`)",
             sub.to_string_lossy()

@@ -221,8 +221,24 @@ pub fn run_with(
     cwd: Option<&Path>,
     memory: Memory,
 ) -> io::Result<Outcome> {
-    run_seen(cmd, stdin, limit, cwd, memory, ExitSeen::Pidfd)
+    run_seen(cmd, stdin, limit, cwd, memory, ExitSeen::Pidfd, None)
 }
+
+/// [`run`], handing stdout to `sink` chunk by chunk as the program prints
+/// it, rather than keeping it in [`Outcome::stdout`] (left empty): for an
+/// output larger than [`OUTPUT_CAP`] or than we want to hold (`kit show`
+/// reads a 445 MB `ants_battle --explain` so).
+pub fn run_streamed(
+    cmd: &Cmd,
+    stdin: &[u8],
+    limit: Duration,
+    sink: &mut dyn FnMut(&[u8]),
+) -> io::Result<Outcome> {
+    run_seen(cmd, stdin, limit, None, Memory::Measured, ExitSeen::Pidfd, Some(sink))
+}
+
+/// Where stdout goes when it is not kept ([`run_streamed`]).
+type Sink<'a> = &'a mut dyn FnMut(&[u8]);
 
 /// How the exit of a running program is seen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,6 +258,7 @@ fn run_seen(
     cwd: Option<&Path>,
     memory: Memory,
     seen: ExitSeen,
+    sink: Option<Sink>,
 ) -> io::Result<Outcome> {
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -264,7 +281,7 @@ fn run_seen(
     .map_err(|e| hint(cmd, e))?;
     let _registered = group::Running::register(child.id());
     let Supervised { status, usage, wall, stdout, stderr } =
-        supervise(&mut child, stdin, start, limit, seen)?;
+        supervise(&mut child, stdin, start, limit, seen, sink)?;
     let (maxrss, cpu) = match usage {
         Some(u) => (Some(u.peak_kib), u.cpu),
         None => (None, wall),
@@ -468,6 +485,7 @@ fn supervise(
     start: Instant,
     limit: Duration,
     seen: ExitSeen,
+    mut sink: Option<Sink>,
 ) -> io::Result<Supervised> {
     use poll::{Pipe, Poll};
     use std::fs::File;
@@ -541,10 +559,14 @@ fn supervise(
         }
         for (at, pipe, buf) in [(out_at, &mut out, &mut stdout), (err_at, &mut err, &mut stderr)] {
             if at.is_some_and(|k| set.ready(k)) {
+                let is_stdout = at == out_at;
                 if let Some(f) = pipe.as_mut() {
                     match f.read(&mut chunk) {
                         Ok(0) => *pipe = None,
-                        Ok(n) => keep(buf, &chunk[..n]),
+                        Ok(n) => match sink.as_mut().filter(|_| is_stdout) {
+                            Some(sink) => sink(&chunk[..n]),
+                            None => keep(buf, &chunk[..n]),
+                        },
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                         Err(_) => *pipe = None,
                     }
@@ -720,6 +742,7 @@ fn supervise(
     start: Instant,
     limit: Duration,
     _seen: ExitSeen,
+    sink: Option<Sink>,
 ) -> io::Result<Supervised> {
     let mut pipe = child.stdin.take().expect("stdin is piped");
     let data = stdin.to_vec();
@@ -732,13 +755,12 @@ fn supervise(
     let wall = start.elapsed();
     group::kill_group(child.id());
     let grace = Instant::now() + PIPE_GRACE;
-    Ok(Supervised {
-        status,
-        usage,
-        wall,
-        stdout: stdout.finish(grace),
-        stderr: stderr.finish(grace),
-    })
+    let mut stdout = stdout.finish(grace);
+    if let Some(sink) = sink {
+        sink(&stdout);
+        stdout.clear();
+    }
+    Ok(Supervised { status, usage, wall, stdout, stderr: stderr.finish(grace) })
 }
 
 /// A thread reading one pipe into a shared buffer until end of file.
@@ -1152,7 +1174,7 @@ mod tests {
     fn without_a_pidfd_the_outcomes_are_the_same() {
         let polled = |cmd: &Cmd, stdin: &str, limit_ms: u64| {
             let limit = Duration::from_millis(limit_ms);
-            run_seen(cmd, stdin.as_bytes(), limit, None, Memory::Unmeasured, ExitSeen::Polled)
+            run_seen(cmd, stdin.as_bytes(), limit, None, Memory::Unmeasured, ExitSeen::Polled, None)
                 .expect("sh starts")
         };
         let o = polled(&sh("read x; echo \"got $x\"; echo oops >&2; exit 3"), "42\n", 5000);

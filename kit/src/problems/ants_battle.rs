@@ -2,7 +2,10 @@
 //! `attackradius2 N`, `attack MODE`, then R lines `m ROW`.
 
 use super::{Problem, Profile};
+use crate::error::Result;
 use crate::rng::Rng;
+use std::io::Write;
+use std::path::Path;
 
 pub struct AntsBattle;
 
@@ -560,6 +563,11 @@ impl Problem for AntsBattle {
             Some(b) => shrink(&b).iter().map(Battle::render).collect(),
             None => Vec::new(),
         }
+    }
+
+    /// `kit show`: the battle map ([`crate::show::ants`]).
+    fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
+        crate::show::ants::page(input, solver, title, page)
     }
 }
 

@@ -5,7 +5,10 @@
 
 use super::{Problem, Profile};
 use crate::compare::Rule;
+use crate::error::Result;
 use crate::rng::Rng;
+use std::io::Write;
+use std::path::Path;
 
 pub struct JiReferee;
 pub struct JiSolver;
@@ -611,6 +614,11 @@ impl Problem for JiReferee {
             None => Vec::new(),
         }
     }
+
+    /// `kit show`: the record round by round ([`crate::show::ji`]).
+    fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
+        crate::show::ji::referee_page(input, solver, title, page)
+    }
 }
 
 // ------------------------------------------------------------- solver
@@ -886,6 +894,11 @@ impl Problem for JiSolver {
             Some(s) => shrink_solve(&s).iter().map(Solve::render).collect(),
             None => Vec::new(),
         }
+    }
+
+    /// `kit show`: the value table ([`crate::show::ji`]).
+    fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
+        crate::show::ji::solver_page(input, solver, title, page)
     }
 }
 

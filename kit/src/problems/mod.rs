@@ -2,7 +2,10 @@
 //! its generator profiles and its shrinker), and the one list of problems.
 
 use crate::compare::Rule;
+use crate::error::{Error, Result};
 use crate::rng::Rng;
+use std::io::Write;
+use std::path::Path;
 
 pub mod ants_battle;
 pub mod ji;
@@ -47,6 +50,14 @@ pub trait Problem: Sync {
     /// keeps the first candidate on which the program still fails and asks
     /// again, until no candidate fails.
     fn shrink(&self, input: &str) -> Vec<String>;
+
+    /// `kit show`: writes to `page` the web page of the game `input`,
+    /// drawn from what our `solver` prints with its explain flag (the page
+    /// builders are in kit/src/show/). `title` heads the page.
+    fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
+        let _ = (input, solver, title, page);
+        Err(Error::usage(format!("kit show has no page for {}", self.name())))
+    }
 }
 
 /// Every problem, in the order `kit gen --help` lists them.

@@ -2,7 +2,10 @@
 //! MP), then one line of the m deck cards, top first.
 
 use super::{Problem, Profile};
+use crate::error::Result;
 use crate::rng::Rng;
+use std::io::Write;
+use std::path::Path;
 
 pub struct Zhuguosha;
 
@@ -370,6 +373,11 @@ impl Problem for Zhuguosha {
             Some(g) => shrink(&g).iter().map(Game::render).collect(),
             None => Vec::new(),
         }
+    }
+
+    /// `kit show`: the replay ([`crate::show::zhuguosha`]).
+    fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
+        crate::show::zhuguosha::page(input, solver, title, page)
     }
 }
 

@@ -61,6 +61,9 @@ const pictures = { battle: picture(false), weakness: null };
 let mode = "battle";
 
 const app = document.getElementById("app");
+app.append(el("div", "about", "One attack phase of Ants (ants_battle --explain): the map before the battle, " +
+  "each ant in its player's colour; an ant that dies in this battle is dark. The weakness of an ant is the number " +
+  "of enemy ants in its attack range (squared distance at most attackradius2), counted per offset."));
 const bar = el("div", "bar");
 const toggle = el("button", "", "weakness picture"); toggle.id = "toggle";
 const zoomIn = el("button", "", "+"), zoomOut = el("button", "", "−"), fit = el("button", "", "fit");
@@ -110,7 +113,9 @@ function enemiesOf(cell) {
   }
   return seen;
 }
+// The enemy a focus death names, or -1 (no ant here, or another reason).
 function focusEnemy(cell) {
+  if (fateOf[cell] < 0) return -1;
   const fate = DATA.fates[fateOf[cell]];
   if (!fate[2].startsWith("focus")) return -1;
   return mod(Math.floor(cell / C) + fate[3], R) * C + mod(cell % C + fate[4], C);
@@ -147,12 +152,24 @@ function draw() {
       }
     }
   }
+  canvas.dataset.grid = scale >= 4 ? "on" : "off";
+  if (scale >= 4) {
+    // The cell grid, so that neighbouring ants of one colour stay apart.
+    ctx.lineWidth = 1 / scale;
+    ctx.strokeStyle = "rgba(0, 0, 0, 0.35)";
+    ctx.beginPath();
+    for (let r = r0; r <= r1; r++) { ctx.moveTo(c0, r); ctx.lineTo(c1, r); }
+    for (let c = c0; c <= c1; c++) { ctx.moveTo(c, r0); ctx.lineTo(c, r1); }
+    ctx.stroke();
+  }
   if (chosen >= 0) {
     const r = Math.floor(chosen / C), c = chosen % C;
     ctx.lineWidth = 2 / scale;
     ctx.strokeStyle = "#ff0";
-    ctx.beginPath(); ctx.arc(c + 0.5, r + 0.5, Math.sqrt(N) + 0.5, 0, 2 * Math.PI); ctx.stroke();
     ctx.strokeRect(c, r, 1, 1);
+    // The attack disk and the enemies are an ant's; a bare cell has none.
+    if (fateOf[chosen] < 0) return;
+    ctx.beginPath(); ctx.arc(c + 0.5, r + 0.5, Math.sqrt(N) + 0.5, 0, 2 * Math.PI); ctx.stroke();
     const focus = focusEnemy(chosen);
     for (const e of enemiesOf(chosen).keys()) {
       let er = Math.floor(e / C), ec = e % C;
@@ -169,7 +186,9 @@ function choose(cell) {
   const r = Math.floor(cell / C), c = cell % C, ch = map[cell];
   info.replaceChildren(el("div", "mono", "cell " + r + " " + c + ": '" + ch + "'"));
   if (fateOf[cell] < 0) {
-    info.append(el("div", "", { ".": "land", "%": "water", "*": "food" }[ch] || "hill of player " + ch));
+    const kind = el("div", "", { ".": "land", "%": "water", "*": "food" }[ch] || "hill of player " + ch + " (no ant on it)");
+    kind.id = "kind";
+    info.append(kind, el("div", "", "No ant here: click an ant to see its enemies and its fate."));
   } else {
     const fate = DATA.fates[fateOf[cell]], owner = ownerOf(map.charCodeAt(cell));
     info.append(el("div", "", "ant of player " + owner + (ch < "a" ? " on its own hill" : "")));

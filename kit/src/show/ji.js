@@ -1,21 +1,50 @@
 // 集: the referee's record round by round, or the solver's value table.
+// Skills are named as the input names them, with the English name `ji`
+// gives the common variant's skills beside them.
 const app = document.getElementById("app");
+const named = name => DATA.english[name] ? name + " (" + DATA.english[name] + ")" : name;
+// skills[i] = [name, delta, req, beats]
+const beats = {};
+for (const [name, , , list] of DATA.skills) beats[name] = new Set(list);
+// The variant: every skill, what it gives or costs, what it needs, what it beats.
+function variantTable() {
+  const box = el("details", "legend-list"); box.open = true;
+  box.append(el("summary", "", "The variant: " + DATA.skills.length + " skills (each side starts with 0 集; a skill needs its req 集 or more, and adds delta to its player's count)"));
+  const t = el("table", "grid"); t.id = "variant";
+  const head = el("tr");
+  for (const h of ["skill", "delta", "req", "beats"]) head.append(el("th", "", h));
+  t.append(head);
+  for (const [name, delta, req, list] of DATA.skills) {
+    const tr = el("tr");
+    tr.append(el("td", "", named(name)), el("td", "", delta), el("td", "", String(req)));
+    const b = el("td", "", list.length ? list.map(named).join(", ") : "—"); b.style.textAlign = "left";
+    tr.append(b);
+    t.append(tr);
+  }
+  box.append(t);
+  return box;
+}
 if (DATA.note) app.append(el("div", "note", DATA.note));
 if (DATA.kind === "ji_referee") {
+  app.append(el("div", "about", "One recorded game of 集 refereed (ji_referee --trace): both players' skills and counts of 集 round by round, up to the round that decides, and the verdict."));
+  app.append(variantTable());
   const verdict = el("div", "verdict", "verdict: " + DATA.verdict); verdict.id = "verdict";
   const words = DATA.verdict.split(" ");
+  const decider = DATA.rounds[DATA.rounds.length - 1];
   const why = {
-    A: "A's skill beats B's in round " + words[1] + ": A wins",
-    B: "B's skill beats A's in round " + words[1] + ": B wins",
+    A: (decider ? named(decider[1]) + " beats " + named(decider[2]) : "A's skill beats B's") + " in round " + words[1] + ": A wins",
+    B: (decider ? named(decider[2]) + " beats " + named(decider[1]) : "B's skill beats A's") + " in round " + words[1] + ": B wins",
     ILLEGAL: "round " + words[2] + ": " + (words[1] === "AB" ? "both play" : words[1] + " plays") + " a skill without enough 集",
     CONTINUE: "every round was played and no one won: A holds " + words[1] + " 集, B holds " + words[2],
   }[words[0]] || "";
-  app.append(verdict, el("div", "", why));
+  const whyLine = el("div", "", why); whyLine.id = "why";
+  app.append(verdict, whyLine);
   document.getElementById("status").textContent = DATA.rounds.length + " rounds refereed";
-  const meaning = r => {
+  const meaning = (r, a, b) => {
     const w = r.split(" ");
     if (w[0] === "next") return "no skill beats the other: go on with A " + w[1] + ", B " + w[2];
-    if (w[0] === "A" || w[0] === "B") return w[0] + "'s skill beats the other's: " + w[0] + " wins";
+    if (w[0] === "A") return named(a) + " beats " + named(b) + ": A wins";
+    if (w[0] === "B") return named(b) + " beats " + named(a) + ": B wins";
     if (w[0] === "ILLEGAL") return (w[1] === "AB" ? "both" : w[1]) + " played a skill without enough 集";
     return r;
   };
@@ -41,8 +70,8 @@ if (DATA.kind === "ji_referee") {
     for (let i = from; i < to; i++) {
       const r = DATA.rounds[i];
       const tr = el("tr", i === DATA.rounds.length - 1 && !/^next|^\?/.test(r[5]) ? "decides" : "");
-      for (const v of [r[0], r[1], r[2], r[3], r[4]]) tr.append(el("td", "", String(v)));
-      const last = el("td", "", meaning(r[5])); last.style.textAlign = "left";
+      for (const v of [r[0], named(r[1]), named(r[2]), r[3], r[4]]) tr.append(el("td", "", String(v)));
+      const last = el("td", "", meaning(r[5], r[1], r[2])); last.style.textAlign = "left";
       tr.append(last);
       table.append(tr);
     }
@@ -61,7 +90,11 @@ if (DATA.kind === "ji_referee") {
   const side = DATA.c + 1;
   document.getElementById("status").textContent =
     DATA.skills.length + " skills, states 0.." + DATA.c + " x 0.." + DATA.c + ", " + DATA.queries.length + " queries in the input";
-  app.append(el("div", "", "The value P(A wins) − P(B wins) of every state under optimal play: A's 集 down, B's 集 across. Framed: the input's queries. Hover over or click a state for its optimal first-round strategies."));
+  const limit = DATA.R === "0" || /^0+$/.test(DATA.R) ? "no round limit (R = 0)" : "R = " + DATA.R + ": after " + DATA.R + " rounds the game is a draw";
+  const chance = "p = " + DATA.p + ": after every round that does not end the game, it is called off as a draw with probability " + DATA.p + "%";
+  app.append(el("div", "about", "The value of every state of this 集 game under optimal play (ji_solver --strategy): P(A wins) − P(B wins) from the state where A holds x 集 (down) and B holds y 集 (across). Framed: the input's queries. Hover over or click a state for both players' optimal first-round strategies."));
+  const rules = el("div", "mono", limit + "; " + chance + "."); rules.id = "rules";
+  app.append(rules, variantTable());
   const wrap = el("div", "cols");
   const table = el("table", "grid heat"); table.id = "heat";
   const info = el("div", "info"); info.id = "info";
@@ -94,7 +127,7 @@ if (DATA.kind === "ji_referee") {
   function strategy(text) {
     const w = text.split(" "), div = el("div", "mono");
     if (!text) { div.textContent = "(none printed)"; return div; }
-    for (let i = 0; i + 1 < w.length; i += 2) div.append(el("div", "", w[i] + "  " + w[i + 1]));
+    for (let i = 0; i + 1 < w.length; i += 2) div.append(el("div", "", w[i] + "  " + w[i + 1] + (DATA.english[w[i]] ? "  " + DATA.english[w[i]] : "")));
     return div;
   }
   function choose(x, y) {

@@ -3,6 +3,69 @@
 //! (`ji_solver --strategy` asked about every state).
 
 use super::json::{self, Json};
+use crate::error::{self, Error};
+use std::io::Write;
+use std::path::Path;
+
+const SCRIPT: &str = include_str!("ji.js");
+
+/// The referee's page: `ji_referee --trace` on the record (or, for a
+/// referee without `--trace`, its verdict and the record's moves).
+pub fn referee_page(
+    input: &[u8],
+    solver: &Path,
+    title: &str,
+    page: &mut dyn Write,
+) -> error::Result<()> {
+    let text = String::from_utf8_lossy(input);
+    let words = tokens(&text);
+    let (skills, _) = skills(&words)?;
+    let traced = super::page::run(solver, &["--trace"], input)?;
+    let data = if traced.code == 0 {
+        let rounds = rounds(&traced.stderr)?;
+        referee_json(&skills, &rounds, &traced.stdout, None)
+    } else {
+        // A ji_referee without `--trace` (docs/contract.md) refuses it:
+        // show the record's moves and the verdict alone.
+        let plain = super::page::run(solver, &[], input)?;
+        if plain.code != 0 {
+            return Err(plain.refusal("ji_referee"));
+        }
+        let rounds = record_rounds(&text, &plain.stdout)?;
+        let note = "this ji_referee has no --trace: the counts of 集 are not shown";
+        referee_json(&skills, &rounds, &plain.stdout, Some(note))
+    };
+    super::page::write_json_page(page, title, SCRIPT, &data)
+}
+
+/// The solver's page: `ji_solver --strategy` asked about every state.
+pub fn solver_page(
+    input: &[u8],
+    solver: &Path,
+    title: &str,
+    page: &mut dyn Write,
+) -> error::Result<()> {
+    let table = table(&String::from_utf8_lossy(input))?;
+    let run = super::page::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
+    let note = match run.code {
+        0 => None,
+        3 => Some(format!(
+            "not certified (ji_solver exit 3, best values shown): {}",
+            run.stderr.trim_end()
+        )),
+        _ => return Err(run.refusal("ji_solver")),
+    };
+    let cells = cells(&run.stdout);
+    let side = table.c + 1;
+    if cells.len() != side * side {
+        return Err(Error::usage(format!(
+            "ji_solver answered {} of the {} states",
+            cells.len(),
+            side * side
+        )));
+    }
+    super::page::write_json_page(page, title, SCRIPT, &solver_json(&table, &cells, note.as_deref()))
+}
 
 /// ji_referee reads and ji_solver reads: ASCII whitespace separates tokens
 /// (U+3000 and no-break spaces belong to names); a leading BOM is skipped.
@@ -13,11 +76,41 @@ fn tokens(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// A skill's name and its `req` (the 集 it needs), from the input.
+/// A skill as the input states it: its name, the 集 it gives (`delta`,
+/// negative: it spends), the 集 it needs (`req`) and the skills it beats.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skill {
     pub name: String,
+    pub delta: String,
     pub req: i64,
+    pub beats: Vec<String>,
+}
+
+/// The English names of the common variant's skills, as `ji` names them
+/// (src/bin/ji.rs): the page shows one beside the Chinese name wherever
+/// that name is used (a skill of another name is shown as given).
+pub const ENGLISH: [(&str, &str); 8] = [
+    ("集", "charge"),
+    ("小防", "small shield"),
+    ("中防", "medium shield"),
+    ("大防", "big shield"),
+    ("小波", "small wave"),
+    ("中波", "medium wave"),
+    ("大波", "big wave"),
+    ("黑洞", "black hole"),
+];
+
+fn english_json() -> Json {
+    Json::Object(ENGLISH.iter().map(|(zh, en)| (zh.to_string(), Json::string(en))).collect())
+}
+
+fn skill_json(s: &Skill) -> Json {
+    Json::Array(vec![
+        Json::string(&s.name),
+        Json::string(&s.delta),
+        Json::Number(s.req),
+        Json::Array(s.beats.iter().map(|b| Json::string(b)).collect()),
+    ])
 }
 
 /// The skills of a 集 input, and the index of the token after them.
@@ -29,9 +122,11 @@ fn skills(words: &[&str]) -> Result<(Vec<Skill>, usize), String> {
     for _ in 0..n {
         let field = |i: usize| words.get(at + i).copied().ok_or_else(bad);
         let name = field(0)?.to_string();
+        let delta = field(1)?.to_string();
         let req: i64 = field(2)?.parse().map_err(|_| bad())?;
         let k: usize = field(3)?.parse().map_err(|_| bad())?;
-        skills.push(Skill { name, req });
+        let beats = (0..k).map(|i| field(4 + i).map(str::to_string)).collect::<Result<_, _>>()?;
+        skills.push(Skill { name, delta, req, beats });
         at += 4 + k;
     }
     Ok((skills, at))
@@ -100,7 +195,7 @@ pub fn record_rounds(input: &str, verdict: &str) -> Result<Vec<Round>, String> {
         .collect())
 }
 
-pub fn referee_json(rounds: &[Round], verdict: &str, note: Option<&str>) -> Json {
+pub fn referee_json(skills: &[Skill], rounds: &[Round], verdict: &str, note: Option<&str>) -> Json {
     let rounds = rounds.iter().map(|r| {
         Json::Array(vec![
             Json::Number(r.t as i64),
@@ -113,6 +208,8 @@ pub fn referee_json(rounds: &[Round], verdict: &str, note: Option<&str>) -> Json
     });
     json::object(vec![
         ("kind", Json::string("ji_referee")),
+        ("english", english_json()),
+        ("skills", Json::Array(skills.iter().map(skill_json).collect())),
         ("rounds", Json::Array(rounds.collect())),
         ("verdict", Json::string(verdict.trim_end())),
         ("note", note.map_or(Json::Null, Json::string)),
@@ -126,6 +223,10 @@ pub struct Table {
     pub skills: Vec<Skill>,
     pub c: usize,
     pub queries: Vec<(usize, usize)>,
+    /// The round limit R (0: none) and the draw chance p in percent, as
+    /// the input writes them.
+    pub rounds: String,
+    pub draw_percent: String,
     /// The input up to its queries, as tokens, one record per line.
     pub head: String,
 }
@@ -159,7 +260,8 @@ pub fn table(input: &str) -> Result<Table, String> {
             Some((x, y))
         })
         .collect();
-    Ok(Table { skills, c: c as usize, queries, head })
+    let (rounds, draw_percent) = (words[at].to_string(), words[at + 1].to_string());
+    Ok(Table { skills, c: c as usize, queries, rounds, draw_percent, head })
 }
 
 impl Table {
@@ -223,7 +325,10 @@ pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
     json::object(vec![
         ("kind", Json::string("ji_solver")),
         ("c", Json::Number(table.c as i64)),
-        ("skills", Json::Array(table.skills.iter().map(|s| Json::string(&s.name)).collect())),
+        ("english", english_json()),
+        ("skills", Json::Array(table.skills.iter().map(skill_json).collect())),
+        ("R", Json::string(&table.rounds)),
+        ("p", Json::string(&table.draw_percent)),
         (
             "queries",
             Json::Array(

@@ -5,6 +5,22 @@
 //! `turn` line and against the answer.
 
 use super::json::{self, Json};
+use crate::error;
+use std::io::Write;
+use std::path::Path;
+
+const SCRIPT: &str = include_str!("zhuguosha.js");
+
+/// The page: `zhuguosha --trace` on `input` (exit 0, or 3 for a game that
+/// never ends), replayed.
+pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
+    let run = super::page::run(solver, &["--trace"], input)?;
+    if run.code != 0 && run.code != 3 {
+        return Err(run.refusal("zhuguosha"));
+    }
+    let replay = replay(&String::from_utf8_lossy(input), &run.stdout, &run.stderr, run.code)?;
+    super::page::write_json_page(page, title, SCRIPT, &to_json(&replay))
+}
 
 /// What the other pigs know of a pig (docs/zhuguosha.md, `reveal`/`mark`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
