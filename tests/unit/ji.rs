@@ -242,6 +242,80 @@ fn moves_by_number_name_or_alias() {
 }
 
 #[test]
+fn english_names_are_moves_in_any_case_with_or_without_the_space() {
+    let model = common();
+    let big_shield = skill(&model, "大防");
+    let mine: Vec<usize> = (0..model.n).filter(|&x| model.variant.skills[x].req <= 1).collect();
+    let typed = ["big shield", "BigShield", "bigshield", "BIG SHIELD", " big  shield ", "Da Fang"];
+    for word in typed {
+        let mut out = Vec::new();
+        let line = format!("{word}\n");
+        let mv = read_move(&model, &mine, 1, &mut line.as_bytes(), &mut out, false).unwrap();
+        let said = String::from_utf8(out).unwrap();
+        assert!(matches!(mv, Some(Move::Play(x)) if x == big_shield), "{word:?}: {said}");
+    }
+    // Every English name of issue 18, transcribed by hand, names its skill.
+    let english = [
+        ("集", "charge"),
+        ("小防", "small shield"),
+        ("中防", "medium shield"),
+        ("大防", "big shield"),
+        ("小波", "small wave"),
+        ("中波", "medium wave"),
+        ("大波", "big wave"),
+        ("黑洞", "black hole"),
+    ];
+    for (chinese, name) in english {
+        let squashed = name.replace(' ', "").to_uppercase();
+        assert_eq!(model.names.find(name), Some(skill(&model, chinese)), "{name}");
+        assert_eq!(model.names.find(&squashed), Some(skill(&model, chinese)), "{squashed}");
+    }
+    // An English name that is another skill's name (in any case) names
+    // only that skill: a typed word never names two skills.
+    let variant = parse_variant("2\n集 1 0 0\nCharge 0 0 0".as_bytes(), "v", 0).unwrap();
+    let model = Model::new(variant);
+    assert_eq!(model.names.find("Charge"), Some(1));
+    assert_eq!(model.names.find("charge"), None);
+    assert_eq!(model.names.find("JI"), Some(0));
+}
+
+#[test]
+fn round_results_name_the_skills_in_english_within_80_columns() {
+    let model = common();
+    let english = |x: usize| model.names.english[x].unwrap();
+    for x in 0..model.n {
+        for y in 0..model.n {
+            let report = round_report(&model, x, y);
+            assert!(report.lines().all(|l| width(l) <= COLUMNS), "{report}");
+            let head = format!("you: {}, AI: {}", model.names.named(x), model.names.named(y));
+            assert!(report.starts_with(&head), "{report}");
+            let result = if model.beats(x, y) {
+                format!("you win ({} beats {})", english(x), english(y))
+            } else if model.beats(y, x) {
+                format!("the AI wins ({} beats {})", english(y), english(x))
+            } else {
+                "neither beats the other: go on".to_string()
+            };
+            assert!(report.ends_with(&format!(" -> {result}")), "{report}");
+        }
+    }
+    let (charge, small_wave) = (skill(&model, "集"), skill(&model, "小波"));
+    assert_eq!(
+        round_report(&model, charge, small_wave),
+        "you: 集 charge, AI: 小波 small wave -> the AI wins (small wave beats charge)"
+    );
+    // Too long for one line: the result goes on the next.
+    let (medium_shield, black_hole) = (skill(&model, "中防"), skill(&model, "黑洞"));
+    assert_eq!(
+        round_report(&model, medium_shield, black_hole),
+        "you: 中防 medium shield, AI: 黑洞 black hole\n  -> the AI wins (black hole beats medium shield)"
+    );
+    // A skill without an English name is named as the variant names it.
+    let model = rock_paper_scissors_wait();
+    assert_eq!(round_report(&model, 0, 1), "you: R, AI: P -> the AI wins (P beats R)");
+}
+
+#[test]
 fn aliases_are_pinyin_and_never_ambiguous() {
     let model = common();
     let want = ["ji", "xiaofang", "zhongfang", "dafang", "xiaobo", "zhongbo", "dabo", "heidong"];

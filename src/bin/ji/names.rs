@@ -15,15 +15,34 @@ pub struct Names {
     pub aliases: Vec<Option<String>>,
     /// English names, for the skills of the common variant.
     pub english: Vec<Option<&'static str>>,
+    /// The English names as typed (`squashed`), each kept only if it names
+    /// no other skill's name or alias (so it never names two skills).
+    typed_english: Vec<Option<String>>,
 }
 
 impl Names {
     pub fn new(variant: &Variant) -> Names {
+        let exact: Vec<String> = variant.skills.iter().map(|s| s.name.clone()).collect();
+        let aliases = aliases(variant);
+        let english: Vec<Option<&'static str>> =
+            (variant.skills.iter()).map(|s| english(&s.name)).collect();
+        // Whether `word` (squashed) names a skill other than `me`.
+        let taken = |word: &str, me: usize| {
+            let other = |i: usize, name: Option<&str>| {
+                i != me && name.map(squashed).as_deref() == Some(word)
+            };
+            (exact.iter().enumerate()).any(|(i, name)| other(i, Some(name)))
+                || (aliases.iter().enumerate()).any(|(i, a)| other(i, a.as_deref()))
+        };
+        let typed_english = (english.iter().enumerate())
+            .map(|(i, e)| e.map(squashed).filter(|word| !taken(word, i)))
+            .collect();
         Names {
-            exact: variant.skills.iter().map(|s| s.name.clone()).collect(),
-            labels: variant.skills.iter().map(|s| shown(s.name.as_bytes())).collect(),
-            aliases: aliases(variant),
-            english: (variant.skills.iter()).map(|s| english(&s.name)).collect(),
+            labels: exact.iter().map(|name| shown(name.as_bytes())).collect(),
+            exact,
+            aliases,
+            english,
+            typed_english,
         }
     }
 
@@ -44,13 +63,28 @@ impl Names {
     }
 
     /// The skill typed: an exact name first (a name `1` wins over the
-    /// number 1), then an alias (any case).
+    /// number 1), then an alias, then an English name, these two in any
+    /// case and with or without spaces (`xiao bo`, `BigShield`).
     pub fn find(&self, word: &str) -> Option<usize> {
-        let alias = |a: &Option<String>| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(word));
+        let typed = squashed(word);
+        let is_typed = |a: &Option<String>| a.as_deref().map(squashed).as_deref() == Some(&*typed);
         (self.exact.iter().position(|name| name == word))
             .or_else(|| self.exact.iter().position(|name| name == word.trim()))
-            .or_else(|| self.aliases.iter().position(alias))
+            .or_else(|| self.aliases.iter().position(is_typed))
+            .or_else(|| self.typed_english.iter().position(is_typed))
     }
+
+    /// The shortest name a person reads: the English one if the skill has
+    /// one (the result of a round names the skills this way).
+    pub fn short(&self, x: usize) -> &str {
+        self.english[x].unwrap_or(&self.labels[x])
+    }
+}
+
+/// A typed word as matched against aliases and English names: ASCII
+/// letters in lower case, white space left out.
+fn squashed(word: &str) -> String {
+    word.chars().filter(|c| !c.is_ascii_whitespace()).map(|c| c.to_ascii_lowercase()).collect()
 }
 
 /// Pinyin of the common variant's characters.

@@ -121,7 +121,7 @@ pub fn rules(model: &Model) -> String {
         0 => "-".to_string(),
         _ => xs.iter().map(|&x| &*names.labels[x]).collect::<Vec<_>>().join(" "),
     };
-    let mut rows = vec![["skill", "type", "集", "needs", "beats"].map(String::from)];
+    let mut rows = vec![["skill", "alias", "集", "needs", "beats"].map(String::from)];
     for (x, s) in model.variant.skills.iter().enumerate() {
         let gain = match s.delta {
             d if d > 0 => format!("gains {d}"),

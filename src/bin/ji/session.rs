@@ -24,7 +24,8 @@ pub const REPORTS: u64 = 60;
 /// Added to the seed for the AI's moves in `p` (the bytes of "piay").
 pub const PLAY_STREAM: u64 = 0x7069_6179;
 
-pub const MOVE_HELP: &str = "type a skill's number, name or alias; r shows the rules, q gives up";
+pub const MOVE_HELP: &str =
+    "type a skill's number, name, English name or alias; r: the rules, q: give up";
 
 pub const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at 0 集";
 
@@ -88,8 +89,7 @@ impl Session {
         };
         let generation = archive.generation;
         let trainer = Trainer::new(&model, &value, archive.population, generation, archive.rng);
-        let (n, c, states) = (model.n, model.cap, model.states);
-        writeln!(out, "variant: {n} skills, C = {c}, {states} states\n{note}")?;
+        writeln!(out, "variant: {} skills; {}\n{note}", model.n, table(&model))?;
         let trained = match generation {
             0 => "the AI is untrained (generation 0)".to_string(),
             g => format!("the AI is trained: generation {g}"),
@@ -129,8 +129,8 @@ impl Session {
         }
         writeln!(
             out,
-            "training {gens} generations; fitness = -(exploitability + mean gap over\n\
-             the states): higher is better, 0 is unbeatable"
+            "training {gens} generations; fitness = -(exploitability + the mean, over\n\
+             the states, of what a best reply gains there): 0 is unbeatable"
         )?;
         let started = std::time::Instant::now();
         let mut drawn = started;
@@ -302,22 +302,11 @@ impl Session {
                 None => break format!("game abandoned in round {round} (end of input): no winner"),
             };
             let y = model.ai_move(&ai, bot, me, &mut self.play_rng);
-            let (xs, ys) = (&model.names.labels[x], &model.names.labels[y]);
-            let result = if model.beats(x, y) {
-                format!("you win ({xs} beats {ys})")
-            } else if model.beats(y, x) {
-                format!("the AI wins ({ys} beats {xs})")
-            } else {
+            writeln!(out, "{}", round_report(model, x, y))?;
+            if !model.beats(x, y) && !model.beats(y, x) {
                 me = me.saturating_add(model.variant.skills[x].delta);
                 bot = bot.saturating_add(model.variant.skills[y].delta);
-                "neither beats the other: go on".into()
-            };
-            writeln!(
-                out,
-                "you: {}, AI: {} -> {result}",
-                model.names.named(x),
-                model.names.named(y)
-            )?;
+            }
             if model.beats(x, y) || model.beats(y, x) {
                 let winner = if model.beats(x, y) { "you win" } else { "the AI wins" };
                 let rounds = if round == 1 { "round" } else { "rounds" };
@@ -329,6 +318,39 @@ impl Session {
     }
 }
 
+/// What a round says: both moves, then who won and why, naming the skills
+/// in English where they have English names; the result goes on a line of
+/// its own where one line would not fit 80 columns.
+pub fn round_report(model: &Model, x: usize, y: usize) -> String {
+    let names = &model.names;
+    let (mine, theirs) = (names.short(x), names.short(y));
+    let result = if model.beats(x, y) {
+        format!("you win ({mine} beats {theirs})")
+    } else if model.beats(y, x) {
+        format!("the AI wins ({theirs} beats {mine})")
+    } else {
+        "neither beats the other: go on".to_string()
+    };
+    let moves = format!("you: {}, AI: {}", names.named(x), names.named(y));
+    let line = format!("{moves} -> {result}");
+    match width(&line) <= COLUMNS {
+        true => line,
+        false => format!("{moves}\n  -> {result}"),
+    }
+}
+
+/// The AI's table in words, for the first screen: its states are the two
+/// counts of 集, each capped at C (the most any skill needs).
+fn table(model: &Model) -> String {
+    match (model.states, model.cap) {
+        (1, _) => "the AI's table: 1 state (集 makes no difference)".to_string(),
+        (states, cap) => {
+            format!("the AI's table: {states} states, each side's 集 0 to {cap} (or more)")
+        }
+    }
+}
+
+/// Whom `p` plays against.
 #[derive(Clone, Copy)]
 pub enum Opponent {
     /// The best of the population (`p`).
