@@ -2,7 +2,7 @@
 //! atomic save, refusal of a corrupt archive or one of another variant) and
 //! `p` with bad moves on a custom variant. Each test runs in its own
 //! temporary directory. The exploitability target of a default `t` is
-//! checked by bench/ji.sh, not here (it takes about ten seconds).
+//! checked by bench/ji.sh, not here (it takes about 7 s of CPU).
 
 mod common;
 

@@ -14,20 +14,23 @@ use crate::train::{Trainer, POPULATION};
 use crate::variant::{bits, read_variant, Variant};
 use crate::{Options, COMMANDS};
 
-/// `t` without a count: about 11 s on the 2-core machine, and enough to
-/// pass the 0.02 exploitability goal on the common variant.
-pub const DEFAULT_GENERATIONS: u64 = 3000;
+/// `t` without a count: about 7 s of CPU on the 2-core development VM
+/// (bench/ji.sh), and enough to pass the 0.02 exploitability goal on the
+/// common variant.
+const DEFAULT_GENERATIONS: u64 = 3000;
 /// The largest count `t` accepts, so that a typo cannot train for hours.
-pub const MAX_GENERATIONS: u64 = 100_000;
+const MAX_GENERATIONS: u64 = 100_000;
 /// Progress reports per `t` (one line each when stdout is not a terminal).
-pub const REPORTS: u64 = 60;
+const REPORTS: u64 = 60;
 /// Added to the seed for the AI's moves in `p` (the bytes of "piay").
-pub const PLAY_STREAM: u64 = 0x7069_6179;
+const PLAY_STREAM: u64 = 0x7069_6179;
 
+/// How to move, at the start of a game and on `h` in one.
 pub const MOVE_HELP: &str =
     "type a skill's number, name, English name or alias; r: the rules, q: give up";
 
-pub const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at 0 集";
+/// Why `p` and `t` do nothing in a variant without a req-0 skill.
+const NOTHING_TO_PLAY: &str = "no skill needs 0 集, so neither side can move at 0 集";
 
 /// Which ends of the session are a terminal: prompts go to a person who
 /// types (`input`); progress is redrawn in place (`output`).
