@@ -399,11 +399,11 @@ fn capacity_refusals_are_in_each_programs_words() {
 #[test]
 fn the_common_variant_has_one_definition() {
     let common = common_variant();
-    let ji = fs::read_to_string(common::root().join("src/bin/ji.rs")).unwrap();
+    let ji = fs::read_to_string(common::root().join("src/bin/ji/variant.rs")).unwrap();
     let start = "const COMMON_VARIANT: &str = \"";
-    let at = ji.find(start).expect("ji.rs defines COMMON_VARIANT") + start.len();
+    let at = ji.find(start).expect("ji/variant.rs defines COMMON_VARIANT") + start.len();
     let end = ji[at..].find("\";").unwrap();
-    assert_eq!(&ji[at..at + end], common, "src/bin/ji.rs COMMON_VARIANT");
+    assert_eq!(&ji[at..at + end], common, "src/bin/ji/variant.rs COMMON_VARIANT");
     for doc in ["README.md", "docs/ji.md"] {
         let text = fs::read_to_string(common::root().join(doc)).unwrap();
         let fenced = format!("```\n{common}```");

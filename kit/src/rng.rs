@@ -1,6 +1,7 @@
 //! A seeded PRNG (splitmix64): the same seed gives the same numbers on
 //! every machine, unlike std's `RandomState`.
 
+// shared: splitmix begin, master kit/src/rng.rs (edit there, then run scripts/sync-shared)
 /// splitmix64 (Steele, Lea, Flood 2014): one u64 of state.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -17,7 +18,10 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
+}
+// shared: splitmix end
 
+impl Rng {
     /// Uniform in `0..n`.
     ///
     /// # Panics

@@ -1,6 +1,20 @@
-//! Unit tests of `src/bin/ji.rs` (pulled in by its `mod tests`).
+//! Unit tests of `src/bin/ji/` (pulled in by main.rs's `mod tests`).
 
-use super::*;
+use crate::archive::*;
+use crate::eval::*;
+use crate::failure::*;
+use crate::model::*;
+use crate::names::*;
+use crate::rng::*;
+use crate::screen::*;
+use crate::session::*;
+use crate::simplex::*;
+use crate::train::*;
+use crate::variant::*;
+use crate::*;
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
 
 fn common() -> Model {
     Model::new(parse_variant(COMMON_VARIANT.as_bytes(), "v", 0).unwrap())
@@ -10,26 +24,26 @@ fn err(text: &str) -> String {
     parse_variant(text.as_bytes(), "v", 0).unwrap_err().to_string()
 }
 
-fn skill(m: &Model, name: &str) -> usize {
-    m.v.skills.iter().position(|s| s.name == name).unwrap()
+fn skill(model: &Model, name: &str) -> usize {
+    model.variant.skills.iter().position(|s| s.name == name).unwrap()
 }
 
 #[test]
 fn common_variant_rules() {
-    let m = common();
-    assert_eq!((m.n, m.cap, m.states), (8, 5, 36));
+    let model = common();
+    assert_eq!((model.n, model.cap, model.states), (8, 5, 36));
     let (ji, small_def, mid_def, small_wave) =
-        (skill(&m, "集"), skill(&m, "小防"), skill(&m, "中防"), skill(&m, "小波"));
-    assert!(m.beats(small_wave, ji) && m.beats(small_wave, mid_def));
-    assert!(!m.beats(small_wave, small_def) && !m.beats(small_def, small_wave));
+        (skill(&model, "集"), skill(&model, "小防"), skill(&model, "中防"), skill(&model, "小波"));
+    assert!(model.beats(small_wave, ji) && model.beats(small_wave, mid_def));
+    assert!(!model.beats(small_wave, small_def) && !model.beats(small_def, small_wave));
     // No 集: no defence is worth playing, only 集.
-    assert_eq!(m.playable[0], 1 << ji);
+    assert_eq!(model.playable[0], 1 << ji);
     // 5 集 against 1: 黑洞 beats every affordable reply.
-    assert_eq!(m.playable[5 * 6 + 1], 1 << skill(&m, "黑洞"));
+    assert_eq!(model.playable[5 * 6 + 1], 1 << skill(&model, "黑洞"));
     // Capped model: no playable skill raises a count past C.
-    for s in 0..m.states {
-        for x in bits(m.playable[s]) {
-            assert!(s / 6 + m.v.skills[x].delta.max(0) as usize <= 5);
+    for s in 0..model.states {
+        for x in bits(model.playable[s]) {
+            assert!(s / 6 + model.variant.skills[x].delta.max(0) as usize <= 5);
         }
     }
 }
@@ -75,35 +89,35 @@ fn rock_paper_scissors_stage_game() {
 
 #[test]
 fn exploitability_of_reference_strategies() {
-    let m = common();
-    let (value, eq) = equilibrium(&m);
+    let model = common();
+    let (value, eq) = equilibrium(&model);
     assert!(value[0].abs() < 1e-12, "symmetric game: value 0");
-    let uniform = m.policy(&vec![1.0; m.genes()]);
-    let br = exact_best_response(&m, &uniform);
+    let uniform = model.policy(&vec![1.0; model.genes()]);
+    let br = exact_best_response(&model, &uniform);
     assert!((br[0] - 0.5).abs() < 1e-12, "uniform AI: {}", br[0]);
-    assert!(exact_best_response(&m, &eq)[0].abs() < 1e-9);
-    let o = outcomes(&m, &uniform, &uniform);
+    assert!(exact_best_response(&model, &eq)[0].abs() < 1e-9);
+    let o = outcomes(&model, &uniform, &uniform);
     assert!((o.win - o.lose).abs() < 1e-12 && (o.win + o.lose + o.draw - 1.0).abs() < 1e-12);
 }
 
 /// A fresh population of the common variant after `steps` generations.
-fn trained(m: &Model, seed: u64, steps: usize) -> Trainer {
-    let (value, _) = equilibrium(m);
-    let mut t = Trainer::new(m, &value, Trainer::fresh(m, seed), 0, Rng(seed));
+fn trained(model: &Model, seed: u64, steps: usize) -> Trainer {
+    let (value, _) = equilibrium(model);
+    let mut t = Trainer::new(model, &value, Trainer::fresh(model, seed), 0, Rng::new(seed));
     for _ in 0..steps {
-        t.step(m, &value);
+        t.step(model, &value);
     }
     t
 }
 
 #[test]
 fn archive_round_trip_and_corruption() {
-    let m = common();
-    let t = trained(&m, 9, 1);
-    let text = archive_text(&m, &t);
-    let archive = parse_archive(text.as_bytes(), "a", &m).unwrap();
+    let model = common();
+    let t = trained(&model, 9, 1);
+    let text = archive_text(&model, &t);
+    let archive = parse_archive(text.as_bytes(), "a", &model).unwrap();
     let (g, r, pop) = (archive.generation, archive.rng, archive.population);
-    assert_eq!((g, r.0), (1, t.rng.0));
+    assert_eq!((g, r.state()), (1, t.rng.state()));
     let genes: Vec<Vec<f64>> = t.pop.iter().map(|i| i.genes.clone()).collect();
     assert_eq!(pop, genes);
     let cut: String = text.lines().take(100).map(|l| format!("{}\n", l)).collect();
@@ -113,7 +127,7 @@ fn archive_round_trip_and_corruption() {
         (text.replacen("集 1 0 0", "集 2 0 0", 1), "line 2: archive is for another variant"),
     ];
     for (bad, want) in cases {
-        let e = match parse_archive(bad.as_bytes(), "a", &m) {
+        let e = match parse_archive(bad.as_bytes(), "a", &model) {
             Err(e) => e.to_string(),
             Ok(_) => panic!("{want}: accepted"),
         };
@@ -123,9 +137,9 @@ fn archive_round_trip_and_corruption() {
 
 #[test]
 fn training_improves_and_is_deterministic() {
-    let m = common();
-    let before = trained(&m, 1, 0).pop[0].fitness;
-    let (a, b) = (trained(&m, 1, 20), trained(&m, 1, 20));
+    let model = common();
+    let before = trained(&model, 1, 0).pop[0].fitness;
+    let (a, b) = (trained(&model, 1, 20), trained(&model, 1, 20));
     assert!(a.pop[0].fitness > before);
     assert_eq!(a.pop[0].genes, b.pop[0].genes);
 }
@@ -179,7 +193,7 @@ fn session(v: Variant, out: &mut Vec<u8>) -> Session {
 #[test]
 fn ctrl_d_ends_the_game_not_the_session() {
     let mut out = Vec::new();
-    let mut s = session(common().v, &mut out);
+    let mut s = session(common().variant, &mut out);
     let chunks: Vec<&'static [u8]> = vec![b"p\n", b"ji\n", b"", b"h\n", b"", b"never read\n"];
     let mut tty = io::BufReader::new(TypedInput(chunks));
     serve(&mut s, &mut tty, &mut out, TYPED).unwrap();
@@ -196,23 +210,23 @@ fn ctrl_d_ends_the_game_not_the_session() {
 
 #[test]
 fn moves_by_number_name_or_alias() {
-    let m = common();
-    let mine: Vec<usize> = (0..m.n).filter(|&x| m.v.skills[x].req <= 1).collect();
+    let model = common();
+    let mine: Vec<usize> = (0..model.n).filter(|&x| model.variant.skills[x].req <= 1).collect();
     let read = |typed: &'static str| -> (Option<usize>, String) {
         let mut out = Vec::new();
-        let mv = read_move(&m, &mine, 1, &mut typed.as_bytes(), &mut out, false).unwrap();
+        let mv = read_move(&model, &mine, 1, &mut typed.as_bytes(), &mut out, false).unwrap();
         let x = match mv {
             Some(Move::Play(x)) => Some(x),
             _ => None,
         };
         (x, String::from_utf8(out).unwrap())
     };
-    let xiaobo = Some(skill(&m, "小波"));
+    let xiaobo = Some(skill(&model, "小波"));
     assert_eq!(read("小波\n").0, xiaobo);
     assert_eq!(read("  XiaoBo \r\n").0, xiaobo);
     assert_eq!(read("5\n").0, xiaobo, "the 5th in the list");
     let (x, said) = read("6\n大波\n\x1b[B\n1\n");
-    assert_eq!(x, Some(skill(&m, "集")));
+    assert_eq!(x, Some(skill(&model, "集")));
     assert_eq!(
         said,
         "refused: 6 is not a number in the list (1 to 5); try again\n\
@@ -221,17 +235,91 @@ fn moves_by_number_name_or_alias() {
     );
     // An exact name wins over a number: the skill named 1 is second here.
     let v = parse_variant(b"2\nA 1 0 0\n1 0 0 0", "v", 0).unwrap();
-    let m = Model::new(v);
+    let model = Model::new(v);
     let mut out = Vec::new();
-    let mv = read_move(&m, &[0, 1], 0, &mut &b"1\n"[..], &mut out, false).unwrap();
+    let mv = read_move(&model, &[0, 1], 0, &mut &b"1\n"[..], &mut out, false).unwrap();
     assert!(matches!(mv, Some(Move::Play(1))));
 }
 
 #[test]
+fn english_names_are_moves_in_any_case_with_or_without_the_space() {
+    let model = common();
+    let big_shield = skill(&model, "大防");
+    let mine: Vec<usize> = (0..model.n).filter(|&x| model.variant.skills[x].req <= 1).collect();
+    let typed = ["big shield", "BigShield", "bigshield", "BIG SHIELD", " big  shield ", "Da Fang"];
+    for word in typed {
+        let mut out = Vec::new();
+        let line = format!("{word}\n");
+        let mv = read_move(&model, &mine, 1, &mut line.as_bytes(), &mut out, false).unwrap();
+        let said = String::from_utf8(out).unwrap();
+        assert!(matches!(mv, Some(Move::Play(x)) if x == big_shield), "{word:?}: {said}");
+    }
+    // Every English name of issue 18, transcribed by hand, names its skill.
+    let english = [
+        ("集", "charge"),
+        ("小防", "small shield"),
+        ("中防", "medium shield"),
+        ("大防", "big shield"),
+        ("小波", "small wave"),
+        ("中波", "medium wave"),
+        ("大波", "big wave"),
+        ("黑洞", "black hole"),
+    ];
+    for (chinese, name) in english {
+        let squashed = name.replace(' ', "").to_uppercase();
+        assert_eq!(model.names.find(name), Some(skill(&model, chinese)), "{name}");
+        assert_eq!(model.names.find(&squashed), Some(skill(&model, chinese)), "{squashed}");
+    }
+    // An English name that is another skill's name (in any case) names
+    // only that skill: a typed word never names two skills.
+    let variant = parse_variant("2\n集 1 0 0\nCharge 0 0 0".as_bytes(), "v", 0).unwrap();
+    let model = Model::new(variant);
+    assert_eq!(model.names.find("Charge"), Some(1));
+    assert_eq!(model.names.find("charge"), None);
+    assert_eq!(model.names.find("JI"), Some(0));
+}
+
+#[test]
+fn round_results_name_the_skills_in_english_within_80_columns() {
+    let model = common();
+    let english = |x: usize| model.names.english[x].unwrap();
+    for x in 0..model.n {
+        for y in 0..model.n {
+            let report = round_report(&model, x, y);
+            assert!(report.lines().all(|l| width(l) <= COLUMNS), "{report}");
+            let head = format!("you: {}, AI: {}", model.names.named(x), model.names.named(y));
+            assert!(report.starts_with(&head), "{report}");
+            let result = if model.beats(x, y) {
+                format!("you win ({} beats {})", english(x), english(y))
+            } else if model.beats(y, x) {
+                format!("the AI wins ({} beats {})", english(y), english(x))
+            } else {
+                "neither beats the other: go on".to_string()
+            };
+            assert!(report.ends_with(&format!(" -> {result}")), "{report}");
+        }
+    }
+    let (charge, small_wave) = (skill(&model, "集"), skill(&model, "小波"));
+    assert_eq!(
+        round_report(&model, charge, small_wave),
+        "you: 集 charge, AI: 小波 small wave -> the AI wins (small wave beats charge)"
+    );
+    // Too long for one line: the result goes on the next.
+    let (medium_shield, black_hole) = (skill(&model, "中防"), skill(&model, "黑洞"));
+    assert_eq!(
+        round_report(&model, medium_shield, black_hole),
+        "you: 中防 medium shield, AI: 黑洞 black hole\n  -> the AI wins (black hole beats medium shield)"
+    );
+    // A skill without an English name is named as the variant names it.
+    let model = rock_paper_scissors_wait();
+    assert_eq!(round_report(&model, 0, 1), "you: R, AI: P -> the AI wins (P beats R)");
+}
+
+#[test]
 fn aliases_are_pinyin_and_never_ambiguous() {
-    let m = common();
+    let model = common();
     let want = ["ji", "xiaofang", "zhongfang", "dafang", "xiaobo", "zhongbo", "dabo", "heidong"];
-    let got: Vec<&str> = m.aliases.iter().map(|a| a.as_deref().unwrap_or("-")).collect();
+    let got: Vec<&str> = model.names.aliases.iter().map(|a| a.as_deref().unwrap_or("-")).collect();
     assert_eq!(got, want);
     // `ji` is a name here, so 集 gets no alias; 超 is not in the table; an
     // ASCII name needs none; 波2 mixes pinyin and ASCII.
@@ -254,7 +342,7 @@ fn rules_table_matches_the_seeds_table() {
         ("大波 big wave", "costs 3", "黑洞"),
         ("黑洞 black hole", "costs 5", ""),
     ];
-    let rules = common().rules();
+    let rules = rules(&common());
     let rows: Vec<Vec<&str>> = (rules.lines().skip(4))
         .map(|row| (row.split("  ")).map(str::trim).filter(|c| !c.is_empty()).collect())
         .collect();
@@ -357,33 +445,33 @@ fn echoed_text_is_escaped() {
 /// nothing beats: one state (C = 0), skills R, P, S, N.
 fn rock_paper_scissors_wait() -> Model {
     let v = parse_variant(b"4\nR 0 0 1 S\nP 0 0 1 R\nS 0 0 1 P\nN 0 0 0", "v", 0).unwrap();
-    let m = Model::new(v);
-    assert_eq!((m.states, m.playable[0]), (1, 0b1111));
-    m
+    let model = Model::new(v);
+    assert_eq!((model.states, model.playable[0]), (1, 0b1111));
+    model
 }
 
 #[test]
 fn exact_evaluation_of_hand_computed_games() {
-    let m = rock_paper_scissors_wait();
+    let model = rock_paper_scissors_wait();
     let close = |a: f64, b: f64| (a - b).abs() < 1e-15;
     // A: R 1/2, P 1/4, N 1/4; B: R, P, N 1/3 each. A round: A wins by P
     // over R (1/12), loses by R to P (1/6), else goes on: P(win) = 1/3.
     let a = [0.5, 0.25, 0.0, 0.25];
     let b = [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0];
-    let o = outcomes(&m, &a, &b);
+    let o = outcomes(&model, &a, &b);
     assert!(close(o.win, 1.0 / 3.0) && close(o.lose, 2.0 / 3.0), "{:?}", o);
     assert!(o.draw < 1e-15, "{:?}", o);
     // B's best reply to A is P: it wins half the rounds and never loses.
-    assert!(close(exact_best_response(&m, &a)[0], 1.0));
+    assert!(close(exact_best_response(&model, &a)[0], 1.0));
     // N against anything never ends: a draw.
-    let o = outcomes(&m, &[0.0, 0.0, 0.0, 1.0], &b);
+    let o = outcomes(&model, &[0.0, 0.0, 0.0, 1.0], &b);
     assert_eq!((o.win, o.lose, o.draw), (0.0, 0.0, 1.0));
     // A slow game: a round ends once in 2.5e7, P(win) = 1/4 exactly. Value
     // iteration stopped at a change of 1e-13 (what `e` did before) is far
     // from it after its 200,000 sweeps; the direct solve is not.
     let a = [1e-4, 0.0, 0.0, 1.0 - 1e-4];
     let b = [0.0, 3e-4, 1e-4, 1.0 - 4e-4];
-    let o = outcomes(&m, &a, &b);
+    let o = outcomes(&model, &a, &b);
     assert!((o.win - 0.25).abs() < 1e-9 && (o.lose - 0.75).abs() < 1e-9, "{:?}", o);
     let (mut v, win, go_on) = (0.0, 1e-4 * 1e-4, 1.0 - 1e-4 * 4e-4);
     for _ in 0..FINE_SWEEPS.max_sweeps {
@@ -394,30 +482,31 @@ fn exact_evaluation_of_hand_computed_games() {
 
 /// P(A wins) from every state by plain value iteration, written from the
 /// rules (no code shared with `outcomes`): the naive model.
-fn naive_win(m: &Model, a: &[f64], b: &[f64]) -> Vec<f64> {
-    let mut v = vec![0.0; m.states];
+fn naive_win(model: &Model, a: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut v = vec![0.0; model.states];
     for _ in 0..100_000 {
-        let mut next = vec![0.0; m.states];
+        let mut next = vec![0.0; model.states];
         for (s, value) in next.iter_mut().enumerate() {
-            let (own, opp) = (s / m.side, s % m.side);
-            for x in 0..m.n {
-                for y in 0..m.n {
-                    let p = a[s * m.n + x] * b[(opp * m.side + own) * m.n + y];
+            let (own, opp) = (s / model.side, s % model.side);
+            for x in 0..model.n {
+                for y in 0..model.n {
+                    let p = a[s * model.n + x] * b[(opp * model.side + own) * model.n + y];
                     if p == 0.0 {
                         continue;
                     }
-                    if m.beats(x, y) {
+                    if model.beats(x, y) {
                         *value += p;
-                    } else if !m.beats(y, x) {
+                    } else if !model.beats(y, x) {
                         let after = |c: usize, z: usize| {
-                            (c as i64 + m.v.skills[z].delta).clamp(0, m.cap as i64) as usize
+                            (c as i64 + model.variant.skills[z].delta).clamp(0, model.cap as i64)
+                                as usize
                         };
-                        *value += p * v[after(own, x) * m.side + after(opp, y)];
+                        *value += p * v[after(own, x) * model.side + after(opp, y)];
                     }
                 }
             }
         }
-        let change = (0..m.states).map(|s| (next[s] - v[s]).abs()).fold(0.0, f64::max);
+        let change = (0..model.states).map(|s| (next[s] - v[s]).abs()).fold(0.0, f64::max);
         v = next;
         if change == 0.0 {
             break;
@@ -428,24 +517,24 @@ fn naive_win(m: &Model, a: &[f64], b: &[f64]) -> Vec<f64> {
 
 #[test]
 fn exact_evaluation_agrees_with_long_value_iteration() {
-    let m = common();
-    let (_, eq) = equilibrium(&m);
-    let t = trained(&m, 5, 3);
-    let uniform = m.policy(&vec![1.0; m.genes()]);
+    let model = common();
+    let (_, eq) = equilibrium(&model);
+    let t = trained(&model, 5, 3);
+    let uniform = model.policy(&vec![1.0; model.genes()]);
     let mut policies = vec![uniform, eq];
-    policies.extend(t.pop.iter().take(6).map(|i| m.policy(&i.genes)));
+    policies.extend(t.pop.iter().take(6).map(|i| model.policy(&i.genes)));
     for (i, a) in policies.iter().enumerate() {
         for b in &policies {
-            let o = outcomes(&m, a, b);
-            let (win, lose) = (naive_win(&m, a, b)[0], naive_win(&m, b, a)[0]);
+            let o = outcomes(&model, a, b);
+            let (win, lose) = (naive_win(&model, a, b)[0], naive_win(&model, b, a)[0]);
             assert!((o.win - win).abs() < 1e-12, "{i}: {} {}", o.win, win);
             assert!((o.lose - lose).abs() < 1e-12, "{i}: {} {}", o.lose, lose);
         }
         // The exact best reply: Bellman's equation holds at its values,
         // and long value iteration reaches the same numbers.
-        let exact = exact_best_response(&m, a);
-        let long = best_response(&m, a, Tolerance { change: 0.0, max_sweeps: 100_000 });
-        let worst = (0..m.states).map(|s| (exact[s] - long[s]).abs()).fold(0.0, f64::max);
+        let exact = exact_best_response(&model, a);
+        let long = best_response(&model, a, Tolerance { change: 0.0, max_sweeps: 100_000 });
+        let worst = (0..model.states).map(|s| (exact[s] - long[s]).abs()).fold(0.0, f64::max);
         assert!(worst < 1e-12, "{i}: {worst}");
     }
 }
@@ -486,7 +575,7 @@ fn every_screen_fits_80_columns() {
     let line = progress(99_999, 100_000, -5.999999, 1.999999, 359_999);
     assert!(width(&line) <= COLUMNS - 3, "{line}");
     let mut out = Vec::new();
-    let mut s = session(common().v, &mut out);
+    let mut s = session(common().variant, &mut out);
     let terminal = Terminal { input: true, output: true };
     serve(&mut s, &mut &b"t 3\n"[..], &mut out, terminal).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -525,12 +614,12 @@ fn p_best_plays_the_equilibrium() {
         let moves = "1\n".repeat(30);
         let script = format!("p best\n{moves}");
         let mut out = Vec::new();
-        let v = common().v;
+        let v = common().variant;
         let mut s = Session::new(v, &options, &mut out).unwrap();
         serve(&mut s, &mut script.as_bytes(), &mut out, PIPES).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("new game against the best strategy\nthe game's value is 0.000000"));
-        let m = &s.m;
+        let model = &s.model;
         let mut counts = (0usize, 0usize);
         let mut checked = 0;
         for line in text.lines() {
@@ -538,12 +627,12 @@ fn p_best_plays_the_equilibrium() {
                 let n: Vec<usize> = (rest.split(|c: char| !c.is_ascii_digit()))
                     .filter_map(|w| w.parse().ok())
                     .collect();
-                counts = (n[1].min(m.cap), n[2].min(m.cap));
+                counts = (n[1].min(model.cap), n[2].min(model.cap));
             } else if let Some(rest) = line.strip_prefix("you: ") {
                 let ai = rest.split("AI: ").nth(1).unwrap().split(' ').next().unwrap();
-                let x = skill(m, ai);
-                let state = counts.1 * m.side + counts.0;
-                assert!(s.eq_policy[state * m.n + x] > 0.0, "{line} at {counts:?}");
+                let x = skill(model, ai);
+                let state = counts.1 * model.side + counts.0;
+                assert!(s.eq_policy[state * model.n + x] > 0.0, "{line} at {counts:?}");
                 checked += 1;
             }
         }

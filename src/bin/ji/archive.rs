@@ -1,0 +1,186 @@
+//! The archive: the population kept between sessions as plain text
+//! (docs/ji_trainer.md, "Archive format"), read with every line checked and
+//! written atomically.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::failure::{BadLine, Failure};
+use crate::model::Model;
+use crate::rng::Rng;
+use crate::screen::shown;
+use crate::train::Trainer;
+use crate::variant::{parse_variant, MAX_SKILLS};
+
+/// The archive's first line: its format and version.
+const ARCHIVE_MAGIC: &str = "ji-archive 1";
+/// The largest population an archive may hold (a bound on what a corrupt
+/// `population` line can make the trainer allocate and score).
+const MAX_ARCHIVED: usize = 10_000;
+
+/// The archive text: see docs/ji_trainer.md ("Archive format").
+pub fn archive_text(model: &Model, t: &Trainer) -> String {
+    let (g, rng, size, states) = (t.generation, t.rng.state(), t.pop.len(), model.states);
+    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}generation {g}\n", model.variant.text());
+    s += &format!("rng {rng:016x}\npopulation {size} {states}\n");
+    for (i, ind) in t.pop.iter().enumerate() {
+        s += &format!("individual {i}\n");
+        for st in 0..model.states {
+            let (a, b) = model.counts(st);
+            s += &format!("{a} {b}");
+            for g in &ind.genes[model.offset[st]..model.offset[st + 1]] {
+                s += &format!(" {g}");
+            }
+            s += "\n";
+        }
+    }
+    s + "end\n"
+}
+
+/// Reads an archive: (generation, rng, population), refusing a corrupt one
+/// or one for another variant. The caller adds the file to errors.
+pub fn parse_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, Failure> {
+    read_archive(text, file, model).map_err(|e| match e {
+        ArchiveError::Line(bad) => bad.in_file(file),
+        ArchiveError::Variant(failure) => failure,
+    })
+}
+
+/// What an archive holds besides the variant.
+pub struct Archive {
+    pub generation: u64,
+    pub rng: Rng,
+    pub population: Vec<Vec<f64>>,
+}
+
+/// A bad archive line, or a bad variant inside it (already in its file).
+enum ArchiveError {
+    Line(BadLine),
+    Variant(Failure),
+}
+
+impl From<BadLine> for ArchiveError {
+    fn from(bad: BadLine) -> ArchiveError {
+        ArchiveError::Line(bad)
+    }
+}
+
+fn read_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, ArchiveError> {
+    fn refuse<T>(line: usize, what: String) -> Result<T, ArchiveError> {
+        Err(ArchiveError::Line(BadLine { line, what }))
+    }
+    let text = match std::str::from_utf8(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
+            return refuse(line, format!("not UTF-8 text (byte {at})"));
+        }
+    };
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    // Line `l`; lines are read in order, so a missing one ends the archive.
+    let line = |l: usize| -> Result<&str, BadLine> {
+        let end = || BadLine { line: l, what: "archive ends early (truncated?)".into() };
+        lines.get(l - 1).copied().ok_or_else(end)
+    };
+    // The value of line l if it reads `key value`.
+    let field = |l: usize, key: &str| line(l).map(|t| t.strip_prefix(key));
+    let expected = |l: usize, what: &str| BadLine { line: l, what: format!("expected '{what}'") };
+    if line(1)? != ARCHIVE_MAGIC {
+        return refuse(1, format!("not a ji archive (expected '{ARCHIVE_MAGIC}')"));
+    }
+    let n = (field(2, "variant ")?.and_then(|r| r.trim().parse::<usize>().ok()))
+        .filter(|n| (1..=MAX_SKILLS).contains(n))
+        .ok_or_else(|| expected(2, "variant N"))?;
+    let mut vt = format!("{n}\n");
+    for l in 3..3 + n {
+        vt = vt + line(l)? + "\n";
+    }
+    let archived = parse_variant(vt.as_bytes(), file, 1).map_err(ArchiveError::Variant)?;
+    if archived != model.variant {
+        let why = if archived.skills.len() != model.n {
+            format!("{} skills, this variant has {}", archived.skills.len(), model.n)
+        } else {
+            let i = (0..model.n)
+                .find(|&i| {
+                    archived.skills[i] != model.variant.skills[i]
+                        || archived.beats[i] != model.variant.beats[i]
+                })
+                .unwrap_or(0);
+            let (there, here) = (archived.skill_line(i), model.variant.skill_line(i));
+            format!("skill {} is '{there}' there, '{here}' here", i + 1)
+        };
+        return refuse(2, format!("archive is for another variant ({why})"));
+    }
+    let mut l = 3 + n;
+    let generation = (field(l, "generation ")?.and_then(|r| r.parse::<u64>().ok()))
+        .ok_or_else(|| expected(l, "generation G"))?;
+    l += 1;
+    let hex = field(l, "rng ")?.and_then(|r| u64::from_str_radix(r, 16).ok());
+    let rng = Rng::new(hex.ok_or_else(|| expected(l, "rng HEX"))?);
+    l += 1;
+    let dims: Vec<usize> = match field(l, "population ")? {
+        Some(r) => r.split(' ').filter_map(|x| x.parse().ok()).collect(),
+        None => vec![],
+    };
+    let states = model.states;
+    if dims.len() != 2 || dims[0] < 1 || dims[0] > MAX_ARCHIVED || dims[1] != states {
+        let what = format!("expected 'population P {states}' with 1 <= P <= {MAX_ARCHIVED}");
+        return refuse(l, what);
+    }
+    let mut pop = Vec::new();
+    for i in 0..dims[0] {
+        l += 1;
+        if line(l)? != format!("individual {i}") {
+            return Err(expected(l, &format!("individual {i}")).into());
+        }
+        let mut genes = Vec::new();
+        for st in 0..states {
+            l += 1;
+            let mut it = line(l)?.split(' ');
+            let (a, b) = model.counts(st);
+            if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
+                return refuse(l, format!("expected the weights of state {a} {b}"));
+            }
+            let start = genes.len();
+            for w in it {
+                match w.parse::<f64>() {
+                    Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
+                    _ => return refuse(l, format!("bad weight '{}'", shown(w.as_bytes()))),
+                }
+            }
+            let (want, found) = (model.offset[st + 1] - model.offset[st], genes.len() - start);
+            if found != want {
+                let what = format!("state {a} {b} needs {want} weights, found {found}");
+                return refuse(l, what);
+            }
+        }
+        pop.push(genes);
+    }
+    l += 1;
+    if line(l)? != "end" {
+        return Err(expected(l, "end").into());
+    }
+    if l < lines.len() {
+        return refuse(l + 1, "text after 'end'".into());
+    }
+    Ok(Archive { generation, rng, population: pop })
+}
+
+/// Writes the archive atomically (a synced temporary file renamed over the
+/// old one), so that a failure at any point leaves the previous one whole.
+pub fn save_archive(path: &Path, text: &str) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

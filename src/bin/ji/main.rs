@@ -1,0 +1,192 @@
+//! 集 (波波攒) trainer: an AI for any variant, trained by a genetic
+//! algorithm and kept in an archive, that a person plays against.
+//!
+//! One module per job, in the order a reader meets them: `failure` (why a
+//! session stops), `format` (the variant format, shared with `ji_referee`
+//! and `ji_solver`), `variant` (the trainer's variant and its limits),
+//! `names` (what a person reads and types for a skill), `model` (the capped
+//! game and the AI's table), `rng`, `simplex` and `lu` (the algorithms
+//! shared with kit and `ji_solver`), `eval` (best responses, outcomes, the
+//! equilibrium), `train` (the genetic algorithm), `archive` (the population
+//! on disk), `screen` (what fits a terminal), `session` (the commands and
+//! a game); this file is the command line. The commands, model, archive
+//! format, exit codes and figures: docs/ji_trainer.md.
+
+mod archive;
+mod eval;
+mod failure;
+#[rustfmt::skip]
+mod format;
+mod lu;
+mod model;
+mod names;
+mod rng;
+mod screen;
+mod session;
+mod simplex;
+mod train;
+mod variant;
+
+use std::ffi::OsString;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+
+use failure::Failure;
+use screen::{shown, Fit};
+use session::{run, Terminal};
+
+/// The program's name, as its messages begin.
+const BIN: &str = "ji";
+
+const HELP: &str = "ji: play 集 (波波攒) against an AI trained by a genetic algorithm.
+usage:   ji [options]            (then commands on stdin, typed or scripted)
+input:   a variant file (--variant), the population archive (--archive),
+         and on stdin
+output:  the session on stdout; the archive after each `t`
+options: --variant FILE  the variant: n, then n skills
+                         `name delta req k beaten...` (default: the common
+                         variant 集 小防 中防 大防 小波 中波 大波 黑洞)
+         --archive FILE  the population archive, read at start, written
+                         after `t` (default: ./archive)
+         --seed N        seed of the pseudo-random generator (default: the
+                         clock)
+         --help          print this help and exit
+exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
+         argument, 3 not used (a bad variant or archive file is bad input)
+";
+
+const COMMANDS: &str = "commands, one per line (a letter or its word):
+  t, train [G]  train G generations (default 3000), save the archive
+  p, play       play a game against the AI (Ctrl-D or q ends the game)
+  p best        play against the best strategy (an equilibrium)
+  r, rules      the rules of the variant
+  s, show       the AI's table: P(skill) per state (own 集, other's 集)
+  e, eval       exact evaluation of the AI from (0, 0), exploitability
+  h, help       this list
+  q, quit       quit (so does Ctrl-D)
+";
+
+/// `--help`: [`HELP`] with [`COMMANDS`] inside its `input:` section,
+/// indented to the text column as the contract's layout asks.
+fn help() -> String {
+    let (head, tail) = HELP.split_at(HELP.find("output:").unwrap_or(HELP.len()));
+    let mut text = head.to_string();
+    for line in COMMANDS.lines() {
+        text.push_str("         ");
+        text.push_str(line);
+        text.push('\n');
+    }
+    text + tail
+}
+
+/// The options, one field each.
+#[derive(Debug, PartialEq, Eq)]
+struct Options {
+    /// `--variant FILE`: the variant (default: the common variant).
+    pub variant: Option<PathBuf>,
+    /// `--archive FILE`: the population archive.
+    pub archive: PathBuf,
+    /// `--seed N`: the generator's seed (default: the clock).
+    pub seed: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { variant: None, archive: PathBuf::from("archive"), seed: None }
+    }
+}
+
+impl Options {
+    /// Sets option `name`, its value taken from `args` (`false`: no such
+    /// option). A path (`--variant`, `--archive`) may be any `OsString`,
+    /// since a file name need not be UTF-8.
+    fn set(&mut self, name: &str, args: &mut std::slice::Iter<OsString>) -> Result<bool, Failure> {
+        if !matches!(name, "--variant" | "--archive" | "--seed") {
+            return Ok(false);
+        }
+        let Some(value) = args.next() else {
+            return Err(refused(format!("option '{name}' needs a value")));
+        };
+        match name {
+            "--variant" => self.variant = Some(PathBuf::from(value)),
+            "--archive" => self.archive = PathBuf::from(value),
+            _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
+                Some(s) => self.seed = Some(s),
+                None => {
+                    let v = shown(value.to_string_lossy().as_bytes());
+                    let why = "not an integer 0..2^64";
+                    return Err(refused(format!("bad value '{v}' for --seed: {why}")));
+                }
+            },
+        }
+        Ok(true)
+    }
+}
+
+// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Run(Options),
+}
+
+/// `--help` anywhere wins; else `Options::set` takes each name in turn.
+fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+    let args: Vec<_> = args.collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    let mut options = Options::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let name = arg.to_str().ok_or_else(not_utf8)?;
+        let what = match options.set(name, &mut args)? {
+            true => continue,
+            // A lone `-` is an argument.
+            false if name.len() > 1 && name.starts_with('-') => "unknown option",
+            false => "unexpected argument",
+        };
+        return Err(refused(format!("{} '{}'", what, name)));
+    }
+    Ok(Command::Run(options))
+}
+
+fn refused(what: String) -> Failure {
+    Failure::BadArgument(what + " (see --help)")
+}
+
+fn not_utf8() -> Failure {
+    refused("an argument is not valid UTF-8".into())
+}
+
+/// Not `eprintln!`, which panics if stderr is closed.
+fn exit_with(failure: Failure) -> ! {
+    let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+    std::process::exit(failure.exit_code())
+}
+// shared: command-line end
+
+fn main() {
+    let mut out = Fit::new(io::BufWriter::new(io::stdout().lock()));
+    let result = match parse_args(std::env::args_os().skip(1)) {
+        Ok(Command::Help) => out.write_all(help().as_bytes()).map_err(Failure::from),
+        Ok(Command::Run(options)) => {
+            let terminal =
+                Terminal { input: io::stdin().is_terminal(), output: io::stdout().is_terminal() };
+            run(&options, &mut io::stdin().lock(), &mut out, terminal)
+        }
+        Err(f) => Err(f),
+    };
+    let result = result.and_then(|()| out.flush().map_err(Failure::from));
+    if let Err(f) = result {
+        // The session's output goes out before the error line.
+        let _ = out.flush();
+        exit_with(f);
+    }
+}
+
+#[cfg(test)]
+#[path = "../../../tests/unit/ji.rs"]
+mod tests;

@@ -1,0 +1,137 @@
+//! Matrix games: the stage games of the equilibrium. The simplex below is
+//! ji_solver's (src/bin/ji_solver.rs, `struct Simplex`), the same code in
+//! both programs; `matrix_game` reads its answer the way ji needs it.
+
+/// The simplex's pivot counter: ji_solver bounds its work with it; ji
+/// only counts.
+type Work = u64;
+
+/// The value of the matrix game `a` (rows x cols, rows maximise) and an
+/// optimal row strategy: the simplex by Bland's rule (it cannot cycle), on
+/// the game shifted to entries >= 1, whose value is 1 / (the optimal sum).
+pub fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
+    let mut lp = Simplex::default();
+    let mut work: Work = 0;
+    let solved = lp.solve(a, rows, cols, true, &mut work);
+    let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+    let w = cols + rows + 1;
+    let total = lp.tab[rows * w + w - 1];
+    // Not solved happens only without rows (no skill to play: nothing
+    // ends, worth 0); the uniform strategy then.
+    let x = if solved { lp.x } else { vec![1.0 / rows as f64; rows] };
+    (if total > 0.0 { 1.0 / total - shift } else { 0.0 }, x)
+}
+
+/// A dense simplex for matrix games, with its scratch space.
+#[derive(Default)]
+struct Simplex {
+    tab: Vec<f64>,
+    basis: Vec<usize>,
+    /// After `solve`: the row and the column player's optimal strategies.
+    x: Vec<f64>,
+    y: Vec<f64>,
+    /// Finer cost tolerance (late certify passes: rare moves).
+    fine: bool,
+}
+
+impl Simplex {
+    /// Solves the matrix game `a` (r x c, rows maximise): max sum(y) s.t.
+    /// (a + shift) y <= 1, y >= 0; y and its dual x are the strategies.
+    /// Tiny pivots are refused (they can be far off); `bland`: smallest
+    /// index instead of steepest cost.
+    fn solve(&mut self, a: &[f64], r: usize, c: usize, bland: bool, work: &mut u64) -> bool {
+        let cost_eps = if self.fine { 1e-16 } else { 1e-11 };
+        let pivot_eps = if self.fine { 1e-12 } else { 1e-9 };
+        let Simplex { tab, basis, x, y, .. } = self;
+        let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+        let w = c + r + 1;
+        tab.clear();
+        tab.resize((r + 1) * w, 0.0);
+        for i in 0..r {
+            for j in 0..c {
+                tab[i * w + j] = a[i * c + j] + shift;
+            }
+            tab[i * w + c + i] = 1.0;
+            tab[i * w + w - 1] = 1.0;
+        }
+        for j in 0..c {
+            tab[r * w + j] = -1.0;
+        }
+        basis.clear();
+        basis.extend(c..c + r);
+        for _ in 0..50 * (r + c) + 100 {
+            let obj = &tab[r * w..r * w + w - 1];
+            let mut enter = usize::MAX;
+            let mut best = -cost_eps;
+            for (j, &d) in obj.iter().enumerate() {
+                if d < best {
+                    enter = j;
+                    if bland {
+                        break;
+                    }
+                    best = d;
+                }
+            }
+            if enter == usize::MAX {
+                // Optimal: y from the basis, x from the slacks' costs.
+                y.clear();
+                y.resize(c, 0.0);
+                for i in 0..r {
+                    if basis[i] < c {
+                        y[basis[i]] = tab[i * w + w - 1].max(0.0);
+                    }
+                }
+                x.clear();
+                x.extend((0..r).map(|i| tab[r * w + c + i].max(0.0)));
+                let (sx, sy): (f64, f64) = (x.iter().sum(), y.iter().sum());
+                x.iter_mut().for_each(|v| *v /= sx);
+                y.iter_mut().for_each(|v| *v /= sy);
+                return sx > 0.0 && sy > 0.0;
+            }
+            let mut leave = usize::MAX;
+            let mut ratio = f64::INFINITY;
+            for i in 0..r {
+                let t = tab[i * w + enter];
+                if t > pivot_eps {
+                    let q = tab[i * w + w - 1] / t;
+                    // Ties: Bland's smallest index, else the largest pivot.
+                    let better = leave == usize::MAX
+                        || if (q - ratio).abs() <= 1e-12 * ratio.max(1.0) {
+                            if bland {
+                                basis[i] < basis[leave]
+                            } else {
+                                t > tab[leave * w + enter]
+                            }
+                        } else {
+                            q < ratio
+                        };
+                    if better {
+                        leave = i;
+                        ratio = q.min(ratio);
+                    }
+                }
+            }
+            if leave == usize::MAX {
+                return false;
+            }
+            *work += ((r + 1) * w) as u64;
+            let p = tab[leave * w + enter];
+            for v in &mut tab[leave * w..(leave + 1) * w] {
+                *v /= p;
+            }
+            tab[leave * w + enter] = 1.0;
+            for k in (0..=r).filter(|&k| k != leave) {
+                let f = tab[k * w + enter];
+                if f != 0.0 {
+                    for j in 0..w {
+                        let v = tab[leave * w + j];
+                        tab[k * w + j] -= f * v;
+                    }
+                    tab[k * w + enter] = 0.0;
+                }
+            }
+            basis[leave] = enter;
+        }
+        false
+    }
+}
