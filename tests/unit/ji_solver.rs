@@ -44,7 +44,7 @@ fn game_of(text: &str, keep: f64) -> Game {
 
 fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
     let mut st = Stage { m: m.to_vec(), ..Stage::default() };
-    st.value(rows, cols)
+    st.value(rows, cols, COARSE)
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn simplex_returns_optimal_strategies() {
     let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
     let mut lp = Simplex::default();
     for bland in [false, true] {
-        assert!(lp.solve(&d3, 3, 3, bland, &mut 0));
+        assert!(lp.solve(&d3, 3, 3, Pivoting { tol: COARSE, bland }, &mut 0));
         // Both players play i with probability proportional to 1/d_i.
         for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
             assert!((lp.x[i] - want).abs() < 1e-12 && (lp.y[i] - want).abs() < 1e-12);
@@ -104,7 +104,7 @@ fn dominance_leaves_at_least_two_lines_each_without_a_saddle() {
         let m: Vec<f64> =
             (0..rows * cols).map(|_| [-1.0, 0.0, 0.5, 1.0][rng.below(4) as usize]).collect();
         let mut st = Stage { m: m.clone(), ..Stage::default() };
-        st.value(rows, cols);
+        st.value(rows, cols, COARSE);
         if st.reduced {
             mixed += 1;
             let (r, c) = st.reduce(rows, cols);
@@ -144,8 +144,8 @@ fn full_tables_are_antisymmetric_without_mirroring() {
             for a in 0..w {
                 for b in 0..w {
                     new[a * w + b] = match game.build_stage(a, b, &old, &mut stage) {
-                        Ok((rows, cols)) => stage.value(rows, cols),
-                        Err(v) => v,
+                        StageGame::Matrix { rows, cols } => stage.value(rows, cols, COARSE),
+                        StageGame::Decided(v) => v,
                     };
                 }
             }
@@ -221,7 +221,7 @@ fn certify_brackets_the_common_value() {
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
     let mut stage = Stage::default();
     for _ in 0..60 {
-        game.sweep(&old, &mut new, &mut stage).unwrap();
+        game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
     }
     let cert = certify(&game, &old, &mut stage, false).unwrap();
@@ -582,7 +582,7 @@ fn certificates_of_long_games_agree() {
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
     let mut bounds: Vec<Vec<(f64, f64)>> = Vec::new();
     for k in 1..=4096u64 {
-        game.sweep(&old, &mut new, &mut stage).unwrap();
+        game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
             let cert = certify(&game, &old, &mut stage, false).unwrap();
