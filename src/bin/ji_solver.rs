@@ -597,6 +597,9 @@ struct Game {
     keep: f64,
     /// The variant's index of each skill.
     order: Vec<usize>,
+    /// The unlimited game only: per state, whether A wins limit-surely
+    /// there (`limit_wins`; B does where A does at the mirrored state).
+    won: Vec<bool>,
 }
 
 impl Game {
@@ -620,11 +623,24 @@ impl Game {
             outcome,
             keep,
             order,
+            won: Vec::new(),
         }
     }
 
     fn width(&self) -> usize {
         self.cap + 1
+    }
+
+    /// The value at state s if a combinatorial argument settles it: +1
+    /// where A wins limit-surely, -1 where B does (unlimited game only).
+    fn settled(&self, s: usize) -> Option<f64> {
+        let w = self.width();
+        let won = |s: usize| self.won.get(s) == Some(&true);
+        match (won(s), won((s % w) * w + s / w)) {
+            (true, _) => Some(1.0),
+            (_, true) => Some(-1.0),
+            _ => None,
+        }
     }
 }
 
@@ -736,12 +752,19 @@ pub fn solve(
             text.push('\n');
         }
         if let Some(cert) = &solution.certificate {
-            // The proof: A's strategies, and B's (A's mirrored).
+            // The proof: A's strategies, and B's (A's mirrored); states
+            // settled by a limit-sure win (with their winner) end it.
             for (keyword, from) in [("lower", s), ("upper", q.b * w + q.a)] {
                 let x = &cert.strategies[cert.pass_of[from]];
-                for s in reachable(&game, x, from) {
+                let lower = keyword == "lower";
+                for s in reachable(&solution.game, x, from) {
                     let (a, b) = (s / w, s % w);
-                    let (a, b) = if keyword == "lower" { (a, b) } else { (b, a) };
+                    let (a, b) = if lower { (a, b) } else { (b, a) };
+                    if let Some(v) = solution.game.settled(s) {
+                        let winner = if (v > 0.0) == lower { "A" } else { "B" };
+                        text += &format!("limit {winner} {a} {b}\n");
+                        continue;
+                    }
                     text += &format!("{keyword} {a} {b}");
                     let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
                     for (i, u) in shown(&units) {
@@ -1151,6 +1174,10 @@ impl Game {
                 if stage.work > WORK {
                     return None;
                 }
+                if let Some(v) = self.settled(a * w + b) {
+                    (new[a * w + b], new[b * w + a]) = (v, -v);
+                    continue;
+                }
                 let v = match self.build_stage(a, b, old, stage) {
                     StageGame::Matrix { rows, cols } => stage.value(rows, cols, tol),
                     StageGame::Decided(v) => v,
@@ -1197,6 +1224,8 @@ struct Solution {
     certificate: Option<Certificate>,
     /// Why the values are not certified.
     warning: Option<String>,
+    /// The game solved (with its limit-sure wins).
+    game: Game,
 }
 
 /// Solves the table; `queried` are the states whose values are printed.
@@ -1205,8 +1234,13 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     let mut stage = Stage::default();
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
     // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
-    // a certificate gives it.
+    // a certificate gives it. Its values +-1 come first, with no numbers.
     let unlimited = rounds == 0 && game.keep == 1.0;
+    let mut game = game.clone();
+    if unlimited && w * w <= MAX_CERTIFY_STATES {
+        game.won = limit_wins(&game, &mut stage.work);
+    }
+    let game = &game;
     // Later rounds add at most change * (keep + keep^2 + ...).
     let tail = game.keep / (1.0 - game.keep);
     let (mut done, mut last) = (0u64, f64::INFINITY);
@@ -1272,7 +1306,94 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize]) -> Solution {
     let warning = warning.or_else(|| {
         (gap > 1e-9).then(|| format!("a stage game was solved only to within {gap:.1e}"))
     });
-    Solution { values, next, certificate, warning }
+    Solution { values, next, certificate, warning, game: game.clone() }
+}
+
+// ---- limit-sure wins --------------------------------------------------------
+
+// Where A wins with probability as close to 1 as it likes (docs/ji.md):
+// the largest set Y of states such that every state of Y is won by a
+// player who cannot move, or has, given the states of Y added before it,
+// a ladder of A's skills: level 0 loses nowhere and leaves Y against no
+// reply of B; each reply not yet answered meets a skill of the level that
+// wins or goes to an earlier state; level k + 1 loses and leaves Y only
+// against replies answered at levels 0..=k. A plays level k with weight
+// eps^k: against every reply, progress is then 1/eps times likelier than
+// loss, and the value is 1 on Y (a nested fixpoint as in de Alfaro,
+// Henzinger and Kupferman, "Concurrent reachability games").
+
+/// Per state, whether A wins limit-surely there (value exactly 1).
+fn limit_wins(game: &Game, work: &mut u64) -> Vec<bool> {
+    let w = game.width();
+    let ns = w * w;
+    // Y starts as every state where A can move; states leave it until
+    // each one left is reached by its ladders.
+    let mut inside: Vec<bool> = (0..ns).map(|s| game.usable[s / w] > 0).collect();
+    loop {
+        // X: the states of Y proved so far, in the order they were added.
+        let mut proved: Vec<bool> = (0..ns).map(|s| inside[s] && game.usable[s % w] == 0).collect();
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for s in 0..ns {
+                if inside[s] && !proved[s] && game.has_ladder(s, &inside, &proved, work) {
+                    proved[s] = true;
+                    grew = true;
+                }
+            }
+        }
+        if proved == inside {
+            return proved;
+        }
+        inside = proved;
+    }
+}
+
+impl Game {
+    /// Whether A has a ladder at state s towards `proved` inside `inside`
+    /// (see the section's head).
+    fn has_ladder(&self, s: usize, inside: &[bool], proved: &[bool], work: &mut u64) -> bool {
+        let w = self.width();
+        let (a, b) = (s / w, s % w);
+        let (rows, cols) = (self.usable[a], self.usable[b]);
+        let to = |i: usize, j: usize| self.next(a, i) * w + self.next(b, j);
+        // Skill i against reply j: B wins, or the game leaves Y.
+        let loses = |i: usize, j: usize| match self.outcome[i * self.n + j] {
+            0 => !inside[to(i, j)],
+            o => o < 0,
+        };
+        // A wins, or the game goes to a state proved before.
+        let progresses = |i: usize, j: usize| match self.outcome[i * self.n + j] {
+            0 => proved[to(i, j)],
+            o => o > 0,
+        };
+        let mut open = vec![true; cols];
+        let mut climbed = vec![false; rows];
+        loop {
+            // The next level: every skill not yet used that is safe against
+            // the replies still open.
+            let level: Vec<usize> = (0..rows)
+                .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !loses(i, j)))
+                .collect();
+            *work += (rows * cols) as u64;
+            let mut answered = false;
+            for j in 0..cols {
+                if open[j] && level.iter().any(|&i| progresses(i, j)) {
+                    open[j] = false;
+                    answered = true;
+                }
+            }
+            if !open.contains(&true) {
+                return true;
+            }
+            if !answered {
+                return false;
+            }
+            for i in level {
+                climbed[i] = true;
+            }
+        }
+    }
 }
 
 // ---- certify ----------------------------------------------------------------
@@ -1367,6 +1488,12 @@ impl ReplyProcess {
         for s in 0..ns {
             let (a, b) = (s / w, s % w);
             let (rows, cols) = (game.usable[a], game.usable[b]);
+            if let Some(v) = game.settled(s) {
+                // Limit-sure: A (v = 1) or B wins with probability as close
+                // to 1 as it likes (A switches to that strategy there).
+                decided[s] = if v > 0.0 { GRID_ONE } else { -GRID_ONE };
+                continue;
+            }
             if rows == 0 || cols == 0 {
                 // As in `build_stage`: who cannot move loses.
                 decided[s] = match (rows, cols) {
@@ -1737,6 +1864,10 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
             // A's sure win, or the stage game's strategy, or none (decided).
             let sure = stage.sure.get(s).filter(|p| pass.sure && !p.is_empty());
             let sure = sure.map(|p| dyadic(p, pass.noise));
+            if game.settled(s).is_some() {
+                x.push(Vec::new());
+                continue;
+            }
             x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
                 _ if sure.is_some() => sure.unwrap_or_default(),
                 StageGame::Matrix { rows, cols } => {
@@ -1777,7 +1908,8 @@ output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
 options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      first round's (6 decimals); unlimited game: the proof,
                      `lower|upper a b name u ...`, A's|B's strategy at each
-                     reachable (a, b), u / 2^60 (docs/ji.md)
+                     reachable (a, b), u / 2^60, or `limit A|B a b` where
+                     that player wins as surely as it likes (docs/ji.md)
          --strict    also check the layout: one record per line, single
                      spaces, a final newline (`line L column C: ...`).
          --help      print this help and exit

@@ -448,9 +448,9 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
             run_with(format!("{}{} {}\n{}", text, rounds, percent, q).as_bytes(), &strategy);
         assert!(failure.is_none(), "{}: {:?}", text, failure);
         // The value line and the `A:` and `B:` lines of each query (the
-        // proof's `lower` and `upper` lines are checked elsewhere).
-        let lines: Vec<&str> =
-            out.lines().filter(|l| !l.starts_with("lower ") && !l.starts_with("upper ")).collect();
+        // proof's `lower`, `upper` and `limit` lines are checked elsewhere).
+        let proof = |l: &&str| ["lower ", "upper ", "limit "].iter().any(|k| l.starts_with(k));
+        let lines: Vec<&str> = out.lines().filter(|l| !proof(l)).collect();
         let cont: Vec<f64> = match rounds {
             0 => lines.iter().step_by(3).map(|l| l.parse().unwrap()).collect(),
             1 => vec![0.0; (c + 1) * (c + 1)],
