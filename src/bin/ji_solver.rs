@@ -857,9 +857,6 @@ struct Stage {
     best_y: Vec<f64>,
     /// See `WORK`.
     work: u64,
-    /// Per state, A's strategy of the round its value first became +1: it
-    /// leads only to states that got there earlier, so it wins for sure.
-    sure: Vec<Vec<f64>>,
 }
 
 /// A pure strategy of each player: A's maximin row, B's minimax column.
@@ -1174,39 +1171,20 @@ impl Game {
                 if stage.work > WORK {
                     return None;
                 }
-                if let Some(v) = self.settled(a * w + b) {
-                    (new[a * w + b], new[b * w + a]) = (v, -v);
-                    continue;
-                }
-                let v = match self.build_stage(a, b, old, stage) {
-                    StageGame::Matrix { rows, cols } => stage.value(rows, cols, tol),
-                    StageGame::Decided(v) => v,
+                // A limit-sure win is +-1 whatever the estimates say.
+                let v = match self.settled(a * w + b) {
+                    Some(v) => v,
+                    None => match self.build_stage(a, b, old, stage) {
+                        StageGame::Matrix { rows, cols } => stage.value(rows, cols, tol),
+                        StageGame::Decided(v) => v,
+                    },
                 };
-                if v.abs() == 1.0 && old[a * w + b].abs() != 1.0 {
-                    self.note_sure_win(a, b, v, stage, tol);
-                }
                 change = change.max((v - old[a * w + b]).abs());
                 new[a * w + b] = v;
                 new[b * w + a] = -v;
             }
         }
         Some(change)
-    }
-
-    /// Keeps the winner's strategy at (a, b) (value v = +-1) as A's.
-    fn note_sure_win(&self, a: usize, b: usize, v: f64, stage: &mut Stage, tol: Tolerances) {
-        let w = self.width();
-        if self.usable[a] > 0 && self.usable[b] > 0 {
-            stage.sure.resize(w * w, Vec::new());
-            stage.strategies(self.usable[a], self.usable[b], tol);
-            // A wins at (a, b), or B does, which is A's win at (b, a).
-            let (s, winner) =
-                if v > 0.0 { (a * w + b, &stage.best_x) } else { (b * w + a, &stage.best_y) };
-            // The first such round only (a value can touch +-1 by rounding).
-            if stage.sure[s].is_empty() {
-                stage.sure[s] = winner.clone();
-            }
-        }
     }
 }
 
@@ -1377,9 +1355,9 @@ impl Game {
                 .collect();
             *work += (rows * cols) as u64;
             let mut answered = false;
-            for j in 0..cols {
-                if open[j] && level.iter().any(|&i| progresses(i, j)) {
-                    open[j] = false;
+            for (j, open) in open.iter_mut().enumerate() {
+                if *open && level.iter().any(|&i| progresses(i, j)) {
+                    *open = false;
                     answered = true;
                 }
             }
@@ -1749,8 +1727,7 @@ enum Source {
     /// A's proved lower bounds L (strategy improvement).
     Lower,
     /// `SOURCE_SWEEPS` sweeps of value iteration from the midpoints, the
-    /// next round played with probability 1 - `discount` (no sure wins
-    /// recorded).
+    /// next round played with probability 1 - `discount`.
     Sweeps { discount: f64, tol: Tolerances },
 }
 
@@ -1763,8 +1740,6 @@ struct Pass {
     /// How the stage games are solved, and the least probability kept.
     tol: Tolerances,
     noise: f64,
-    /// A's sure wins (see `Stage::sure`) replace its stage-game strategy.
-    sure: bool,
     /// The call stops before this pass once its passes used this much work.
     budget: u64,
 }
@@ -1772,9 +1747,9 @@ struct Pass {
 /// Strategies tried per call of `certify`: the early passes on every call,
 /// the late ones on the last call only (the values stopped moving or the
 /// work ran out). Measured on the 1,000 random unlimited variants of
-/// `bench/ji_solver_unlimited.sh`: with no late passes 964 proved, with
-/// 48 975 (coarse tolerances) and 988 (fine), with 112 990, 496 prove no
-/// more (docs/ji.md).
+/// `bench/ji_solver_unlimited.sh`, with limit-sure wins settled first: with
+/// no late passes 993 proved, with 48 996, with 112 997; 1,000 late passes
+/// prove no more (docs/ji.md).
 const EARLY_PASSES: usize = 16;
 const LATE_PASSES: usize = 112;
 /// The late passes' discounts, in turn: strategies of discounted games with
@@ -1789,8 +1764,7 @@ const SOURCE_SWEEPS: usize = 64;
 const LATE_BUDGET: u64 = 2 * WORK;
 
 /// The passes of one call of `certify`, in order. Sources turn (near H, at
-/// L, sweeps from the midpoints), and sure wins are used every other pass
-/// (a value can touch +-1 by rounding, and then that strategy may stall).
+/// L, sweeps from the midpoints).
 fn schedule(last: bool) -> Vec<Pass> {
     // (tilt, sweeps' discount, tolerances, noise, nearness to H, budget)
     let early = (TILT, 0.0, COARSE, NOISE, NEAR_UPPER, u64::MAX);
@@ -1799,11 +1773,10 @@ fn schedule(last: bool) -> Vec<Pass> {
     let late = LATE_TILTS.iter().cycle().skip(6).take(late_count);
     let late = late.map(|&t| (t, t, FINE, 0.0, NEAR_UPPER / 1024.0, LATE_BUDGET));
     let turns = [0, 1, 2].iter().cycle();
-    let sure = [true, false].iter().cycle();
-    let rows = early.chain(late).zip(turns).zip(sure);
+    let rows = early.chain(late).zip(turns);
     let mut passes = Vec::new();
     let mut prev = None;
-    for (((tilt, discount, tol, noise, below, budget), turn), &sure) in rows {
+    for ((tilt, discount, tol, noise, below, budget), turn) in rows {
         // A source is prepared as the row before it was run (its discount
         // and tolerances).
         let source = match (turn, prev) {
@@ -1812,7 +1785,7 @@ fn schedule(last: bool) -> Vec<Pass> {
             (1, Some((_, _, below))) => Source::NearUpper { below },
             _ => Source::Lower,
         };
-        passes.push(Pass { source, tilt, tol, noise, sure, budget });
+        passes.push(Pass { source, tilt, tol, noise, budget });
         prev = Some((discount, tol, below));
     }
     passes
@@ -1844,14 +1817,12 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
             Source::Sweeps { discount, tol } => {
                 let (mut source, mut next) = (between(0.5), between(0.5));
                 let disc = Game { keep: 1.0 - discount, ..game.clone() };
-                let sure = std::mem::take(&mut stage.sure);
                 for _ in 0..SOURCE_SWEEPS {
                     if disc.sweep(&source, &mut next, stage, tol).is_none() {
                         break;
                     }
                     std::mem::swap(&mut source, &mut next);
                 }
-                stage.sure = sure;
                 source
             }
         };
@@ -1861,15 +1832,12 @@ fn certify(game: &Game, table: &[f64], stage: &mut Stage, last: bool) -> Option<
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - pass.tilt)).collect();
         let mut x = Vec::with_capacity(w * w);
         for s in 0..w * w {
-            // A's sure win, or the stage game's strategy, or none (decided).
-            let sure = stage.sure.get(s).filter(|p| pass.sure && !p.is_empty());
-            let sure = sure.map(|p| dyadic(p, pass.noise));
+            // The stage game's strategy, or none (decided).
             if game.settled(s).is_some() {
                 x.push(Vec::new());
                 continue;
             }
             x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
-                _ if sure.is_some() => sure.unwrap_or_default(),
                 StageGame::Matrix { rows, cols } => {
                     stage.strategies(rows, cols, pass.tol);
                     dyadic(&stage.best_x, pass.noise)
