@@ -740,8 +740,8 @@ pub fn solve(
             game.build_stage(q.a, q.b, &solution.next, &mut stage)
         {
             stage.strategies(r, c, COARSE);
-            xs = round_strategy(&stage.best_x, &stage.m, c);
-            ys = round_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
+            xs = shown_strategy(&stage.best_x, &stage.m, c);
+            ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
         }
         for (who, units) in [("A:", xs), ("B:", ys)] {
             text.push_str(who);
@@ -795,6 +795,42 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
         }
     }
     (0..x.len()).filter(|&s| seen[s]).collect()
+}
+
+/// Largest denominator tried for the strategy shown by `--strategy`.
+const MAX_SHOWN_DENOMINATOR: u32 = 1000;
+/// A simpler strategy is shown when it guarantees this close to the
+/// simplex's (both in floating point).
+const SHOWN_SLACK: f64 = 1e-12;
+
+/// What the rows player (A) guarantees with `x` in the rows x cols game
+/// `m`: its worst column.
+fn guarantee(x: &[f64], m: &[f64], cols: usize) -> f64 {
+    let pay = |j: usize| (0..x.len()).map(|i| x[i] * m[i * cols + j]).sum::<f64>();
+    (0..cols).map(pay).fold(f64::INFINITY, f64::min)
+}
+
+/// The rows' strategy shown for `probs` (the simplex's) in millionths: the
+/// one of smallest denominator d <= MAX_SHOWN_DENOMINATOR, each probability
+/// rounded to k/d, that guarantees as much to SHOWN_SLACK (so 1/5 is shown
+/// 0.200000, not the simplex's 0.199999 next to a stray 0.000001), else
+/// the simplex's own, rounded by `round_strategy`.
+fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
+    let target = guarantee(probs, m, cols) - SHOWN_SLACK;
+    let top = (0..probs.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
+    for d in 1..=MAX_SHOWN_DENOMINATOR {
+        let d = f64::from(d);
+        let mut k: Vec<f64> = probs.iter().map(|p| (p * d).round()).collect();
+        k[top] += d - k.iter().sum::<f64>();
+        if k[top] < 0.0 {
+            continue;
+        }
+        let simple: Vec<f64> = k.iter().map(|k| k / d).collect();
+        if guarantee(&simple, m, cols) >= target {
+            return round_strategy(&simple, m, cols);
+        }
+    }
+    round_strategy(probs, m, cols)
 }
 
 /// The rows' strategy in `m` in millionths (sum 10^6): floors, the rest on
@@ -1874,7 +1910,9 @@ input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
 output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
 options: --strategy  after each value `A: name prob ...` and `B: ...`, the
-                     first round's (6 decimals); unlimited game: the proof,
+                     first round's (6 decimals: the k/d of least d <= 1000
+                     that guarantees as much, else the simplex's); unlimited
+                     game: the proof,
                      `lower|upper a b name u ...`, A's|B's strategy at each
                      reachable (a, b), u / 2^60, or `limit A|B a b` where
                      that player wins as surely as it likes (docs/ji.md)
