@@ -607,3 +607,69 @@ fn certificates_of_long_games_agree() {
         assert!(b[3 * w + 6].0 <= -1.0 + 1e-9, "{:?}", b[3 * w + 6]);
     }
 }
+
+#[test]
+fn limit_sure_wins_of_the_common_variant() {
+    // A wins for sure where B's skills are all beaten by one of A's: with
+    // 大波 (3 集) against B's 0 集, with 黑洞 (5) against B's 0..4; nowhere
+    // else (at (4, 1) B's 大防 survives 大波, and B's 集 can meet 中波).
+    let game = game_of(COMMON, 1.0);
+    let w = game.width();
+    let won = limit_wins(&game, &mut 0);
+    let mut want = vec![(3, 0), (4, 0)];
+    want.extend((0..5).map(|b| (5, b)));
+    let got: Vec<(usize, usize)> = (0..w * w).filter(|&s| won[s]).map(|s| (s / w, s % w)).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn limit_sure_wins_print_exactly_one() {
+    // Settled states print exactly +-1; the others are still proved with
+    // those fixed.
+    let (out, warning) = run(&format!("{}0 0\n3\n5 0\n0 5\n5 5\n", COMMON)).unwrap();
+    assert_eq!(out, "1.000000000\n-1.000000000\n0.000000000\n");
+    assert!(warning.is_none());
+}
+
+#[test]
+fn shown_strategies_have_small_denominators() {
+    // At (4, 3) of `common_R2` the simplex returns 0.199999 / 0.000001
+    // splits; the shown strategies are the exact fifths.
+    let input = include_str!("../data/ji_solver/examples/common_R2.in");
+    let (out, _) = run_with(input.as_bytes(), &Options { strict: false, strategy: true });
+    let block: Vec<&str> = out.lines().skip(9).collect();
+    assert_eq!(block[0], "0.200000000");
+    assert_eq!(block[1], "A: 集 0.200000 大防 0.400000 大波 0.400000");
+    assert_eq!(block[2], "B: 大防 0.600000 中波 0.200000 大波 0.200000");
+}
+
+/// Draw 811 of the 1,000 random unlimited variants (bench/ji_solver_unlimited.sh):
+/// at (3, 4) B wins only limit-surely (no sure win: value iteration never
+/// reaches -1 there), which the certificate alone proved as -0.999999955.
+const LIMIT_ONLY: &str = "8
+s0 1 0 1 s6
+s1 0 0 2 s0 s6
+s2 0 0 5 s0 s1 s4 s5 s7
+s3 0 3 1 s5
+s4 0 2 3 s0 s1 s3
+s5 0 0 2 s0 s4
+s6 0 4 3 s2 s4 s5
+s7 1 1 5 s1 s3 s4 s5 s6
+";
+
+#[test]
+fn a_limit_sure_win_that_is_not_sure() {
+    let game = game_of(LIMIT_ONLY, 1.0);
+    let w = game.width();
+    assert!(limit_wins(&game, &mut 0)[4 * w + 3], "B's win at (3, 4) is A's at (4, 3)");
+    // Value iteration alone stays above -1 there.
+    let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    let mut stage = Stage::default();
+    for _ in 0..2000 {
+        game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
+        std::mem::swap(&mut old, &mut new);
+    }
+    assert!(old[3 * w + 4] > -1.0, "{}", old[3 * w + 4]);
+    let (out, warning) = run(&format!("{}0 0\n1\n3 4\n", LIMIT_ONLY)).unwrap();
+    assert_eq!((out.as_str(), warning), ("-1.000000000\n", None));
+}
