@@ -2,7 +2,8 @@
 //! V_k(s) = value of the stage game at s: moves that end the game pay +-1,
 //! others (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 with
 //! p > 0 for lim V_k; R = 0, p = 0 for the unlimited game's value (not
-//! always lim V_k), proved by an exact check (`certify`). No clock: work is
+//! always lim V_k), proved by an exact check (`certify`) after the values
+//! +-1 of limit-sure wins (`limit_wins`, no numbers). No clock: work is
 //! counted, so an input gives the same bytes on every machine.
 
 use std::ffi::OsString;
@@ -1802,29 +1803,66 @@ const LATE_BUDGET: u64 = 2 * WORK;
 /// The passes of one call of `certify`, in order. Sources turn (near H, at
 /// L, sweeps from the midpoints).
 fn schedule(last: bool) -> Vec<Pass> {
-    // (tilt, sweeps' discount, tolerances, noise, nearness to H, budget)
-    let early = (TILT, 0.0, COARSE, NOISE, NEAR_UPPER, u64::MAX);
-    let early = std::iter::repeat(early).take(EARLY_PASSES);
+    let early = Row {
+        tilt: TILT,
+        sweep_discount: 0.0,
+        tol: COARSE,
+        noise: NOISE,
+        near_upper: NEAR_UPPER,
+        budget: u64::MAX,
+    };
+    let late = |&t: &f64| Row {
+        tilt: t,
+        sweep_discount: t,
+        tol: FINE,
+        noise: 0.0,
+        near_upper: NEAR_UPPER / 1024.0,
+        budget: LATE_BUDGET,
+    };
     let late_count = if last { LATE_PASSES } else { 0 };
-    let late = LATE_TILTS.iter().cycle().skip(6).take(late_count);
-    let late = late.map(|&t| (t, t, FINE, 0.0, NEAR_UPPER / 1024.0, LATE_BUDGET));
-    let turns = [0, 1, 2].iter().cycle();
-    let rows = early.chain(late).zip(turns);
+    // The late tilts start at 1e-11 (where the index arithmetic of issue 15
+    // started them; the measured figures are of this order).
+    let late = LATE_TILTS.iter().cycle().skip(6).take(late_count).map(late);
+    let rows = std::iter::repeat(early).take(EARLY_PASSES).chain(late);
+    // Row 0 takes the iterated values; rows 1, 2, 3 near H, at L, sweeps.
+    let turns = [Turn::Sweeps, Turn::NearUpper, Turn::Lower].into_iter().cycle();
     let mut passes = Vec::new();
-    let mut prev = None;
-    for ((tilt, discount, tol, noise, below, budget), turn) in rows {
-        // A source is prepared as the row before it was run (its discount
-        // and tolerances).
-        let source = match (turn, prev) {
-            (_, None) => Source::Iterated,
-            (0, Some((discount, tol, _))) => Source::Sweeps { discount, tol },
-            (1, Some((_, _, below))) => Source::NearUpper { below },
-            _ => Source::Lower,
+    let mut prev: Option<Row> = None;
+    for (row, turn) in rows.zip(turns) {
+        // A source is prepared as the row before it was run (its discount,
+        // tolerances and nearness to H).
+        let source = match (prev, turn) {
+            (None, _) => Source::Iterated,
+            (Some(p), Turn::NearUpper) => Source::NearUpper { below: p.near_upper },
+            (Some(_), Turn::Lower) => Source::Lower,
+            (Some(p), Turn::Sweeps) => Source::Sweeps { discount: p.sweep_discount, tol: p.tol },
         };
+        let Row { tilt, tol, noise, budget, .. } = row;
         passes.push(Pass { source, tilt, tol, noise, budget });
-        prev = Some((discount, tol, below));
+        prev = Some(row);
     }
     passes
+}
+
+/// The settings of one row of the schedule, before its source is chosen.
+#[derive(Clone, Copy)]
+struct Row {
+    tilt: f64,
+    /// The discount of the sweeps prepared after this row.
+    sweep_discount: f64,
+    tol: Tolerances,
+    noise: f64,
+    /// H - L times this below H, for a `Source::NearUpper` after this row.
+    near_upper: f64,
+    budget: u64,
+}
+
+/// The turn of sources after the first pass.
+#[derive(Clone, Copy)]
+enum Turn {
+    NearUpper,
+    Lower,
+    Sweeps,
 }
 
 /// Proves bounds for the unlimited game from the iterated values `table`
