@@ -1426,13 +1426,17 @@ const GRID_ONE: i128 = 1 << GRID_BITS;
 /// Largest table certified (dense linear systems).
 const MAX_CERTIFY_STATES: usize = 484;
 /// The early passes' discount hint: staying never ties with a rare move
-/// that ends.
+/// that ends. Measured (1,000 bench variants, exit 3): 1e-9 3, 1e-12 3,
+/// 1e-6 6; 0 gives 2 (and 2 and 3 of the `kit gen` seeds 1 and 2, like
+/// 1e-9's 4 and 3) but needs the late passes for inputs 1e-9 proves early:
+/// 0.94 s instead of 14 ms on one; both in turn: 4.
 const TILT: f64 = 1e-9;
 /// Strategies from values this far below H, of the width H - L (the late
-/// passes: 1024 times nearer; 991 instead of 990 proved).
+/// passes: 1024 times nearer; 991 instead of 990 proved before the
+/// limit-sure wins). With them: 1/64 instead gives 5 exit 3, not 3.
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
 /// Simplex probabilities below this are noise (early passes; the late
-/// ones keep every positive probability).
+/// ones keep every positive probability). 0 gives 9 exit 3, not 3.
 const NOISE: f64 = 1e-12;
 /// B switches on gains above 2^-100 (above the evaluation's error).
 const SWITCH_GAIN: i128 = 1 << 20;
@@ -1786,7 +1790,7 @@ struct Pass {
 /// work ran out). Measured on the 1,000 random unlimited variants of
 /// `bench/ji_solver_unlimited.sh`, with limit-sure wins settled first: with
 /// no late passes 993 proved, with 48 996, with 112 997; 1,000 late passes
-/// prove no more (docs/ji.md).
+/// prove no more; 8 early passes instead of 16: 996 (docs/ji.md).
 const EARLY_PASSES: usize = 16;
 const LATE_PASSES: usize = 112;
 /// The late passes' discounts, in turn: strategies of discounted games with
