@@ -1427,8 +1427,8 @@ const GRID_ONE: i128 = 1 << GRID_BITS;
 const MAX_CERTIFY_STATES: usize = 484;
 /// The early passes' discount hint: staying never ties with a rare move
 /// that ends. Measured (1,000 bench variants, exit 3): 1e-9 3, 1e-12 3,
-/// 1e-6 6; 0 gives 2 (and 2 and 3 of the `kit gen` seeds 1 and 2, like
-/// 1e-9's 4 and 3) but needs the late passes for inputs 1e-9 proves early:
+/// 1e-6 6; 0 gives 2 (and 2 and 3 of the `kit gen` seeds 1 and 2, not
+/// 4 and 3) but needs the late passes for inputs 1e-9 proves early:
 /// 0.94 s instead of 14 ms on one; both in turn: 4.
 const TILT: f64 = 1e-9;
 /// Strategies from values this far below H, of the width H - L (the late
