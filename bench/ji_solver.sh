@@ -12,7 +12,9 @@
 # - the slowest certified unlimited game found (slow/random_slowest_certified.in);
 # - the stall case (slow/stall.in), against the 50 ms median target;
 # - 1,000 random unlimited games from `kit gen`: exit 3 count, CPU median
-#   and largest (below).
+#   and largest (below);
+# - the 1,000 random unlimited variants of the unit tests' generator
+#   (bench/ji_solver_unlimited.sh, the figure docs/ji.md reports).
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,3 +74,4 @@ print(f"| ji_solver | unlimited game, 1,000 random variants (kit gen unlimited, 
       f"{len(cpu)} proved, {redrawn} of {draws} draws exit 3 | CPU median {median:.1f} ms, "
       f"max {worst:.1f} ms | median target 50 ms, 1 s per input | {median / 50:.4f}x |")
 PY
+BIN=$bin bench/ji_solver_unlimited.sh

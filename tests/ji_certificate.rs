@@ -26,11 +26,13 @@ const DENOMINATOR_BITS: u32 = 60;
 type Strategies = HashMap<(i64, i64), Vec<(usize, u64)>>;
 
 /// One query's output: the value (in units of 1e-9) and the proof's
-/// strategies (`upper` stored mirrored, as A's).
+/// strategies (`upper` stored mirrored, as A's), and the states its
+/// `limit W a b` lines say W wins limit-surely (A's value there, +-1).
 struct Block {
     value: i64,
     lower: Strategies,
     upper: Strategies,
+    limits: HashMap<(i64, i64), i128>,
 }
 
 // ---- a small signed big integer --------------------------------------------
@@ -276,11 +278,20 @@ impl Variant {
 /// A's best guarantee against B's best reply to `x` (A's strategy per
 /// state, u / 2^60 per skill), from `start`, exactly, as (numerator,
 /// denominator > 0). A player who cannot move loses (both: 0).
-fn best_reply_value(v: &Variant, x: &Strategies, start: (i64, i64)) -> (Big, Big) {
+/// `settled`: A's value (+-1) at states won limit-surely (checked by the
+/// caller), where A may switch to a strategy that wins as surely as it
+/// likes: they count as decided.
+fn best_reply_value(
+    v: &Variant,
+    x: &Strategies,
+    settled: &HashMap<(i64, i64), i128>,
+    start: (i64, i64),
+) -> (Big, Big) {
     let one: i128 = 1 << DENOMINATOR_BITS;
     let decided = |s: (i64, i64)| -> Option<i128> {
         let (a, b) = (v.usable(s.0).is_empty(), v.usable(s.1).is_empty());
         match (a, b) {
+            _ if settled.contains_key(&s) => Some(settled[&s]),
             (true, true) => Some(0),
             (true, false) => Some(-1),
             (false, true) => Some(1),
@@ -410,6 +421,90 @@ fn best_reply_value(v: &Variant, x: &Strategies, start: (i64, i64)) -> (Big, Big
     }
 }
 
+// ---- limit-sure wins, by a second algorithm ---------------------------------
+
+/// How A's skill i against B's reply j ends, given the sets of the
+/// fixpoint: towards the target, out of the candidate set, or neither.
+#[derive(PartialEq, Clone, Copy)]
+enum Step {
+    Progress,
+    Lose,
+    Stay,
+}
+
+/// The states where A wins with probability as close to 1 as it likes,
+/// straight from the nested fixpoint nu Y. mu X. (Target or Lpre(Y, X))
+/// of de Alfaro, Henzinger and Kupferman, iterated Jacobi-style: Lpre(Y,
+/// X) holds where the replies of B can all be answered in rounds, each
+/// round by a skill that is safe (never loses, never leaves Y) against
+/// every reply not yet answered and makes progress (wins, or reaches X)
+/// against the new one. Written from the definition, not from the solver.
+fn limit_sure_wins(v: &Variant) -> HashMap<(i64, i64), bool> {
+    let states: Vec<(i64, i64)> =
+        (0..=v.cap).flat_map(|a| (0..=v.cap).map(move |b| (a, b))).collect();
+    let target = |s: (i64, i64)| !v.usable(s.0).is_empty() && v.usable(s.1).is_empty();
+    let mut y: HashMap<(i64, i64), bool> =
+        states.iter().map(|&s| (s, !v.usable(s.0).is_empty())).collect();
+    loop {
+        let mut x: HashMap<(i64, i64), bool> =
+            states.iter().map(|&s| (s, y[&s] && target(s))).collect();
+        loop {
+            let step = |s: (i64, i64), i: usize, j: usize| {
+                if v.beats[i][j] {
+                    return Step::Progress;
+                }
+                if v.beats[j][i] {
+                    return Step::Lose;
+                }
+                let t = (v.next(s.0, i), v.next(s.1, j));
+                if x[&t] {
+                    Step::Progress
+                } else if !y[&t] {
+                    Step::Lose
+                } else {
+                    Step::Stay
+                }
+            };
+            let lpre = |s: (i64, i64)| {
+                let (mine, theirs) = (v.usable(s.0), v.usable(s.1));
+                let mut answered = vec![false; theirs.len()];
+                loop {
+                    let safe: Vec<usize> = mine
+                        .iter()
+                        .copied()
+                        .filter(|&i| {
+                            (0..theirs.len())
+                                .all(|k| answered[k] || step(s, i, theirs[k]) != Step::Lose)
+                        })
+                        .collect();
+                    let new: Vec<usize> = (0..theirs.len())
+                        .filter(|&k| {
+                            !answered[k]
+                                && safe.iter().any(|&i| step(s, i, theirs[k]) == Step::Progress)
+                        })
+                        .collect();
+                    if new.is_empty() {
+                        return answered.iter().all(|&a| a);
+                    }
+                    for k in new {
+                        answered[k] = true;
+                    }
+                }
+            };
+            let next: HashMap<(i64, i64), bool> =
+                states.iter().map(|&s| (s, x[&s] || (y[&s] && lpre(s)))).collect();
+            if next == x {
+                break;
+            }
+            x = next;
+        }
+        if x == y {
+            return y;
+        }
+        y = x;
+    }
+}
+
 // ---- reading and checking ---------------------------------------------------
 
 fn parse_variant(text: &str) -> Variant {
@@ -466,6 +561,15 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
         let t: Vec<&str> = line.split_whitespace().collect();
         match t.first().copied() {
             Some("A:") | Some("B:") => {}
+            Some("limit") => {
+                let (a, b): (i64, i64) = (t[2].parse().unwrap(), t[3].parse().unwrap());
+                let value = match t[1] {
+                    "A" => 1,
+                    "B" => -1,
+                    w => panic!("limit line names the winner {w}"),
+                };
+                blocks.last_mut().unwrap().limits.insert((a, b), value);
+            }
             Some(kw @ ("lower" | "upper")) => {
                 let (a, b): (i64, i64) = (t[1].parse().unwrap(), t[2].parse().unwrap());
                 let strat: Vec<(usize, u64)> =
@@ -481,17 +585,45 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
             Some(value) => {
                 // 9 digits after the point: the value in units of 1e-9.
                 let units: i64 = value.replace('.', "").parse().unwrap();
-                blocks.push(Block { value: units, lower: HashMap::new(), upper: HashMap::new() });
+                blocks.push(Block {
+                    value: units,
+                    lower: HashMap::new(),
+                    upper: HashMap::new(),
+                    limits: HashMap::new(),
+                });
             }
             None => panic!("empty line"),
         }
     }
     assert_eq!(blocks.len(), queries.len());
     let billion = Big::from_i128(1_000_000_000);
+    // Every limit-sure win claimed must be one by this checker's own
+    // algorithm (B's at (a, b) is A's at (b, a): the game is symmetric).
+    let wins = limit_sure_wins(&v);
+    for block in &blocks {
+        for (&(a, b), &w) in &block.limits {
+            let at = if w > 0 { (a, b) } else { (b, a) };
+            assert!(wins[&at], "{variant_text}({a}, {b}): not a limit-sure win of {w}");
+        }
+    }
+    // And the queried state is settled so exactly where this checker says.
+    for (block, &(a, b)) in blocks.iter().zip(queries) {
+        let want = match (wins[&(a, b)], wins[&(b, a)]) {
+            (true, _) => Some(1),
+            (_, true) => Some(-1),
+            _ => None,
+        };
+        assert_eq!(block.limits.get(&(a, b)).copied(), want, "{variant_text}({a}, {b})");
+    }
     for (block, &(a, b)) in blocks.iter().zip(queries) {
         let (value, lower, upper) = (block.value, &block.lower, &block.upper);
+        // The limits as A's values in the lower proof, and mirrored (A's
+        // values in the mirrored game) in the upper one.
+        let limits = &block.limits;
+        let mirrored: HashMap<(i64, i64), i128> =
+            limits.iter().map(|(&(a, b), &w)| ((b, a), -w)).collect();
         // Against `lower`: B's best reply leaves A at least value - tol.
-        let (num, den) = best_reply_value(&v, lower, (a, b));
+        let (num, den) = best_reply_value(&v, lower, limits, (a, b));
         let bound = Big::from_i128((value - TOLERANCE) as i128).mul(&den);
         assert!(
             num.mul(&billion).cmp(&bound) != std::cmp::Ordering::Less,
@@ -504,7 +636,7 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
         // Against `upper` (mirrored): A's best reply gets at most value +
         // tol, i.e. in the mirrored game B's reply leaves at least
         // -(value + tol).
-        let (num, den) = best_reply_value(&v, upper, (b, a));
+        let (num, den) = best_reply_value(&v, upper, &mirrored, (b, a));
         let bound = Big::from_i128((-value - TOLERANCE) as i128).mul(&den);
         assert!(
             num.mul(&billion).cmp(&bound) != std::cmp::Ordering::Less,
@@ -589,6 +721,26 @@ fn printed_proofs_hold_against_exact_best_replies() {
 }
 
 #[test]
+fn limit_sure_wins_are_those_of_a_second_algorithm() {
+    // Every state of 40 random variants: the solver settles a state as a
+    // limit-sure win (`limit` lines) exactly where `limit_sure_wins`
+    // finds one, and the rest of each proof holds with those values.
+    let mut rng = Rng::new(0x1de5_a1f0_4ce0_0021);
+    let (mut settled, mut checked) = (0, 0);
+    for _ in 0..40 {
+        let text = random_variant(&mut rng, 8, 4);
+        let v = parse_variant(&text);
+        let queries: Vec<(i64, i64)> =
+            (0..=v.cap).flat_map(|a| (0..=v.cap).map(move |b| (a, b))).collect();
+        let wins = limit_sure_wins(&v);
+        settled += queries.iter().filter(|&&(a, b)| wins[&(a, b)] || wins[&(b, a)]).count();
+        checked += check(&text, &queries);
+    }
+    eprintln!("{checked} states checked, {settled} of them settled by limit-sure wins");
+    assert!(checked >= 400 && settled >= 100, "{checked} {settled}");
+}
+
+#[test]
 fn the_checker_finds_exact_values_by_hand() {
     // Big integers: (2^100 + 7) * 3^40 / 3^40, with signs.
     let p = Big::from_i128((1i128 << 100) + 7);
@@ -610,10 +762,11 @@ fn the_checker_finds_exact_values_by_hand() {
     let mut x = HashMap::new();
     x.insert((7, 10), vec![(s1, half), (s4, half)]);
     x.insert((7, 5), vec![(s1, 2 * half)]);
-    let (num, _) = best_reply_value(&v, &x, (7, 10));
+    let none = HashMap::new();
+    let (num, _) = best_reply_value(&v, &x, &none, (7, 10));
     assert!(num.is_zero(), "{:?}", num);
     x.insert((7, 10), vec![(s4, 2 * half)]);
-    let (num, den) = best_reply_value(&v, &x, (7, 10));
+    let (num, den) = best_reply_value(&v, &x, &none, (7, 10));
     assert_eq!(num, den.neg());
 }
 

@@ -44,7 +44,7 @@ fn game_of(text: &str, keep: f64) -> Game {
 
 fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
     let mut st = Stage { m: m.to_vec(), ..Stage::default() };
-    st.value(rows, cols)
+    st.value(rows, cols, COARSE)
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn simplex_returns_optimal_strategies() {
     let d3 = [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0];
     let mut lp = Simplex::default();
     for bland in [false, true] {
-        assert!(lp.solve(&d3, 3, 3, bland, &mut 0));
+        assert!(lp.solve(&d3, 3, 3, Pivoting { tol: COARSE, bland }, &mut 0));
         // Both players play i with probability proportional to 1/d_i.
         for (i, want) in [6.0 / 11.0, 3.0 / 11.0, 2.0 / 11.0].iter().enumerate() {
             assert!((lp.x[i] - want).abs() < 1e-12 && (lp.y[i] - want).abs() < 1e-12);
@@ -104,7 +104,7 @@ fn dominance_leaves_at_least_two_lines_each_without_a_saddle() {
         let m: Vec<f64> =
             (0..rows * cols).map(|_| [-1.0, 0.0, 0.5, 1.0][rng.below(4) as usize]).collect();
         let mut st = Stage { m: m.clone(), ..Stage::default() };
-        st.value(rows, cols);
+        st.value(rows, cols, COARSE);
         if st.reduced {
             mixed += 1;
             let (r, c) = st.reduce(rows, cols);
@@ -144,8 +144,8 @@ fn full_tables_are_antisymmetric_without_mirroring() {
             for a in 0..w {
                 for b in 0..w {
                     new[a * w + b] = match game.build_stage(a, b, &old, &mut stage) {
-                        Ok((rows, cols)) => stage.value(rows, cols),
-                        Err(v) => v,
+                        StageGame::Matrix { rows, cols } => stage.value(rows, cols, COARSE),
+                        StageGame::Decided(v) => v,
                     };
                 }
             }
@@ -221,7 +221,7 @@ fn certify_brackets_the_common_value() {
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
     let mut stage = Stage::default();
     for _ in 0..60 {
-        game.sweep(&old, &mut new, &mut stage).unwrap();
+        game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
     }
     let cert = certify(&game, &old, &mut stage, false).unwrap();
@@ -448,9 +448,9 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
             run_with(format!("{}{} {}\n{}", text, rounds, percent, q).as_bytes(), &strategy);
         assert!(failure.is_none(), "{}: {:?}", text, failure);
         // The value line and the `A:` and `B:` lines of each query (the
-        // proof's `lower` and `upper` lines are checked elsewhere).
-        let lines: Vec<&str> =
-            out.lines().filter(|l| !l.starts_with("lower ") && !l.starts_with("upper ")).collect();
+        // proof's `lower`, `upper` and `limit` lines are checked elsewhere).
+        let proof = |l: &&str| ["lower ", "upper ", "limit "].iter().any(|k| l.starts_with(k));
+        let lines: Vec<&str> = out.lines().filter(|l| !proof(l)).collect();
         let cont: Vec<f64> = match rounds {
             0 => lines.iter().step_by(3).map(|l| l.parse().unwrap()).collect(),
             1 => vec![0.0; (c + 1) * (c + 1)],
@@ -582,7 +582,7 @@ fn certificates_of_long_games_agree() {
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
     let mut bounds: Vec<Vec<(f64, f64)>> = Vec::new();
     for k in 1..=4096u64 {
-        game.sweep(&old, &mut new, &mut stage).unwrap();
+        game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
             let cert = certify(&game, &old, &mut stage, false).unwrap();
@@ -606,4 +606,70 @@ fn certificates_of_long_games_agree() {
     for b in &bounds {
         assert!(b[3 * w + 6].0 <= -1.0 + 1e-9, "{:?}", b[3 * w + 6]);
     }
+}
+
+#[test]
+fn limit_sure_wins_of_the_common_variant() {
+    // A wins for sure where B's skills are all beaten by one of A's: with
+    // 大波 (3 集) against B's 0 集, with 黑洞 (5) against B's 0..4; nowhere
+    // else (at (4, 1) B's 大防 survives 大波, and B's 集 can meet 中波).
+    let game = game_of(COMMON, 1.0);
+    let w = game.width();
+    let won = limit_wins(&game, &mut 0);
+    let mut want = vec![(3, 0), (4, 0)];
+    want.extend((0..5).map(|b| (5, b)));
+    let got: Vec<(usize, usize)> = (0..w * w).filter(|&s| won[s]).map(|s| (s / w, s % w)).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn limit_sure_wins_print_exactly_one() {
+    // Settled states print exactly +-1; the others are still proved with
+    // those fixed.
+    let (out, warning) = run(&format!("{}0 0\n3\n5 0\n0 5\n5 5\n", COMMON)).unwrap();
+    assert_eq!(out, "1.000000000\n-1.000000000\n0.000000000\n");
+    assert!(warning.is_none());
+}
+
+#[test]
+fn shown_strategies_have_small_denominators() {
+    // At (4, 3) of `common_R2` the simplex returns 0.199999 / 0.000001
+    // splits; the shown strategies are the exact fifths.
+    let input = include_str!("../data/ji_solver/examples/common_R2.in");
+    let (out, _) = run_with(input.as_bytes(), &Options { strict: false, strategy: true });
+    let block: Vec<&str> = out.lines().skip(9).collect();
+    assert_eq!(block[0], "0.200000000");
+    assert_eq!(block[1], "A: 集 0.200000 大防 0.400000 大波 0.400000");
+    assert_eq!(block[2], "B: 大防 0.600000 中波 0.200000 大波 0.200000");
+}
+
+/// Draw 811 of the 1,000 random unlimited variants (bench/ji_solver_unlimited.sh):
+/// at (3, 4) B wins only limit-surely (no sure win: value iteration never
+/// reaches -1 there), which the certificate alone proved as -0.999999955.
+const LIMIT_ONLY: &str = "8
+s0 1 0 1 s6
+s1 0 0 2 s0 s6
+s2 0 0 5 s0 s1 s4 s5 s7
+s3 0 3 1 s5
+s4 0 2 3 s0 s1 s3
+s5 0 0 2 s0 s4
+s6 0 4 3 s2 s4 s5
+s7 1 1 5 s1 s3 s4 s5 s6
+";
+
+#[test]
+fn a_limit_sure_win_that_is_not_sure() {
+    let game = game_of(LIMIT_ONLY, 1.0);
+    let w = game.width();
+    assert!(limit_wins(&game, &mut 0)[4 * w + 3], "B's win at (3, 4) is A's at (4, 3)");
+    // Value iteration alone stays above -1 there.
+    let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    let mut stage = Stage::default();
+    for _ in 0..2000 {
+        game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
+        std::mem::swap(&mut old, &mut new);
+    }
+    assert!(old[3 * w + 4] > -1.0, "{}", old[3 * w + 4]);
+    let (out, warning) = run(&format!("{}0 0\n1\n3 4\n", LIMIT_ONLY)).unwrap();
+    assert_eq!((out.as_str(), warning), ("-1.000000000\n", None));
 }
