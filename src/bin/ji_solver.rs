@@ -1050,6 +1050,7 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
     on.iter().map(pick).collect()
 }
 
+// shared: simplex begin, master src/bin/ji_solver.rs (edit there, then run scripts/sync-shared)
 /// How `Simplex::solve` pivots: its tolerances, and Bland's rule (the
 /// smallest index) instead of the steepest reduced cost.
 #[derive(Clone, Copy)]
@@ -1183,6 +1184,7 @@ impl Simplex {
         false
     }
 }
+// shared: simplex end
 
 // ---- iteration --------------------------------------------------------------
 
@@ -1676,6 +1678,7 @@ impl ReplyProcess {
     }
 }
 
+// shared: lu begin, master src/bin/ji_solver.rs (edit there, then run scripts/sync-shared)
 /// An LU factorisation with partial pivoting of an m x m matrix.
 struct Lu {
     m: usize,
@@ -1729,6 +1732,7 @@ impl Lu {
         x
     }
 }
+// shared: lu end
 
 /// Proved bounds on the unlimited game's values.
 struct Certificate {

@@ -1,7 +1,9 @@
 //! Dense linear systems: ji_solver's LU factorisation (src/bin/ji_solver.rs,
-//! `struct Lu`), the same code in both programs; `eval::solve_chain` builds
+//! `struct Lu`), the same code in both programs (the marked block, kept
+//! identical by scripts/sync-shared); `eval::solve_chain` builds
 //! the systems.
 
+// shared: lu begin, master src/bin/ji_solver.rs (edit there, then run scripts/sync-shared)
 /// An LU factorisation with partial pivoting of an m x m matrix.
 struct Lu {
     m: usize,
@@ -55,6 +57,7 @@ impl Lu {
         x
     }
 }
+// shared: lu end
 
 /// Solves `a x = b` for each right-hand side `b` of `rhs`, `a` being n x n
 /// (row-major): one factorisation for all. `None` if `a` is singular to
