@@ -1567,6 +1567,7 @@ options: --threads N  N (1..64) row bands on threads, or `auto` (the CPUs,
                       (0-based), WHY `focus by R C w=W enemy_w=E` (its least
                       weak enemy, first cell on ties), `damage NUM/DEN`
                       (lowest terms), `closest d=D` or `support enemies=W`
+         --validate   refused for now (exit 2): it needs a strict reading
          --help       print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used
@@ -1682,23 +1683,68 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
+// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
+
 fn main() {
-    let result = parse_args(std::env::args_os().skip(1)).and_then(|command| match command {
-        Command::Help => io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
-        Command::Run(options) => {
-            let mut input = Vec::new();
-            if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-                return Err(Failure::UnreadableInput(e.to_string()));
-            }
-            let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            solve(input, &options, &mut out, &mut io::sink())?;
-            out.flush().map_err(unwritable)
-        }
-    });
-    if let Err(failure) = result {
-        exit_with(failure);
+    match run(std::env::args_os().skip(1)) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(failure) => exit_with(failure),
     }
 }
+
+/// The help, or stdin through `solve` to stdout (and the trace to stderr),
+/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
+/// for exit 3) or INVALID with the one line (docs/contract.md).
+fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
+    let mut args: Vec<OsString> = args.collect();
+    let given = args.len();
+    args.retain(|a| a != "--validate");
+    let validate = args.len() < given;
+    let mut options = match parse_args(args.into_iter())? {
+        Command::Help => {
+            let mut out = io::stdout();
+            out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable)?;
+            return Ok(0);
+        }
+        Command::Run(options) => options,
+    };
+    let no_value: [OsString; 0] = [];
+    if validate && !options.set("--strict", &mut no_value.iter())? {
+        return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
+    }
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        return Err(Failure::UnreadableInput(e.to_string()));
+    }
+    if validate {
+        return match solve(input, &options, &mut io::sink(), &mut io::sink()) {
+            Err(failure) if failure.exit_code() == 2 => {
+                let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+                Ok(INVALID)
+            }
+            Err(failure) if failure.exit_code() != 3 => Err(failure),
+            _ => Ok(VALID),
+        };
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let stderr = io::stderr();
+    let mut trace = io::BufWriter::new(stderr.lock());
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
+    let traced = trace.flush();
+    drop(trace);
+    let written = out.flush();
+    solved?;
+    traced.and(written).map_err(unwritable)?;
+    Ok(0)
+}
+// shared: solver-run end
 
 #[cfg(test)]
 #[path = "../../tests/unit/ants_battle.rs"]

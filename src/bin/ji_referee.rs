@@ -705,19 +705,21 @@ input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then r
          ignored.
 output:  `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
          `CONTINUE a b` (the final counts of 集).
-options: --strict  also check the statement's layout, and stop at the first
-                   deviation with `line L column C: ...` (exit 2): n on line
-                   1; one line per skill; r on its own line; one line per
-                   round; single spaces between tokens, none at either end
-                   of a line; a newline (LF or CRLF) after the last round
-                   and nothing after it.
-         --trace   also write one line per refereed round to stderr, up to
-                   and including the round that decides: `round T X Y A B
-                   RESULT`, where X and Y are the skills A and B play, A and
-                   B their counts before the round, and RESULT `next A' B'`
-                   (the counts after it), `A` or `B` (that side's skill
-                   wins) or `ILLEGAL A|B|AB`.
-         --help    print this help and exit
+options: --strict    also check the statement's layout, and stop at the first
+                     deviation with `line L column C: ...` (exit 2): n on
+                     line 1; one line per skill; r on its own line; one line
+                     per round; single spaces between tokens, none at either
+                     end of a line; a newline (LF or CRLF) after the last
+                     round and nothing after it.
+         --trace     also write one line per refereed round to stderr, up
+                     to and including the round that decides: `round T X Y
+                     A B RESULT`, where X and Y are the skills A and B play,
+                     A and B their counts before the round, and RESULT `next
+                     A' B'` (the counts after it), `A` or `B` (that side's
+                     skill wins) or `ILLEGAL A|B|AB`.
+         --validate  as --strict, writing nothing: exit 42 if the record is
+                     valid, 43 and the line if not (a Kattis input validator)
+         --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used (every well-formed record has a verdict).
 ";
@@ -788,37 +790,68 @@ fn exit_with(failure: Failure) -> ! {
 }
 // shared: command-line end
 
+// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
+
 fn main() {
-    if let Err(failure) = run(std::env::args_os().skip(1)) {
-        exit_with(failure);
+    match run(std::env::args_os().skip(1)) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(failure) => exit_with(failure),
     }
 }
 
-/// Reads the arguments and stdin, referees, writes the verdict.
-fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
-    let options = match parse_args(args)? {
+/// The help, or stdin through `solve` to stdout (and the trace to stderr),
+/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
+/// for exit 3) or INVALID with the one line (docs/contract.md).
+fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
+    let mut args: Vec<OsString> = args.collect();
+    let given = args.len();
+    args.retain(|a| a != "--validate");
+    let validate = args.len() < given;
+    let mut options = match parse_args(args.into_iter())? {
         Command::Help => {
             let mut out = io::stdout();
-            return out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable);
+            out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable)?;
+            return Ok(0);
         }
         Command::Run(options) => options,
     };
+    let no_value: [OsString; 0] = [];
+    if validate && !options.set("--strict", &mut no_value.iter())? {
+        return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
+    }
     let mut input = Vec::new();
     if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
         return Err(Failure::UnreadableInput(e.to_string()));
     }
+    if validate {
+        return match solve(input, &options, &mut io::sink(), &mut io::sink()) {
+            Err(failure) if failure.exit_code() == 2 => {
+                let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+                Ok(INVALID)
+            }
+            Err(failure) if failure.exit_code() != 3 => Err(failure),
+            _ => Ok(VALID),
+        };
+    }
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let stderr = io::stderr();
     let mut trace = io::BufWriter::new(stderr.lock());
-    let result = solve(input, &options, &mut out, &mut trace);
-    // The trace goes out before the error line `main` writes.
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
     let traced = trace.flush();
     drop(trace);
-    result?;
-    traced.map_err(unwritable)?;
-    out.flush().map_err(unwritable)
+    let written = out.flush();
+    solved?;
+    traced.and(written).map_err(unwritable)?;
+    Ok(0)
 }
+// shared: solver-run end
 
 #[cfg(test)]
 #[path = "../../tests/unit/ji_referee.rs"]

@@ -14,13 +14,10 @@
 //! stderr, one per line (the format is in the comment on `trace!` and in
 //! docs/zhuguosha.md).
 //!
-//! Exit codes (`Failure::exit_code`, as in docs/contract.md): 0 the game was
-//! simulated; 2 bad input or a bad argument (one line `zhuguosha: line L:
-//! <what>` on stderr, with `--strict` `zhuguosha: line L column C: <what>`);
-//! 3 the input is valid but the game never ends (possible with random decks,
-//! see `Game::run`): one line `zhuguosha: the game does not end: ...` on
-//! stderr and nothing on stdout; 1 the input could not be read or the output
-//! not written.
+//! Exit codes (`Failure::exit_code`, docs/contract.md): 0 ok; 2 bad input or
+//! argument (`zhuguosha: line L: <what>`, with `--strict` `line L column C`);
+//! 3 valid, but the game never ends (see `Game::run`); 1 unreadable input or
+//! unwritable output; `--validate` 42 valid, 43 not.
 //!
 //! Complexity: every card use costs O(n) (the hand keeps, per card kind, a
 //! linked list of its cards in hand order, so "the leftmost usable card" is a
@@ -579,22 +576,10 @@ struct Game<const TRACE: bool> {
 }
 
 /// `--trace`: one event line in `Game::log`, nothing at all without
-/// `TRACE`. The format is stable (docs/zhuguosha.md): a keyword, then pig
-/// numbers 1..n and card letters of the input format,
-///
-/// ```text
-/// turn T pig P ROLE hp H weapon yes|no hand C..   start of a turn
-/// draw P C C                                      the turn's 2 cards
-/// play P C [on T] [hp H]                          a card used (P: new hp)
-/// reveal P ZP|FP                                  跳忠 / 跳反
-/// mark P / unmark P                               MP's 类反猪 label set / cleared
-/// negate P counters C of Q protecting|against T   a 无懈可击
-/// answer P C                                      闪 or 杀 given up in answer
-/// damage P by S hp H                              1 damage, the new hp
-/// peach P hp H                                    a 桃 eaten on the brink
-/// death P ROLE by S [reward C C C | penalty]      a death
-/// end MP|FP                                       the winner
-/// ```
+/// `TRACE`. The format is stable, one line per event (the table is in
+/// docs/zhuguosha.md, "Trace"): a keyword (turn, draw, play, reveal, mark,
+/// unmark, negate, answer, damage, peach, death, end), then pig numbers
+/// 1..n, card letters of the input format and hp values, as each call says.
 macro_rules! trace {
     ($game:expr, $($format:tt)*) => {
         if TRACE {
@@ -1183,18 +1168,20 @@ input:   n m (2..10 pigs, 1..2000 cards); n times 'ROLE c1 c2 c3 c4' (ROLE MP,
          D F N W J Z. Read like C++ cin: any whitespace separates tokens, and
          whatever follows the m-th deck card is ignored.
 output:  MP or FP (the winner), then each pig's hand left to right, or DEAD.
-options: --strict  also check the statement's exact layout, and stop at the
-                   first deviation with 'line L column C: ...' (C counts bytes
-                   from 1): line 1 is 'n m', then one line per pig, then one
-                   line with all m deck cards; tokens separated by exactly one
-                   space; no leading or trailing whitespace, no blank line, no
-                   leading zero, nothing after the deck line, which ends with
-                   a newline (LF or CRLF, as every line may).
-         --trace   also write every event of the game to stderr, one line
-                   each (docs/zhuguosha.md): turn, draw, play, reveal, mark,
-                   unmark, negate, answer, damage, peach, death, end; pigs
-                   are numbered 1..n, cards are the input's letters.
-         --help    print this help and exit
+options: --strict    also check the exact layout, and stop at the first
+                     deviation with 'line L column C: ...' (C counts bytes
+                     from 1): 'n m', one line per pig, one line of m deck
+                     cards; single spaces between tokens, none at either
+                     end of a line; no blank line, no leading zero, a final
+                     newline (LF or CRLF, as every line may), nothing after.
+         --trace     also write the game's events to stderr, one line each
+                     (docs/zhuguosha.md): turn, draw, play, reveal, mark,
+                     unmark, negate, answer, damage, peach, death, end; pigs
+                     numbered 1..n, cards as in the input.
+         --validate  as --strict, writing nothing: exit 42 if the input is
+                     valid (also if the game never ends), 43 and the line if
+                     not (a Kattis input validator)
+         --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 the game never ends.
 ";
@@ -1265,28 +1252,68 @@ fn exit_with(failure: Failure) -> ! {
 }
 // shared: command-line end
 
+// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
+
 fn main() {
-    if let Err(failure) = run(std::env::args_os().skip(1)) {
-        exit_with(failure);
+    match run(std::env::args_os().skip(1)) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(failure) => exit_with(failure),
     }
 }
 
-fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
-    let options = match parse_args(args)? {
-        // Stdout is line-buffered: HELP's last newline writes it all out.
-        Command::Help => return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
+/// The help, or stdin through `solve` to stdout (and the trace to stderr),
+/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
+/// for exit 3) or INVALID with the one line (docs/contract.md).
+fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
+    let mut args: Vec<OsString> = args.collect();
+    let given = args.len();
+    args.retain(|a| a != "--validate");
+    let validate = args.len() < given;
+    let mut options = match parse_args(args.into_iter())? {
+        Command::Help => {
+            let mut out = io::stdout();
+            out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable)?;
+            return Ok(0);
+        }
         Command::Run(options) => options,
     };
+    let no_value: [OsString; 0] = [];
+    if validate && !options.set("--strict", &mut no_value.iter())? {
+        return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
+    }
     let mut input = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut input)
-        .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        return Err(Failure::UnreadableInput(e.to_string()));
+    }
+    if validate {
+        return match solve(input, &options, &mut io::sink(), &mut io::sink()) {
+            Err(failure) if failure.exit_code() == 2 => {
+                let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+                Ok(INVALID)
+            }
+            Err(failure) if failure.exit_code() != 3 => Err(failure),
+            _ => Ok(VALID),
+        };
+    }
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    solve(input, &options, &mut out, &mut io::stderr())?;
-    out.flush().map_err(unwritable)
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let stderr = io::stderr();
+    let mut trace = io::BufWriter::new(stderr.lock());
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
+    let traced = trace.flush();
+    drop(trace);
+    let written = out.flush();
+    solved?;
+    traced.and(written).map_err(unwritable)?;
+    Ok(0)
 }
+// shared: solver-run end
 
 #[cfg(test)]
 #[path = "../../tests/unit/zhuguosha.rs"]
