@@ -713,3 +713,21 @@ fn validate_is_strict_with_the_validator_exit_codes() {
         }
     });
 }
+
+/// The one way a message shows an input token (docs/contract.md): the
+/// same `show` in every program, escaping and cut alike. (`zhuguosha`'s
+/// master copy; the 集 programs hold it in the `ji-variant` block.)
+#[test]
+fn every_program_shows_a_token_the_same_way() {
+    let head = "pub(crate) fn show(token: &[u8]) -> String {";
+    let of = |bin: &str| {
+        let text = source(bin);
+        let start = text.find(head).unwrap_or_else(|| panic!("{bin}: no `{head}`"));
+        let end = start + text[start..].find("\n}\n").expect("end of show");
+        text[start..end].to_string()
+    };
+    let master = of("zhuguosha");
+    each_program(common::binaries(), |bin| {
+        assert!(of(bin) == master, "{bin}: `show` differs from zhuguosha's");
+    });
+}
