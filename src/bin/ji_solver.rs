@@ -1767,8 +1767,22 @@ fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
     if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
         return Err(Failure::UnreadableInput(e.to_string()));
     }
+    // One type for both ends, so that `solve` is compiled once: stdout and
+    // stderr, or nowhere for `--validate`.
+    let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match validate {
+        true => (Box::new(io::sink()), Box::new(io::sink())),
+        false => (Box::new(io::stdout().lock()), Box::new(io::stderr().lock())),
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
+    let mut trace = io::BufWriter::new(stderr);
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
+    let traced = trace.flush();
+    drop(trace);
+    let written = out.flush();
+    drop(out);
     if validate {
-        return match solve(input, &options, &mut io::sink(), &mut io::sink()) {
+        return match solved {
             Err(failure) if failure.exit_code() == 2 => {
                 let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
                 Ok(INVALID)
@@ -1777,15 +1791,6 @@ fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
             _ => Ok(VALID),
         };
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let stderr = io::stderr();
-    let mut trace = io::BufWriter::new(stderr.lock());
-    let solved = solve(input, &options, &mut out, &mut trace);
-    // Both go out before the error line (exit 3 may follow an answer).
-    let traced = trace.flush();
-    drop(trace);
-    let written = out.flush();
     solved?;
     traced.and(written).map_err(unwritable)?;
     Ok(0)
