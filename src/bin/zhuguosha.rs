@@ -891,7 +891,7 @@ impl<const TRACE: bool> Game<TRACE> {
 
     /// `user` plays 杀 on `target`: "受到杀时，有闪必然弃置".
     fn kill(&mut self, user: usize, target: usize) {
-        self.reveal_if_hostile(user, target);
+        self.reveal_if_hostile(user);
         if self.spend(target, DODGE) {
             trace!(self, "answer {} D", target + 1);
         } else {
@@ -901,7 +901,7 @@ impl<const TRACE: bool> Game<TRACE> {
 
     /// Using 杀 or 决斗 on a pig is 表敌意: a loyal or rebel pig reveals itself
     /// ("能够跳必然跳"); MP is known anyway.
-    fn reveal_if_hostile(&mut self, user: usize, _target: usize) {
+    fn reveal_if_hostile(&mut self, user: usize) {
         if self.pigs[user].role != Role::Main {
             self.reveal(user);
         }
@@ -909,7 +909,7 @@ impl<const TRACE: bool> Game<TRACE> {
 
     /// `user` plays 决斗 on `target`.
     fn duel(&mut self, user: usize, target: usize) {
-        self.reveal_if_hostile(user, target);
+        self.reveal_if_hostile(user);
         if self.negated(user, target, DUEL) {
             return;
         }
