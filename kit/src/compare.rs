@@ -24,13 +24,6 @@ pub enum Rule {
     Tolerance(f64),
 }
 
-/// The comparison rule of a binary: its problem's
-/// ([`crate::problems::Problem::rule`]); exact for the programs that are
-/// not a judge problem (`ji`).
-pub fn rule(bin: &str) -> Rule {
-    crate::problems::find(bin).map_or(Rule::Exact, |p| p.rule())
-}
-
 /// Where the first difference is: 0-based line, with a reason that names
 /// the token (`token 2: expected `b`, got `x``).
 #[derive(Debug, PartialEq, Eq)]
@@ -177,14 +170,6 @@ mod tests {
         );
         let long = compare("1\n", "1\n2\n", Rule::Exact).expect("differs");
         assert_eq!((long.line, long.detail.as_str()), (1, "2 lines, only 1 expected"));
-    }
-
-    #[test]
-    fn only_ji_solver_has_a_tolerance() {
-        assert_eq!(rule("ji_solver"), Rule::Tolerance(1e-6));
-        for bin in ["zhuguosha", "ants_battle", "ji_referee"] {
-            assert_eq!(rule(bin), Rule::Exact);
-        }
     }
 
     #[test]
