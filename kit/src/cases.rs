@@ -3,8 +3,8 @@
 //! implied), `NAME.code` (another exit code), `NAME.args` (arguments) and
 //! `NAME.beyond` (the case goes beyond the official judge's data: why).
 
+use crate::error::{Error, Result};
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 /// One fixture: `<case>.in` with its optional siblings.
@@ -43,7 +43,7 @@ pub fn display(path: &Path) -> String {
 /// siblings; and the problems found (a `.in` without `.out` or `.err`, a
 /// `.code` that is not a number), one message each. An unreadable folder
 /// is an error.
-pub fn discover(dir: &Path) -> io::Result<(Vec<Case>, Vec<String>)> {
+pub fn discover(dir: &Path) -> Result<(Vec<Case>, Vec<String>)> {
     let mut inputs = Vec::new();
     collect_inputs(dir, &mut inputs)?;
     inputs.sort();
@@ -81,11 +81,10 @@ pub fn discover(dir: &Path) -> io::Result<(Vec<Case>, Vec<String>)> {
     Ok((found, problems))
 }
 
-fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    let entries = fs::read_dir(dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", display(dir))))?;
-    for entry in entries {
-        let path = entry?.path();
+fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let unreadable = |e| Error::io(display(dir), e);
+    for entry in fs::read_dir(dir).map_err(unreadable)? {
+        let path = entry.map_err(unreadable)?.path();
         if path.is_dir() {
             collect_inputs(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "in") {
@@ -96,9 +95,8 @@ fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 }
 
 /// A text file, invalid UTF-8 replaced (outputs are compared as text).
-pub fn read_text(path: &Path) -> io::Result<String> {
-    let bytes =
-        fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", display(path))))?;
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = fs::read(path).map_err(|e| Error::io(display(path), e))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -2,6 +2,7 @@
 //! binary's `main` only hands over its arguments and streams, so tests can
 //! run any command in-process.
 
+use crate::error::{Error, Result};
 use crate::gen::{self, Source};
 use crate::judge::{self, Judge};
 use crate::problems::{self, Problem};
@@ -126,38 +127,34 @@ says so and stops.
 Progress goes to stderr: in place on a terminal, else a line every 10 s.
 ";
 
-/// The message of a failed write. A closed pipe (`kit gen ... | head -1`)
-/// is [`CLOSED_PIPE`]: kit then ends quietly with exit 0, as Unix tools do.
-pub fn write_error(e: std::io::Error) -> String {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        CLOSED_PIPE.to_string()
-    } else {
-        format!("cannot write: {e}")
-    }
-}
-
-/// The "error" of a reader that went away.
-pub const CLOSED_PIPE: &str = "(stdout closed)";
-
 /// Runs `kit ARGS` (without the program name); returns the exit code.
-/// `live`: stderr is a terminal (progress is shown in place).
+/// `live`: stderr is a terminal (progress is shown in place). The one
+/// place where an [`Error`] becomes a line on stderr and an exit code.
 pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write, live: bool) -> i32 {
     match dispatch(args, out, err, live) {
         Ok(true) => 0,
         Ok(false) => 1,
-        Err(msg) if msg == CLOSED_PIPE => 0,
-        Err(msg) => {
-            let _ = writeln!(err, "kit: {msg}");
-            2
+        Err(Error::ClosedPipe) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "kit: {e}");
+            e.exit_code()
         }
     }
 }
 
-/// The options that take a value, per command.
-const GEN: &[&str] = &["--profile", "--seed", "--count", "--out", "--solver"];
-const JUDGE: &[&str] = &["--dir", "--time-limit"];
-const STRESS: &[&str] =
-    &["--profile", "--seed", "--count", "--jobs", "--out", "--time-limit", "--solver"];
+/// `kit ARGS...` in-process ([`main`], stderr not a terminal): the exit
+/// code, stdout and stderr. Test support.
+///
+/// # Panics
+/// If kit writes something that is not UTF-8.
+#[cfg(any(test, feature = "test-support"))]
+pub fn captured<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
+    let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = main(&args, &mut out, &mut err, false);
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("kit writes UTF-8");
+    (code, text(out), text(err))
+}
 
 /// The problems' names, from the one list of problems.
 fn problem_names() -> String {
@@ -175,9 +172,9 @@ fn dispatch(
     out: &mut dyn Write,
     err: &mut dyn Write,
     live: bool,
-) -> Result<bool, String> {
+) -> Result<bool> {
     let Some(sub) = args.first() else {
-        return Err("no command; see `kit --help`".to_string());
+        return Err(Error::usage("no command; see `kit --help`"));
     };
     let rest = &args[1..];
     let help = match sub.to_str() {
@@ -189,223 +186,388 @@ fn dispatch(
         _ => None,
     };
     if let Some(text) = help {
-        out.write_all(text.as_bytes()).map_err(write_error)?;
+        out.write_all(text.as_bytes())?;
         return Ok(true);
     }
     match sub.to_str() {
-        Some("gen") => gen_command(&Args::parse(rest, GEN, &["--list", "--force"], false)?, out),
-        Some("judge") => judge_command(&Args::parse(rest, JUDGE, &["--fail-fast"], true)?, out),
-        Some("stress") => stress_command(&Args::parse(rest, STRESS, &[], true)?, out, err, live),
-        Some("show") => crate::show::command(rest, out),
-        _ => Err(format!(
+        Some("gen") => gen_command(&GenOptions::parse(rest)?, out),
+        Some("judge") => judge_command(&JudgeOptions::parse(rest)?, out),
+        Some("stress") => stress_command(&StressOptions::parse(rest)?, out, err, live),
+        Some("show") => Ok(crate::show::command(rest, out)?),
+        _ => Err(Error::usage(format!(
             "unknown command `{}`; the commands are gen, judge, stress, show (see `kit --help`)",
             sub.to_string_lossy()
-        )),
+        ))),
     }
 }
 
-/// One command's arguments: the problem, `--name value` options (also
-/// `--name=value`), flags, and the words after `--`.
-struct Args {
-    problem: String,
-    options: Vec<(String, String)>,
-    flags: Vec<String>,
+// ------------------------------------------------------------ options
+
+/// What one command's words may be: its options that take a value (each
+/// at most once, but those in `repeatable`), its flags, and whether a
+/// program follows `--`.
+struct Spec {
+    valued: &'static [&'static str],
+    repeatable: &'static [&'static str],
+    flags: &'static [&'static str],
+    takes_cmd: bool,
+}
+
+const GEN: Spec = Spec {
+    valued: &["--profile", "--seed", "--count", "--out", "--solver"],
+    repeatable: &[],
+    flags: &["--list", "--force"],
+    takes_cmd: false,
+};
+const JUDGE: Spec = Spec {
+    valued: &["--dir", "--time-limit"],
+    repeatable: &["--dir"],
+    flags: &["--fail-fast"],
+    takes_cmd: true,
+};
+const STRESS: Spec = Spec {
+    valued: &["--profile", "--seed", "--count", "--jobs", "--out", "--time-limit", "--solver"],
+    repeatable: &[],
+    flags: &[],
+    takes_cmd: true,
+};
+
+/// One word of a command line, handed to a command's options.
+enum Word<'w> {
+    /// `--name value` or `--name=value`, `name` one of [`Spec::valued`].
+    Value(&'w str, &'w str),
+    /// One of [`Spec::flags`].
+    Flag(&'w str),
+    /// A word that is not an option, after the problem's name.
+    Extra(&'w str),
+}
+
+/// What every command's words hold besides its options.
+struct Parsed {
+    problem: &'static dyn Problem,
+    /// The words after `--` (with [`Spec::takes_cmd`]).
     cmd: Option<Cmd>,
 }
 
-impl Args {
-    fn parse(
-        args: &[OsString],
-        valued: &[&str],
-        flags: &[&str],
-        wants_cmd: bool,
-    ) -> Result<Args, String> {
-        let mut parsed =
-            Args { problem: String::new(), options: Vec::new(), flags: Vec::new(), cmd: None };
-        let mut problem = None;
-        let mut words = args.iter();
-        while let Some(word) = words.next() {
-            let text = word.to_str().ok_or_else(|| format!("argument {word:?} is not UTF-8"))?;
-            if text == "--" {
-                if !wants_cmd {
-                    return Err("this command takes no program after `--`".to_string());
-                }
-                let rest: Vec<OsString> = words.by_ref().cloned().collect();
-                parsed.cmd = Some(Cmd::from_words(&rest).ok_or("no program after `--`")?);
-                break;
+/// Reads a command's words by `spec`: the first plain word is the
+/// problem, each option goes to `take`, the words after `--` are the
+/// program to run.
+fn parse(
+    args: &[OsString],
+    spec: &Spec,
+    mut take: impl FnMut(Word) -> Result<()>,
+) -> Result<Parsed> {
+    let mut problem = None;
+    let mut cmd = None;
+    let mut given: Vec<&str> = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let text =
+            word.to_str().ok_or_else(|| Error::usage(format!("argument {word:?} is not UTF-8")))?;
+        if text == "--" {
+            if !spec.takes_cmd {
+                return Err(Error::usage("this command takes no program after `--`"));
             }
-            let (name, inline) = match text.split_once('=') {
-                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-                _ => (text, None),
+            let rest: Vec<OsString> = words.by_ref().cloned().collect();
+            cmd = Some(Cmd::from_words(&rest).ok_or(Error::usage("no program after `--`"))?);
+            break;
+        }
+        let (name, inline) = match text.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (text, None),
+        };
+        if let Some(&name) = spec.valued.iter().find(|&&n| n == name) {
+            let value = match inline {
+                Some(v) => v,
+                None => words
+                    .next()
+                    .and_then(|v| v.to_str())
+                    .ok_or_else(|| Error::usage(format!("{name} needs a value")))?,
             };
-            if valued.contains(&name) {
-                let value = match inline {
-                    Some(v) => v,
-                    None => words
-                        .next()
-                        .and_then(|v| v.to_str())
-                        .ok_or_else(|| format!("{name} needs a value"))?
-                        .to_string(),
-                };
-                if name != "--dir" && parsed.value(name).is_some() {
-                    return Err(format!("{name} given twice"));
-                }
-                parsed.options.push((name.to_string(), value));
-            } else if flags.contains(&name) && inline.is_none() {
-                parsed.flags.push(name.to_string());
-            } else if text.starts_with('-') {
-                let mut known: Vec<&str> = valued.iter().chain(flags).copied().collect();
-                known.sort_unstable();
-                return Err(format!(
-                    "unknown option `{text}`; this command takes {}",
-                    known.join(" ")
-                ));
-            } else if problem.is_none() {
-                problem = Some(text.to_string());
-            } else {
-                return Err(format!("unexpected `{text}` (the program to run goes after `--`)"));
+            if given.contains(&name) && !spec.repeatable.contains(&name) {
+                return Err(Error::usage(format!("{name} given twice")));
             }
-        }
-        parsed.problem = problem.ok_or_else(|| format!("which problem? ({})", problem_names()))?;
-        if wants_cmd && parsed.cmd.is_none() {
-            return Err(
-                "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`"
-                    .to_string(),
-            );
-        }
-        Ok(parsed)
-    }
-
-    fn value(&self, name: &str) -> Option<&str> {
-        self.options.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-    }
-
-    fn number(&self, name: &str, default: u64) -> Result<u64, String> {
-        match self.value(name) {
-            None => Ok(default),
-            Some(v) => v.parse().map_err(|_| format!("{name} `{v}` is not a non-negative integer")),
+            given.push(name);
+            take(Word::Value(name, value))?;
+        } else if spec.flags.contains(&name) && inline.is_none() {
+            take(Word::Flag(name))?;
+        } else if text.starts_with('-') {
+            let mut known: Vec<&str> = spec.valued.iter().chain(spec.flags).copied().collect();
+            known.sort_unstable();
+            return Err(Error::usage(format!(
+                "unknown option `{text}`; this command takes {}",
+                known.join(" ")
+            )));
+        } else if problem.is_none() {
+            problem = Some(text);
+        } else {
+            take(Word::Extra(text))?;
         }
     }
-
-    fn count(&self, default: u64) -> Result<u64, String> {
-        match self.number("--count", default)? {
-            0 => Err("--count must be at least 1".to_string()),
-            n => Ok(n),
-        }
+    let name =
+        problem.ok_or_else(|| Error::usage(format!("which problem? ({})", problem_names())))?;
+    if spec.takes_cmd && cmd.is_none() {
+        return Err(Error::usage(
+            "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`",
+        ));
     }
+    let problem = problems::find(name).ok_or_else(|| {
+        Error::usage(format!("unknown problem `{name}`; the problems: {}", problem_names()))
+    })?;
+    Ok(Parsed { problem, cmd })
+}
 
-    fn problem(&self) -> Result<&'static dyn Problem, String> {
-        problems::find(&self.problem).ok_or_else(|| {
-            format!("unknown problem `{}`; the problems: {}", self.problem, problem_names())
-        })
-    }
+/// A word after the problem that is no option: the program goes after `--`.
+fn unexpected(word: &str) -> Error {
+    Error::usage(format!("unexpected `{word}` (the program to run goes after `--`)"))
+}
 
-    fn profile(&self, problem: &dyn Problem) -> Result<String, String> {
-        let name = self.value("--profile").unwrap_or("random");
-        gen::check_profile(problem, name)?;
-        Ok(name.to_string())
-    }
+/// The value of `--name` as a non-negative integer.
+fn number(name: &str, value: &str) -> Result<u64> {
+    value
+        .parse()
+        .map_err(|_| Error::usage(format!("{name} `{value}` is not a non-negative integer")))
+}
 
-    fn flag(&self, name: &str) -> bool {
-        self.flags.iter().any(|f| f == name)
-    }
-
-    fn solver(&self, problem: &dyn Problem) -> Result<Cmd, String> {
-        let explicit = self.value("--solver").map(Path::new);
-        Ok(Cmd::new(solver::locate(problem.name(), explicit)?))
-    }
-
-    fn time_limit(&self) -> Result<Duration, String> {
-        match self.number("--time-limit", 2000)? {
-            0 => Err("--time-limit must be at least 1 ms".to_string()),
-            ms => Ok(Duration::from_millis(ms)),
-        }
+/// The value of `--name` as a number of at least 1.
+fn positive(name: &str, value: &str, unit: &str) -> Result<u64> {
+    match number(name, value)? {
+        0 => Err(Error::usage(format!("{name} must be at least 1{unit}"))),
+        n => Ok(n),
     }
 }
 
-fn gen_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
-    let problem = a.problem()?;
-    if a.flag("--list") {
-        out.write_all(gen::list(problem).as_bytes()).map_err(write_error)?;
+/// `--time-limit MS`: CPU time per run.
+fn time_limit(value: &str) -> Result<Duration> {
+    Ok(Duration::from_millis(positive("--time-limit", value, " ms")?))
+}
+
+/// The profile called `name` of `problem`, or a message listing them.
+fn profile(problem: &dyn Problem, name: &str) -> Result<&'static str> {
+    gen::check_profile(problem, name)?;
+    Ok(problem.profiles().iter().find(|p| p.name == name).expect("checked").name)
+}
+
+/// The default time limit, in ms of CPU.
+const TIME_LIMIT_MS: u64 = 2000;
+
+/// `kit gen`'s options.
+pub struct GenOptions {
+    pub problem: &'static dyn Problem,
+    /// `--list`: the profiles, no case (the other options are not checked).
+    pub list: bool,
+    /// `--profile P`, default `random`.
+    pub profile: &'static str,
+    /// `--seed S`, default 1.
+    pub seed: u64,
+    /// `--count N`, default 1; more than 1 only with `out`.
+    pub count: u64,
+    /// `--out DIR`: the cases go there, not to stdout.
+    pub out: Option<PathBuf>,
+    /// `--force`: overwrite cases in `out`.
+    pub force: bool,
+    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    pub solver: Option<PathBuf>,
+}
+
+impl GenOptions {
+    pub fn parse(args: &[OsString]) -> Result<GenOptions> {
+        let (mut list, mut force) = (false, false);
+        let (mut profile_name, mut seed, mut count) = (None, 1, None);
+        let (mut out, mut solver) = (None, None);
+        let parsed = parse(args, &GEN, |word| {
+            match word {
+                Word::Value("--profile", v) => profile_name = Some(v.to_string()),
+                Word::Value("--seed", v) => seed = number("--seed", v)?,
+                Word::Value("--count", v) => count = Some(positive("--count", v, "")?),
+                Word::Value("--out", v) => out = Some(PathBuf::from(v)),
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Flag("--list") => list = true,
+                Word::Flag("--force") => force = true,
+                Word::Extra(w) => return Err(unexpected(w)),
+                Word::Value(..) | Word::Flag(_) => unreachable!("not in GEN"),
+            }
+            Ok(())
+        })?;
+        let problem = parsed.problem;
+        let mut options = GenOptions {
+            problem,
+            list,
+            profile: problem.profiles()[0].name,
+            seed,
+            count: count.unwrap_or(1),
+            out,
+            force,
+            solver,
+        };
+        if list {
+            return Ok(options);
+        }
+        options.profile = profile(problem, profile_name.as_deref().unwrap_or("random"))?;
+        if options.out.is_none() && options.count != 1 {
+            return Err(Error::usage(
+                "--count needs --out DIR (without --out, one case goes to stdout)",
+            ));
+        }
+        if options.out.is_none() && force {
+            return Err(Error::usage("--force needs --out DIR"));
+        }
+        Ok(options)
+    }
+}
+
+/// `kit judge`'s options.
+pub struct JudgeOptions {
+    pub problem: &'static dyn Problem,
+    /// `--dir DIR`, repeatable; none: `tests/data/PROBLEM`.
+    pub dirs: Vec<PathBuf>,
+    /// `--time-limit MS` of CPU per case.
+    pub time_limit: Duration,
+    /// `--fail-fast`: stop at the first case that is not AC.
+    pub fail_fast: bool,
+    /// The program judged.
+    pub cmd: Cmd,
+}
+
+impl JudgeOptions {
+    pub fn parse(args: &[OsString]) -> Result<JudgeOptions> {
+        let mut dirs = Vec::new();
+        let mut limit = Duration::from_millis(TIME_LIMIT_MS);
+        let mut fail_fast = false;
+        let parsed = parse(args, &JUDGE, |word| {
+            match word {
+                Word::Value("--dir", v) => dirs.push(PathBuf::from(v)),
+                Word::Value("--time-limit", v) => limit = time_limit(v)?,
+                Word::Flag("--fail-fast") => fail_fast = true,
+                Word::Extra(w) => return Err(unexpected(w)),
+                Word::Value(..) | Word::Flag(_) => unreachable!("not in JUDGE"),
+            }
+            Ok(())
+        })?;
+        let cmd = parsed.cmd.expect("JUDGE takes a program");
+        Ok(JudgeOptions { problem: parsed.problem, dirs, time_limit: limit, fail_fast, cmd })
+    }
+}
+
+/// `kit stress`'s options.
+pub struct StressOptions {
+    pub problem: &'static dyn Problem,
+    /// `--profile P` (default `random`), or every profile (`all`).
+    pub profiles: Vec<&'static str>,
+    /// `--seed S`, default 1.
+    pub seed: u64,
+    /// `--count N` cases per profile, default 1000.
+    pub count: u64,
+    /// `--jobs N` cases at once, default 1.
+    pub jobs: usize,
+    /// `--out DIR`, default `stress-failures/PROBLEM`.
+    pub out: PathBuf,
+    /// `--time-limit MS` of CPU per run of the program.
+    pub time_limit: Duration,
+    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    pub solver: Option<PathBuf>,
+    /// The program stressed.
+    pub cmd: Cmd,
+}
+
+impl StressOptions {
+    pub fn parse(args: &[OsString]) -> Result<StressOptions> {
+        let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
+        let (mut out, mut solver) = (None, None);
+        let mut limit = Duration::from_millis(TIME_LIMIT_MS);
+        let parsed = parse(args, &STRESS, |word| {
+            match word {
+                Word::Value("--profile", v) => profile_name = Some(v.to_string()),
+                Word::Value("--seed", v) => seed = number("--seed", v)?,
+                Word::Value("--count", v) => count = positive("--count", v, "")?,
+                Word::Value("--jobs", v) => jobs = positive("--jobs", v, "")?,
+                Word::Value("--out", v) => out = Some(PathBuf::from(v)),
+                Word::Value("--time-limit", v) => limit = time_limit(v)?,
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Extra(w) => return Err(unexpected(w)),
+                Word::Value(..) | Word::Flag(_) => unreachable!("not in STRESS"),
+            }
+            Ok(())
+        })?;
+        let problem = parsed.problem;
+        let profiles = match profile_name.as_deref() {
+            Some("all") => problem.profiles().iter().map(|p| p.name).collect(),
+            name => vec![profile(problem, name.unwrap_or("random"))?],
+        };
+        if jobs > stress::MAX_JOBS as u64 {
+            return Err(Error::usage(format!("--jobs must be at most {}", stress::MAX_JOBS)));
+        }
+        Ok(StressOptions {
+            problem,
+            profiles,
+            seed,
+            count,
+            jobs: jobs as usize,
+            out: out.unwrap_or_else(|| Path::new("stress-failures").join(problem.name())),
+            time_limit: limit,
+            solver,
+            cmd: parsed.cmd.expect("STRESS takes a program"),
+        })
+    }
+}
+
+/// Our solver for `problem`: `--solver PATH`, else beside kit.
+fn our_solver(problem: &dyn Problem, explicit: Option<&Path>) -> Result<Cmd> {
+    Ok(Cmd::new(solver::locate(problem.name(), explicit)?))
+}
+
+// ------------------------------------------------------------ commands
+
+fn gen_command(o: &GenOptions, out: &mut dyn Write) -> Result<bool> {
+    if o.list {
+        out.write_all(gen::list(o.problem).as_bytes())?;
         return Ok(true);
     }
-    let profile = a.profile(problem)?;
-    let count = a.count(1)?;
-    let dir = a.value("--out").map(PathBuf::from);
-    if dir.is_none() && count != 1 {
-        return Err("--count needs --out DIR (without --out, one case goes to stdout)".to_string());
-    }
-    if dir.is_none() && a.flag("--force") {
-        return Err("--force needs --out DIR".to_string());
-    }
-    let solver = a.solver(problem)?;
-    let src = Source { problem, profile: &profile, seed: a.number("--seed", 1)?, solver: &solver };
-    gen::gen(&src, count, dir.as_deref(), a.flag("--force"), out)?;
+    let solver = our_solver(o.problem, o.solver.as_deref())?;
+    let src = Source { problem: o.problem, profile: o.profile, seed: o.seed, solver: &solver };
+    gen::gen(&src, o.count, o.out.as_deref(), o.force, out)?;
     Ok(true)
 }
 
-fn judge_command(a: &Args, out: &mut dyn Write) -> Result<bool, String> {
-    let problem = a.problem()?;
-    let mut dirs: Vec<PathBuf> =
-        a.options.iter().filter(|(n, _)| n == "--dir").map(|(_, v)| PathBuf::from(v)).collect();
+fn judge_command(o: &JudgeOptions, out: &mut dyn Write) -> Result<bool> {
+    let mut dirs = o.dirs.clone();
     if dirs.is_empty() {
-        let default = Path::new("tests/data").join(problem.name());
+        let default = Path::new("tests/data").join(o.problem.name());
         if !default.is_dir() {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "{}: no such folder (run kit from the repository's root, or pass --dir DIR)",
                 default.display()
-            ));
+            )));
         }
         dirs.push(default);
     }
     let j = Judge {
-        rule: problem.rule(),
+        rule: o.problem.rule(),
         dirs,
-        limit: a.time_limit()?,
-        cmd: a.cmd.as_ref().expect("parsed with a program"),
-        fail_fast: a.flag("--fail-fast"),
+        limit: o.time_limit,
+        cmd: &o.cmd,
+        fail_fast: o.fail_fast,
     };
     judge::judge(&j, out)
 }
 
 fn stress_command(
-    a: &Args,
+    o: &StressOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
     live: bool,
-) -> Result<bool, String> {
-    let problem = a.problem()?;
-    let profiles: Vec<&str> = match a.value("--profile") {
-        Some("all") => problem.profiles().iter().map(|p| p.name).collect(),
-        _ => {
-            let name = a.profile(problem)?;
-            let known = problem.profiles().iter().find(|p| p.name == name);
-            vec![known.expect("checked").name]
-        }
-    };
-    let (seed, count, limit) = (a.number("--seed", 1)?, a.count(1000)?, a.time_limit()?);
-    let jobs = match a.number("--jobs", 1)? {
-        0 => return Err("--jobs must be at least 1".to_string()),
-        n if n > stress::MAX_JOBS as u64 => {
-            return Err(format!("--jobs must be at most {}", stress::MAX_JOBS))
-        }
-        n => n as usize,
-    };
-    let solver = a.solver(problem)?;
-    let out_dir = match a.value("--out") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new("stress-failures").join(problem.name()),
-    };
+) -> Result<bool> {
+    let solver = our_solver(o.problem, o.solver.as_deref())?;
     let s = Stress {
-        problem,
-        profiles,
-        seed,
+        problem: o.problem,
+        profiles: o.profiles.clone(),
+        seed: o.seed,
         solver: &solver,
-        count,
-        cmd: a.cmd.as_ref().expect("parsed with a program"),
-        limit,
-        out_dir,
-        jobs,
+        count: o.count,
+        cmd: &o.cmd,
+        limit: o.time_limit,
+        out_dir: o.out.clone(),
+        jobs: o.jobs,
     };
     stress::stress(&s, out, &mut Progress::new(err, live))
 }
@@ -414,7 +576,9 @@ fn stress_command(
 mod tests {
     use super::*;
 
-    use crate::scratch::kit;
+    fn kit(args: &[&str]) -> (i32, String, String) {
+        captured(args)
+    }
 
     fn refused(args: &[&str], message: &str) {
         let (code, out, err) = kit(args);
@@ -467,16 +631,14 @@ mod tests {
     #[test]
     fn options_take_values_inline_or_next_and_dir_repeats() {
         let words: Vec<OsString> =
-            ["p", "--dir", "a", "--dir=b", "--time-limit", "5", "--", "prog", "--dir", "c"]
+            ["zhuguosha", "--dir", "a", "--dir=b", "--time-limit", "5", "--", "prog", "--dir", "c"]
                 .iter()
                 .map(OsString::from)
                 .collect();
-        let a = Args::parse(&words, &["--dir", "--time-limit"], &[], true).unwrap();
-        assert_eq!(a.problem, "p");
-        let dirs: Vec<&str> =
-            a.options.iter().filter(|(n, _)| n == "--dir").map(|(_, v)| v.as_str()).collect();
-        assert_eq!(dirs, ["a", "b"]);
-        assert_eq!(a.time_limit().unwrap(), Duration::from_millis(5));
-        assert_eq!(a.cmd.unwrap().to_string(), "prog --dir c");
+        let o = JudgeOptions::parse(&words).unwrap();
+        assert_eq!(o.problem.name(), "zhuguosha");
+        assert_eq!(o.dirs, [PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(o.time_limit, Duration::from_millis(5));
+        assert_eq!(o.cmd.to_string(), "prog --dir c");
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::cases::{self, Case};
 use crate::compare::{self, Mismatch, Rule};
+use crate::error::{Error, Result};
 use crate::run::{self, Cmd, Outcome, Status};
 use std::io::Write;
 use std::path::PathBuf;
@@ -151,32 +152,34 @@ they count neither in the summary nor in the exit code";
 /// failure), then the skipped cases and a summary line such as
 /// `AC 148/150 (WA 2)`, with the cases beyond the judge's data apart. True
 /// when every case within the judge's data is AC.
-pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
+pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
     let (mut all, mut lonely) = (Vec::new(), 0);
     for dir in &j.dirs {
         if !dir.is_dir() {
-            return Err(format!("{}: no such folder", dir.display()));
+            return Err(Error::usage(format!("{}: no such folder", dir.display())));
         }
-        let (found, problems) = cases::discover(dir).map_err(|e| e.to_string())?;
+        let (found, problems) = cases::discover(dir)?;
         all.extend(found);
         lonely += problems.len();
     }
     let (judged, skipped) = select(all, lonely);
     if judged.is_empty() {
         let dirs: Vec<String> = j.dirs.iter().map(|d| d.display().to_string()).collect();
-        return Err(format!("no case to judge (a .in with its .out) below {}", dirs.join(", ")));
+        return Err(Error::usage(format!(
+            "no case to judge (a .in with its .out) below {}",
+            dirs.join(", ")
+        )));
     }
     let mut counts = [0usize; 5]; // AC, WA, RE, TLE, ILE
     let (mut beyond_ac, mut beyond_run) = (0, 0);
     let mut left = judged.len();
-    let io = crate::cli::write_error;
     for case in &judged {
         left -= 1;
-        let input = std::fs::read(&case.input).map_err(|e| format!("{}: {e}", case.name()))?;
+        let input = std::fs::read(&case.input).map_err(|e| Error::io(case.name(), e))?;
         let expected_path = case.stdout.as_ref().expect("selected cases have a .out");
-        let expected = cases::read_text(expected_path).map_err(|e| e.to_string())?;
+        let expected = cases::read_text(expected_path)?;
         let run = run::run(j.cmd, &input, j.limit, None)
-            .map_err(|e| format!("cannot start `{}`: {e}", j.cmd))?;
+            .map_err(|e| Error::io(format!("cannot start `{}`", j.cmd), e))?;
         let v = verdict(&expected, &run, j.rule, j.limit);
         let memory = run.peak.map_or(String::new(), |p| p.to_string());
         writeln!(
@@ -186,54 +189,52 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
             run.cpu.as_millis(),
             run.wall.as_millis(),
             case.name()
-        )
-        .map_err(io)?;
+        )?;
         let reproduce = format!("{} < {}", j.cmd, case.name());
         match &v {
             Verdict::Accepted => {}
             Verdict::WrongAnswer(m) => {
-                writeln!(out, "    line {}: {}", m.line + 1, m.detail).map_err(io)?;
+                writeln!(out, "    line {}: {}", m.line + 1, m.detail)?;
                 let want = cases::display(expected_path);
-                writeln!(out, "    reproduce: {reproduce} | diff - {want}").map_err(io)?;
+                writeln!(out, "    reproduce: {reproduce} | diff - {want}")?;
             }
             Verdict::RuntimeError(status) => {
-                writeln!(out, "    {}", runtime_error(*status, &run, "    ")).map_err(io)?;
-                writeln!(out, "    reproduce: {reproduce}").map_err(io)?;
+                writeln!(out, "    {}", runtime_error(*status, &run, "    "))?;
+                writeln!(out, "    reproduce: {reproduce}")?;
             }
             Verdict::TimeLimit | Verdict::IdleLimit => {
-                writeln!(out, "    {}", over_limit(&v, &run, j.limit)).map_err(io)?;
-                writeln!(out, "    reproduce: {reproduce}").map_err(io)?;
+                writeln!(out, "    {}", over_limit(&v, &run, j.limit))?;
+                writeln!(out, "    reproduce: {reproduce}")?;
             }
         }
         let accepted = v == Verdict::Accepted;
         if let Some(why) = &case.beyond {
-            writeln!(out, "    beyond the judge's data: {why}").map_err(io)?;
+            writeln!(out, "    beyond the judge's data: {why}")?;
             beyond_run += 1;
             beyond_ac += usize::from(accepted);
         } else {
             counts[v.index()] += 1;
         }
-        out.flush().map_err(io)?;
+        out.flush()?;
         if j.fail_fast && !accepted && case.beyond.is_none() && left > 0 {
             writeln!(
                 out,
                 "stopped at the first failure (--fail-fast): {left} {} not run",
                 cases_word(left)
-            )
-            .map_err(io)?;
+            )?;
             break;
         }
     }
     if !skipped.is_empty() {
-        writeln!(out, "not judged: {}", skipped.join(", ")).map_err(io)?;
+        writeln!(out, "not judged: {}", skipped.join(", "))?;
     }
     let mut line = summary(counts);
     if beyond_run > 0 {
         line += &format!("; beyond the judge's data: {beyond_ac}/{beyond_run}");
     }
-    writeln!(out, "{line}").map_err(io)?;
+    writeln!(out, "{line}")?;
     if beyond_run > 0 {
-        writeln!(out, "({BEYOND_MEANS})").map_err(io)?;
+        writeln!(out, "({BEYOND_MEANS})")?;
     }
     Ok(counts[0] == counts.iter().sum::<usize>())
 }
@@ -296,7 +297,7 @@ mod tests {
     #[test]
     fn a_right_program_is_all_ac_and_skipped_cases_are_named() {
         let dir = folder();
-        let (ok, text) = judge_text(&dir, crate::gen::tests::LARGEST, 5000);
+        let (ok, text) = judge_text(&dir, crate::problems::largest::LARGEST, 5000);
         assert!(ok, "{text}");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 4, "{text}");
@@ -418,10 +419,13 @@ mod tests {
             cmd: &cmd,
             fail_fast: false,
         };
-        let err = judge(&j, &mut Vec::new()).unwrap_err();
+        let err = judge(&j, &mut Vec::new()).unwrap_err().to_string();
         assert!(err.starts_with("cannot start `/nonexistent/kit-no-such-program`"), "{err}");
         j.dirs = vec![dir.path().join("nothing")];
-        assert!(judge(&j, &mut Vec::new()).unwrap_err().ends_with("nothing: no such folder"));
+        assert!(judge(&j, &mut Vec::new())
+            .unwrap_err()
+            .to_string()
+            .ends_with("nothing: no such folder"));
     }
 
     #[test]

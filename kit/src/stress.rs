@@ -13,6 +13,7 @@
 //! the final case is run once more before it is printed.
 
 use crate::compare::{self, Rule};
+use crate::error::{Error, Result};
 use crate::gen::Source;
 use crate::judge::{self, Verdict};
 use crate::problems::Problem;
@@ -173,11 +174,11 @@ impl Stress<'_> {
         Source { problem: self.problem, profile, seed: self.seed, solver: self.solver }
     }
 
-    fn run_theirs(&self, input: &str) -> Result<Outcome, String> {
+    fn run_theirs(&self, input: &str) -> Result<Outcome> {
         // No memory figure in stress reports: runs in parallel need not
         // wait for each other's spawn.
         run::run_with(self.cmd, input.as_bytes(), self.limit, None, run::Memory::Unmeasured)
-            .map_err(|e| format!("cannot start `{}`: {e}", self.cmd))
+            .map_err(|e| Error::io(format!("cannot start `{}`", self.cmd), e))
     }
 
     fn rule(&self) -> Rule {
@@ -185,7 +186,7 @@ impl Stress<'_> {
     }
 
     /// Case `index` of `src`: its failure, if the program fails on it.
-    fn try_case(&self, src: &Source, index: u64) -> Result<Option<Failure>, String> {
+    fn try_case(&self, src: &Source, index: u64) -> Result<Option<Failure>> {
         let case = src.draw(index)?;
         let theirs = self.run_theirs(&case.input)?;
         Ok(failure(&case.ours, &theirs, self.rule(), self.limit).map(|(kind, what)| Failure {
@@ -201,18 +202,14 @@ impl Stress<'_> {
     /// The first of the cases `0..count` of `profile` on which the program
     /// fails (or the first error, such as our solver failing), running
     /// `jobs` cases at once; and the number of cases run.
-    pub fn find(
-        &self,
-        profile: &str,
-        progress: &mut Progress,
-    ) -> Result<(Option<Failure>, u64), String> {
+    pub fn find(&self, profile: &str, progress: &mut Progress) -> Result<(Option<Failure>, u64)> {
         let src = self.source(profile);
         let name = self.problem.name();
         let next = AtomicU64::new(0);
         // The lowest case number that failed so far: no case above it starts.
         let lowest = AtomicU64::new(u64::MAX);
         let (tx, rx) = mpsc::channel();
-        let mut first: Option<(u64, Result<Failure, String>)> = None;
+        let mut first: Option<(u64, Result<Failure>)> = None;
         let mut done = 0u64;
         let start = Instant::now();
         std::thread::scope(|scope| {
@@ -270,7 +267,7 @@ impl Stress<'_> {
 
     /// Runs the program again on a failure by time: the same failure, or
     /// `None` when this run did not fail that way.
-    fn again(&self, f: &Failure) -> Result<Option<Failure>, String> {
+    fn again(&self, f: &Failure) -> Result<Option<Failure>> {
         let theirs = self.run_theirs(&f.input)?;
         Ok(match failure(&f.ours, &theirs, self.rule(), self.limit) {
             Some((kind, what)) if kind == f.kind => Some(Failure {
@@ -293,7 +290,7 @@ impl Stress<'_> {
         &self,
         mut best: Failure,
         progress: &mut Progress,
-    ) -> Result<(Failure, usize, usize), String> {
+    ) -> Result<(Failure, usize, usize)> {
         let name = self.problem.name();
         let src = self.source("");
         let mut seen = HashSet::new();
@@ -350,7 +347,7 @@ impl Stress<'_> {
     /// The smallest input we can reach from case 0 of `profile` that our
     /// solver accepts (the shrinker's first accepted candidate, again and
     /// again, at most [`SMALLEST_TRIES`] runs of our solver).
-    fn smallest(&self, profile: &str) -> Result<String, String> {
+    fn smallest(&self, profile: &str) -> Result<String> {
         let src = self.source(profile);
         let mut input = src.draw(0)?.input;
         let mut runs = 0;
@@ -373,7 +370,7 @@ impl Stress<'_> {
     /// An error when the program's time on the smallest input (the better
     /// of two runs) is already over the limit: its start-up alone, which
     /// stressing would only "shrink" to the smallest input.
-    pub fn check_start_up(&self, profile: &str) -> Result<(), String> {
+    pub fn check_start_up(&self, profile: &str) -> Result<()> {
         let input = self.smallest(profile)?;
         let mut best = Duration::MAX;
         for _ in 0..2 {
@@ -383,13 +380,13 @@ impl Stress<'_> {
                 return Ok(());
             }
         }
-        Err(format!(
+        Err(Error::usage(format!(
             "your program takes {} ms of CPU on our smallest input ({} bytes), over the time \
              limit of {} ms: its start-up alone is over the limit; raise --time-limit",
             best.as_millis(),
             input.len(),
             self.limit.as_millis()
-        ))
+        )))
     }
 }
 
@@ -407,8 +404,7 @@ fn times(run: &Outcome) -> String {
 /// `kit stress`: true when the program agrees with ours on every case of
 /// every profile; else the shrunk failure is printed to `out` and written
 /// to the folder.
-pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<bool, String> {
-    let io = crate::cli::write_error;
+pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<bool> {
     let name = s.problem.name();
     s.check_start_up(s.profiles[0])?;
     for profile in &s.profiles {
@@ -424,8 +420,7 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
                 s.seed,
                 took.as_secs_f64(),
                 rate(done, took)
-            )
-            .map_err(io)?;
+            )?;
             continue;
         };
         report(s, profile, found, before, out, progress)?;
@@ -443,8 +438,7 @@ fn report(
     before: Duration,
     out: &mut dyn Write,
     progress: &mut Progress,
-) -> Result<(), String> {
-    let io = crate::cli::write_error;
+) -> Result<()> {
     let name = s.problem.name();
     let (index, size, first) = (found.index, found.input.len(), found.what.clone());
     let original_times = times(&found.theirs);
@@ -483,9 +477,10 @@ fn report(
     let base = s.out_dir.join(format!("{profile}-seed{}-case{index}", s.seed));
     let (in_path, out_path) = (base.with_extension("in"), base.with_extension("out"));
     std::fs::create_dir_all(&s.out_dir)
-        .map_err(|e| format!("cannot create {}: {e}", s.out_dir.display()))?;
+        .map_err(|e| Error::io(format!("cannot create {}", s.out_dir.display()), e))?;
     for (path, bytes) in [(&in_path, best.input.as_bytes()), (&out_path, &best.ours.stdout[..])] {
-        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, bytes)
+            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
     }
     let (ours, theirs) = (best.ours.stdout_text(), best.theirs.stdout_text());
     let cases = if index == 0 { "case" } else { "cases" };
@@ -513,7 +508,7 @@ fn report(
     }
     report +=
         &format!("judge it again: kit judge {name} --dir {} -- {}\n", display(&s.out_dir), s.cmd);
-    out.write_all(report.as_bytes()).map_err(io)
+    Ok(out.write_all(report.as_bytes())?)
 }
 
 fn display(path: &Path) -> String {
@@ -533,7 +528,7 @@ fn clip(text: &str, max: usize) -> String {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::gen::tests::{Largest, LARGEST};
+    use crate::problems::largest::{Largest, LARGEST};
     use crate::scratch::sh;
     use crate::scratch::Scratch;
 
@@ -683,7 +678,9 @@ m=0; for x in $xs; do [ $x -gt $m ] && m=$x; done; echo $m";
             jobs: 1,
         };
         let mut err = Vec::new();
-        let e = stress(&s, &mut Vec::new(), &mut Progress::new(&mut err, false)).unwrap_err();
+        let e = stress(&s, &mut Vec::new(), &mut Progress::new(&mut err, false))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("its start-up alone is over the limit"), "{e}");
         assert!(e.contains(" ms of CPU on our smallest input ("), "{e}");
     }

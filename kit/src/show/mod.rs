@@ -209,7 +209,7 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool, String> {
         ));
     }
     let input = std::fs::read(case).map_err(|e| format!("cannot read {}: {e}", case.display()))?;
-    let solver = crate::solver::locate(problem, solver.as_deref())?;
+    let solver = crate::solver::locate(problem, solver.as_deref()).map_err(|e| e.to_string())?;
     let title =
         format!("{problem}: {}", case.file_name().map(|n| n.to_string_lossy()).unwrap_or_default());
     let html = page(problem, &input, &solver, &title)?;
