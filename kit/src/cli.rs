@@ -4,12 +4,12 @@
 
 use crate::error::{Error, Result};
 use crate::gen::{self, Source};
-use crate::judge::{self, Judge};
+use crate::judge::{self, Judge, Limits};
 use crate::problems::{self, Problem};
-use crate::run::Cmd;
+use crate::run::{shell_quote, Cmd};
 use crate::solver;
 use crate::stress::{self, Progress, Stress};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -22,13 +22,15 @@ usage:
   kit gen PROBLEM [--profile P] [--seed S] [--count N --out DIR [--force]]
                   [--solver PATH]
   kit gen PROBLEM --list
-  kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast]
-                    -- CMD ARGS...
-  kit stress PROBLEM [--profile P|all] [--seed S] [--count N] [--jobs N]
-                     [--out DIR] [--time-limit MS] [--solver PATH]
+  kit judge PROBLEM [CASE.in]... [--dir DIR]... [--time-limit MS]
+                    [--memory-limit MB] [--fail-fast] -- CMD ARGS...
+  kit stress PROBLEM [--profile P|all | --gen 'CMD {seed}'] [--seed S]
+                     [--count N] [--jobs N] [--keep-going] [--out DIR]
+                     [--time-limit MS] [--memory-limit MB] [--solver PATH]
                      -- CMD ARGS...
   kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH]
   kit COMMAND --help
+  kit --version
 
 gen     Seeded inputs, with our solver's answers.
 judge   Runs CMD on fixture folders: one verdict per case.
@@ -42,8 +44,9 @@ Time limits are on CPU time (user + system), as judges count them, so that
 a busy machine does not change a verdict: TLE is over --time-limit MS of
 CPU. A program that sleeps or waits is stopped when it is still idle (under
 10 ms of CPU in the last second) past 2 x the limit + 1 s of wall time: ILE
-(idleness limit). Stopping kit (Ctrl-C, SIGTERM, SIGHUP) stops the program
-it runs.
+(idleness limit). MLE: a peak resident memory over --memory-limit MB
+(default 256). Stopping kit (Ctrl-C, SIGTERM, SIGHUP) stops the program it
+runs.
 
 Our solvers are the binaries beside kit (cargo build --release puts them
 all in target/release), or in $KIT_SOLVER_DIR, or --solver PATH.
@@ -73,11 +76,12 @@ is the same whatever --count.
 ";
 
 pub const JUDGE_HELP: &str = "\
-usage: kit judge PROBLEM [--dir DIR]... [--time-limit MS] [--fail-fast]
-                        -- CMD ARGS...
+usage: kit judge PROBLEM [CASE.in]... [--dir DIR]... [--time-limit MS]
+                        [--memory-limit MB] [--fail-fast] -- CMD ARGS...
 
-Runs CMD on every NAME.in that has a NAME.out below each DIR (default
-tests/data/PROBLEM, recursively), in the current directory, and compares its
+Runs CMD on each CASE.in (with its CASE.out beside it) and on every NAME.in
+that has a NAME.out below each DIR (with neither, tests/data/PROBLEM;
+recursively), in the current directory, and compares its
 stdout with NAME.out by the rule of `cargo test`. One line per case: the
 verdict, the CPU and wall times and the peak memory, then for a failure what
 went wrong and a command that reproduces it:
@@ -87,51 +91,81 @@ went wrong and a command that reproduces it:
   TLE  over --time-limit MS of CPU time (user + system)
   ILE  idleness limit: idle (under 10 ms of CPU in the last second) past
        2 x the limit + 1 s of wall time: it sleeps or waits
+  MLE  peak resident memory over --memory-limit MB
 Then a summary such as `AC 148/150 (WA 2)`. Cases with .args or a .code are
 for our solver and are not judged. Cases with a NAME.beyond file go beyond
 the official judge's data (accepted solutions differ on them): they are
 counted apart, as in `AC 195/195; beyond the judge's data: 0/1`, and not in
 the exit code.
 
-  --dir DIR        a folder of cases (repeatable)
-  --time-limit MS  CPU time per case (default 2000)
-  --fail-fast      stop at the first case that is not AC
+  CASE.in            one case, with its .out (repeatable)
+  --dir DIR          a folder of cases (repeatable)
+  --time-limit MS    CPU time per case (default 2000)
+  --memory-limit MB  peak resident memory per case, in MiB (default 256)
+  --fail-fast        stop at the first case that is not AC
 ";
 
 pub const STRESS_HELP: &str = "\
-usage: kit stress PROBLEM [--profile P|all] [--seed S] [--count N] [--jobs N]
-                          [--out DIR] [--time-limit MS] [--solver PATH]
-                          -- CMD ARGS...
+usage: kit stress PROBLEM [--profile P|all | --gen 'CMD {seed}'] [--seed S]
+                          [--count N] [--jobs N] [--keep-going] [--out DIR]
+                          [--time-limit MS] [--memory-limit MB]
+                          [--solver PATH] -- CMD ARGS...
 
 Generated cases (the same as `kit gen` with the same profile and seed), our
 solver and CMD on each; stops at the first case where CMD's output differs
 from ours, CMD fails, or runs over a limit (TLE: --time-limit MS of CPU time;
-ILE: idle past 2 x the limit + 1 s of wall time). Then shrinks the input
+ILE: idle past 2 x the limit + 1 s of wall time; MLE: a peak resident memory
+over --memory-limit MB). Then shrinks the input
 while our solver accepts it and CMD fails the same way (a failure by time
 must repeat on a second run), prints it with both outputs, the first
 difference and the times, and writes it as NAME.in and NAME.out (our
 answer) to --out, ready for `kit judge --dir`. Before stressing, CMD is
-timed on our smallest input: if its start-up alone is over the limit, kit
-says so and stops.
+timed on our smallest input: if it never ends there, waits, or its start-up
+alone is over the limit, kit says so and stops.
 
-  --profile P      the family of inputs (default random); all: every
-                   profile in turn, --count cases each
-  --seed S         default 1
-  --count N        cases per profile (default 1000)
-  --jobs N         cases run at once (default 1); the failure reported is
-                   the lowest case number, the same as with --jobs 1
-  --out DIR        default stress-failures/PROBLEM
-  --time-limit MS  CPU time per run of CMD (default 2000)
-  --solver PATH    our solver (default: beside kit, or in $KIT_SOLVER_DIR)
+  --profile P        the family of inputs (default random); all: every
+                     profile in turn, --count cases each
+  --gen 'CMD {seed}' your generator instead: the shell runs CMD with {seed}
+                     replaced by each case's seed (derived from --seed), and
+                     what it prints is the input; our solver answers it (an
+                     input it has no answer to is drawn again)
+  --seed S           default 1
+  --count N          cases per profile (default 1000)
+  --jobs N           cases run at once (default 1); the failure reported is
+                     the lowest case number, the same as with --jobs 1
+  --keep-going       go on past failures to the last case: each failing case
+                     is shrunk and saved, one line each, then the count per
+                     profile; exit 1 if any failed
+  --out DIR          default stress-failures/PROBLEM
+  --time-limit MS    CPU time per run of CMD (default 2000)
+  --memory-limit MB  peak resident memory per run of CMD (default 256)
+  --solver PATH      our solver (default: beside kit, or in $KIT_SOLVER_DIR)
 
 Progress goes to stderr: in place on a terminal, else a line every 10 s.
 ";
+
+/// `kit --version`.
+pub const VERSION: &str = concat!("kit ", env!("CARGO_PKG_VERSION"), "\n");
 
 /// Runs `kit ARGS` (without the program name); returns the exit code.
 /// `live`: stderr is a terminal (progress is shown in place). The one
 /// place where an [`Error`] becomes a line on stderr and an exit code.
 pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write, live: bool) -> i32 {
-    match dispatch(args, out, err, live) {
+    main_as(OsStr::new("kit"), args, out, err, live)
+}
+
+/// [`main`] for kit invoked as `program` (its `argv[0]`, such as
+/// `./target/release/kit`): the commands kit prints to run again name kit
+/// so, and run as shown.
+pub fn main_as(
+    program: &OsStr,
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    live: bool,
+) -> i32 {
+    let invoked_as = shell_quote(program);
+    match dispatch(&invoked_as, args, out, err, live) {
         Ok(true) => 0,
         Ok(false) => 1,
         Err(Error::ClosedPipe) => 0,
@@ -148,7 +182,7 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write, live: b
 /// # Panics
 /// If kit writes something that is not UTF-8.
 #[cfg(any(test, feature = "test-support"))]
-pub fn captured<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
+pub fn captured<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
     let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = main(&args, &mut out, &mut err, false);
@@ -168,6 +202,7 @@ fn wants_help(args: &[OsString]) -> bool {
 }
 
 fn dispatch(
+    invoked_as: &str,
     args: &[OsString],
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -179,6 +214,7 @@ fn dispatch(
     let rest = &args[1..];
     let help = match sub.to_str() {
         Some("-h" | "--help" | "help") => Some(USAGE),
+        Some("-V" | "--version") => Some(VERSION),
         Some("gen") if wants_help(rest) => Some(GEN_HELP),
         Some("judge") if wants_help(rest) => Some(JUDGE_HELP),
         Some("stress") if wants_help(rest) => Some(STRESS_HELP),
@@ -192,7 +228,7 @@ fn dispatch(
     match sub.to_str() {
         Some("gen") => gen_command(&GenOptions::parse(rest)?, out),
         Some("judge") => judge_command(&JudgeOptions::parse(rest)?, out),
-        Some("stress") => stress_command(&StressOptions::parse(rest)?, out, err, live),
+        Some("stress") => stress_command(&StressOptions::parse(rest)?, invoked_as, out, err, live),
         Some("show") => Ok(crate::show::command(rest, out)?),
         _ => Err(Error::usage(format!(
             "unknown command `{}`; the commands are gen, judge, stress, show (see `kit --help`)",
@@ -220,15 +256,25 @@ const GEN: Spec = Spec {
     takes_cmd: false,
 };
 const JUDGE: Spec = Spec {
-    valued: &["--dir", "--time-limit"],
+    valued: &["--dir", "--time-limit", "--memory-limit"],
     repeatable: &["--dir"],
     flags: &["--fail-fast"],
     takes_cmd: true,
 };
 const STRESS: Spec = Spec {
-    valued: &["--profile", "--seed", "--count", "--jobs", "--out", "--time-limit", "--solver"],
+    valued: &[
+        "--profile",
+        "--seed",
+        "--count",
+        "--jobs",
+        "--out",
+        "--time-limit",
+        "--memory-limit",
+        "--solver",
+        "--gen",
+    ],
     repeatable: &[],
-    flags: &[],
+    flags: &["--keep-going"],
     takes_cmd: true,
 };
 
@@ -322,11 +368,16 @@ fn unexpected(word: &str) -> Error {
     Error::usage(format!("unexpected `{word}` (the program to run goes after `--`)"))
 }
 
-/// The value of `--name` as a non-negative integer.
+/// The value of `--name` as a non-negative integer (of 64 bits).
 fn number(name: &str, value: &str) -> Result<u64> {
-    value
-        .parse()
-        .map_err(|_| Error::usage(format!("{name} `{value}` is not a non-negative integer")))
+    value.parse().map_err(|_| {
+        let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+        Error::usage(if digits {
+            format!("{name} `{value}` is too large (at most {})", u64::MAX)
+        } else {
+            format!("{name} `{value}` is not a non-negative integer")
+        })
+    })
 }
 
 /// The value of `--name` as a number of at least 1.
@@ -340,6 +391,11 @@ fn positive(name: &str, value: &str, unit: &str) -> Result<u64> {
 /// `--time-limit MS`: CPU time per run.
 fn time_limit(value: &str) -> Result<Duration> {
     Ok(Duration::from_millis(positive("--time-limit", value, " ms")?))
+}
+
+/// `--memory-limit MB`: peak resident memory per run, in MiB.
+fn memory_limit(value: &str) -> Result<u64> {
+    positive("--memory-limit", value, " MB")
 }
 
 /// The profile called `name` of `problem`, or a message listing them.
@@ -419,10 +475,14 @@ impl GenOptions {
 /// `kit judge`'s options.
 pub struct JudgeOptions {
     pub problem: &'static dyn Problem,
-    /// `--dir DIR`, repeatable; none: `tests/data/PROBLEM`.
+    /// `--dir DIR`, repeatable; with no `cases` either: `tests/data/PROBLEM`.
     pub dirs: Vec<PathBuf>,
+    /// `CASE.in` words after the problem: single cases.
+    pub cases: Vec<PathBuf>,
     /// `--time-limit MS` of CPU per case.
     pub time_limit: Duration,
+    /// `--memory-limit MB` of peak resident memory per case.
+    pub memory_limit_mb: u64,
     /// `--fail-fast`: stop at the first case that is not AC.
     pub fail_fast: bool,
     /// The program judged.
@@ -431,21 +491,32 @@ pub struct JudgeOptions {
 
 impl JudgeOptions {
     pub fn parse(args: &[OsString]) -> Result<JudgeOptions> {
-        let mut dirs = Vec::new();
+        let (mut dirs, mut cases) = (Vec::new(), Vec::new());
         let mut limit = Duration::from_millis(TIME_LIMIT_MS);
+        let mut memory = judge::MEMORY_LIMIT_MB;
         let mut fail_fast = false;
         let parsed = parse(args, &JUDGE, |word| {
             match word {
                 Word::Value("--dir", v) => dirs.push(PathBuf::from(v)),
                 Word::Value("--time-limit", v) => limit = time_limit(v)?,
+                Word::Value("--memory-limit", v) => memory = memory_limit(v)?,
                 Word::Flag("--fail-fast") => fail_fast = true,
+                Word::Extra(w) if w.ends_with(".in") => cases.push(PathBuf::from(w)),
                 Word::Extra(w) => return Err(unexpected(w)),
                 Word::Value(..) | Word::Flag(_) => unreachable!("not in JUDGE"),
             }
             Ok(())
         })?;
         let cmd = parsed.cmd.expect("JUDGE takes a program");
-        Ok(JudgeOptions { problem: parsed.problem, dirs, time_limit: limit, fail_fast, cmd })
+        Ok(JudgeOptions {
+            problem: parsed.problem,
+            dirs,
+            cases,
+            time_limit: limit,
+            memory_limit_mb: memory,
+            fail_fast,
+            cmd,
+        })
     }
 }
 
@@ -464,8 +535,14 @@ pub struct StressOptions {
     pub out: PathBuf,
     /// `--time-limit MS` of CPU per run of the program.
     pub time_limit: Duration,
+    /// `--memory-limit MB` of peak resident memory per run of the program.
+    pub memory_limit_mb: u64,
     /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
     pub solver: Option<PathBuf>,
+    /// `--keep-going`: past every failure, each one shrunk and saved.
+    pub keep_going: bool,
+    /// `--gen 'CMD {seed}'`: the user's generator instead of our profiles.
+    pub generator: Option<String>,
     /// The program stressed.
     pub cmd: Cmd,
 }
@@ -473,8 +550,10 @@ pub struct StressOptions {
 impl StressOptions {
     pub fn parse(args: &[OsString]) -> Result<StressOptions> {
         let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
-        let (mut out, mut solver) = (None, None);
+        let (mut out, mut solver, mut generator) = (None, None, None);
         let mut limit = Duration::from_millis(TIME_LIMIT_MS);
+        let mut memory = judge::MEMORY_LIMIT_MB;
+        let mut keep_going = false;
         let parsed = parse(args, &STRESS, |word| {
             match word {
                 Word::Value("--profile", v) => profile_name = Some(v.to_string()),
@@ -483,17 +562,31 @@ impl StressOptions {
                 Word::Value("--jobs", v) => jobs = positive("--jobs", v, "")?,
                 Word::Value("--out", v) => out = Some(PathBuf::from(v)),
                 Word::Value("--time-limit", v) => limit = time_limit(v)?,
+                Word::Value("--memory-limit", v) => memory = memory_limit(v)?,
                 Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Value("--gen", v) => generator = Some(v.to_string()),
+                Word::Flag("--keep-going") => keep_going = true,
                 Word::Extra(w) => return Err(unexpected(w)),
                 Word::Value(..) | Word::Flag(_) => unreachable!("not in STRESS"),
             }
             Ok(())
         })?;
         let problem = parsed.problem;
-        let profiles = match profile_name.as_deref() {
-            Some("all") => problem.profiles().iter().map(|p| p.name).collect(),
-            name => vec![profile(problem, name.unwrap_or("random"))?],
+        let profiles = match (profile_name.as_deref(), &generator) {
+            (Some(_), Some(_)) => {
+                return Err(Error::usage(
+                    "--gen makes the cases: it takes no --profile (the profiles are ours)",
+                ))
+            }
+            (None, Some(_)) => vec![stress::USER_GEN],
+            (Some("all"), None) => problem.profiles().iter().map(|p| p.name).collect(),
+            (name, None) => vec![profile(problem, name.unwrap_or("random"))?],
         };
+        if generator.as_deref().is_some_and(|g| !g.contains("{seed}")) {
+            return Err(Error::usage(
+                "--gen CMD needs `{seed}` where the case's seed goes, as in --gen 'python3 gen.py {seed}'",
+            ));
+        }
         if jobs > stress::MAX_JOBS as u64 {
             return Err(Error::usage(format!("--jobs must be at most {}", stress::MAX_JOBS)));
         }
@@ -505,7 +598,10 @@ impl StressOptions {
             jobs: jobs as usize,
             out: out.unwrap_or_else(|| Path::new("stress-failures").join(problem.name())),
             time_limit: limit,
+            memory_limit_mb: memory,
             solver,
+            keep_going,
+            generator,
             cmd: parsed.cmd.expect("STRESS takes a program"),
         })
     }
@@ -531,7 +627,7 @@ fn gen_command(o: &GenOptions, out: &mut dyn Write) -> Result<bool> {
 
 fn judge_command(o: &JudgeOptions, out: &mut dyn Write) -> Result<bool> {
     let mut dirs = o.dirs.clone();
-    if dirs.is_empty() {
+    if dirs.is_empty() && o.cases.is_empty() {
         let default = Path::new("tests/data").join(o.problem.name());
         if !default.is_dir() {
             return Err(Error::usage(format!(
@@ -544,7 +640,8 @@ fn judge_command(o: &JudgeOptions, out: &mut dyn Write) -> Result<bool> {
     let j = Judge {
         rule: o.problem.rule(),
         dirs,
-        limit: o.time_limit,
+        files: o.cases.clone(),
+        limits: Limits { time: o.time_limit, memory_mb: o.memory_limit_mb },
         cmd: &o.cmd,
         fail_fast: o.fail_fast,
     };
@@ -553,6 +650,7 @@ fn judge_command(o: &JudgeOptions, out: &mut dyn Write) -> Result<bool> {
 
 fn stress_command(
     o: &StressOptions,
+    invoked_as: &str,
     out: &mut dyn Write,
     err: &mut dyn Write,
     live: bool,
@@ -565,9 +663,12 @@ fn stress_command(
         solver: &solver,
         count: o.count,
         cmd: &o.cmd,
-        limit: o.time_limit,
+        limits: Limits { time: o.time_limit, memory_mb: o.memory_limit_mb },
         out_dir: o.out.clone(),
         jobs: o.jobs,
+        keep_going: o.keep_going,
+        generator: o.generator.as_deref(),
+        kit: invoked_as,
     };
     stress::stress(&s, out, &mut Progress::new(err, live))
 }
@@ -605,6 +706,14 @@ mod tests {
     }
 
     #[test]
+    fn version_names_kit_and_its_version() {
+        let (code, out, err) = kit(&["--version"]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, format!("kit {}\n", env!("CARGO_PKG_VERSION")));
+        assert_eq!(kit(&["-V"]).1, out);
+    }
+
+    #[test]
     fn usage_errors_are_one_line_and_exit_2() {
         refused(&[], "no command");
         refused(&["make"], "unknown command `make`");
@@ -621,11 +730,72 @@ mod tests {
             "--count `many` is not a non-negative integer",
         );
         refused(&["gen", "no_such_problem"], "unknown problem `no_such_problem`");
+        refused(
+            &["gen", "zhuguosha", "--seed", "99999999999999999999999"],
+            "--seed `99999999999999999999999` is too large (at most 18446744073709551615)",
+        );
+        refused(&["gen", "zhuguosha", "--seed", "-1"], "--seed `-1` is not a non-negative integer");
         refused(&["gen", "zhuguosha", "--count", "0", "--out", "x"], "--count must be at least 1");
         refused(
             &["judge", "zhuguosha", "--dir", ".", "--time-limit", "0", "--", "x"],
             "at least 1 ms",
         );
+    }
+
+    #[test]
+    fn the_new_options_are_checked() {
+        refused(&["judge", "zhuguosha", "--memory-limit", "0", "--", "x"], "at least 1 MB");
+        refused(
+            &["stress", "zhuguosha", "--gen", "python3 gen.py", "--", "x"],
+            "--gen CMD needs `{seed}` where the case's seed goes",
+        );
+        refused(
+            &["stress", "zhuguosha", "--gen", "g {seed}", "--profile", "all", "--", "x"],
+            "--gen makes the cases: it takes no --profile",
+        );
+        refused(&["judge", "zhuguosha", "a.out", "--", "x"], "unexpected `a.out`");
+        let words: Vec<OsString> =
+            ["zhuguosha", "a.in", "--memory-limit=64", "b/c.in", "--", "./sol"]
+                .iter()
+                .map(OsString::from)
+                .collect();
+        let o = JudgeOptions::parse(&words).unwrap();
+        assert_eq!(o.cases, [PathBuf::from("a.in"), PathBuf::from("b/c.in")]);
+        assert_eq!((o.memory_limit_mb, o.dirs.len()), (64, 0));
+        let words: Vec<OsString> = ["zhuguosha", "--keep-going", "--gen", "g {seed}", "--", "s"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        let o = StressOptions::parse(&words).unwrap();
+        assert!(o.keep_going);
+        assert_eq!(o.generator.as_deref(), Some("g {seed}"));
+        assert_eq!(o.profiles, [stress::USER_GEN]);
+        assert_eq!(o.memory_limit_mb, judge::MEMORY_LIMIT_MB);
+    }
+
+    /// The command printed to judge the failure again names kit as it was
+    /// invoked, so that it runs as shown.
+    #[test]
+    #[cfg(unix)]
+    fn the_hint_names_kit_as_it_was_invoked() {
+        let dir = crate::scratch::Scratch::new("cli-hint");
+        let ours = dir.executable("ours", "#!/bin/sh\ncat >/dev/null; echo MP\n");
+        let failures = dir.path().join("failures");
+        let args: Vec<OsString> = ["stress", "zhuguosha", "--count", "1", "--solver"]
+            .iter()
+            .map(OsString::from)
+            .chain([ours.into_os_string(), "--out".into(), failures.clone().into_os_string()])
+            .chain(["--", "false"].map(OsString::from))
+            .collect();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = main_as(OsStr::new("./target/release/kit"), &args, &mut out, &mut err, false);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(code, 1, "{text}");
+        let want = format!(
+            "\njudge it again: ./target/release/kit judge zhuguosha --dir {} -- false\n",
+            crate::cases::display(&failures)
+        );
+        assert!(text.ends_with(&want), "{text}");
     }
 
     #[test]

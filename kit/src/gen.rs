@@ -91,10 +91,72 @@ impl Source<'_> {
 
     /// Our solver's run on `input`.
     pub fn answer(&self, input: &str) -> Result<Outcome> {
-        // No memory figure needed: parallel jobs need not wait for each
-        // other's spawn.
-        run::run_with(self.solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
-            .map_err(|e| Error::io(format!("cannot start our solver {}", self.solver), e))
+        answer(self.solver, input)
+    }
+}
+
+/// The run of our `solver` on `input`.
+pub fn answer(solver: &Cmd, input: &str) -> Result<Outcome> {
+    // No memory figure needed: parallel jobs need not wait for each
+    // other's spawn.
+    run::run_with(solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
+        .map_err(|e| Error::io(format!("cannot start our solver {solver}"), e))
+}
+
+/// A user's generator (`kit stress --gen 'CMD {seed}'`): the shell runs
+/// `CMD` with `{seed}` replaced by the seed of the case ([`case_seed`]),
+/// and what it prints is the input. As for our profiles, our solver
+/// answers each input, and an input it has no answer to (exit 3) is drawn
+/// again with the next attempt's seed.
+pub struct Command<'a> {
+    /// The command line, with `{seed}` where the seed goes.
+    pub template: &'a str,
+    pub seed: u64,
+    /// Our solver.
+    pub solver: &'a Cmd,
+}
+
+impl Command<'_> {
+    /// The shell command of attempt `attempt` at case `index`.
+    pub fn line(&self, index: u64, attempt: u32) -> String {
+        self.template.replace("{seed}", &case_seed(self.seed, index, attempt).to_string())
+    }
+
+    /// Case `index`: the first draw our solver answers. The generator
+    /// failing, or writing an input our solver refuses (exit 2), is an
+    /// error that shows the command to run it again.
+    pub fn draw(&self, index: u64) -> Result<Drawn> {
+        let mut last = String::new();
+        for attempt in 0..MAX_ATTEMPTS {
+            let line = self.line(index, attempt);
+            let sh = Cmd::new("sh").arg("-c").arg(&line);
+            let made = run::run_with(&sh, b"", OUR_LIMIT, None, run::Memory::Unmeasured)
+                .map_err(|e| Error::io("cannot start sh for --gen", e))?;
+            if !made.success() {
+                return Err(Error::usage(format!(
+                    "your generator failed on case {index} ({}: {}): {line}",
+                    made.status,
+                    made.first_stderr_line()
+                )));
+            }
+            let input = made.stdout_text();
+            let ours = answer(self.solver, &input)?;
+            match ours.status {
+                Status::Exited(0) => return Ok(Drawn { input, ours, rejected: attempt }),
+                Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
+                status => {
+                    return Err(Error::usage(format!(
+                        "our solver refuses the input of your generator for case {index} \
+                         ({status}: {}): {line}",
+                        ours.first_stderr_line()
+                    )))
+                }
+            }
+        }
+        Err(Error::usage(format!(
+            "our solver found no answer to {MAX_ATTEMPTS} inputs in a row of your generator for \
+             case {index} (the last: {last})"
+        )))
     }
 }
 
@@ -309,6 +371,38 @@ mod tests {
             err.contains("our solver failed (exit code 2: largest: line 1: too many)"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_users_generator_gets_the_seed_and_is_drawn_again_like_ours() {
+        let solver = sh(LARGEST);
+        // The seed's first n digits, n its last digit (4 in one case of 10).
+        let gen = Command {
+            template: "s={seed}; n=$(expr $s : '.*\\(.\\)$'); [ $n = 0 ] && n=1; echo $n; \
+                       echo $s | cut -c1-$n | sed 's/./& /g; s/ $//'",
+            seed: 5,
+            solver: &solver,
+        };
+        assert_eq!(gen.line(2, 1), gen.template.replace("{seed}", &case_seed(5, 2, 1).to_string()));
+        let mut rejected = 0;
+        for i in 0..30 {
+            let drawn = gen.draw(i).expect("drawn");
+            assert_ne!(drawn.input.lines().next(), Some("4"), "{}", drawn.input);
+            assert!(drawn.ours.success());
+            rejected += drawn.rejected;
+        }
+        assert!(rejected > 0, "one seed in ten ends in 4");
+        let broken = Command { template: "echo x; exit 9", seed: 1, solver: &solver };
+        let err = broken.draw(0).err().expect("fails").to_string();
+        assert!(err.starts_with("your generator failed on case 0 (exit code 9: )"), "{err}");
+        let bad = Command {
+            template: "echo 2; echo 1",
+            seed: 1,
+            solver: &sh("echo 'largest: line 2: too few digits' >&2; exit 2"),
+        };
+        let err = bad.draw(0).err().expect("refused").to_string();
+        assert!(err.contains("our solver refuses the input of your generator"), "{err}");
+        assert!(err.ends_with("largest: line 2: too few digits): echo 2; echo 1"), "{err}");
     }
 
     #[test]
