@@ -783,7 +783,11 @@ m=0; for x in $xs; do [ "$x" = 7 ] && continue; [ "$x" -gt "$m" ] && m=$x; done;
             kit: "kit",
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let ok = stress(&s, &mut out, &mut Progress::new(&mut err, false)).expect("stress runs");
+        let mut progress = Progress::new(&mut err, false);
+        // No line in the log however long a loaded machine takes (a line
+        // every 10 s would make the check below depend on the wall clock).
+        progress.log_every = Duration::from_secs(24 * 3600);
+        let ok = stress(&s, &mut out, &mut progress).expect("stress runs");
         assert!(err.is_empty(), "no progress output when stderr is not a terminal");
         (ok, String::from_utf8(out).unwrap(), dir)
     }
@@ -932,6 +936,14 @@ m=0; for x in $xs; do [ $x -gt $m ] && m=$x; done; echo $m";
         let e = result.expect_err("refused").to_string();
         assert!(e.starts_with("your program does not end on our smallest input ("), "{e}");
         assert!(e.contains("10 x the time limit of 100 ms; an endless loop at start-up?"), "{e}");
+    }
+
+    #[test]
+    fn a_program_that_waits_at_start_up_is_reported_as_such() {
+        let (result, _, _) = stress_by("exec sleep 30", 10, 100, |_| {});
+        let e = result.expect_err("refused").to_string();
+        assert!(e.starts_with("your program waits on our smallest input ("), "{e}");
+        assert!(e.contains("idle past the idleness limit (2 x 100 + 1000 ms"), "{e}");
     }
 
     #[test]
