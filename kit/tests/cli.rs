@@ -30,6 +30,13 @@ fn help_exits_0_and_names_every_command() {
 }
 
 #[test]
+fn version_names_kit_and_its_version() {
+    let out = kit().arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out).0, format!("kit {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
 fn a_usage_error_is_one_stderr_line_and_exit_2() {
     for args in [
         &["frobnicate"][..],
