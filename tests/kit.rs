@@ -11,7 +11,8 @@
 
 mod common;
 
-use kit::scratch::{build_patched, kit, Hogs, Scratch};
+use kit::cli::captured as kit;
+use kit::scratch::{build_patched, Hogs, Scratch};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

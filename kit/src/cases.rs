@@ -3,8 +3,8 @@
 //! implied), `NAME.code` (another exit code), `NAME.args` (arguments) and
 //! `NAME.beyond` (the case goes beyond the official judge's data: why).
 
+use crate::error::{Error, Result};
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 /// One fixture: `<case>.in` with its optional siblings.
@@ -43,49 +43,61 @@ pub fn display(path: &Path) -> String {
 /// siblings; and the problems found (a `.in` without `.out` or `.err`, a
 /// `.code` that is not a number), one message each. An unreadable folder
 /// is an error.
-pub fn discover(dir: &Path) -> io::Result<(Vec<Case>, Vec<String>)> {
+pub fn discover(dir: &Path) -> Result<(Vec<Case>, Vec<String>)> {
     let mut inputs = Vec::new();
     collect_inputs(dir, &mut inputs)?;
     inputs.sort();
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for input in inputs {
-        let sibling = |ext: &str| Some(input.with_extension(ext)).filter(|p| p.is_file());
-        let stdout = sibling("out");
-        let stderr = sibling("err");
-        if stdout.is_none() && stderr.is_none() {
-            problems.push(format!("{}: has no .out (nor .err) beside it", display(&input)));
-            continue;
+        match with_siblings(input)? {
+            Ok(case) => found.push(case),
+            Err(problem) => problems.push(problem),
         }
-        let code = match sibling("code") {
-            Some(p) => match read_text(&p)?.trim().parse() {
-                Ok(c) => c,
-                Err(_) => {
-                    problems.push(format!("{}: not an exit code", display(&p)));
-                    continue;
-                }
-            },
-            None if stderr.is_some() => 2,
-            None => 0,
-        };
-        let args = match sibling("args") {
-            Some(p) => read_text(&p)?.split_whitespace().map(String::from).collect(),
-            None => Vec::new(),
-        };
-        let beyond = match sibling("beyond") {
-            Some(p) => Some(read_text(&p)?.trim().to_string()),
-            None => None,
-        };
-        found.push(Case { input, stdout, stderr, code, args, beyond });
     }
     Ok((found, problems))
 }
 
-fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    let entries = fs::read_dir(dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", display(dir))))?;
-    for entry in entries {
-        let path = entry?.path();
+/// The case of one `.in` file, or why it is none (`kit judge CASE.in`).
+pub fn single(input: &Path) -> Result<Case> {
+    if !input.is_file() {
+        return Err(Error::usage(format!("{}: no such file", display(input))));
+    }
+    with_siblings(input.to_path_buf())?.map_err(Error::usage)
+}
+
+/// `input` with its siblings, or the problem that makes it no case (no
+/// `.out` nor `.err`, a `.code` that is not a number).
+fn with_siblings(input: PathBuf) -> Result<std::result::Result<Case, String>> {
+    let sibling = |ext: &str| Some(input.with_extension(ext)).filter(|p| p.is_file());
+    let stdout = sibling("out");
+    let stderr = sibling("err");
+    if stdout.is_none() && stderr.is_none() {
+        return Ok(Err(format!("{}: has no .out (nor .err) beside it", display(&input))));
+    }
+    let code = match sibling("code") {
+        Some(p) => match read_text(&p)?.trim().parse() {
+            Ok(c) => c,
+            Err(_) => return Ok(Err(format!("{}: not an exit code", display(&p)))),
+        },
+        None if stderr.is_some() => 2,
+        None => 0,
+    };
+    let args = match sibling("args") {
+        Some(p) => read_text(&p)?.split_whitespace().map(String::from).collect(),
+        None => Vec::new(),
+    };
+    let beyond = match sibling("beyond") {
+        Some(p) => Some(read_text(&p)?.trim().to_string()),
+        None => None,
+    };
+    Ok(Ok(Case { input, stdout, stderr, code, args, beyond }))
+}
+
+fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let unreadable = |e| Error::io(display(dir), e);
+    for entry in fs::read_dir(dir).map_err(unreadable)? {
+        let path = entry.map_err(unreadable)?.path();
         if path.is_dir() {
             collect_inputs(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "in") {
@@ -96,9 +108,8 @@ fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 }
 
 /// A text file, invalid UTF-8 replaced (outputs are compared as text).
-pub fn read_text(path: &Path) -> io::Result<String> {
-    let bytes =
-        fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", display(path))))?;
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = fs::read(path).map_err(|e| Error::io(display(path), e))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -149,5 +160,20 @@ mod tests {
         assert!(cases.is_empty());
         assert!(problems[0].ends_with("a.code: not an exit code"));
         assert!(discover(&dir.path().join("nowhere")).is_err());
+    }
+
+    #[test]
+    fn a_single_case_has_its_siblings_or_says_what_is_missing() {
+        let dir = Scratch::new("cases-single");
+        let input = dir.write("a.in", "1\n");
+        let err = single(&input).unwrap_err().to_string();
+        assert!(err.ends_with("a.in: has no .out (nor .err) beside it"), "{err}");
+        dir.write("a.out", "one\n");
+        dir.write("a.beyond", "why\n");
+        let case = single(&input).expect("a case");
+        assert_eq!(case.stdout, Some(dir.path().join("a.out")));
+        assert_eq!(case.beyond.as_deref(), Some("why"));
+        let err = single(&dir.path().join("b.in")).unwrap_err().to_string();
+        assert!(err.ends_with("b.in: no such file"), "{err}");
     }
 }

@@ -24,13 +24,6 @@ pub enum Rule {
     Tolerance(f64),
 }
 
-/// The comparison rule of a binary: its problem's
-/// ([`crate::problems::Problem::rule`]); exact for the programs that are
-/// not a judge problem (`ji`).
-pub fn rule(bin: &str) -> Rule {
-    crate::problems::find(bin).map_or(Rule::Exact, |p| p.rule())
-}
-
 /// Where the first difference is: 0-based line, with a reason that names
 /// the token (`token 2: expected `b`, got `x``).
 #[derive(Debug, PartialEq, Eq)]
@@ -49,8 +42,8 @@ pub fn compare(expected: &str, actual: &str, rule: Rule) -> Option<Mismatch> {
                 return Some(Mismatch {
                     line: i,
                     detail: format!(
-                        "output ends after {} lines, {} expected",
-                        act.len(),
+                        "output ends after {}, {} expected",
+                        lines(act.len()),
                         exp.len()
                     ),
                 })
@@ -58,7 +51,7 @@ pub fn compare(expected: &str, actual: &str, rule: Rule) -> Option<Mismatch> {
             (None, _) => {
                 return Some(Mismatch {
                     line: i,
-                    detail: format!("{} lines, only {} expected", act.len(), exp.len()),
+                    detail: format!("{}, only {} expected", lines(act.len()), exp.len()),
                 })
             }
         };
@@ -67,6 +60,15 @@ pub fn compare(expected: &str, actual: &str, rule: Rule) -> Option<Mismatch> {
         }
     }
     None
+}
+
+/// `1 line`, `2 lines`.
+fn lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".to_string()
+    } else {
+        format!("{n} lines")
+    }
 }
 
 fn compare_line(expected: &str, actual: &str, rule: Rule) -> Option<String> {
@@ -173,18 +175,12 @@ mod tests {
         let short = compare("1\n2\n", "1\n", Rule::Exact).expect("differs");
         assert_eq!(
             (short.line, short.detail.as_str()),
-            (1, "output ends after 1 lines, 2 expected")
+            (1, "output ends after 1 line, 2 expected")
         );
         let long = compare("1\n", "1\n2\n", Rule::Exact).expect("differs");
         assert_eq!((long.line, long.detail.as_str()), (1, "2 lines, only 1 expected"));
-    }
-
-    #[test]
-    fn only_ji_solver_has_a_tolerance() {
-        assert_eq!(rule("ji_solver"), Rule::Tolerance(1e-6));
-        for bin in ["zhuguosha", "ants_battle", "ji_referee"] {
-            assert_eq!(rule(bin), Rule::Exact);
-        }
+        let none = compare("1\n2\n", "", Rule::Exact).expect("differs");
+        assert_eq!(none.detail, "output ends after 0 lines, 2 expected");
     }
 
     #[test]

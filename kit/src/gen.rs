@@ -5,6 +5,7 @@
 //! the attempt. So every emitted case has an answer, the same seed gives the
 //! same bytes, and case `i` does not depend on the count asked for.
 
+use crate::error::{Error, Result};
 use crate::problems::Problem;
 use crate::rng::Rng;
 use crate::run::{self, Cmd, Outcome, Status};
@@ -57,53 +58,119 @@ impl Source<'_> {
     /// convention: a 猪国杀 game that never ends) is drawn again; any other
     /// failure (exit 2: the generator wrote bad input; a crash; 60 s) is an
     /// error that names the case, so that a broken generator shows.
-    pub fn draw(&self, index: u64) -> Result<Drawn, String> {
+    pub fn draw(&self, index: u64) -> Result<Drawn> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
             let mut rng = Rng::new(case_seed(self.seed, index, attempt));
             let input = self.problem.generate(self.profile, &mut rng).ok_or_else(|| {
-                format!("{} has no profile `{}`", self.problem.name(), self.profile)
+                Error::usage(format!("{} has no profile `{}`", self.problem.name(), self.profile))
             })?;
             let ours = self.answer(&input)?;
             match ours.status {
                 Status::Exited(0) => return Ok(Drawn { input, ours, rejected: attempt }),
                 Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
                 status => {
-                    return Err(format!(
+                    return Err(Error::usage(format!(
                         "{} profile {} seed {} case {index} (attempt {attempt}): our solver \
                          failed ({status}: {}); a bug in the generator or the solver",
                         self.problem.name(),
                         self.profile,
                         self.seed,
                         ours.first_stderr_line()
-                    ))
+                    )))
                 }
             }
         }
-        Err(format!(
+        Err(Error::usage(format!(
             "{} profile {}: our solver found no answer to {MAX_ATTEMPTS} draws in a row for case \
              {index} (the last: {last}); the generator is broken",
             self.problem.name(),
             self.profile
-        ))
+        )))
     }
 
     /// Our solver's run on `input`.
-    pub fn answer(&self, input: &str) -> Result<Outcome, String> {
-        // No memory figure needed: parallel jobs need not wait for each
-        // other's spawn.
-        run::run_with(self.solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
-            .map_err(|e| format!("cannot start our solver {}: {e}", self.solver))
+    pub fn answer(&self, input: &str) -> Result<Outcome> {
+        answer(self.solver, input)
+    }
+}
+
+/// The run of our `solver` on `input`.
+pub fn answer(solver: &Cmd, input: &str) -> Result<Outcome> {
+    // No memory figure needed: parallel jobs need not wait for each
+    // other's spawn.
+    run::run_with(solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
+        .map_err(|e| Error::io(format!("cannot start our solver {solver}"), e))
+}
+
+/// A user's generator (`kit stress --gen 'CMD {seed}'`): the shell runs
+/// `CMD` with `{seed}` replaced by the seed of the case ([`case_seed`]),
+/// and what it prints is the input. As for our profiles, our solver
+/// answers each input, and an input it has no answer to (exit 3) is drawn
+/// again with the next attempt's seed.
+pub struct Command<'a> {
+    /// The command line, with `{seed}` where the seed goes.
+    pub template: &'a str,
+    pub seed: u64,
+    /// Our solver.
+    pub solver: &'a Cmd,
+}
+
+impl Command<'_> {
+    /// The shell command of attempt `attempt` at case `index`.
+    pub fn line(&self, index: u64, attempt: u32) -> String {
+        self.template.replace("{seed}", &case_seed(self.seed, index, attempt).to_string())
+    }
+
+    /// Case `index`: the first draw our solver answers. The generator
+    /// failing, or writing an input our solver refuses (exit 2), is an
+    /// error that shows the command to run it again.
+    pub fn draw(&self, index: u64) -> Result<Drawn> {
+        let mut last = String::new();
+        for attempt in 0..MAX_ATTEMPTS {
+            let line = self.line(index, attempt);
+            let sh = Cmd::new("sh").arg("-c").arg(&line);
+            let made = run::run_with(&sh, b"", OUR_LIMIT, None, run::Memory::Unmeasured)
+                .map_err(|e| Error::io("cannot start sh for --gen", e))?;
+            if !made.success() {
+                return Err(Error::usage(format!(
+                    "your generator failed on case {index} ({}: {}): {line}",
+                    made.status,
+                    made.first_stderr_line()
+                )));
+            }
+            let input = made.stdout_text();
+            let ours = answer(self.solver, &input)?;
+            match ours.status {
+                Status::Exited(0) => return Ok(Drawn { input, ours, rejected: attempt }),
+                Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
+                status => {
+                    return Err(Error::usage(format!(
+                        "our solver refuses the input of your generator for case {index} \
+                         ({status}: {}): {line}",
+                        ours.first_stderr_line()
+                    )))
+                }
+            }
+        }
+        Err(Error::usage(format!(
+            "our solver found no answer to {MAX_ATTEMPTS} inputs in a row of your generator for \
+             case {index} (the last: {last})"
+        )))
     }
 }
 
 /// The profile named `name` of `problem`, or a message listing them.
-pub fn check_profile(problem: &dyn Problem, name: &str) -> Result<(), String> {
+pub fn check_profile(problem: &dyn Problem, name: &str) -> Result<()> {
     if problem.profiles().iter().any(|p| p.name == name) {
         return Ok(());
     }
     let names: Vec<&str> = problem.profiles().iter().map(|p| p.name).collect();
-    Err(format!("{} has no profile `{name}`; its profiles: {}", problem.name(), names.join(", ")))
+    Err(Error::usage(format!(
+        "{} has no profile `{name}`; its profiles: {}",
+        problem.name(),
+        names.join(", ")
+    )))
 }
 
 /// `kit gen PROBLEM --list`: one line per profile.
@@ -125,24 +192,24 @@ pub fn gen(
     dir: Option<&Path>,
     force: bool,
     out: &mut dyn Write,
-) -> Result<(), String> {
-    let io = crate::cli::write_error;
+) -> Result<()> {
     let Some(dir) = dir else {
         let case = src.draw(0)?;
-        return out.write_all(case.input.as_bytes()).map_err(io);
+        return Ok(out.write_all(case.input.as_bytes())?);
     };
     let digits = count.saturating_sub(1).to_string().len().max(4);
     if !force {
         let taken = (0..count)
             .flat_map(|i| ["in", "out"].map(|ext| dir.join(format!("{i:0digits$}.{ext}"))));
         if let Some(path) = taken.into_iter().find(|p| p.exists()) {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "{} already exists: kit gen does not overwrite cases without --force",
                 crate::cases::display(&path)
-            ));
+            )));
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
     let mut rejected = 0;
     for i in 0..count {
         let case = src.draw(i)?;
@@ -150,7 +217,7 @@ pub fn gen(
         for (ext, bytes) in [("in", case.input.as_bytes()), ("out", &case.ours.stdout[..])] {
             let path = dir.join(format!("{i:0digits$}.{ext}"));
             std::fs::write(&path, bytes)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
         }
     }
     let last = count.saturating_sub(1);
@@ -171,78 +238,15 @@ pub fn gen(
         src.profile,
         src.seed,
         crate::cases::display(dir),
-    )
-    .map_err(io)
+    )?;
+    Ok(())
 }
 
 #[cfg(all(test, unix))]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::problems::Profile;
+    use crate::problems::largest::{Largest, LARGEST};
     use crate::scratch::{sh, Scratch};
-
-    /// A toy problem: `n` then `n` digits; the answer is the largest digit.
-    /// Inputs with n = 4 have no answer (our toy solver exits 3).
-    pub struct Largest;
-
-    impl Problem for Largest {
-        fn name(&self) -> &'static str {
-            "largest"
-        }
-
-        fn profiles(&self) -> &'static [Profile] {
-            &[
-                Profile {
-                    name: "random",
-                    about: "1 to 8 digits",
-                    generate: |rng| {
-                        let n = rng.range(1, 8);
-                        digits(rng, n)
-                    },
-                },
-                Profile {
-                    name: "four",
-                    about: "always 4 digits (never accepted)",
-                    generate: |rng| digits(rng, 4),
-                },
-            ]
-        }
-
-        fn shrink(&self, input: &str) -> Vec<String> {
-            let digits: Vec<u32> =
-                input.split_whitespace().skip(1).map(|t| t.parse().expect("a digit")).collect();
-            let show = |d: &[u32]| {
-                let words: Vec<String> = d.iter().map(u32::to_string).collect();
-                format!("{}\n{}\n", d.len(), words.join(" "))
-            };
-            let mut out = Vec::new();
-            for i in 0..digits.len() {
-                if digits.len() > 1 {
-                    let mut fewer = digits.clone();
-                    fewer.remove(i);
-                    out.push(show(&fewer));
-                }
-            }
-            for i in 0..digits.len() {
-                if digits[i] > 0 {
-                    let mut smaller = digits.clone();
-                    smaller[i] -= 1;
-                    out.push(show(&smaller));
-                }
-            }
-            out
-        }
-    }
-
-    fn digits(rng: &mut Rng, n: i64) -> String {
-        let digits: Vec<String> = (0..n).map(|_| rng.range(0, 9).to_string()).collect();
-        format!("{n}\n{}\n", digits.join(" "))
-    }
-
-    /// The toy problem's solver.
-    pub const LARGEST: &str = r#"read n; read xs
-[ "$n" = 4 ] && { echo "largest: no answer for n = 4" >&2; exit 3; }
-m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
 
     fn source<'a>(profile: &'a str, seed: u64, solver: &'a Cmd) -> Source<'a> {
         Source { problem: &Largest, profile, seed, solver }
@@ -314,7 +318,7 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         assert!(text.starts_with("wrote 1 case of largest"), "{text}");
         assert!(text.contains(": 0000.in with our answers"), "{text}");
         dir.write("0000.in", "mine\n");
-        let err = gen(&src, 3, Some(dir.path()), false, &mut Vec::new()).unwrap_err();
+        let err = gen(&src, 3, Some(dir.path()), false, &mut Vec::new()).unwrap_err().to_string();
         assert!(
             err.ends_with(
                 "0000.in already exists: kit gen does not overwrite cases without --force"
@@ -339,13 +343,13 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         }
         let solver = sh(LARGEST);
         let err = gen(&source("random", 1, &solver), 1, None, false, &mut Closed).unwrap_err();
-        assert_eq!(err, crate::cli::CLOSED_PIPE);
+        assert!(matches!(err, Error::ClosedPipe), "{err}");
     }
 
     #[test]
     fn a_generator_our_solver_always_rejects_is_reported() {
         let solver = sh(LARGEST);
-        let err = source("four", 1, &solver).draw(0).err().expect("rejected");
+        let err = source("four", 1, &solver).draw(0).err().expect("rejected").to_string();
         assert!(
             err.contains("our solver found no answer to 100 draws in a row for case 0"),
             "{err}"
@@ -358,7 +362,8 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
         let solver =
             sh("read n; [ $n -gt 5 ] && { echo 'largest: line 1: too many' >&2; exit 2; }; echo 0");
         let src = source("random", 1, &solver);
-        let errors: Vec<String> = (0..20).filter_map(|i| src.draw(i).err()).collect();
+        let errors: Vec<String> =
+            (0..20).filter_map(|i| src.draw(i).err().map(|e| e.to_string())).collect();
         assert!(!errors.is_empty(), "n > 5 is drawn in some of 20 cases");
         let err = &errors[0];
         assert!(err.starts_with("largest profile random seed 1 case "), "{err}");
@@ -369,13 +374,45 @@ m=0; for x in $xs; do [ "$x" -gt "$m" ] && m=$x; done; echo "$m""#;
     }
 
     #[test]
+    fn a_users_generator_gets_the_seed_and_is_drawn_again_like_ours() {
+        let solver = sh(LARGEST);
+        // The seed's first n digits, n its last digit (4 in one case of 10).
+        let gen = Command {
+            template: "s={seed}; n=$(expr $s : '.*\\(.\\)$'); [ $n = 0 ] && n=1; echo $n; \
+                       echo $s | cut -c1-$n | sed 's/./& /g; s/ $//'",
+            seed: 5,
+            solver: &solver,
+        };
+        assert_eq!(gen.line(2, 1), gen.template.replace("{seed}", &case_seed(5, 2, 1).to_string()));
+        let mut rejected = 0;
+        for i in 0..30 {
+            let drawn = gen.draw(i).expect("drawn");
+            assert_ne!(drawn.input.lines().next(), Some("4"), "{}", drawn.input);
+            assert!(drawn.ours.success());
+            rejected += drawn.rejected;
+        }
+        assert!(rejected > 0, "one seed in ten ends in 4");
+        let broken = Command { template: "echo x; exit 9", seed: 1, solver: &solver };
+        let err = broken.draw(0).err().expect("fails").to_string();
+        assert!(err.starts_with("your generator failed on case 0 (exit code 9: )"), "{err}");
+        let bad = Command {
+            template: "echo 2; echo 1",
+            seed: 1,
+            solver: &sh("echo 'largest: line 2: too few digits' >&2; exit 2"),
+        };
+        let err = bad.draw(0).err().expect("refused").to_string();
+        assert!(err.contains("our solver refuses the input of your generator"), "{err}");
+        assert!(err.ends_with("largest: line 2: too few digits): echo 2; echo 1"), "{err}");
+    }
+
+    #[test]
     fn profiles_are_listed_and_checked() {
         assert_eq!(
             list(&Largest),
             "random  1 to 8 digits\nfour    always 4 digits (never accepted)\n"
         );
         assert!(check_profile(&Largest, "four").is_ok());
-        let err = check_profile(&Largest, "big").unwrap_err();
+        let err = check_profile(&Largest, "big").unwrap_err().to_string();
         assert_eq!(err, "largest has no profile `big`; its profiles: random, four");
     }
 }

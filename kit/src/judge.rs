@@ -3,7 +3,8 @@
 
 use crate::cases::{self, Case};
 use crate::compare::{self, Mismatch, Rule};
-use crate::run::{self, Cmd, Outcome, Status};
+use crate::error::{Error, Result};
+use crate::run::{self, Cmd, Outcome, Peak, Status};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,11 +21,13 @@ pub enum Verdict {
     /// Wall time over the idleness limit ([`run::idle_limit`]): a program
     /// that sleeps or waits, using little CPU.
     IdleLimit,
+    /// Peak resident memory over the memory limit.
+    MemoryLimit,
 }
 
 impl Verdict {
     /// The verdicts in the summary's order.
-    pub const CODES: [&'static str; 5] = ["AC", "WA", "RE", "TLE", "ILE"];
+    pub const CODES: [&'static str; 6] = ["AC", "WA", "RE", "TLE", "ILE", "MLE"];
 
     pub fn code(&self) -> &'static str {
         Verdict::CODES[self.index()]
@@ -37,19 +40,52 @@ impl Verdict {
             Verdict::RuntimeError(_) => 2,
             Verdict::TimeLimit => 3,
             Verdict::IdleLimit => 4,
+            Verdict::MemoryLimit => 5,
+        }
+    }
+}
+
+/// The default memory limit, in MiB (`--memory-limit`).
+pub const MEMORY_LIMIT_MB: u64 = 256;
+
+/// The limits a run is judged by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU time (user + system); the idleness limit follows from it.
+    pub time: Duration,
+    /// Peak resident memory, in MiB (1 MB = 1 MiB, as judges count it).
+    pub memory_mb: u64,
+}
+
+impl Limits {
+    /// A time limit and the default memory limit.
+    pub fn time(time: Duration) -> Limits {
+        Limits { time, memory_mb: MEMORY_LIMIT_MB }
+    }
+
+    /// The peak of `run` when it is known to be over the memory limit
+    /// (a bound only, [`Peak::AtMost`], is never over it).
+    pub fn over_memory(&self, run: &Outcome) -> Option<u64> {
+        match run.peak {
+            Some(Peak::Exact(kib)) if kib > self.memory_mb.saturating_mul(1024) => Some(kib),
+            _ => None,
         }
     }
 }
 
 /// The verdict on `run` against the `expected` stdout: over a limit first
-/// (CPU time over `limit`, or killed at the idleness limit), then a failed
-/// exit, then the output under `rule`.
-pub fn verdict(expected: &str, run: &Outcome, rule: Rule, limit: Duration) -> Verdict {
+/// (killed at the idleness limit, CPU time over the time limit, peak memory
+/// over the memory limit), then a failed exit, then the output under
+/// `rule`.
+pub fn verdict(expected: &str, run: &Outcome, rule: Rule, limits: &Limits) -> Verdict {
     if run.status == Status::IdleLimit {
         return Verdict::IdleLimit;
     }
-    if run.status == Status::CpuLimit || run.cpu > limit {
+    if run.status == Status::CpuLimit || run.cpu > limits.time {
         return Verdict::TimeLimit;
+    }
+    if limits.over_memory(run).is_some() {
+        return Verdict::MemoryLimit;
     }
     if !run.success() {
         return Verdict::RuntimeError(run.status);
@@ -81,10 +117,12 @@ pub fn runtime_error(status: Status, run: &Outcome, indent: &str) -> String {
     }
 }
 
-/// A run over a limit in words: the times used.
-pub fn over_limit(v: &Verdict, run: &Outcome, limit: Duration) -> String {
-    let (cpu, wall, ms) = (run.cpu.as_millis(), run.wall.as_millis(), limit.as_millis());
-    if *v == Verdict::IdleLimit {
+/// A run over a limit in words: the times (or the memory) used.
+pub fn over_limit(v: &Verdict, run: &Outcome, limits: &Limits) -> String {
+    let (cpu, wall, ms) = (run.cpu.as_millis(), run.wall.as_millis(), limits.time.as_millis());
+    if let (Verdict::MemoryLimit, Some(kib)) = (v, limits.over_memory(run)) {
+        format!("over the memory limit: a peak of {} > {} MiB", Peak::Exact(kib), limits.memory_mb)
+    } else if *v == Verdict::IdleLimit {
         format!(
             "idle: killed after {wall} ms of wall time (the idleness limit, 2 x {ms} + 1000 ms), \
              having used {cpu} ms of CPU: it sleeps or waits"
@@ -98,9 +136,12 @@ pub fn over_limit(v: &Verdict, run: &Outcome, limit: Duration) -> String {
 pub struct Judge<'a> {
     /// The problem's comparison rule.
     pub rule: Rule,
+    /// Folders of cases, searched recursively.
     pub dirs: Vec<PathBuf>,
-    /// On CPU time; the idleness limit follows from it.
-    pub limit: Duration,
+    /// Single cases: `.in` files, each with its `.out`.
+    pub files: Vec<PathBuf>,
+    /// On CPU time (the idleness limit follows from it) and peak memory.
+    pub limits: Limits,
     pub cmd: &'a Cmd,
     /// Stop at the first case that is not AC.
     pub fail_fast: bool,
@@ -151,33 +192,39 @@ they count neither in the summary nor in the exit code";
 /// failure), then the skipped cases and a summary line such as
 /// `AC 148/150 (WA 2)`, with the cases beyond the judge's data apart. True
 /// when every case within the judge's data is AC.
-pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
+pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
     let (mut all, mut lonely) = (Vec::new(), 0);
     for dir in &j.dirs {
         if !dir.is_dir() {
-            return Err(format!("{}: no such folder", dir.display()));
+            return Err(Error::usage(format!("{}: no such folder", dir.display())));
         }
-        let (found, problems) = cases::discover(dir).map_err(|e| e.to_string())?;
+        let (found, problems) = cases::discover(dir)?;
         all.extend(found);
         lonely += problems.len();
     }
+    for file in &j.files {
+        all.push(cases::single(file)?);
+    }
     let (judged, skipped) = select(all, lonely);
     if judged.is_empty() {
-        let dirs: Vec<String> = j.dirs.iter().map(|d| d.display().to_string()).collect();
-        return Err(format!("no case to judge (a .in with its .out) below {}", dirs.join(", ")));
+        let dirs: Vec<String> =
+            j.dirs.iter().chain(&j.files).map(|d| d.display().to_string()).collect();
+        return Err(Error::usage(format!(
+            "no case to judge (a .in with its .out) below {}",
+            dirs.join(", ")
+        )));
     }
-    let mut counts = [0usize; 5]; // AC, WA, RE, TLE, ILE
+    let mut counts = [0usize; Verdict::CODES.len()]; // AC, WA, RE, TLE, ILE, MLE
     let (mut beyond_ac, mut beyond_run) = (0, 0);
     let mut left = judged.len();
-    let io = crate::cli::write_error;
     for case in &judged {
         left -= 1;
-        let input = std::fs::read(&case.input).map_err(|e| format!("{}: {e}", case.name()))?;
+        let input = std::fs::read(&case.input).map_err(|e| Error::io(case.name(), e))?;
         let expected_path = case.stdout.as_ref().expect("selected cases have a .out");
-        let expected = cases::read_text(expected_path).map_err(|e| e.to_string())?;
-        let run = run::run(j.cmd, &input, j.limit, None)
-            .map_err(|e| format!("cannot start `{}`: {e}", j.cmd))?;
-        let v = verdict(&expected, &run, j.rule, j.limit);
+        let expected = cases::read_text(expected_path)?;
+        let run = run::run(j.cmd, &input, j.limits.time, None)
+            .map_err(|e| Error::io(format!("cannot start `{}`", j.cmd), e))?;
+        let v = verdict(&expected, &run, j.rule, &j.limits);
         let memory = run.peak.map_or(String::new(), |p| p.to_string());
         writeln!(
             out,
@@ -186,60 +233,60 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool, String> {
             run.cpu.as_millis(),
             run.wall.as_millis(),
             case.name()
-        )
-        .map_err(io)?;
+        )?;
         let reproduce = format!("{} < {}", j.cmd, case.name());
         match &v {
             Verdict::Accepted => {}
             Verdict::WrongAnswer(m) => {
-                writeln!(out, "    line {}: {}", m.line + 1, m.detail).map_err(io)?;
+                writeln!(out, "    line {}: {}", m.line + 1, m.detail)?;
                 let want = cases::display(expected_path);
-                writeln!(out, "    reproduce: {reproduce} | diff - {want}").map_err(io)?;
+                writeln!(out, "    reproduce: {reproduce} | diff - {want}")?;
             }
             Verdict::RuntimeError(status) => {
-                writeln!(out, "    {}", runtime_error(*status, &run, "    ")).map_err(io)?;
-                writeln!(out, "    reproduce: {reproduce}").map_err(io)?;
+                writeln!(out, "    {}", runtime_error(*status, &run, "    "))?;
+                writeln!(out, "    reproduce: {reproduce}")?;
             }
-            Verdict::TimeLimit | Verdict::IdleLimit => {
-                writeln!(out, "    {}", over_limit(&v, &run, j.limit)).map_err(io)?;
-                writeln!(out, "    reproduce: {reproduce}").map_err(io)?;
+            Verdict::TimeLimit | Verdict::IdleLimit | Verdict::MemoryLimit => {
+                writeln!(out, "    {}", over_limit(&v, &run, &j.limits))?;
+                writeln!(out, "    reproduce: {reproduce}")?;
             }
         }
         let accepted = v == Verdict::Accepted;
         if let Some(why) = &case.beyond {
-            writeln!(out, "    beyond the judge's data: {why}").map_err(io)?;
+            writeln!(out, "    beyond the judge's data: {why}")?;
             beyond_run += 1;
             beyond_ac += usize::from(accepted);
         } else {
             counts[v.index()] += 1;
         }
-        out.flush().map_err(io)?;
+        out.flush()?;
         if j.fail_fast && !accepted && case.beyond.is_none() && left > 0 {
             writeln!(
                 out,
                 "stopped at the first failure (--fail-fast): {left} {} not run",
                 cases_word(left)
-            )
-            .map_err(io)?;
+            )?;
             break;
         }
     }
     if !skipped.is_empty() {
-        writeln!(out, "not judged: {}", skipped.join(", ")).map_err(io)?;
+        writeln!(out, "not judged: {}", skipped.join(", "))?;
     }
     let mut line = summary(counts);
     if beyond_run > 0 {
         line += &format!("; beyond the judge's data: {beyond_ac}/{beyond_run}");
     }
-    writeln!(out, "{line}").map_err(io)?;
+    writeln!(out, "{line}")?;
     if beyond_run > 0 {
-        writeln!(out, "({BEYOND_MEANS})").map_err(io)?;
+        writeln!(out, "({BEYOND_MEANS})")?;
     }
     Ok(counts[0] == counts.iter().sum::<usize>())
 }
 
-/// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE, ILE.
-pub fn summary(counts: [usize; 5]) -> String {
+/// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE, ILE,
+/// MLE. `counts` in the order of [`Verdict::CODES`] (those left out are 0).
+pub fn summary(counts: impl AsRef<[usize]>) -> String {
+    let counts = counts.as_ref();
     let total: usize = counts.iter().sum();
     let failures: Vec<String> = Verdict::CODES[1..]
         .iter()
@@ -269,7 +316,8 @@ mod tests {
         let j = Judge {
             rule: Rule::Exact,
             dirs: vec![dir.path().to_path_buf()],
-            limit: Duration::from_millis(limit_ms),
+            files: Vec::new(),
+            limits: Limits::time(Duration::from_millis(limit_ms)),
             cmd: &cmd,
             fail_fast,
         };
@@ -296,7 +344,7 @@ mod tests {
     #[test]
     fn a_right_program_is_all_ac_and_skipped_cases_are_named() {
         let dir = folder();
-        let (ok, text) = judge_text(&dir, crate::gen::tests::LARGEST, 5000);
+        let (ok, text) = judge_text(&dir, crate::problems::largest::LARGEST, 5000);
         assert!(ok, "{text}");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 4, "{text}");
@@ -414,14 +462,73 @@ mod tests {
         let mut j = Judge {
             rule: Rule::Exact,
             dirs: vec![dir.path().to_path_buf()],
-            limit: Duration::from_secs(1),
+            files: Vec::new(),
+            limits: Limits::time(Duration::from_secs(1)),
             cmd: &cmd,
             fail_fast: false,
         };
-        let err = judge(&j, &mut Vec::new()).unwrap_err();
+        let err = judge(&j, &mut Vec::new()).unwrap_err().to_string();
         assert!(err.starts_with("cannot start `/nonexistent/kit-no-such-program`"), "{err}");
         j.dirs = vec![dir.path().join("nothing")];
-        assert!(judge(&j, &mut Vec::new()).unwrap_err().ends_with("nothing: no such folder"));
+        assert!(judge(&j, &mut Vec::new())
+            .unwrap_err()
+            .to_string()
+            .ends_with("nothing: no such folder"));
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_peak_over_the_memory_limit_is_mle() {
+        let dir = folder();
+        // dd's one 160 MiB block, filled: over a limit of 100 MiB, under
+        // 256 (and above this test process's size, the floor of a figure).
+        let hog =
+            "dd if=/dev/zero of=/dev/null bs=160M count=1 iflag=fullblock 2>/dev/null; echo 0";
+        let j = |memory_mb, cmd: &Cmd| {
+            let j = Judge {
+                rule: Rule::Exact,
+                dirs: Vec::new(),
+                files: vec![dir.path().join("a/2.in")],
+                limits: Limits { time: Duration::from_secs(10), memory_mb },
+                cmd,
+                fail_fast: false,
+            };
+            let mut out = Vec::new();
+            let ok = judge(&j, &mut out).expect("judged");
+            (ok, String::from_utf8(out).unwrap())
+        };
+        let cmd = sh(hog);
+        let (ok, text) = j(100, &cmd);
+        assert!(!ok, "{text}");
+        assert!(text.starts_with("MLE "), "{text}");
+        assert!(text.contains("\n    over the memory limit: a peak of "), "{text}");
+        assert!(text.contains(" MiB > 100 MiB\n"), "{text}");
+        assert!(text.ends_with("AC 0/1 (MLE 1)\n"), "{text}");
+        let (ok, text) = j(256, &cmd);
+        assert!(ok, "{text}");
+        assert_eq!(text.lines().last(), Some("AC 1/1"));
+    }
+
+    #[test]
+    fn one_case_file_is_judged_alone() {
+        let dir = folder();
+        let cmd = sh("echo 9");
+        let j = Judge {
+            rule: Rule::Exact,
+            dirs: Vec::new(),
+            files: vec![dir.path().join("a/1.in")],
+            limits: Limits::time(Duration::from_secs(5)),
+            cmd: &cmd,
+            fail_fast: false,
+        };
+        let mut out = Vec::new();
+        assert!(judge(&j, &mut out).expect("judged"));
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(text.starts_with("AC ") && text.contains("a/1.in\n"), "{text}");
+        let lonely = Judge { files: vec![dir.path().join("lonely.in")], ..j };
+        let err = judge(&lonely, &mut Vec::new()).unwrap_err().to_string();
+        assert!(err.ends_with("lonely.in: has no .out (nor .err) beside it"), "{err}");
     }
 
     #[test]
@@ -429,5 +536,6 @@ mod tests {
         assert_eq!(summary([148, 2, 0, 0, 0]), "AC 148/150 (WA 2)");
         assert_eq!(summary([1, 1, 1, 1, 1]), "AC 1/5 (WA 1, RE 1, TLE 1, ILE 1)");
         assert_eq!(summary([3, 0, 0, 0, 0]), "AC 3/3");
+        assert_eq!(summary([1, 0, 0, 0, 0, 2]), "AC 1/3 (MLE 2)");
     }
 }

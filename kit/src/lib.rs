@@ -12,6 +12,7 @@ pub mod judge;
 pub mod problems;
 pub mod rng;
 pub mod run;
+#[cfg(any(test, feature = "test-support"))]
 pub mod scratch;
 pub mod show;
 pub mod solver;

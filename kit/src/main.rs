@@ -5,9 +5,12 @@ use std::io::IsTerminal;
 fn main() {
     // Stopping kit stops the program it runs.
     kit::run::stop_children_on_signals();
-    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let mut args = std::env::args_os();
+    // As the user typed it: the commands kit prints name kit so.
+    let program = args.next().unwrap_or_else(|| "kit".into());
+    let args: Vec<std::ffi::OsString> = args.collect();
     let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
     let live = stderr.is_terminal();
-    let code = kit::cli::main(&args, &mut stdout.lock(), &mut stderr.lock(), live);
+    let code = kit::cli::main_as(&program, &args, &mut stdout.lock(), &mut stderr.lock(), live);
     std::process::exit(code);
 }

@@ -1,10 +1,11 @@
 //! Support for the kit's tests and the repository's (one module, not
 //! helpers repeated per test file): fresh temporary folders removed when
 //! dropped, executable scripts in them, and CPU hogs that simulate a busy
-//! machine.
+//! machine. Test support only: compiled for `cfg(test)` and with the
+//! `test-support` feature (the root's dev-dependency), never in kit
+//! itself; below everything but `run`, so any module's tests may use it.
 
 use crate::run::Cmd;
-use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -106,19 +107,6 @@ impl Drop for Scratch {
 /// `sh -c SCRIPT`: a test's program or solver in one line.
 pub fn sh(script: &str) -> Cmd {
     Cmd::new("sh").arg("-c").arg(script)
-}
-
-/// `kit ARGS...` in-process ([`crate::cli::main`], stderr not a terminal):
-/// the exit code, stdout and stderr.
-///
-/// # Panics
-/// If kit writes something that is not UTF-8.
-pub fn kit<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
-    let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = crate::cli::main(&args, &mut out, &mut err, false);
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("kit writes UTF-8");
-    (code, text(out), text(err))
 }
 
 /// Compiles a copy of the Rust program `source` with one change, into

@@ -1,7 +1,10 @@
 //! `kit stress`: generated cases, our solver and the user's program on
 //! each, until the first disagreement, crash or run over a limit; then the
 //! input is shrunk while our solver still accepts it and the program still
-//! fails the same way.
+//! fails the same way. With `--keep-going`, on past every failure to the
+//! last case: each failing case is shrunk and saved, and the failures are
+//! counted per profile. The cases come from one of our profiles, or from
+//! the user's own generator (`--gen 'CMD {seed}'`, [`gen::Command`]).
 //!
 //! With `--jobs N`, N cases run at once; the failure reported is still the
 //! one with the lowest case number, the one `--jobs 1` finds: a worker
@@ -13,8 +16,9 @@
 //! the final case is run once more before it is printed.
 
 use crate::compare::{self, Rule};
-use crate::gen::Source;
-use crate::judge::{self, Verdict};
+use crate::error::{Error, Result};
+use crate::gen::{self, Drawn, Source};
+use crate::judge::{self, Limits, Verdict};
 use crate::problems::Problem;
 use crate::run::{self, Cmd, Outcome};
 use std::collections::HashSet;
@@ -35,22 +39,38 @@ pub const SMALLEST_TRIES: usize = 300;
 /// At most this many jobs (`--jobs`).
 pub const MAX_JOBS: usize = 64;
 
+/// How much longer than the time limit a program slow on our smallest
+/// input gets, to tell a slow start-up from one that never ends.
+pub const START_UP_GRACE: u32 = 10;
+
+/// The name of the cases of a user's generator where a profile's goes.
+pub const USER_GEN: &str = "gen";
+
 /// What `kit stress` runs.
 pub struct Stress<'a> {
     pub problem: &'a dyn Problem,
-    /// One profile, or every profile in turn (`--profile all`).
+    /// One profile, or every profile in turn (`--profile all`); with a
+    /// user's generator, [`USER_GEN`].
     pub profiles: Vec<&'a str>,
     pub seed: u64,
     /// Our solver.
     pub solver: &'a Cmd,
     /// Cases per profile.
     pub count: u64,
-    /// The user's program and its CPU time limit.
+    /// The user's program and the limits of each of its runs.
     pub cmd: &'a Cmd,
-    pub limit: Duration,
+    pub limits: Limits,
     pub out_dir: PathBuf,
     /// Cases run at once.
     pub jobs: usize,
+    /// Go on past failures (`--keep-going`).
+    pub keep_going: bool,
+    /// The user's generator, `CMD {seed}` (`--gen`), instead of our
+    /// profiles.
+    pub generator: Option<&'a str>,
+    /// How kit was invoked (`./target/release/kit`), for the command that
+    /// judges the saved cases again.
+    pub kit: &'a str,
 }
 
 /// How the user's program failed on one input.
@@ -62,6 +82,8 @@ pub enum Kind {
     TimedOut,
     /// Over the idleness limit.
     Idle,
+    /// Over the memory limit.
+    OverMemory,
 }
 
 impl Kind {
@@ -69,9 +91,21 @@ impl Kind {
     fn by_time(self) -> bool {
         matches!(self, Kind::TimedOut | Kind::Idle)
     }
+
+    /// The judge's verdict for it (`WA`, `RE`, ...).
+    pub fn code(self) -> &'static str {
+        match self {
+            Kind::Differs => "WA",
+            Kind::Crashed => "RE",
+            Kind::TimedOut => "TLE",
+            Kind::Idle => "ILE",
+            Kind::OverMemory => "MLE",
+        }
+    }
 }
 
 /// One failing input with both runs.
+#[derive(Clone)]
 pub struct Failure {
     /// The generated case it comes from.
     pub index: u64,
@@ -81,6 +115,8 @@ pub struct Failure {
     pub kind: Kind,
     /// One line: what went wrong.
     pub what: String,
+    /// The command line of the user's generator that made the case.
+    pub made_by: Option<String>,
 }
 
 /// The program's failure on an input we answered with `ours`, if any.
@@ -88,9 +124,9 @@ fn failure(
     ours: &Outcome,
     theirs: &Outcome,
     rule: Rule,
-    limit: Duration,
+    limits: &Limits,
 ) -> Option<(Kind, String)> {
-    let v = judge::verdict(&ours.stdout_text(), theirs, rule, limit);
+    let v = judge::verdict(&ours.stdout_text(), theirs, rule, limits);
     match v {
         Verdict::Accepted => None,
         Verdict::WrongAnswer(m) => {
@@ -100,8 +136,35 @@ fn failure(
             Kind::Crashed,
             format!("your program failed: {}", judge::runtime_error(status, theirs, "")),
         )),
-        Verdict::TimeLimit => Some((Kind::TimedOut, judge::over_limit(&v, theirs, limit))),
-        Verdict::IdleLimit => Some((Kind::Idle, judge::over_limit(&v, theirs, limit))),
+        Verdict::TimeLimit => Some((Kind::TimedOut, judge::over_limit(&v, theirs, limits))),
+        Verdict::IdleLimit => Some((Kind::Idle, judge::over_limit(&v, theirs, limits))),
+        Verdict::MemoryLimit => Some((Kind::OverMemory, judge::over_limit(&v, theirs, limits))),
+    }
+}
+
+/// Where one profile's cases come from.
+enum Cases<'s> {
+    /// One of our profiles.
+    Ours(Source<'s>),
+    /// The user's generator.
+    Theirs(gen::Command<'s>),
+}
+
+impl Cases<'_> {
+    fn draw(&self, index: u64) -> Result<Drawn> {
+        match self {
+            Cases::Ours(src) => src.draw(index),
+            Cases::Theirs(command) => command.draw(index),
+        }
+    }
+
+    /// How to make case `index` again, for the report: the generator's
+    /// command line.
+    fn made_by(&self, index: u64, drawn: &Drawn) -> Option<String> {
+        match self {
+            Cases::Ours(_) => None,
+            Cases::Theirs(command) => Some(command.line(index, drawn.rejected)),
+        }
     }
 }
 
@@ -169,63 +232,88 @@ fn rate(cases: u64, time: Duration) -> String {
 }
 
 impl Stress<'_> {
-    fn source<'s>(&'s self, profile: &'s str) -> Source<'s> {
-        Source { problem: self.problem, profile, seed: self.seed, solver: self.solver }
+    fn cases<'s>(&'s self, profile: &'s str) -> Cases<'s> {
+        match self.generator {
+            Some(template) => {
+                Cases::Theirs(gen::Command { template, seed: self.seed, solver: self.solver })
+            }
+            None => Cases::Ours(Source {
+                problem: self.problem,
+                profile,
+                seed: self.seed,
+                solver: self.solver,
+            }),
+        }
     }
 
-    fn run_theirs(&self, input: &str) -> Result<Outcome, String> {
-        // No memory figure in stress reports: runs in parallel need not
-        // wait for each other's spawn.
-        run::run_with(self.cmd, input.as_bytes(), self.limit, None, run::Memory::Unmeasured)
-            .map_err(|e| format!("cannot start `{}`: {e}", self.cmd))
+    /// Our solver's run on `input`.
+    fn answer(&self, input: &str) -> Result<Outcome> {
+        gen::answer(self.solver, input)
+    }
+
+    fn run_theirs(&self, input: &str) -> Result<Outcome> {
+        // The peak memory is measured (for the memory limit): spawns are
+        // then one at a time, the runs still in parallel.
+        run::run_with(self.cmd, input.as_bytes(), self.limits.time, None, run::Memory::Measured)
+            .map_err(|e| Error::io(format!("cannot start `{}`", self.cmd), e))
     }
 
     fn rule(&self) -> Rule {
         self.problem.rule()
     }
 
-    /// Case `index` of `src`: its failure, if the program fails on it.
-    fn try_case(&self, src: &Source, index: u64) -> Result<Option<Failure>, String> {
-        let case = src.draw(index)?;
+    /// Case `index`: its failure, if the program fails on it, and how to
+    /// make the case again.
+    fn try_case(&self, cases: &Cases, index: u64) -> Result<Option<Failure>> {
+        let case = cases.draw(index)?;
+        let made_by = cases.made_by(index, &case);
         let theirs = self.run_theirs(&case.input)?;
-        Ok(failure(&case.ours, &theirs, self.rule(), self.limit).map(|(kind, what)| Failure {
+        Ok(failure(&case.ours, &theirs, self.rule(), &self.limits).map(|(kind, what)| Failure {
             index,
             input: case.input,
             ours: case.ours,
             theirs,
             kind,
             what,
+            made_by,
         }))
     }
 
-    /// The first of the cases `0..count` of `profile` on which the program
-    /// fails (or the first error, such as our solver failing), running
-    /// `jobs` cases at once; and the number of cases run.
-    pub fn find(
+    /// The cases `0..count` on which the program fails, lowest first: only
+    /// the first unless `keep_going` (or the first error, such as our
+    /// solver failing), running `jobs` cases at once; and the number of
+    /// cases run.
+    fn find(
         &self,
+        cases: &Cases,
         profile: &str,
         progress: &mut Progress,
-    ) -> Result<(Option<Failure>, u64), String> {
-        let src = self.source(profile);
+    ) -> Result<(Vec<Failure>, u64)> {
         let name = self.problem.name();
         let next = AtomicU64::new(0);
-        // The lowest case number that failed so far: no case above it starts.
+        // The lowest case number that stops the search: no case above it
+        // starts (a failure without --keep-going, an error).
         let lowest = AtomicU64::new(u64::MAX);
         let (tx, rx) = mpsc::channel();
-        let mut first: Option<(u64, Result<Failure, String>)> = None;
-        let mut done = 0u64;
+        let mut results = Vec::new();
+        let (mut done, mut failing) = (0u64, 0u64);
         let start = Instant::now();
         std::thread::scope(|scope| {
             for _ in 0..self.jobs.clamp(1, MAX_JOBS) {
                 let tx = tx.clone();
-                let (src, next, lowest) = (&src, &next, &lowest);
+                let (next, lowest) = (&next, &lowest);
                 scope.spawn(move || loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     if index >= self.count || index > lowest.load(Ordering::SeqCst) {
                         break;
                     }
-                    let result = self.try_case(src, index);
-                    if !matches!(result, Ok(None)) {
+                    let result = self.try_case(cases, index);
+                    let stops = match result {
+                        Ok(None) => false,
+                        Ok(Some(_)) => !self.keep_going,
+                        Err(_) => true,
+                    };
+                    if stops {
                         lowest.fetch_min(index, Ordering::SeqCst);
                     }
                     if tx.send((index, result)).is_err() {
@@ -238,41 +326,47 @@ impl Stress<'_> {
                 match rx.recv_timeout(Duration::from_millis(100)) {
                     Ok((index, result)) => {
                         done += 1;
-                        let failed = match result {
-                            Ok(None) => None,
-                            Ok(Some(f)) => Some(Ok(f)),
-                            Err(e) => Some(Err(e)),
-                        };
-                        if let Some(r) = failed {
-                            if first.as_ref().map_or(true, |(i, _)| index < *i) {
-                                first = Some((index, r));
+                        match result {
+                            Ok(None) => {}
+                            Ok(Some(f)) => {
+                                failing += 1;
+                                results.push((index, Ok(f)));
                             }
+                            Err(e) => results.push((index, Err(e))),
                         }
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
                 let total = self.count;
+                let failing = match (self.keep_going, failing) {
+                    (false, _) | (true, 0) => String::new(),
+                    (true, n) => format!(", {n} failing"),
+                };
                 progress.tick(|| {
                     format!(
-                        "stress {name} ({profile}): {done}/{total} cases, {}",
+                        "stress {name} ({profile}): {done}/{total} cases{failing}, {}",
                         rate(done, start.elapsed())
                     )
                 });
             }
         });
-        match first {
-            None => Ok((None, done)),
-            Some((_, Ok(f))) => Ok((Some(f), done)),
-            Some((_, Err(e))) => Err(e),
+        results.sort_by_key(|(index, _)| *index);
+        let mut failures = Vec::new();
+        for (_, result) in results {
+            failures.push(result?);
+            if !self.keep_going {
+                break;
+            }
         }
+        Ok((failures, done))
     }
 
     /// Runs the program again on a failure by time: the same failure, or
     /// `None` when this run did not fail that way.
-    fn again(&self, f: &Failure) -> Result<Option<Failure>, String> {
+    fn again(&self, f: &Failure) -> Result<Option<Failure>> {
         let theirs = self.run_theirs(&f.input)?;
-        Ok(match failure(&f.ours, &theirs, self.rule(), self.limit) {
+        Ok(match failure(&f.ours, &theirs, self.rule(), &self.limits) {
             Some((kind, what)) if kind == f.kind => Some(Failure {
                 index: f.index,
                 input: f.input.clone(),
@@ -280,6 +374,7 @@ impl Stress<'_> {
                 theirs,
                 kind,
                 what,
+                made_by: f.made_by.clone(),
             }),
             _ => None,
         })
@@ -289,13 +384,12 @@ impl Stress<'_> {
     /// solver exits 0 and the program fails the same way (twice, for a
     /// failure by time), until none does. Returns the smallest failure, the
     /// steps taken and the candidates tried.
-    pub fn shrink(
+    fn shrink(
         &self,
         mut best: Failure,
         progress: &mut Progress,
-    ) -> Result<(Failure, usize, usize), String> {
+    ) -> Result<(Failure, usize, usize)> {
         let name = self.problem.name();
-        let src = self.source("");
         let mut seen = HashSet::new();
         seen.insert(fingerprint(&best.input));
         let (mut steps, mut tried) = (0, 0);
@@ -314,12 +408,12 @@ impl Stress<'_> {
                         best.input.len()
                     )
                 });
-                let ours = src.answer(&candidate)?;
+                let ours = self.answer(&candidate)?;
                 if !ours.success() {
                     continue; // not a valid case (or a game that never ends)
                 }
                 let theirs = self.run_theirs(&candidate)?;
-                match failure(&ours, &theirs, self.rule(), self.limit) {
+                match failure(&ours, &theirs, self.rule(), &self.limits) {
                     Some((kind, what)) if kind == best.kind => {
                         let mut smaller = Failure {
                             index: best.index,
@@ -328,6 +422,7 @@ impl Stress<'_> {
                             theirs,
                             kind,
                             what,
+                            made_by: best.made_by.clone(),
                         };
                         if kind.by_time() {
                             match self.again(&smaller)? {
@@ -347,17 +442,16 @@ impl Stress<'_> {
         Ok((best, steps, tried))
     }
 
-    /// The smallest input we can reach from case 0 of `profile` that our
-    /// solver accepts (the shrinker's first accepted candidate, again and
-    /// again, at most [`SMALLEST_TRIES`] runs of our solver).
-    fn smallest(&self, profile: &str) -> Result<String, String> {
-        let src = self.source(profile);
-        let mut input = src.draw(0)?.input;
+    /// The smallest input we can reach from case 0 that our solver accepts
+    /// (the shrinker's first accepted candidate, again and again, at most
+    /// [`SMALLEST_TRIES`] runs of our solver).
+    fn smallest(&self, cases: &Cases) -> Result<String> {
+        let mut input = cases.draw(0)?.input;
         let mut runs = 0;
         'smaller: while runs < SMALLEST_TRIES {
             for candidate in self.problem.shrink(&input) {
                 runs += 1;
-                if src.answer(&candidate)?.success() {
+                if self.answer(&candidate)?.success() {
                     input = candidate;
                     continue 'smaller;
                 }
@@ -370,26 +464,60 @@ impl Stress<'_> {
         Ok(input)
     }
 
-    /// An error when the program's time on the smallest input (the better
-    /// of two runs) is already over the limit: its start-up alone, which
-    /// stressing would only "shrink" to the smallest input.
-    pub fn check_start_up(&self, profile: &str) -> Result<(), String> {
-        let input = self.smallest(profile)?;
+    /// An error when the program is already over the limit on the smallest
+    /// input (the better of two runs), which stressing would only "shrink"
+    /// to that input; the error says which: it waits (idle), it never ends
+    /// (still running at [`START_UP_GRACE`] times the limit), or its
+    /// start-up alone is over the limit.
+    fn check_start_up(&self, cases: &Cases) -> Result<()> {
+        let input = self.smallest(cases)?;
         let mut best = Duration::MAX;
+        let mut idle = true;
         for _ in 0..2 {
             let run = self.run_theirs(&input)?;
             best = best.min(run.cpu);
-            if run.cpu <= self.limit && run.status != run::Status::IdleLimit {
+            if run.cpu <= self.limits.time && run.status != run::Status::IdleLimit {
                 return Ok(());
             }
+            idle &= run.status == run::Status::IdleLimit;
         }
-        Err(format!(
-            "your program takes {} ms of CPU on our smallest input ({} bytes), over the time \
-             limit of {} ms: its start-up alone is over the limit; raise --time-limit",
-            best.as_millis(),
-            input.len(),
-            self.limit.as_millis()
-        ))
+        let (bytes, ms) = (input.len(), self.limits.time.as_millis());
+        if idle {
+            return Err(Error::usage(format!(
+                "your program waits on our smallest input ({bytes} bytes): idle past the \
+                 idleness limit (2 x {ms} + 1000 ms of wall time) with {} ms of CPU; it sleeps, \
+                 or waits for input it never gets (it reads stdin to its end?)",
+                best.as_millis()
+            )));
+        }
+        let longer = self.limits.time * START_UP_GRACE;
+        let cmd = self.cmd;
+        let run = run::run_with(cmd, input.as_bytes(), longer, None, run::Memory::Unmeasured)
+            .map_err(|e| Error::io(format!("cannot start `{cmd}`"), e))?;
+        if matches!(run.status, run::Status::CpuLimit | run::Status::IdleLimit) {
+            return Err(Error::usage(format!(
+                "your program does not end on our smallest input ({bytes} bytes): still running \
+                 after {} ms of CPU, {START_UP_GRACE} x the time limit of {ms} ms; an endless \
+                 loop at start-up?",
+                run.cpu.as_millis()
+            )));
+        }
+        Err(Error::usage(format!(
+            "your program takes {} ms of CPU on our smallest input ({bytes} bytes), over the \
+             time limit of {ms} ms: its start-up alone is over the limit; raise --time-limit",
+            best.min(run.cpu).as_millis()
+        )))
+    }
+
+    /// `--dir` of the saved cases, and the command that judges them again.
+    fn judge_again(&self) -> String {
+        format!(
+            "{} judge {} --dir {} -- {}",
+            self.kit,
+            self.problem.name(),
+            display(&self.out_dir),
+            self.cmd
+        )
     }
 }
 
@@ -405,16 +533,18 @@ fn times(run: &Outcome) -> String {
 }
 
 /// `kit stress`: true when the program agrees with ours on every case of
-/// every profile; else the shrunk failure is printed to `out` and written
-/// to the folder.
-pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<bool, String> {
-    let io = crate::cli::write_error;
+/// every profile. Else the shrunk failure is printed to `out` and written
+/// to the folder; with `keep_going`, every failing case is, in a line each,
+/// and counted per profile.
+pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<bool> {
     let name = s.problem.name();
-    s.check_start_up(s.profiles[0])?;
+    s.check_start_up(&s.cases(s.profiles[0]))?;
+    let (mut failed, mut failed_profiles) = (0u64, 0usize);
     for profile in &s.profiles {
+        let cases = s.cases(profile);
         let before = progress.elapsed();
-        let (found, done) = s.find(profile, progress)?;
-        let Some(found) = found else {
+        let (failures, done) = s.find(&cases, profile, progress)?;
+        if failures.is_empty() {
             progress.clear();
             let took = progress.elapsed() - before;
             writeln!(
@@ -424,43 +554,97 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
                 s.seed,
                 took.as_secs_f64(),
                 rate(done, took)
-            )
-            .map_err(io)?;
+            )?;
             continue;
-        };
-        report(s, profile, found, before, out, progress)?;
-        return Ok(false);
+        }
+        if !s.keep_going {
+            let found = failures.into_iter().next().expect("one failure");
+            let found_after = progress.elapsed() - before;
+            let saved = shrink_and_save(s, profile, found, progress)?;
+            report(s, profile, &saved, found_after, out)?;
+            return Ok(false);
+        }
+        let mut kinds: Vec<(Kind, usize)> = Vec::new();
+        let count = failures.len();
+        for found in failures {
+            let saved = shrink_and_save(s, profile, found, progress)?;
+            let kind = saved.best.kind;
+            match kinds.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((kind, 1)),
+            }
+            let made = match &saved.best.made_by {
+                Some(line) => format!(" (made by: {line})"),
+                None => String::new(),
+            };
+            writeln!(
+                out,
+                "case {} (profile {profile}) fails: {}; shrunk {} -> {} bytes: {}{made}",
+                saved.index,
+                saved.best.what,
+                saved.size,
+                saved.best.input.len(),
+                display(&saved.in_path)
+            )?;
+        }
+        kinds.sort_by_key(|(k, _)| *k as usize);
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{} {n}", k.code())).collect();
+        writeln!(
+            out,
+            "stress {name}: {count} of {done} cases (profile {profile}, seed {}) fail ({})",
+            s.seed,
+            kinds.join(", ")
+        )?;
+        failed += count as u64;
+        failed_profiles += 1;
     }
-    Ok(true)
+    if failed == 0 {
+        return Ok(true);
+    }
+    let profiles = if s.profiles.len() == 1 {
+        String::new()
+    } else {
+        format!(" in {failed_profiles} of {} profiles", s.profiles.len())
+    };
+    let cases = if failed == 1 { "case" } else { "cases" };
+    writeln!(
+        out,
+        "stress {name}: {failed} failing {cases}{profiles}, shrunk and saved to {}\n\
+         judge them again: {}",
+        display(&s.out_dir),
+        s.judge_again()
+    )?;
+    Ok(false)
 }
 
-/// Shrinks `found`, checks the result once more, writes it and prints the
-/// report.
-fn report(
+/// A failure shrunk, checked once more and written to the folder.
+struct Saved {
+    index: u64,
+    /// The size of the input as found, what went wrong then and the times.
+    size: usize,
+    first: String,
+    original_times: String,
+    best: Failure,
+    steps: usize,
+    tried: usize,
+    shrinking: Duration,
+    /// Said when the shrunk case did not fail again.
+    note: String,
+    in_path: PathBuf,
+    out_path: PathBuf,
+}
+
+/// Shrinks `found`, checks the result once more and writes it as
+/// `PROFILE-seedS-caseI.in` with our answer beside it.
+fn shrink_and_save(
     s: &Stress,
     profile: &str,
     found: Failure,
-    before: Duration,
-    out: &mut dyn Write,
     progress: &mut Progress,
-) -> Result<(), String> {
-    let io = crate::cli::write_error;
-    let name = s.problem.name();
+) -> Result<Saved> {
     let (index, size, first) = (found.index, found.input.len(), found.what.clone());
     let original_times = times(&found.theirs);
-    let found_after = progress.elapsed() - before;
-    let kept = if found.kind.by_time() {
-        Some(Failure {
-            index: found.index,
-            input: found.input.clone(),
-            ours: found.ours.clone(),
-            theirs: found.theirs.clone(),
-            kind: found.kind,
-            what: found.what.clone(),
-        })
-    } else {
-        None
-    };
+    let kept = if found.kind.by_time() { Some(found.clone()) } else { None };
     let shrink_start = progress.elapsed();
     let (mut best, steps, tried) = s.shrink(found, progress)?;
     let shrinking = progress.elapsed() - shrink_start;
@@ -483,12 +667,39 @@ fn report(
     let base = s.out_dir.join(format!("{profile}-seed{}-case{index}", s.seed));
     let (in_path, out_path) = (base.with_extension("in"), base.with_extension("out"));
     std::fs::create_dir_all(&s.out_dir)
-        .map_err(|e| format!("cannot create {}: {e}", s.out_dir.display()))?;
+        .map_err(|e| Error::io(format!("cannot create {}", s.out_dir.display()), e))?;
     for (path, bytes) in [(&in_path, best.input.as_bytes()), (&out_path, &best.ours.stdout[..])] {
-        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, bytes)
+            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
     }
+    Ok(Saved {
+        index,
+        size,
+        first,
+        original_times,
+        best,
+        steps,
+        tried,
+        shrinking,
+        note,
+        in_path,
+        out_path,
+    })
+}
+
+/// The report of one failure: what went wrong, the shrunk input with both
+/// outputs, the first difference, the command that judges it again.
+fn report(
+    s: &Stress,
+    profile: &str,
+    saved: &Saved,
+    found_after: Duration,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let name = s.problem.name();
+    let Saved { index, size, first, original_times, best, steps, tried, note, .. } = saved;
     let (ours, theirs) = (best.ours.stdout_text(), best.theirs.stdout_text());
-    let cases = if index == 0 { "case" } else { "cases" };
+    let cases = if *index == 0 { "case" } else { "cases" };
     let mut report = format!(
         "stress {name}: case {index} (profile {profile}, seed {}) fails: {first}\n\
          found after {} {cases} in {:.1} s; shrunk in {steps} steps ({tried} candidates tried, \
@@ -497,13 +708,16 @@ fn report(
         s.seed,
         index + 1,
         found_after.as_secs_f64(),
-        shrinking.as_secs_f64(),
+        saved.shrinking.as_secs_f64(),
         best.input.len(),
         times(&best.theirs),
     );
+    if let Some(line) = &best.made_by {
+        report += &format!("made by your generator: {line}\n");
+    }
     let show = |title: String, text: &str| format!("== {title}\n{}", clip(text, 60));
-    report += &show(format!("input ({})", display(&in_path)), &best.input);
-    report += &show(format!("our output ({})", display(&out_path)), &ours);
+    report += &show(format!("input ({})", display(&saved.in_path)), &best.input);
+    report += &show(format!("our output ({})", display(&saved.out_path)), &ours);
     report += &show("your output".to_string(), &theirs);
     report += &format!("== {}\n", best.what);
     if let Some(m) =
@@ -511,9 +725,8 @@ fn report(
     {
         report += &compare::context(&ours, &theirs, m.line);
     }
-    report +=
-        &format!("judge it again: kit judge {name} --dir {} -- {}\n", display(&s.out_dir), s.cmd);
-    out.write_all(report.as_bytes()).map_err(io)
+    report += &format!("judge it again: {}\n", s.judge_again());
+    Ok(out.write_all(report.as_bytes())?)
 }
 
 fn display(path: &Path) -> String {
@@ -533,7 +746,7 @@ fn clip(text: &str, max: usize) -> String {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::gen::tests::{Largest, LARGEST};
+    use crate::problems::largest::{Largest, LARGEST};
     use crate::scratch::sh;
     use crate::scratch::Scratch;
 
@@ -562,12 +775,19 @@ m=0; for x in $xs; do [ "$x" = 7 ] && continue; [ "$x" -gt "$m" ] && m=$x; done;
             solver: &solver,
             count,
             cmd: &cmd,
-            limit: Duration::from_millis(limit_ms),
+            limits: Limits::time(Duration::from_millis(limit_ms)),
             out_dir: dir.path().join("failures"),
             jobs,
+            keep_going: false,
+            generator: None,
+            kit: "kit",
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let ok = stress(&s, &mut out, &mut Progress::new(&mut err, false)).expect("stress runs");
+        let mut progress = Progress::new(&mut err, false);
+        // No line in the log however long a loaded machine takes (a line
+        // every 10 s would make the check below depend on the wall clock).
+        progress.log_every = Duration::from_secs(24 * 3600);
+        let ok = stress(&s, &mut out, &mut progress).expect("stress runs");
         assert!(err.is_empty(), "no progress output when stderr is not a terminal");
         (ok, String::from_utf8(out).unwrap(), dir)
     }
@@ -666,26 +886,133 @@ m=0; for x in $xs; do [ $x -gt $m ] && m=$x; done; echo $m";
         assert!(text.contains("\nyour program's time: "), "{text}");
     }
 
-    #[test]
-    fn a_slow_start_up_is_reported_before_stressing() {
+    /// `kit stress` with `program` as the user's program on the toy
+    /// problem (seed 1, `count` cases, a time limit of `limit_ms`),
+    /// changed by `adjust`: its result (or error), stdout and folder.
+    fn stress_by(
+        program: &str,
+        count: u64,
+        limit_ms: u64,
+        adjust: impl FnOnce(&mut Stress),
+    ) -> (Result<bool>, String, Scratch) {
         let solver = sh(LARGEST);
-        let slow = sh(&format!("while :; do :; done; {LARGEST}"));
-        let dir = Scratch::new("stress-start-up");
-        let s = Stress {
+        let cmd = sh(program);
+        let dir = Scratch::new("stress-by");
+        let mut s = Stress {
             problem: &Largest,
             profiles: vec!["random"],
             seed: 1,
             solver: &solver,
-            count: 10,
-            cmd: &slow,
-            limit: Duration::from_millis(100),
+            count,
+            cmd: &cmd,
+            limits: Limits::time(Duration::from_millis(limit_ms)),
             out_dir: dir.path().join("failures"),
             jobs: 1,
+            keep_going: false,
+            generator: None,
+            kit: "kit",
         };
-        let mut err = Vec::new();
-        let e = stress(&s, &mut Vec::new(), &mut Progress::new(&mut err, false)).unwrap_err();
+        adjust(&mut s);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let result = stress(&s, &mut out, &mut Progress::new(&mut err, false));
+        (result, String::from_utf8(out).unwrap(), dir)
+    }
+
+    #[test]
+    fn a_slow_start_up_is_reported_before_stressing() {
+        // About 0.3 s of CPU before it answers (dash counts to 300000 in
+        // that, within a factor of 3 on any machine): over the limit of
+        // 100 ms, under 10 x that.
+        let slow = format!("i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; {LARGEST}");
+        let (result, _, _) = stress_by(&slow, 10, 100, |_| {});
+        let e = result.expect_err("refused").to_string();
         assert!(e.contains("its start-up alone is over the limit"), "{e}");
         assert!(e.contains(" ms of CPU on our smallest input ("), "{e}");
+    }
+
+    #[test]
+    fn an_endless_program_at_start_up_is_reported_as_such() {
+        let (result, _, _) = stress_by(&format!("while :; do :; done; {LARGEST}"), 10, 100, |_| {});
+        let e = result.expect_err("refused").to_string();
+        assert!(e.starts_with("your program does not end on our smallest input ("), "{e}");
+        assert!(e.contains("10 x the time limit of 100 ms; an endless loop at start-up?"), "{e}");
+    }
+
+    #[test]
+    fn a_program_that_waits_at_start_up_is_reported_as_such() {
+        let (result, _, _) = stress_by("exec sleep 30", 10, 100, |_| {});
+        let e = result.expect_err("refused").to_string();
+        assert!(e.starts_with("your program waits on our smallest input ("), "{e}");
+        assert!(e.contains("idle past the idleness limit (2 x 100 + 1000 ms"), "{e}");
+    }
+
+    #[test]
+    fn keep_going_shrinks_and_saves_every_failure_and_counts_them() {
+        let (result, text, dir) = stress_by(BLIND_TO_7, 60, 5000, |s| s.keep_going = true);
+        assert!(!result.expect("runs"), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        let failing: Vec<&&str> = lines.iter().filter(|l| l.starts_with("case ")).collect();
+        assert!(failing.len() > 1, "{text}");
+        for line in &failing {
+            assert!(line.contains(" (profile random) fails: first difference: "), "{line}");
+            assert!(line.contains("; shrunk ") && line.contains(" bytes: "), "{line}");
+            assert!(line.contains(&crate::cases::display(&dir.path().join("failures"))));
+        }
+        let n = failing.len();
+        assert!(
+            text.contains(&format!(
+                "\nstress largest: {n} of 60 cases (profile random, seed 1) fail (WA {n})\n"
+            )),
+            "{text}"
+        );
+        assert!(text.contains(&format!("stress largest: {n} failing cases, shrunk and saved to ")));
+        assert!(text.contains("\njudge them again: kit judge largest --dir "), "{text}");
+        let saved = std::fs::read_dir(dir.path().join("failures")).unwrap().count();
+        assert_eq!(saved, 2 * n, "a .in and a .out per failure");
+        // Without --keep-going, the first of them alone.
+        let (result, first, _) = stress_by(BLIND_TO_7, 60, 5000, |_| {});
+        assert!(!result.unwrap());
+        let case = failing[0].split(" (").next().unwrap().trim_start_matches("case ");
+        assert!(first.starts_with(&format!("stress largest: case {case} (profile random")));
+    }
+
+    #[test]
+    fn a_users_generator_makes_the_cases_and_is_named_in_the_report() {
+        // Always the digits 7 and 1: the program blind to 7 fails at once.
+        let (result, text, dir) =
+            stress_by(BLIND_TO_7, 5, 5000, |s| s.generator = Some("echo 2; echo 7 1 # {seed}"));
+        assert!(!result.expect("runs"), "{text}");
+        assert!(text.starts_with("stress largest: case 0 (profile random, seed 1) fails: "));
+        assert!(text.contains("\nmade by your generator: echo 2; echo 7 1 # "), "{text}");
+        assert_eq!(written(&dir), "1\n7\n", "shrunk as a generated case would be");
+        let (result, text, _) =
+            stress_by(LARGEST, 5, 5000, |s| s.generator = Some("echo 1; echo {seed} | cut -c1"));
+        assert!(result.expect("runs"), "{text}");
+        assert!(text
+            .starts_with("stress largest: 5 cases (profile random, seed 1), your program agrees"));
+    }
+
+    #[test]
+    fn the_hint_judges_again_with_kit_as_invoked() {
+        let (_, text, dir) = stress_by(BLIND_TO_7, 200, 5000, |s| s.kit = "./target/release/kit");
+        let want = format!(
+            "judge it again: ./target/release/kit judge largest --dir {} -- sh -c ",
+            crate::cases::display(&dir.path().join("failures"))
+        );
+        assert!(text.contains(&want), "{text}");
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_peak_over_the_memory_limit_is_a_failure() {
+        let hog = format!(
+            "dd if=/dev/zero of=/dev/null bs=160M count=1 iflag=fullblock 2>/dev/null; {LARGEST}"
+        );
+        let (result, text, _) = stress_by(&hog, 3, 5000, |s| s.limits.memory_mb = 100);
+        assert!(!result.expect("runs"), "{text}");
+        assert!(text.contains(" fails: over the memory limit: a peak of "), "{text}");
+        let (result, text, _) = stress_by(&hog, 3, 5000, |_| {});
+        assert!(result.expect("runs"), "256 MiB is enough: {text}");
     }
 
     #[test]

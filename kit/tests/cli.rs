@@ -30,6 +30,13 @@ fn help_exits_0_and_names_every_command() {
 }
 
 #[test]
+fn version_names_kit_and_its_version() {
+    let out = kit().arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out).0, format!("kit {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
 fn a_usage_error_is_one_stderr_line_and_exit_2() {
     for args in [
         &["frobnicate"][..],
@@ -112,6 +119,29 @@ fn the_solver_beside_kit_is_the_default() {
         assert_eq!(answer, "fake solver\n");
         assert!(out_dir.join(format!("{case}.in")).is_file());
     }
+}
+
+/// The command `kit stress` prints to judge a failure again names kit as
+/// it was invoked (here by its full path), so that it runs as shown.
+#[test]
+#[cfg(unix)]
+fn the_judge_again_hint_names_kit_as_invoked() {
+    let dir = Scratch::new("cli-hint");
+    let ours = dir.executable("ours", "#!/bin/sh\ncat >/dev/null\necho MP\n");
+    let failures = dir.path().join("failures");
+    let out = kit()
+        .args(["stress", "zhuguosha", "--count", "1", "--solver"])
+        .arg(&ours)
+        .arg("--out")
+        .arg(&failures)
+        .args(["--", "false"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let hint = stdout.lines().last().unwrap_or("");
+    let want = format!("judge it again: {} judge zhuguosha --dir ", env!("CARGO_BIN_EXE_kit"));
+    assert!(hint.starts_with(&want) && hint.ends_with(" -- false"), "{stdout}");
 }
 
 /// Without --dir, `kit judge` reads tests/data/PROBLEM below the current

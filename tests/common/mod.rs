@@ -11,9 +11,16 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use kit::cases::Case;
-pub use kit::compare::{compare, context, judge_lines, rule, Mismatch, Rule};
+pub use kit::compare::{compare, context, judge_lines, Mismatch, Rule};
 use kit::run::{Cmd, Status};
 use kit::scratch::Scratch;
+
+/// The comparison rule of a binary: its problem's, from the kit's one
+/// registry ([`kit::problems::find`]); exact for the programs that are not
+/// a judge problem (`ji`).
+pub fn rule(bin: &str) -> Rule {
+    kit::problems::find(bin).map_or(Rule::Exact, |p| p.rule())
+}
 
 /// The repository root.
 pub fn root() -> PathBuf {

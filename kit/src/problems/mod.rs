@@ -9,6 +9,8 @@ use std::path::Path;
 
 pub mod ants_battle;
 pub mod ji;
+#[cfg(any(test, feature = "test-support"))]
+pub mod largest;
 pub mod zhuguosha;
 
 /// A named family of generated inputs, for `kit gen PROBLEM --list`, with
@@ -89,6 +91,14 @@ fn strict_lines(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_ji_solver_has_a_tolerance() {
+        assert_eq!(find("ji_solver").unwrap().rule(), Rule::Tolerance(1e-6));
+        for name in ["zhuguosha", "ants_battle", "ji_referee"] {
+            assert_eq!(find(name).unwrap().rule(), Rule::Exact);
+        }
+    }
 
     #[test]
     fn an_unknown_profile_has_no_input() {
