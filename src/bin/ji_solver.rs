@@ -27,7 +27,7 @@ pub enum Failure {
         line: usize,
         what: String,
     },
-    /// Off the layout under `--strict` (column: bytes from 1).
+    /// Off the layout under `--strict` (column: characters from 1).
     BadLayout {
         line: usize,
         column: usize,
