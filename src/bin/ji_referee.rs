@@ -753,8 +753,9 @@ options: --strict    also check the statement's layout, and stop at the first
                      deviation with `line L column C: ...` (exit 2): n on
                      line 1; one line per skill; r on its own line; one line
                      per round; single spaces between tokens, none at either
-                     end of a line; a newline (LF or CRLF) after the last
-                     round and nothing after it.
+                     end of a line; integers without a leading zero, `+` or
+                     `-0`; a newline (LF or CRLF) after the last round and
+                     nothing after it.
          --trace     also write one line per refereed round to stderr, up
                      to and including the round that decides: `round T X Y
                      A B RESULT`, where X and Y are the skills A and B play,
