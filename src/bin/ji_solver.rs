@@ -520,6 +520,22 @@ fn parse_percent(text: &[u8]) -> Option<f64> {
     std::str::from_utf8(text).ok()?.parse::<f64>().ok()
 }
 
+/// The most digits after the point of p that `--strict` accepts.
+const PERCENT_DECIMALS: usize = 3;
+
+/// With --strict, p as the statement writes it: an integer part without a
+/// leading zero, then at most [`PERCENT_DECIMALS`] digits after a point
+/// (at least one if there is a point).
+fn plain_percent(text: &[u8]) -> bool {
+    let (whole, fraction) = match text.iter().position(|&c| c == b'.') {
+        Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
+        None => (text, None),
+    };
+    let whole_ok = !whole.is_empty() && (whole.len() == 1 || whole[0] != b'0');
+    let fraction_ok = fraction.map_or(true, |f| (1..=PERCENT_DECIMALS).contains(&f.len()));
+    whole_ok && fraction_ok
+}
+
 /// The whole input, checked.
 struct Problem<'a> {
     variant: Variant<'a>,
@@ -564,6 +580,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
             ));
         }
     };
+    lx.plain_int(&rt, "round limit R")?;
     let pt = lx.expect(|| "the draw probability p".to_string())?;
     let percent = match parse_percent(pt.text) {
         Some(p) if (0.0..=100.0).contains(&p) => p,
@@ -578,8 +595,21 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
             ))
         }
     };
+    if lx.strict && !plain_percent(pt.text) {
+        // The package's statement: no sign, exponent or leading zero, at
+        // most three digits after the point (`0`, `0.5`, `2.50`, `100.000`);
+        // a judge's validator must refuse `2.5000` and `02.5`.
+        let at = pt.text.as_ptr() as usize - input.as_ptr() as usize;
+        let what = format!(
+            "draw probability p `{}`: digits without a leading zero, and at most {} after the point",
+            show(pt.text),
+            PERCENT_DECIMALS
+        );
+        return bad_at(pt.line, lx.column(at), what);
+    }
     lx.end_record(false)?;
     let qt = lx.expect(|| "the number of queries q".to_string())?;
+    lx.plain_int(&qt, "number of queries q")?;
     let q = match parse_u64(qt.text) {
         Some(q) => q,
         None => {
@@ -592,6 +622,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
         let mut pair = [0usize; 2];
         for (slot, who) in pair.iter_mut().zip(["x", "y"]) {
             let tok = lx.expect(|| format!("{who} of query {t} of {q}"))?;
+            lx.plain_int(&tok, who)?;
             match parse_u64(tok.text) {
                 Some(v) if v <= cap as u64 => *slot = v as usize,
                 _ => {
@@ -2004,7 +2035,8 @@ options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      reachable (a, b), u / 2^60, or `limit A|B a b` where
                      that player wins as surely as it likes (docs/ji.md)
          --strict    also check the layout: one record per line, single
-                     spaces, a final newline (`line L column C: ...`).
+                     spaces, a final newline, integers without a leading
+                     zero, p with at most 3 decimals (`line L column C: ...`).
          --validate  as --strict, no output: exit 42 valid, 43 and why not
          --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
