@@ -149,7 +149,9 @@ pub fn tool_or_skip(names: &[&str], test: &str) -> Option<PathBuf> {
     }
     let wanted = names.join(" or ");
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{test}: {wanted} is not installed, and CI must run this test (.ci/run installs it)");
+        panic!(
+            "{test}: {wanted} is not installed, and CI must run this test (.ci/run installs it)"
+        );
     }
     eprintln!("SKIPPED {test}: {wanted} is not installed (CI installs it; see .ci/run)");
     None
