@@ -214,10 +214,9 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
 
     // Samples: the statement's, in order, each must be valid with an answer.
     let sample_dir = root.join("data/sample");
-    for (k, file) in sorted_files(&content.join("sample"))?.iter().enumerate() {
-        let stem = file.file_stem().unwrap_or_default().to_string_lossy().to_string();
-        let case = sample_dir.join(format!("{:02}-{stem}", k + 1));
-        copy_file(file, &case.with_extension("in"))?;
+    for file in sorted_files(&content.join("sample"))? {
+        let case = sample_dir.join(file.file_stem().unwrap_or_default());
+        copy_file(&file, &case.with_extension("in"))?;
         if !answer(solver, &case)? {
             return Err(Error::usage(format!(
                 "sample {} is not --strict-valid with an answer (exit 0)",
