@@ -149,6 +149,17 @@ pub fn write(
     let file_name = dir
         .file_name()
         .ok_or_else(|| Error::usage(format!("--out {}: not a folder name", dir.display())))?;
+    // problemtools takes the folder's name as the problem's short name,
+    // which must be [a-z0-9]+ (`ants_battle` is refused: use `antsbattle`).
+    let short = file_name.to_string_lossy();
+    if short.is_empty() || !short.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        return Err(Error::usage(format!(
+            "--out {}: the folder's name is the problem's short name, which must be \
+             lowercase letters and digits only (such as {})",
+            dir.display(),
+            problem.name().replace('_', "")
+        )));
+    }
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
