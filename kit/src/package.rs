@@ -66,8 +66,7 @@ const MAX_INPUT: usize = 8 << 20;
 const TESTDATA_YAML: &str = "input_validator_flags: --validate\n";
 
 /// The verdict folders a planted submission may sit in.
-const VERDICTS: [&str; 4] =
-    ["wrong_answer", "time_limit_exceeded", "run_time_error", "accepted"];
+const VERDICTS: [&str; 4] = ["wrong_answer", "time_limit_exceeded", "run_time_error", "accepted"];
 
 /// `kit package ARGS` (the words after `package`).
 pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<()> {
@@ -164,11 +163,8 @@ pub fn write(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let temp = parent.join(format!(
-        ".{}.kit-package-{}",
-        file_name.to_string_lossy(),
-        std::process::id()
-    ));
+    let temp =
+        parent.join(format!(".{}.kit-package-{}", file_name.to_string_lossy(), std::process::id()));
     let _ = fs::remove_dir_all(&temp);
     fs::create_dir(&temp).map_err(|e| Error::io(format!("cannot create {}", temp.display()), e))?;
     let built = build(problem, repo, solver, &temp);
@@ -244,7 +240,8 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
     // twice in the package (verifyproblem warns of identical inputs).
     let secret = root.join("data/secret");
     for file in fixtures(&repo.join("tests/data").join(name))? {
-        let bytes = fs::read(&file).map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+        let bytes =
+            fs::read(&file).map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
         // CRLF cases (which zhuguosha --strict accepts) draw a warning.
         if bytes.len() > MAX_INPUT || bytes.contains(&b'\r') || !seen.insert(bytes.clone()) {
             continue;
@@ -295,8 +292,10 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
 fn answer(solver: &Path, case: &Path) -> Result<bool> {
     let input = case.with_extension("in");
     let ans = case.with_extension("ans");
-    let stdin = File::open(&input).map_err(|e| Error::io(format!("cannot read {}", input.display()), e))?;
-    let stdout = File::create(&ans).map_err(|e| Error::io(format!("cannot write {}", ans.display()), e))?;
+    let stdin =
+        File::open(&input).map_err(|e| Error::io(format!("cannot read {}", input.display()), e))?;
+    let stdout =
+        File::create(&ans).map_err(|e| Error::io(format!("cannot write {}", ans.display()), e))?;
     let status = Command::new(solver)
         .arg("--strict")
         .stdin(stdin)
@@ -412,7 +411,8 @@ fn put(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 fn copy_file(from: &Path, to: &Path) -> Result<()> {
-    let bytes = fs::read(from).map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
+    let bytes =
+        fs::read(from).map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
     put(to, &bytes)
 }
 
@@ -422,7 +422,9 @@ fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>> {
         return Ok(Vec::new());
     }
     let mut files = Vec::new();
-    for entry in fs::read_dir(dir).map_err(|e| Error::io(format!("cannot read {}", dir.display()), e))? {
+    for entry in
+        fs::read_dir(dir).map_err(|e| Error::io(format!("cannot read {}", dir.display()), e))?
+    {
         let path = entry?.path();
         if path.is_file() {
             files.push(path);
@@ -463,7 +465,8 @@ mod tests {
 
     #[test]
     fn an_edit_applies_each_block_once() {
-        let edit = "# why\n<<<< find\nb\nc\n==== replace\nX\n>>>>\n<<<< find\nd\n==== replace\n>>>>\n";
+        let edit =
+            "# why\n<<<< find\nb\nc\n==== replace\nX\n>>>>\n<<<< find\nd\n==== replace\n>>>>\n";
         assert_eq!(apply_edit("a\nb\nc\nd\n", edit).unwrap(), "a\nX\n\n");
     }
 
