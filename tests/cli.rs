@@ -332,7 +332,7 @@ fn a_non_utf8_argument_is_refused_without_a_panic() {
     each_program(common::binaries(), |bin| {
         let want = format!("{bin}: an argument is not valid UTF-8 (see --help)");
         for args in [vec![not_utf8()], vec![OsString::from("--strict"), not_utf8()]] {
-            if args.len() == 2 && !help_of(bin).contains("--strict") {
+            if args.len() == 2 && !listed_options(&help_of(bin)).iter().any(|o| o == "--strict") {
                 continue;
             }
             let out = run_os(bin, &args);
@@ -638,5 +638,96 @@ fn solver_files_keep_the_section_order() {
             found[..output].iter().all(|f| fixed.contains(&f.as_str())),
             "{bin}: an extra section before `output`: {found:?}"
         );
+    });
+}
+
+/// `--validate` (a Kattis input validator, docs/contract.md) agrees with
+/// `--strict` on every fixture of every judge solver that has `--strict`:
+/// where `--strict` answers (exit 0) or finds no exact answer (exit 3) it
+/// exits 42 and writes nothing; where `--strict` refuses the input (exit
+/// 2) it exits 43 with the same one line on stderr and nothing on stdout.
+/// A solver without `--strict` refuses `--validate` as a bad argument.
+#[test]
+fn validate_is_strict_with_the_validator_exit_codes() {
+    each_program(JUDGE_SOLVERS, |bin| {
+        if !listed_options(&help_of(bin)).iter().any(|o| o == "--strict") {
+            let want = format!("{bin}: --validate needs --strict, which {bin} lacks (see --help)");
+            let (input, _) = valid_case(bin);
+            assert_refused(
+                bin,
+                "--validate without --strict",
+                &run(bin, &["--validate"], &input),
+                2,
+                &want,
+            );
+            return;
+        }
+        let (cases, _) = common::cases(bin);
+        let mut seen = [0; 3];
+        for case in &cases {
+            let input = std::fs::read(&case.input).expect("fixture");
+            let strict = run(bin, &["--strict"], &input);
+            let name = common::rel(&case.input);
+            let out = run(bin, &["--validate"], &input);
+            assert_eq!(out.stdout, "", "{name}: --validate writes nothing on stdout");
+            match strict.code {
+                Some(0) | Some(3) => {
+                    assert_eq!(out.code, Some(42), "{name}: valid: {:?}", out.stderr);
+                    assert_eq!(out.stderr, "", "{name}: valid");
+                    seen[strict.code.unwrap_or(0) as usize / 3] += 1;
+                }
+                Some(2) => {
+                    assert_eq!(out.code, Some(43), "{name}: invalid: {:?}", strict.stderr);
+                    assert_eq!(out.stderr, strict.stderr, "{name}: --strict's one line");
+                    seen[2] += 1;
+                }
+                code => panic!("{name}: --strict exit {code:?}"),
+            }
+        }
+        assert!(seen[0] > 0 && seen[2] > 0, "{bin}: fixtures both valid and invalid: {seen:?}");
+        // Options mix: `--validate` with the program's other options, in
+        // either order, still writes nothing.
+        let (input, _) = valid_case(bin);
+        for option in listed_options(&help_of(bin)) {
+            if ["--help", "--validate", "--threads"].contains(&option.as_str()) {
+                continue;
+            }
+            for args in [["--validate", option.as_str()], [option.as_str(), "--validate"]] {
+                let out = run(bin, &args, &input);
+                assert_eq!(
+                    (out.code, out.stdout.as_str(), out.stderr.as_str()),
+                    (Some(42), "", ""),
+                    "{bin} {args:?}"
+                );
+            }
+        }
+    });
+    // Exit 3 (no exact answer) is a valid input: the validator accepts it.
+    each_program(["zhuguosha", "ji_solver"], |bin| {
+        let (cases, _) = common::cases(bin);
+        let case = cases.iter().find(|c| c.code == 3).expect("an exit-3 fixture");
+        let input = std::fs::read(&case.input).expect("fixture");
+        let strict = run(bin, &["--strict"], &input);
+        if strict.code == Some(3) {
+            assert_eq!(run(bin, &["--validate"], &input).code, Some(42), "{bin}: exit 3 is valid");
+        }
+    });
+}
+
+/// The one way a message shows an input token (docs/contract.md): the
+/// same `show` in every program, escaping and cut alike. (`zhuguosha`'s
+/// master copy; the 集 programs hold it in the `ji-variant` block.)
+#[test]
+fn every_program_shows_a_token_the_same_way() {
+    let head = "pub(crate) fn show(token: &[u8]) -> String {";
+    let of = |bin: &str| {
+        let text = source(bin);
+        let start = text.find(head).unwrap_or_else(|| panic!("{bin}: no `{head}`"));
+        let end = start + text[start..].find("\n}\n").expect("end of show");
+        text[start..end].to_string()
+    };
+    let master = of("zhuguosha");
+    each_program(common::binaries(), |bin| {
+        assert!(of(bin) == master, "{bin}: `show` differs from zhuguosha's");
     });
 }

@@ -27,8 +27,8 @@ struct Block {
     replace: String,
 }
 
-/// The blocks of an `.edit` file, in order (lines before the first block
-/// are comments).
+/// The blocks of an `.edit` file, in order (lines outside blocks are
+/// comments).
 fn blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut lines = text.split_inclusive('\n');
@@ -49,7 +49,11 @@ fn blocks(text: &str) -> Vec<Block> {
             }
             replace.push_str(line);
         }
-        out.push(Block { find, replace });
+        // The newline before `==== replace` and `>>>>` ends the text (kit
+        // package's reading, decisions.md): it is not part of it.
+        let (find, replace) = (find.strip_suffix('\n'), replace.strip_suffix('\n'));
+        let (find, replace) = (find.unwrap_or_default(), replace.unwrap_or_default());
+        out.push(Block { find: find.to_string(), replace: replace.to_string() });
     }
     out
 }

@@ -46,8 +46,30 @@ use std::thread;
 
 /// Largest map accepted, in cells.
 const MAX_CELLS: usize = 25_000_000;
+/// The input's limits, written once: the reader checks them and `HELP`
+/// states them (macros, as `concat!` takes only literals).
+macro_rules! limit {
+    (max_radius2) => {
+        100
+    };
+    (default_radius2) => {
+        5
+    };
+    (min_players) => {
+        2
+    };
+    (max_players) => {
+        10
+    };
+}
 /// Largest squared attack radius accepted.
-const MAX_RADIUS2: u64 = 100;
+const MAX_RADIUS2: u64 = limit!(max_radius2);
+/// N without an `attackradius2` line (the engine's default).
+const DEFAULT_RADIUS2: u64 = limit!(default_radius2);
+/// The `players` line's range; ant letters a-j and hill digits 0-9 name
+/// at most 10.
+const MIN_PLAYERS: u64 = limit!(min_players);
+const MAX_PLAYERS: u64 = limit!(max_players);
 /// |D| at [`MAX_RADIUS2`]: the most offsets, list entries and weakness.
 const MAX_DISK: usize = 316;
 /// Owner byte of a cell without a living ant.
@@ -122,7 +144,12 @@ pub enum AttackMode {
 
 impl AttackMode {
     fn name(self) -> &'static str {
-        ["focus", "closest", "support", "damage"][self as usize]
+        match self {
+            AttackMode::Focus => "focus",
+            AttackMode::Closest => "closest",
+            AttackMode::Support => "support",
+            AttackMode::Damage => "damage",
+        }
     }
 }
 
@@ -136,19 +163,32 @@ pub struct Map {
     cells: Vec<u8>,
 }
 
-/// Bytes of an input token that an error message shows.
-const SHOWN_BYTES: usize = 24;
-
-/// Printable, shortened form of an input token for error messages.
-fn show(bytes: &[u8]) -> String {
+/// A token for a message, the same in every solver: characters as they
+/// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
+/// cut after 40 characters with `...`.
+pub(crate) fn show(token: &[u8]) -> String {
     let mut s = String::new();
-    for &b in bytes.iter().take(SHOWN_BYTES) {
-        match b {
-            0x20..=0x7e => s.push(b as char),
-            _ => s += &format!("\\x{b:02x}"),
+    let mut rest = token;
+    let mut count = 0;
+    while !rest.is_empty() && count < 40 {
+        // The character that starts here, if these bytes are UTF-8.
+        let len = match rest[0] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
+        let c = text.and_then(|text| text.chars().next());
+        let len = if c.is_some() { len } else { 1 };
+        match c {
+            Some(c) if !c.is_control() => s.push(c),
+            _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
         }
+        rest = &rest[len..];
+        count += 1;
     }
-    if bytes.len() > SHOWN_BYTES {
+    if !rest.is_empty() {
         s += "...";
     }
     s
@@ -184,7 +224,7 @@ fn row_check(row: &[u8]) -> RowCheck {
         let digit = b.wrapping_sub(b'0');
         let (is_letter, is_digit) = (letter < 10, digit < 10);
         let plain = (b == b'.') | (b == b'%') | (b == b'*');
-        bad |= (!(is_letter | is_digit | plain)) as u8;
+        bad |= u8::from(!(is_letter | is_digit | plain));
         let owner_letter = if is_letter { letter + 1 } else { 0 };
         let owner_digit = if is_digit { digit + 1 } else { 0 };
         top = top.max(owner_letter | owner_digit);
@@ -259,7 +299,7 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     let mut map_rows = 0usize;
     // first_owner[o]: the first map row with an ant or hill of a player
     // >= o, to name it if `players` turns out to be o or less.
-    let mut first_owner: [Option<Located<usize>>; 11] = [None; 11];
+    let mut first_owner = [None; MAX_PLAYERS as usize + 1];
     let (mut line_no, mut pos) = (0usize, 0usize);
     while pos < input.len() {
         line_no += 1;
@@ -333,8 +373,13 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             b"players" => {
                 once(&players, line_no, key)?;
                 match parse_count(value) {
-                    Some(p) if (2..=10).contains(&p) => players = Some(Located::new(p, line_no)),
-                    _ => bail!(line_no, "players must be 2..10, found `{shown}`"),
+                    Some(p) if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => {
+                        players = Some(Located::new(p, line_no))
+                    }
+                    _ => bail!(
+                        line_no,
+                        "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found `{shown}`"
+                    ),
                 }
             }
             b"attackradius2" => {
@@ -424,7 +469,7 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-// ---- the strict reading -----------------------------------------------------
+// The strict reading (`--strict`, `--validate`): the canonical form only.
 
 /// The header keys of `--strict`, in their one order: `rows` and `cols`
 /// required, the others optional.
@@ -550,8 +595,8 @@ pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
                 }
             }
             b"players" => match strict_count(input, at, value)? {
-                p @ 2..=10 => players = Some((p, line_no)),
-                p => refuse!(input, at, "players must be 2..10, found {p}"),
+                p if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => players = Some((p, line_no)),
+                p => refuse!(input, at, "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found {p}"),
             },
             b"attackradius2" => {
                 let n = strict_count(input, at, value)?;
@@ -639,6 +684,18 @@ pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
 }
 
 // ---- model ------------------------------------------------------------------
+
+impl Map {
+    /// N: the `attackradius2` line's, or the engine's default.
+    fn radius2(&self) -> u64 {
+        self.radius2.unwrap_or(DEFAULT_RADIUS2)
+    }
+
+    /// The `attack` line's mode, or the engine's default, focus.
+    fn mode(&self) -> AttackMode {
+        self.mode.unwrap_or(AttackMode::Focus)
+    }
+}
 
 /// One offset of the attack disk.
 #[derive(Clone, Copy)]
@@ -728,8 +785,7 @@ impl Field {
 /// Applies one attack phase to the map's characters with `threads` row
 /// bands (which do not change the result).
 pub fn battle(map: &mut Map, scratch: Vec<u8>, threads: usize) {
-    let n = map.radius2.unwrap_or(5);
-    let mode = map.mode.unwrap_or(AttackMode::Focus);
+    let (n, mode) = (map.radius2(), map.mode());
     let disk = attack_disk(n);
     if disk.is_empty() || map.rows * map.cols == 1 {
         return; // "N = 0, or a 1x1 map: nobody fights."
@@ -827,7 +883,7 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for FocusBand<'_, W> {
             sweep.row::<W, u8, FOCUS_BLOCK>(weak, r, &mut flag, |f, me, my_w, them, its_w| {
                 // Empty cells carry SENTINEL weakness, so `its_w <= my_w`
                 // already excludes them; the owner test excludes friends.
-                f | ((them != me) & (its_w <= my_w)) as u8
+                f | u8::from((them != me) & (its_w <= my_w))
             });
             sink.row(r, &flag, field.row(r));
         }
@@ -857,7 +913,7 @@ impl Kernel<DeathJob<'_>> for EnemyBand<'_> {
         let mut flag = vec![0u8; field.cols];
         for r in band {
             sweep.row::<u8, u8, ENEMY_BLOCK>(&field.owner, r, &mut flag, |f, me, _, them, _| {
-                f | is_enemy(me, them) as u8
+                f | u8::from(is_enemy(me, them))
             });
             sink.row(r, &flag, field.row(r));
         }
@@ -929,7 +985,7 @@ fn damage<W: Weakness>(field: &Field, disk: &[Offset], cells: &mut [u8]) {
         field,
         disk,
         shares: std::array::from_fn(|w| DAMAGE_UNIT.checked_div(w as u16).unwrap_or(0)),
-        window_owners: (p * (disk.len() > WINDOWS_PER_OWNER * p && room) as usize) as u8,
+        window_owners: if disk.len() > WINDOWS_PER_OWNER * p && room { p as u8 } else { 0 },
         weak: std::marker::PhantomData::<W>,
     };
     decide(field, cells, &work);
@@ -987,7 +1043,7 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
             } else {
                 sweep.row::<u16, u16, SHARE_BLOCK>(&share, r, &mut acc, |t, me, _, them, its| {
                     // An all-ones mask for enemies (empty cells carry share 0).
-                    t.saturating_add(its & 0u16.wrapping_sub((them != me) as u16))
+                    t.saturating_add(its & 0u16.wrapping_sub(u16::from(them != me)))
                 });
             }
             let mine = &weak[r % m * cols..][..cols];
@@ -995,15 +1051,15 @@ impl<W: Weakness> Kernel<DeathJob<'_>> for DamageBand<'_, W> {
             let mut unsure = 0u8;
             let cells = flag.iter_mut().zip(maybe.iter_mut());
             for ((f, m), (&total, (&w, &me))) in cells.zip(acc.iter().zip(mine.iter().zip(own))) {
-                *f = (total >= DAMAGE_UNIT) as u8;
+                *f = u8::from(total >= DAMAGE_UNIT);
                 // The ants between the bounds, T < K < T + w(a).
                 let high = u32::from(total) + Into::<usize>::into(w) as u32 > DAMAGE_UNIT.into();
-                *m = ((me != NO_ANT) & (total < DAMAGE_UNIT) & high) as u8;
+                *m = u8::from((me != NO_ANT) & (total < DAMAGE_UNIT) & high);
                 unsure |= *m;
             }
             if unsure != 0 {
                 for_each_death(&mut maybe, own, |c| {
-                    flag[c] = exact_damage_reaches_one(field, disk, &weak, r, c) as u8;
+                    flag[c] = u8::from(exact_damage_reaches_one(field, disk, &weak, r, c));
                 });
             }
             sink.row(r, &flag, own);
@@ -1102,7 +1158,7 @@ impl<'a, L: Weakness> DiskRows<'a, L> {
             for o in 0..p {
                 let mid = pad[h..h + cols].iter_mut().zip(row);
                 if value.is_empty() {
-                    mid.for_each(|(x, &me)| *x = L::from((me == o as u8) as u8));
+                    mid.for_each(|(x, &me)| *x = L::from(u8::from(me == o as u8)));
                 } else {
                     let v = s.rem_euclid((value.len() / cols) as isize) as usize;
                     let vals = value[v * cols..].iter();
@@ -1377,7 +1433,7 @@ impl<W: Weakness> Kernel<(&mut Sweep<'_>, usize, &mut [W])> for CountEnemies {
     fn run(&self, (sweep, r, acc): (&mut Sweep, usize, &mut [W])) {
         let owner = &sweep.field.owner;
         sweep.row::<u8, W, COUNT_BLOCK>(owner, r, acc, |a, me, _, them, _| {
-            a + W::from(is_enemy(me, them) as u8)
+            a + W::from(u8::from(is_enemy(me, them)))
         });
     }
 }
@@ -1391,6 +1447,35 @@ fn put_weak<W: Weakness>(own: &[u8], acc: &[W], weak: &mut [W]) {
 }
 
 // ---- output -----------------------------------------------------------------
+
+/// Parses `input` (then reused as scratch), resolves the battle and
+/// writes the map, and the reasons if asked, to `out`; there is no trace.
+pub fn solve(
+    input: Vec<u8>,
+    options: &Options,
+    out: &mut impl Write,
+    _trace: &mut impl Write,
+) -> Result<(), Failure> {
+    if options.strict {
+        check_strict(&input)?;
+    }
+    let mut map = parse(&input)?;
+    let before = if options.explain { map.cells.clone() } else { Vec::new() };
+    let threads = match options.threads {
+        0 => threads_for(map.rows * map.cols),
+        n => n,
+    };
+    battle(&mut map, input, threads);
+    let mut written = write_map(&map, out);
+    if options.explain {
+        written = written.and_then(|()| explain(&before, &map, out));
+    }
+    written.map_err(unwritable)
+}
+
+fn unwritable(e: io::Error) -> Failure {
+    Failure::UnwritableOutput(e.to_string())
+}
 
 /// Writes the normalised header and the map.
 pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
@@ -1420,7 +1505,7 @@ pub fn write_map(map: &Map, out: &mut impl Write) -> io::Result<()> {
 /// `--explain` ([`HELP`]): recomputed ant by ant on the map `before` the
 /// battle, in O(ants * |D|); the battle only says who died.
 fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
-    let (rows, cols, n) = (map.rows, map.cols, map.radius2.unwrap_or(5));
+    let (rows, cols, n) = (map.rows, map.cols, map.radius2());
     let disk = attack_disk(n);
     let owner: Vec<u8> = before.iter().map(|&b| ant_owner(b)).collect();
     let (ri, ci) = (rows as isize, cols as isize);
@@ -1445,7 +1530,7 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
     }
     // closest: the step d at which each ant died (0: alive), replayed.
     let mut step = vec![0u64; owner.len()];
-    let mode = map.mode.unwrap_or(AttackMode::Focus);
+    let mode = map.mode();
     for d in (1..n).filter(|_| mode == AttackMode::Closest) {
         let at_d: Vec<&Offset> =
             disk.iter().filter(|o| torus_distance(rows, cols, o) == d).collect();
@@ -1631,7 +1716,7 @@ impl Sink<'_> {
 #[inline(always)]
 fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
     for (x, &me) in flag.iter_mut().zip(own) {
-        *x = ((*x != 0) & (me != NO_ANT)) as u8;
+        *x = u8::from((*x != 0) & (me != NO_ANT));
     }
     // Skip 64-cell stretches without a death with one vectorised test.
     for (j, block) in flag.chunks(64).enumerate() {
@@ -1776,11 +1861,20 @@ where
 
 const BIN: &str = "ants_battle";
 
-const HELP: &str = "\
+const HELP: &str = concat!(
+    "\
 ants_battle: one attack phase of the 2011 Google AI Challenge Ants engine.
 usage:   ants_battle [options] < input
-input:   `rows R`, `cols C`, optional `players P` (2..10), `attackradius2 N`
-         (0..100, default 5), `attack focus|closest|support|damage` (any
+input:   `rows R`, `cols C`, optional `players P` (",
+    limit!(min_players),
+    "..",
+    limit!(max_players),
+    "), `attackradius2 N`
+         (0..",
+    limit!(max_radius2),
+    ", default ",
+    limit!(default_radius2),
+    "), `attack focus|closest|support|damage` (any
          order, `cols` before the map), R lines `m ROW` over . % * a-j (ants)
          A-J (ant on its hill) 0-9 (hill); blank and `#` lines are skipped
 output:  the normalised header and the map after the battle
@@ -1799,10 +1893,13 @@ options: --strict     also demand the canonical form, and stop at the first
                       (0-based), WHY `focus by R C w=W enemy_w=E` (its least
                       weak enemy, first cell on ties), `damage NUM/DEN`
                       (lowest terms), `closest d=D` or `support enemies=W`
+         --validate   as --strict, writing nothing: exit 42 if the input is
+                      valid, 43 and the line if not (a Kattis input validator)
          --help       print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used
-";
+"
+);
 
 /// The options, one field each.
 #[derive(Debug, PartialEq, Eq)]
@@ -1871,7 +1968,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             false if name.len() > 1 && name.starts_with('-') => "unknown option",
             false => "unexpected argument",
         };
-        return Err(refused(format!("{} '{}'", what, name)));
+        return Err(refused(format!("{what} '{name}'")));
     }
     Ok(Command::Run(options))
 }
@@ -1891,52 +1988,73 @@ fn exit_with(failure: Failure) -> ! {
 }
 // shared: command-line end
 
-/// Parses `input` (then reused as scratch), resolves the battle and
-/// writes the map, and the reasons if asked, to `out`; there is no trace.
-pub fn solve(
-    input: Vec<u8>,
-    options: &Options,
-    out: &mut impl Write,
-    _trace: &mut impl Write,
-) -> Result<(), Failure> {
-    if options.strict {
-        check_strict(&input)?;
-    }
-    let mut map = parse(&input)?;
-    let before = if options.explain { map.cells.clone() } else { Vec::new() };
-    let threads = match options.threads {
-        0 => threads_for(map.rows * map.cols),
-        n => n,
-    };
-    battle(&mut map, input, threads);
-    let mut written = write_map(&map, out);
-    if options.explain {
-        written = written.and_then(|()| explain(&before, &map, out));
-    }
-    written.map_err(unwritable)
-}
+// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
 
-fn unwritable(e: io::Error) -> Failure {
-    Failure::UnwritableOutput(e.to_string())
-}
+/// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
 
 fn main() {
-    let result = parse_args(std::env::args_os().skip(1)).and_then(|command| match command {
-        Command::Help => io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
-        Command::Run(options) => {
-            let mut input = Vec::new();
-            if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-                return Err(Failure::UnreadableInput(e.to_string()));
-            }
-            let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            solve(input, &options, &mut out, &mut io::sink())?;
-            out.flush().map_err(unwritable)
-        }
-    });
-    if let Err(failure) = result {
-        exit_with(failure);
+    match run(std::env::args_os().skip(1)) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(failure) => exit_with(failure),
     }
 }
+
+/// The help, or stdin through `solve` to stdout (and the trace to stderr),
+/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
+/// for exit 3) or INVALID with the one line (docs/contract.md).
+fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
+    let mut args: Vec<OsString> = args.collect();
+    let given = args.len();
+    args.retain(|a| a != "--validate");
+    let validate = args.len() < given;
+    let mut options = match parse_args(args.into_iter())? {
+        Command::Help => {
+            let mut out = io::stdout();
+            out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable)?;
+            return Ok(0);
+        }
+        Command::Run(options) => options,
+    };
+    let no_value: [OsString; 0] = [];
+    if validate && !options.set("--strict", &mut no_value.iter())? {
+        return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
+    }
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        return Err(Failure::UnreadableInput(e.to_string()));
+    }
+    // One type for both ends, so that `solve` is compiled once: stdout and
+    // stderr, or nowhere for `--validate`.
+    let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match validate {
+        true => (Box::new(io::sink()), Box::new(io::sink())),
+        false => (Box::new(io::stdout().lock()), Box::new(io::stderr().lock())),
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
+    let mut trace = io::BufWriter::new(stderr);
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
+    let traced = trace.flush();
+    drop(trace);
+    let written = out.flush();
+    drop(out);
+    if validate {
+        return match solved {
+            Err(failure) if failure.exit_code() == 2 => {
+                let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+                Ok(INVALID)
+            }
+            Err(failure) if failure.exit_code() != 3 => Err(failure),
+            _ => Ok(VALID),
+        };
+    }
+    solved?;
+    traced.and(written).map_err(unwritable)?;
+    Ok(0)
+}
+// shared: solver-run end
 
 #[cfg(test)]
 #[path = "../../tests/unit/ants_battle.rs"]

@@ -495,19 +495,33 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// A token for a message: control characters escaped, cut after 40.
-pub(crate) fn show(text: &[u8]) -> String {
+/// A token for a message, the same in every solver: characters as they
+/// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
+/// cut after 40 characters with `...`.
+pub(crate) fn show(token: &[u8]) -> String {
     let mut s = String::new();
-    for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
-        if i == 40 {
-            s.push_str("...");
-            break;
+    let mut rest = token;
+    let mut count = 0;
+    while !rest.is_empty() && count < 40 {
+        // The character that starts here, if these bytes are UTF-8.
+        let len = match rest[0] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
+        let c = text.and_then(|text| text.chars().next());
+        let len = if c.is_some() { len } else { 1 };
+        match c {
+            Some(c) if !c.is_control() => s.push(c),
+            _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
         }
-        if c.is_control() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
+        rest = &rest[len..];
+        count += 1;
+    }
+    if !rest.is_empty() {
+        s += "...";
     }
     s
 }
@@ -2379,7 +2393,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             false if name.len() > 1 && name.starts_with('-') => "unknown option",
             false => "unexpected argument",
         };
-        return Err(refused(format!("{} '{}'", what, name)));
+        return Err(refused(format!("{what} '{name}'")));
     }
     Ok(Command::Run(options))
 }

@@ -38,8 +38,15 @@ use std::io::{self, Read, Write};
 // ---- input ------------------------------------------------------------------
 
 const BIN: &str = "ji_referee";
+/// The record's limits, written once: the reader checks them and `HELP`
+/// states them (a macro, as `concat!` takes only literals).
+macro_rules! limit {
+    (max_rounds) => {
+        200000
+    };
+}
 /// Largest number of rounds the format allows.
-const MAX_ROUNDS: u64 = 200_000;
+const MAX_ROUNDS: u64 = limit!(max_rounds);
 
 /// Why a run gave no verdict; `Display` words it after `ji_referee: `.
 #[derive(Debug, PartialEq, Eq)]
@@ -61,13 +68,13 @@ pub enum Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadArgument(what) => write!(f, "{}", what),
-            Failure::BadInput { line, what } => write!(f, "line {}: {}", line, what),
+            Failure::BadArgument(what) => write!(f, "{what}"),
+            Failure::BadInput { line, what } => write!(f, "line {line}: {what}"),
             Failure::BadLayout { line, column, what } => {
-                write!(f, "line {} column {}: {}", line, column, what)
+                write!(f, "line {line} column {column}: {what}")
             }
-            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {}", e),
-            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {}", e),
+            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {e}"),
+            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {e}"),
         }
     }
 }
@@ -265,19 +272,33 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// A token for a message: control characters escaped, cut after 40.
-pub(crate) fn show(text: &[u8]) -> String {
+/// A token for a message, the same in every solver: characters as they
+/// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
+/// cut after 40 characters with `...`.
+pub(crate) fn show(token: &[u8]) -> String {
     let mut s = String::new();
-    for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
-        if i == 40 {
-            s.push_str("...");
-            break;
+    let mut rest = token;
+    let mut count = 0;
+    while !rest.is_empty() && count < 40 {
+        // The character that starts here, if these bytes are UTF-8.
+        let len = match rest[0] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
+        let c = text.and_then(|text| text.chars().next());
+        let len = if c.is_some() { len } else { 1 };
+        match c {
+            Some(c) if !c.is_control() => s.push(c),
+            _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
         }
-        if c.is_control() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
+        rest = &rest[len..];
+        count += 1;
+    }
+    if !rest.is_empty() {
+        s += "...";
     }
     s
 }
@@ -529,8 +550,8 @@ struct Moves {
 // the loop costs about 3% more instructions (callgrind, 200000 rounds).
 #[inline(always)]
 fn read_round(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64, r: u64) -> Result<Moves, Failure> {
-    let xt = lx.expect(|| format!("A's skill in round {} of {}", t, r))?;
-    let yt = lx.expect(|| format!("B's skill in round {} of {}", t, r))?;
+    let xt = lx.expect(|| format!("A's skill in round {t} of {r}"))?;
+    let yt = lx.expect(|| format!("B's skill in round {t} of {r}"))?;
     // "The rounds after the verdict are still in the input (possibly
     // illegal ones): read and ignore them." Reading: an unknown name,
     // there too, is bad input (no such move exists), not ILLEGAL.
@@ -540,7 +561,7 @@ fn read_round(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64, r: u64) -> Result<Mov
             Some(i) => i,
             None => {
                 let name = show(tok.text);
-                return tok.fail(format!("round {}: unknown skill `{}` for {}", t, name, who));
+                return tok.fail(format!("round {t}: unknown skill `{name}` for {who}"));
             }
         };
     }
@@ -669,7 +690,7 @@ fn trace_round(
     before: Counts,
     end: Verdict,
 ) -> io::Result<()> {
-    write!(trace, "round {} ", round)?;
+    write!(trace, "round {round} ")?;
     trace.write_all(v.skills[moves.a as usize].name)?;
     trace.write_all(b" ")?;
     trace.write_all(v.skills[moves.b as usize].name)?;
@@ -686,41 +707,47 @@ fn trace_round(
 fn write_verdict(out: &mut impl Write, verdict: Verdict) -> io::Result<()> {
     match verdict {
         Verdict::Illegal { who, round } => writeln!(out, "ILLEGAL {} {}", who.name(), round),
-        Verdict::AWins { round } => writeln!(out, "A {}", round),
-        Verdict::BWins { round } => writeln!(out, "B {}", round),
+        Verdict::AWins { round } => writeln!(out, "A {round}"),
+        Verdict::BWins { round } => writeln!(out, "B {round}"),
         Verdict::Continue(counts) => writeln!(out, "CONTINUE {} {}", counts.a, counts.b),
     }
 }
 
 // ---- command line -----------------------------------------------------------
 
-const HELP: &str = "\
+const HELP: &str = concat!(
+    "\
 ji_referee: referee one recorded game of 集 (波波攒).
 usage:   ji_referee [options] < record
 input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then r
-         (1..=200000) and r lines `x y` (the skills A and B play). Tokens:
+         (1..=",
+    limit!(max_rounds),
+    ") and r lines `x y` (the skills A and B play). Tokens:
          any ASCII whitespace between them (CRLF = LF; U+3000 or a no-break
          space is part of a name); `+1`, `-0`, `007` are numbers; a leading
          byte order mark is skipped; whatever follows the r-th round is
          ignored.
 output:  `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
          `CONTINUE a b` (the final counts of 集).
-options: --strict  also check the statement's layout, and stop at the first
-                   deviation with `line L column C: ...` (exit 2): n on line
-                   1; one line per skill; r on its own line; one line per
-                   round; single spaces between tokens, none at either end
-                   of a line; a newline (LF or CRLF) after the last round
-                   and nothing after it.
-         --trace   also write one line per refereed round to stderr, up to
-                   and including the round that decides: `round T X Y A B
-                   RESULT`, where X and Y are the skills A and B play, A and
-                   B their counts before the round, and RESULT `next A' B'`
-                   (the counts after it), `A` or `B` (that side's skill
-                   wins) or `ILLEGAL A|B|AB`.
-         --help    print this help and exit
+options: --strict    also check the statement's layout, and stop at the first
+                     deviation with `line L column C: ...` (exit 2): n on
+                     line 1; one line per skill; r on its own line; one line
+                     per round; single spaces between tokens, none at either
+                     end of a line; a newline (LF or CRLF) after the last
+                     round and nothing after it.
+         --trace     also write one line per refereed round to stderr, up
+                     to and including the round that decides: `round T X Y
+                     A B RESULT`, where X and Y are the skills A and B play,
+                     A and B their counts before the round, and RESULT `next
+                     A' B'` (the counts after it), `A` or `B` (that side's
+                     skill wins) or `ILLEGAL A|B|AB`.
+         --validate  as --strict, writing nothing: exit 42 if the record is
+                     valid, 43 and the line if not (a Kattis input validator)
+         --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used (every well-formed record has a verdict).
-";
+"
+);
 
 /// The options, one field each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -768,7 +795,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             false if name.len() > 1 && name.starts_with('-') => "unknown option",
             false => "unexpected argument",
         };
-        return Err(refused(format!("{} '{}'", what, name)));
+        return Err(refused(format!("{what} '{name}'")));
     }
     Ok(Command::Run(options))
 }
@@ -788,37 +815,73 @@ fn exit_with(failure: Failure) -> ! {
 }
 // shared: command-line end
 
+// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
+
 fn main() {
-    if let Err(failure) = run(std::env::args_os().skip(1)) {
-        exit_with(failure);
+    match run(std::env::args_os().skip(1)) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(failure) => exit_with(failure),
     }
 }
 
-/// Reads the arguments and stdin, referees, writes the verdict.
-fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
-    let options = match parse_args(args)? {
+/// The help, or stdin through `solve` to stdout (and the trace to stderr),
+/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
+/// for exit 3) or INVALID with the one line (docs/contract.md).
+fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
+    let mut args: Vec<OsString> = args.collect();
+    let given = args.len();
+    args.retain(|a| a != "--validate");
+    let validate = args.len() < given;
+    let mut options = match parse_args(args.into_iter())? {
         Command::Help => {
             let mut out = io::stdout();
-            return out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable);
+            out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable)?;
+            return Ok(0);
         }
         Command::Run(options) => options,
     };
+    let no_value: [OsString; 0] = [];
+    if validate && !options.set("--strict", &mut no_value.iter())? {
+        return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
+    }
     let mut input = Vec::new();
     if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
         return Err(Failure::UnreadableInput(e.to_string()));
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let stderr = io::stderr();
-    let mut trace = io::BufWriter::new(stderr.lock());
-    let result = solve(input, &options, &mut out, &mut trace);
-    // The trace goes out before the error line `main` writes.
+    // One type for both ends, so that `solve` is compiled once: stdout and
+    // stderr, or nowhere for `--validate`.
+    let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match validate {
+        true => (Box::new(io::sink()), Box::new(io::sink())),
+        false => (Box::new(io::stdout().lock()), Box::new(io::stderr().lock())),
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
+    let mut trace = io::BufWriter::new(stderr);
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
     let traced = trace.flush();
     drop(trace);
-    result?;
-    traced.map_err(unwritable)?;
-    out.flush().map_err(unwritable)
+    let written = out.flush();
+    drop(out);
+    if validate {
+        return match solved {
+            Err(failure) if failure.exit_code() == 2 => {
+                let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+                Ok(INVALID)
+            }
+            Err(failure) if failure.exit_code() != 3 => Err(failure),
+            _ => Ok(VALID),
+        };
+    }
+    solved?;
+    traced.and(written).map_err(unwritable)?;
+    Ok(0)
 }
+// shared: solver-run end
 
 #[cfg(test)]
 #[path = "../../tests/unit/ji_referee.rs"]

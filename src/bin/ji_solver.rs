@@ -247,19 +247,33 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// A token for a message: control characters escaped, cut after 40.
-pub(crate) fn show(text: &[u8]) -> String {
+/// A token for a message, the same in every solver: characters as they
+/// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
+/// cut after 40 characters with `...`.
+pub(crate) fn show(token: &[u8]) -> String {
     let mut s = String::new();
-    for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
-        if i == 40 {
-            s.push_str("...");
-            break;
+    let mut rest = token;
+    let mut count = 0;
+    while !rest.is_empty() && count < 40 {
+        // The character that starts here, if these bytes are UTF-8.
+        let len = match rest[0] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
+        let c = text.and_then(|text| text.chars().next());
+        let len = if c.is_some() { len } else { 1 };
+        match c {
+            Some(c) if !c.is_control() => s.push(c),
+            _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
         }
-        if c.is_control() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
+        rest = &rest[len..];
+        count += 1;
+    }
+    if !rest.is_empty() {
+        s += "...";
     }
     s
 }
@@ -1652,6 +1666,7 @@ options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      reachable (a, b), u / 2^60 (docs/ji.md)
          --strict    also check the layout: one record per line, single
                      spaces, a final newline (`line L column C: ...`).
+         --validate  as --strict, no output: exit 42 valid, 43 and why not
          --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not certified (best values printed) or too large
@@ -1694,7 +1709,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             false if name.len() > 1 && name.starts_with('-') => "unknown option",
             false => "unexpected argument",
         };
-        return Err(refused(format!("{} '{}'", what, name)));
+        return Err(refused(format!("{what} '{name}'")));
     }
     Ok(Command::Run(options))
 }
@@ -1714,24 +1729,73 @@ fn exit_with(failure: Failure) -> ! {
 }
 // shared: command-line end
 
-fn run_main() -> Result<(), Failure> {
-    let options = match parse_args(std::env::args_os().skip(1))? {
-        Command::Help => return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
-        Command::Run(options) => options,
-    };
-    let mut input = Vec::new();
-    io::stdin().read_to_end(&mut input).map_err(|e| Failure::UnreadableInput(e.to_string()))?;
-    let mut out = io::stdout().lock();
-    let result = solve(input, &options, &mut out, &mut io::sink());
-    out.flush().map_err(unwritable)?;
-    result
-}
+// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
 
 fn main() {
-    if let Err(failure) = run_main() {
-        exit_with(failure);
+    match run(std::env::args_os().skip(1)) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(failure) => exit_with(failure),
     }
 }
+
+/// The help, or stdin through `solve` to stdout (and the trace to stderr),
+/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
+/// for exit 3) or INVALID with the one line (docs/contract.md).
+fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
+    let mut args: Vec<OsString> = args.collect();
+    let given = args.len();
+    args.retain(|a| a != "--validate");
+    let validate = args.len() < given;
+    let mut options = match parse_args(args.into_iter())? {
+        Command::Help => {
+            let mut out = io::stdout();
+            out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable)?;
+            return Ok(0);
+        }
+        Command::Run(options) => options,
+    };
+    let no_value: [OsString; 0] = [];
+    if validate && !options.set("--strict", &mut no_value.iter())? {
+        return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
+    }
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        return Err(Failure::UnreadableInput(e.to_string()));
+    }
+    // One type for both ends, so that `solve` is compiled once: stdout and
+    // stderr, or nowhere for `--validate`.
+    let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match validate {
+        true => (Box::new(io::sink()), Box::new(io::sink())),
+        false => (Box::new(io::stdout().lock()), Box::new(io::stderr().lock())),
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
+    let mut trace = io::BufWriter::new(stderr);
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
+    let traced = trace.flush();
+    drop(trace);
+    let written = out.flush();
+    drop(out);
+    if validate {
+        return match solved {
+            Err(failure) if failure.exit_code() == 2 => {
+                let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+                Ok(INVALID)
+            }
+            Err(failure) if failure.exit_code() != 3 => Err(failure),
+            _ => Ok(VALID),
+        };
+    }
+    solved?;
+    traced.and(written).map_err(unwritable)?;
+    Ok(0)
+}
+// shared: solver-run end
 
 #[cfg(test)]
 #[path = "../../tests/unit/ji_solver.rs"]

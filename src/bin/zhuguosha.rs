@@ -1,26 +1,15 @@
 //! [SDOI2010] 猪国杀 (Luogu P2482, LOJ 2885): simulate a game of "Pig Kill".
 //!
-//! Input (stdin): `n m` (2 <= n <= 10 pigs, 1 <= m <= 2000 deck cards); then
-//! for each pig `ROLE c1 c2 c3 c4` (role MP, ZP or FP; pig 1 is the only MP;
-//! each c is one of the cards P K D F N W J Z); then the m deck cards from top
-//! to bottom. The input is read the way accepted C++ solutions read it with
-//! `cin >>`: any whitespace separates tokens, and whatever follows the m-th
-//! deck card is ignored. `--strict` also checks the statement's exact layout
-//! (see `HELP`).
+//! Input (stdin): `n m`, then per pig `ROLE c1 c2 c3 c4`, then the m deck
+//! cards top first, read the way accepted C++ solutions read it with `cin >>`
+//! (`HELP` gives the limits and the `--strict` layout). Output (stdout): the
+//! winner `MP` or `FP`, then each pig's hand left to right or `DEAD`.
+//! `--trace` also writes every event of the game to stderr (docs/zhuguosha.md).
 //!
-//! Output (stdout): `MP` or `FP` (the winner), then for every pig its hand from
-//! left to right separated by single spaces, an empty line for a living pig
-//! without cards, or `DEAD`. `--trace` also writes every event of the game to
-//! stderr, one per line (the format is in the comment on `trace!` and in
-//! docs/zhuguosha.md).
-//!
-//! Exit codes (`Failure::exit_code`, as in docs/contract.md): 0 the game was
-//! simulated; 2 bad input or a bad argument (one line `zhuguosha: line L:
-//! <what>` on stderr, with `--strict` `zhuguosha: line L column C: <what>`);
-//! 3 the input is valid but the game never ends (possible with random decks,
-//! see `Game::run`): one line `zhuguosha: the game does not end: ...` on
-//! stderr and nothing on stdout; 1 the input could not be read or the output
-//! not written.
+//! Exit codes (`Failure::exit_code`, docs/contract.md): 0 ok; 2 bad input or
+//! argument (`zhuguosha: line L: <what>`, with `--strict` `line L column C`);
+//! 3 valid, but the game never ends (see `Game::run`); 1 unreadable input or
+//! unwritable output; `--validate` 42 valid, 43 not.
 //!
 //! Complexity: every card use costs O(n) (the hand keeps, per card kind, a
 //! linked list of its cards in hand order, so "the leftmost usable card" is a
@@ -43,8 +32,8 @@ pub enum Failure {
     BadArgument(String),
     /// Bad input: 1-based line number and what is wrong (exit code 2).
     BadInput { line: usize, what: String },
-    /// Input off the statement's layout under `--strict`: 1-based line, 1-based
-    /// byte column and what is wrong (exit code 2).
+    /// Input off the statement's layout under `--strict`: 1-based line and
+    /// column (characters) and what is wrong (exit code 2).
     BadLayout { line: usize, column: usize, what: String },
     /// Valid input, but the game cannot end: why (exit code 3).
     NoExactAnswer(String),
@@ -68,13 +57,13 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::BadArgument(what) | Failure::NoExactAnswer(what) => write!(f, "{}", what),
-            Failure::BadInput { line, what } => write!(f, "line {}: {}", line, what),
+            Failure::BadArgument(what) | Failure::NoExactAnswer(what) => write!(f, "{what}"),
+            Failure::BadInput { line, what } => write!(f, "line {line}: {what}"),
             Failure::BadLayout { line, column, what } => {
-                write!(f, "line {} column {}: {}", line, column, what)
+                write!(f, "line {line} column {column}: {what}")
             }
-            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {}", e),
-            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {}", e),
+            Failure::UnreadableInput(e) => write!(f, "cannot read the input: {e}"),
+            Failure::UnwritableOutput(e) => write!(f, "cannot write the output: {e}"),
         }
     }
 }
@@ -83,21 +72,40 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
-/// A token for an error message: printable ASCII as is, other bytes as
-/// `\xNN`, cut after 16 bytes.
-fn shown(token: &[u8]) -> String {
+/// A token for a message, the same in every solver: characters as they
+/// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
+/// cut after 40 characters with `...`.
+pub(crate) fn show(token: &[u8]) -> String {
     let mut s = String::new();
-    for &b in token.iter().take(16) {
-        if (0x21..0x7f).contains(&b) {
-            s.push(b as char);
-        } else {
-            s.push_str(&format!("\\x{:02X}", b));
+    let mut rest = token;
+    let mut count = 0;
+    while !rest.is_empty() && count < 40 {
+        // The character that starts here, if these bytes are UTF-8.
+        let len = match rest[0] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
+        let c = text.and_then(|text| text.chars().next());
+        let len = if c.is_some() { len } else { 1 };
+        match c {
+            Some(c) if !c.is_control() => s.push(c),
+            _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
         }
+        rest = &rest[len..];
+        count += 1;
     }
-    if token.len() > 16 {
-        s.push_str("...");
+    if !rest.is_empty() {
+        s += "...";
     }
-    format!("'{}'", s)
+    s
+}
+
+/// A token as zhuguosha's messages quote it.
+fn shown(token: &[u8]) -> String {
+    format!("'{}'", show(token))
 }
 
 /// C's `isspace`: the bytes `cin >>` skips between tokens.
@@ -105,7 +113,8 @@ fn is_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
-/// Where a byte is: 1-based line, 1-based byte column.
+/// Where a byte is: 1-based line, 1-based column in characters (as an
+/// editor shows it; a byte that is not UTF-8 counts as one, as U+FFFD).
 struct Place {
     line: usize,
     column: usize,
@@ -116,7 +125,8 @@ struct Place {
 fn place(input: &[u8], at: usize) -> Place {
     let before = &input[..at];
     let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
-    Place { line: 1 + before.iter().filter(|&&b| b == b'\n').count(), column: at - line_start + 1 }
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    Place { line: 1 + before.iter().filter(|&&b| b == b'\n').count(), column }
 }
 
 /// The token being read, for the messages.
@@ -145,10 +155,10 @@ impl fmt::Display for Want {
         match *self {
             Want::PigCount => write!(f, "the pig count n"),
             Want::DeckSize => write!(f, "the deck size m"),
-            Want::Role(pig) => write!(f, "pig {}'s role", pig),
-            Want::Card { pig, k } => write!(f, "pig {}'s card {}", pig, k),
-            Want::Deck { k, m } => write!(f, "deck card {} of {}", k, m),
-            Want::End(m) => write!(f, "the end of the input after the {} deck cards", m),
+            Want::Role(pig) => write!(f, "pig {pig}'s role"),
+            Want::Card { pig, k } => write!(f, "pig {pig}'s card {k}"),
+            Want::Deck { k, m } => write!(f, "deck card {k} of {m}"),
+            Want::End(m) => write!(f, "the end of the input after the {m} deck cards"),
         }
     }
 }
@@ -174,7 +184,7 @@ fn describe(rest: &[u8]) -> String {
         [b' ', ..] => "a space".into(),
         [b'\t', ..] => "a tab".into(),
         [b'\r', ..] => "a carriage return without a line feed".into(),
-        [b, ..] if is_space(*b) => format!("the control byte \\x{:02X}", b),
+        [b, ..] if is_space(*b) => format!("the control byte {}", show(&[*b])),
         _ => {
             let end = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
             format!("the token {}", shown(&rest[..end]))
@@ -268,7 +278,7 @@ impl<'a> Reader<'a> {
             _ if start < self.input.len() => Ok(()),
             Want::Deck { k, m } => self
                 .bad_at(start, format!("the input ends after {} of the {} deck cards", k - 1, m)),
-            _ => self.bad_at(start, format!("expected {}, found the end of the input", want)),
+            _ => self.bad_at(start, format!("expected {want}, found the end of the input")),
         }
     }
 
@@ -323,7 +333,7 @@ impl<'a> Reader<'a> {
                 }
             }
             (Gap::LineEnd, _) if matches!(rest, [b'\n', ..] | [b'\r', b'\n', ..]) => {
-                format!("expected {}, found a blank line", want)
+                format!("expected {want}, found a blank line")
             }
             (Gap::LineEnd, _) => {
                 format!("expected {} at the start of the line, found {}", want, describe(rest))
@@ -405,12 +415,29 @@ struct Setup {
     deck: Vec<Card>,
 }
 
+/// The statement's limits, written once: `parse` checks them and `HELP`
+/// states them (macros, as `concat!` takes only literals).
+macro_rules! limit {
+    (min_pigs) => {
+        2
+    };
+    (max_pigs) => {
+        10
+    };
+    (min_cards) => {
+        1
+    };
+    (max_cards) => {
+        2000
+    };
+}
+
 /// Reads the input: `n m`, n times a role and 4 cards, m deck cards; the
 /// rest is ignored, or with `strict` must be one line end.
 fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
     let mut r = Reader { input, at: 0, strict };
-    let n = r.number(Gap::Start, Want::PigCount, 2, 10)?;
-    let m = r.number(Gap::Space, Want::DeckSize, 1, 2000)?;
+    let n = r.number(Gap::Start, Want::PigCount, limit!(min_pigs), limit!(max_pigs))?;
+    let m = r.number(Gap::Space, Want::DeckSize, limit!(min_cards), limit!(max_cards))?;
 
     let mut roles = Vec::with_capacity(n);
     let mut hands = Vec::with_capacity(n);
@@ -432,7 +459,7 @@ fn parse(input: &[u8], strict: bool) -> Result<Setup, Failure> {
             return r.bad_token(t, format!("pig 1 must be MP, found {}", shown(t)));
         }
         if pig != 1 && role == Role::Main {
-            return r.bad_token(t, format!("pig {} is MP, but only pig 1 may be MP", pig));
+            return r.bad_token(t, format!("pig {pig} is MP, but only pig 1 may be MP"));
         }
         let mut hand = [0; 4];
         for (k, slot) in hand.iter_mut().enumerate() {
@@ -579,22 +606,10 @@ struct Game<const TRACE: bool> {
 }
 
 /// `--trace`: one event line in `Game::log`, nothing at all without
-/// `TRACE`. The format is stable (docs/zhuguosha.md): a keyword, then pig
-/// numbers 1..n and card letters of the input format,
-///
-/// ```text
-/// turn T pig P ROLE hp H weapon yes|no hand C..   start of a turn
-/// draw P C C                                      the turn's 2 cards
-/// play P C [on T] [hp H]                          a card used (P: new hp)
-/// reveal P ZP|FP                                  跳忠 / 跳反
-/// mark P / unmark P                               MP's 类反猪 label set / cleared
-/// negate P counters C of Q protecting|against T   a 无懈可击
-/// answer P C                                      闪 or 杀 given up in answer
-/// damage P by S hp H                              1 damage, the new hp
-/// peach P hp H                                    a 桃 eaten on the brink
-/// death P ROLE by S [reward C C C | penalty]      a death
-/// end MP|FP                                       the winner
-/// ```
+/// `TRACE`. The format is stable, one line per event (the table is in
+/// docs/zhuguosha.md, "Trace"): a keyword (turn, draw, play, reveal, mark,
+/// unmark, negate, answer, damage, peach, death, end), then pig numbers
+/// 1..n, card letters of the input format and hp values, as each call says.
 macro_rules! trace {
     ($game:expr, $($format:tt)*) => {
         if TRACE {
@@ -789,7 +804,7 @@ impl<const TRACE: bool> Game<TRACE> {
         let (who, by) = (victim + 1, source + 1);
         match role {
             Role::Main => {
-                trace!(self, "death {} MP by {}", who, by);
+                trace!(self, "death {who} MP by {by}");
                 self.winner = Some(Role::Rebel);
                 trace!(self, "end FP");
             }
@@ -798,7 +813,7 @@ impl<const TRACE: bool> Game<TRACE> {
                 if self.rebels_alive == 0 {
                     // "一旦达成胜利条件，游戏立刻结束，因此即使会摸 3 张牌…也不用
                     // 执行了": no reward for the last rebel.
-                    trace!(self, "death {} FP by {}", who, by);
+                    trace!(self, "death {who} FP by {by}");
                     self.winner = Some(Role::Main);
                     trace!(self, "end MP");
                 } else {
@@ -814,9 +829,9 @@ impl<const TRACE: bool> Game<TRACE> {
                 if self.pigs[source].role == Role::Main {
                     self.pigs[source].hand.clear();
                     self.pigs[source].crossbow = false;
-                    trace!(self, "death {} ZP by {} penalty", who, by);
+                    trace!(self, "death {who} ZP by {by} penalty");
                 } else {
-                    trace!(self, "death {} ZP by {}", who, by);
+                    trace!(self, "death {who} ZP by {by}");
                 }
             }
         }
@@ -876,7 +891,7 @@ impl<const TRACE: bool> Game<TRACE> {
 
     /// `user` plays 杀 on `target`: "受到杀时，有闪必然弃置".
     fn kill(&mut self, user: usize, target: usize) {
-        self.reveal_if_hostile(user, target);
+        self.reveal_if_hostile(user);
         if self.spend(target, DODGE) {
             trace!(self, "answer {} D", target + 1);
         } else {
@@ -886,7 +901,7 @@ impl<const TRACE: bool> Game<TRACE> {
 
     /// Using 杀 or 决斗 on a pig is 表敌意: a loyal or rebel pig reveals itself
     /// ("能够跳必然跳"); MP is known anyway.
-    fn reveal_if_hostile(&mut self, user: usize, _target: usize) {
+    fn reveal_if_hostile(&mut self, user: usize) {
         if self.pigs[user].role != Role::Main {
             self.reveal(user);
         }
@@ -894,7 +909,7 @@ impl<const TRACE: bool> Game<TRACE> {
 
     /// `user` plays 决斗 on `target`.
     fn duel(&mut self, user: usize, target: usize) {
-        self.reveal_if_hostile(user, target);
+        self.reveal_if_hostile(user);
         if self.negated(user, target, DUEL) {
             return;
         }
@@ -1035,32 +1050,11 @@ impl<const TRACE: bool> Game<TRACE> {
     /// than the hands is unchanged, and the hands only grew by copies of the
     /// last deck card `c` and possibly lost crossbows.)
     ///
-    /// Sound (fires only on a game that cannot end): call the quiet round R
-    /// and the next round R'. Whether a card can be used depends only on its
-    /// kind and on the state outside the hands (health, life, revealed and
-    /// suspected flags, weapons, the per-turn 杀 flag, which starts false and
-    /// stays false in a quiet turn), which is the same throughout R and at
-    /// the start of R'. Take pig j. At the end of its turn in R, the kinds K
-    /// in its hand contain no usable kind (it stopped playing), and contain
-    /// `c` unless `c` is the crossbow (it drew two `c` in R and losing one is
-    /// an event). Between its two turns nothing touches its hand (no events).
-    /// In R' it draws two more `c`: its kinds become K ∪ {c} = K, or, for
-    /// `c` = crossbow, K plus crossbows, which it equips while already armed
-    /// (it was armed in R, or equipping then would have been an event) and
-    /// is left with K again. So R' is quiet too, and by induction every later
-    /// round: no pig ever loses health again, and the game never ends.
-    ///
-    /// Complete (fires on every game that cannot end): such a game exhausts
-    /// the deck (2 draws a turn), after which every drawn card is `c`, so the
-    /// other cards in hands only get fewer. Each event after that point uses
-    /// up something finite: a non-`c` card; or damage (health only returns
-    /// through 桃, finite unless `c` = 桃, and then damage needs 杀, 决斗,
-    /// 南猪入侵 or 万箭齐发, all finite then); 杀 = 闪 or damage, 决斗 = 无懈可击 or
-    /// damage, 南猪入侵/万箭齐发 = per target 无懈可击, an answer card or damage,
-    /// none of which is `c` when the trick is `c`; 闪 and 无懈可击 are only
-    /// played in answer to finitely many cards, each answer chain being finite;
-    /// 桃 needs lost health; a first crossbow per pig needs a weapon loss (a
-    /// death). So events stop, and the next full round is quiet.
+    /// Sound: a quiet round leaves every state that decides what can be
+    /// used unchanged and each hand's card kinds the same, so the next round
+    /// is quiet too, forever. Complete: once the deck is exhausted every event
+    /// uses up something finite, so events stop. (The proof in full:
+    /// docs/zhuguosha.md, "Never-ending games".)
     ///
     /// Together: the detector fires exactly on the games that never end, at
     /// most one round after the last event.
@@ -1101,7 +1095,7 @@ impl<const TRACE: bool> Game<TRACE> {
                     line.push(' ');
                     line.push(letter(c));
                 }
-                trace!(self, "{}", line);
+                trace!(self, "{line}");
             }
             self.take_turn(me);
             if self.winner.is_some() {
@@ -1175,29 +1169,42 @@ fn simulate<const TRACE: bool>(setup: &Setup, trace: &mut dyn Write) -> Result<V
 
 const BIN: &str = "zhuguosha";
 
-const HELP: &str = "\
+const HELP: &str = concat!(
+    "\
 zhuguosha: simulate a game of [SDOI2010] 猪国杀 (Luogu P2482, LOJ 2885).
 usage:   zhuguosha [options] < input
-input:   n m (2..10 pigs, 1..2000 cards); n times 'ROLE c1 c2 c3 c4' (ROLE MP,
+input:   n m (",
+    limit!(min_pigs),
+    "..",
+    limit!(max_pigs),
+    " pigs, ",
+    limit!(min_cards),
+    "..",
+    limit!(max_cards),
+    " cards); n times 'ROLE c1 c2 c3 c4' (ROLE MP,
          ZP or FP; pig 1 is MP); then the m deck cards, top first. Cards: P K
          D F N W J Z. Read like C++ cin: any whitespace separates tokens, and
          whatever follows the m-th deck card is ignored.
 output:  MP or FP (the winner), then each pig's hand left to right, or DEAD.
-options: --strict  also check the statement's exact layout, and stop at the
-                   first deviation with 'line L column C: ...' (C counts bytes
-                   from 1): line 1 is 'n m', then one line per pig, then one
-                   line with all m deck cards; tokens separated by exactly one
-                   space; no leading or trailing whitespace, no blank line, no
-                   leading zero, nothing after the deck line, which ends with
-                   a newline (LF or CRLF, as every line may).
-         --trace   also write every event of the game to stderr, one line
-                   each (docs/zhuguosha.md): turn, draw, play, reveal, mark,
-                   unmark, negate, answer, damage, peach, death, end; pigs
-                   are numbered 1..n, cards are the input's letters.
-         --help    print this help and exit
+options: --strict    also check the exact layout, and stop at the first
+                     deviation with 'line L column C: ...' (C counts
+                     characters from 1): 'n m', one line per pig, one line
+                     of m deck cards; single spaces between tokens, none at
+                     either end of a line; no blank line, no leading zero, a
+                     final newline (LF or CRLF, as every line may), nothing
+                     after.
+         --trace     also write the game's events to stderr, one line each
+                     (docs/zhuguosha.md): turn, draw, play, reveal, mark,
+                     unmark, negate, answer, damage, peach, death, end; pigs
+                     numbered 1..n, cards as in the input.
+         --validate  as --strict, writing nothing: exit 42 if the input is
+                     valid (also if the game never ends), 43 and the line if
+                     not (a Kattis input validator)
+         --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 the game never ends.
-";
+"
+);
 
 /// The command-line options, one field each.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -1245,7 +1252,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             false if name.len() > 1 && name.starts_with('-') => "unknown option",
             false => "unexpected argument",
         };
-        return Err(refused(format!("{} '{}'", what, name)));
+        return Err(refused(format!("{what} '{name}'")));
     }
     Ok(Command::Run(options))
 }
@@ -1265,28 +1272,73 @@ fn exit_with(failure: Failure) -> ! {
 }
 // shared: command-line end
 
+// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+
+/// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
+
 fn main() {
-    if let Err(failure) = run(std::env::args_os().skip(1)) {
-        exit_with(failure);
+    match run(std::env::args_os().skip(1)) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(failure) => exit_with(failure),
     }
 }
 
-fn run(args: impl Iterator<Item = OsString>) -> Result<(), Failure> {
-    let options = match parse_args(args)? {
-        // Stdout is line-buffered: HELP's last newline writes it all out.
-        Command::Help => return io::stdout().write_all(HELP.as_bytes()).map_err(unwritable),
+/// The help, or stdin through `solve` to stdout (and the trace to stderr),
+/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
+/// for exit 3) or INVALID with the one line (docs/contract.md).
+fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
+    let mut args: Vec<OsString> = args.collect();
+    let given = args.len();
+    args.retain(|a| a != "--validate");
+    let validate = args.len() < given;
+    let mut options = match parse_args(args.into_iter())? {
+        Command::Help => {
+            let mut out = io::stdout();
+            out.write_all(HELP.as_bytes()).and_then(|()| out.flush()).map_err(unwritable)?;
+            return Ok(0);
+        }
         Command::Run(options) => options,
     };
+    let no_value: [OsString; 0] = [];
+    if validate && !options.set("--strict", &mut no_value.iter())? {
+        return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
+    }
     let mut input = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut input)
-        .map_err(|e| Failure::UnreadableInput(e.to_string()))?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    solve(input, &options, &mut out, &mut io::stderr())?;
-    out.flush().map_err(unwritable)
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        return Err(Failure::UnreadableInput(e.to_string()));
+    }
+    // One type for both ends, so that `solve` is compiled once: stdout and
+    // stderr, or nowhere for `--validate`.
+    let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match validate {
+        true => (Box::new(io::sink()), Box::new(io::sink())),
+        false => (Box::new(io::stdout().lock()), Box::new(io::stderr().lock())),
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
+    let mut trace = io::BufWriter::new(stderr);
+    let solved = solve(input, &options, &mut out, &mut trace);
+    // Both go out before the error line (exit 3 may follow an answer).
+    let traced = trace.flush();
+    drop(trace);
+    let written = out.flush();
+    drop(out);
+    if validate {
+        return match solved {
+            Err(failure) if failure.exit_code() == 2 => {
+                let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
+                Ok(INVALID)
+            }
+            Err(failure) if failure.exit_code() != 3 => Err(failure),
+            _ => Ok(VALID),
+        };
+    }
+    solved?;
+    traced.and(written).map_err(unwritable)?;
+    Ok(0)
 }
+// shared: solver-run end
 
 #[cfg(test)]
 #[path = "../../tests/unit/zhuguosha.rs"]

@@ -183,7 +183,8 @@ fn rejects_malformed_variants() {
     );
     assert_eq!(
         not_utf8.unwrap_err().to_string(),
-        "line 2: skill name `\u{1F525}\u{FFFD}` is not valid UTF-8"
+        // The stray byte as `\xNN`, not a raw U+FFFD (one `show` everywhere).
+        "line 2: skill name `\u{1F525}\\x80` is not valid UTF-8"
     );
     assert!(run("1\n\u{1F525}\u{1F525} 0 0 0\n1\n\u{1F525}\u{1F525} \u{1F525}\u{1F525}\n").is_ok());
 }
