@@ -181,7 +181,9 @@ fn the_all_pairs_battle_is_right_on_small_maps() {
     let dir = kit::scratch::Scratch::new("package_content_tle");
     let file = package("ants_battle").join("submissions/time_limit_exceeded/all_pairs.rs");
     let exe = compile(&common::read_text(&file), "all_pairs", dir.path());
-    for input in cases("ants_battle", 5) {
+    // Small maps only: it is quadratic in the ants (a 200x200 fixture
+    // takes seconds).
+    for input in cases("ants_battle", 5).into_iter().filter(|c| c.len() < 20_000) {
         let ours = common::run("ants_battle", &[], &input, Duration::from_secs(20)).stdout;
         let theirs = output_of(&exe, &input).expect("all_pairs answers");
         assert!(agrees("ants_battle", &ours, &theirs), "{}", String::from_utf8_lossy(&input));
