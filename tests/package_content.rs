@@ -27,8 +27,8 @@ struct Block {
     replace: String,
 }
 
-/// The blocks of an `.edit` file, in order (lines before the first block
-/// are comments).
+/// The blocks of an `.edit` file, in order (lines outside blocks are
+/// comments).
 fn blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut lines = text.split_inclusive('\n');
@@ -49,7 +49,11 @@ fn blocks(text: &str) -> Vec<Block> {
             }
             replace.push_str(line);
         }
-        out.push(Block { find, replace });
+        // The newline before `==== replace` and `>>>>` ends the text (kit
+        // package's reading, decisions.md): it is not part of it.
+        let (find, replace) = (find.strip_suffix('\n'), replace.strip_suffix('\n'));
+        let (find, replace) = (find.unwrap_or_default(), replace.unwrap_or_default());
+        out.push(Block { find: find.to_string(), replace: replace.to_string() });
     }
     out
 }
@@ -177,7 +181,9 @@ fn the_all_pairs_battle_is_right_on_small_maps() {
     let dir = kit::scratch::Scratch::new("package_content_tle");
     let file = package("ants_battle").join("submissions/time_limit_exceeded/all_pairs.rs");
     let exe = compile(&common::read_text(&file), "all_pairs", dir.path());
-    for input in cases("ants_battle", 5) {
+    // Small maps only: it is quadratic in the ants (a 200x200 fixture
+    // takes seconds).
+    for input in cases("ants_battle", 5).into_iter().filter(|c| c.len() < 20_000) {
         let ours = common::run("ants_battle", &[], &input, Duration::from_secs(20)).stdout;
         let theirs = output_of(&exe, &input).expect("all_pairs answers");
         assert!(agrees("ants_battle", &ours, &theirs), "{}", String::from_utf8_lossy(&input));

@@ -469,7 +469,7 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-// ---- the strict reading -----------------------------------------------------
+// The strict reading (`--strict`, `--validate`): the canonical form only.
 
 /// The header keys of `--strict`, in their one order: `rows` and `cols`
 /// required, the others optional.
@@ -595,8 +595,8 @@ pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
                 }
             }
             b"players" => match strict_count(input, at, value)? {
-                p @ 2..=10 => players = Some((p, line_no)),
-                p => refuse!(input, at, "players must be 2..10, found {p}"),
+                p if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => players = Some((p, line_no)),
+                p => refuse!(input, at, "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found {p}"),
             },
             b"attackradius2" => {
                 let n = strict_count(input, at, value)?;
@@ -1893,7 +1893,8 @@ options: --strict     also demand the canonical form, and stop at the first
                       (0-based), WHY `focus by R C w=W enemy_w=E` (its least
                       weak enemy, first cell on ties), `damage NUM/DEN`
                       (lowest terms), `closest d=D` or `support enemies=W`
-         --validate   --strict without output: exit 42 valid, 43 invalid
+         --validate   as --strict, writing nothing: exit 42 if the input is
+                      valid, 43 and the line if not (a Kattis input validator)
          --help       print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used

@@ -1,9 +1,10 @@
 //! A planted time_limit_exceeded submission for the Ants battle: correct,
 //! but it looks at every pair of ants. It finds each ant's enemies by
 //! checking all other ants (O(A^2) pairs for A ants), where the intended
-//! solution scans only the attack disk around each cell. On the small maps
-//! it answers like the accepted solution; on a 2000x2000 map with 40% ants
-//! (1.6 million ants, over 10^12 pairs) it cannot finish in time.
+//! solution scans only the attack disk around each cell. On small maps it
+//! answers like the accepted solution; a 200x200 map with 20,000 ants (4 *
+//! 10^8 pairs) already takes seconds, and the 2000x2000 map with 40% ants
+//! (1.6 million ants, over 10^12 pairs) hours.
 //!
 //! Written for the package (std only), from the rules of the statement.
 
