@@ -15,7 +15,7 @@
 //!   problem.yaml                    copied from kit/packages/PROBLEM/
 //!   problem_statement/              copied likewise
 //!   data/testdata.yaml              `input_validator_flags: --validate`
-//!   data/sample/N.in, N.ans         kit/packages/PROBLEM/sample/*.in
+//!   data/sample/NN-NAME.in, .ans    kit/packages/PROBLEM/sample/*.in, sorted
 //!   data/secret/*.in, *.ans         fixtures, then generated cases
 //!   input_validators/strict/PROBLEM.rs  our solver: `--validate` is its
 //!                                   strict reading, exit 42 or 43
@@ -222,10 +222,16 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
     // Samples: the statement's, in order, each must be valid with an answer.
     let sample_dir = root.join("data/sample");
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
-    for file in sorted_files(&content.join("sample"))? {
-        let case = sample_dir.join(file.file_stem().unwrap_or_default());
-        copy_file(&file, &case.with_extension("in"))?;
-        seen.insert(fs::read(&file)?);
+    for (k, file) in sorted_files(&content.join("sample"))?.iter().enumerate() {
+        // Numbered in sorted order (the statement's), a `N-` prefix dropped.
+        let stem = file.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        let name = match stem.split_once('-') {
+            Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest.to_string(),
+            _ => stem,
+        };
+        let case = sample_dir.join(format!("{:02}-{name}", k + 1));
+        copy_file(file, &case.with_extension("in"))?;
+        seen.insert(fs::read(file)?);
         if !answer(solver, &case)? {
             return Err(Error::usage(format!(
                 "sample {} is not --strict-valid with an answer (exit 0)",
