@@ -255,3 +255,41 @@ fn verifyproblem_accepts_every_package() {
         assert!(log.contains(&format!("{} tested:", short(problem))), "{log}");
     }
 }
+
+#[test]
+fn zip_holds_every_file_of_the_package() {
+    let scratch = Scratch::new("package-zip");
+    let dir = scratch.path().join("jireferee");
+    let zip = scratch.path().join("jireferee.zip");
+    let args = |force: bool| {
+        let mut a = vec!["package", "ji_referee", "--out", dir.to_str().unwrap()];
+        a.extend(["--zip", zip.to_str().unwrap(), "--solver", solver("ji_referee")]);
+        if force {
+            a.push("--force");
+        }
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let (code, _, err) = kit(&args(false));
+    assert_eq!(code, 0, "{err}");
+    let bytes = fs::read(&zip).unwrap();
+    assert!(bytes.starts_with(b"PK\x03\x04"));
+    // The end record counts the entries: every file below the folder.
+    let end = &bytes[bytes.len() - 22..];
+    assert!(end.starts_with(b"PK\x05\x06"));
+    let entries = u16::from_le_bytes([end[10], end[11]]) as usize;
+    fn count(dir: &Path) -> usize {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| if p.is_dir() { count(&p) } else { 1 })
+            .sum()
+    }
+    assert_eq!(entries, count(&dir));
+    // Each file's bytes are in the archive (stored, not compressed).
+    let statement = fs::read(dir.join("problem_statement/problem.en.tex")).unwrap();
+    assert!(bytes.windows(statement.len()).any(|w| w == statement.as_slice()));
+    // Existing zip without --force: refused, untouched; with --force: the same bytes.
+    assert_eq!(kit(&args(false)).0, 2);
+    assert_eq!(kit(&args(true)).0, 0);
+    assert_eq!(fs::read(&zip).unwrap(), bytes);
+}

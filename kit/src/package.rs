@@ -39,7 +39,7 @@ use std::process::{Command, Stdio};
 
 /// `kit package --help`.
 pub const HELP: &str = "\
-usage: kit package PROBLEM --out DIR [--force] [--solver PATH]
+usage: kit package PROBLEM --out DIR [--zip FILE] [--force] [--solver PATH]
 
 Writes a Kattis problem package (legacy format: Kattis, DOMjudge and
 problemtools' verifyproblem read it) for PROBLEM to DIR: problem.yaml, the
@@ -51,7 +51,9 @@ the planted wrong_answer / time_limit_exceeded submissions. The sources are
 read from the repository kit was built in (or $KIT_REPO).
 
   --out DIR      the package folder; it must not exist unless --force
-  --force        replace DIR
+  --zip FILE     also write the package as FILE (a zip of DIR's contents,
+                 as DOMjudge imports it)
+  --force        replace DIR (and FILE)
   --solver PATH  our solver binary (default: beside kit, or in $KIT_SOLVER_DIR)
 ";
 
@@ -73,6 +75,7 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<()> {
     let mut problem = None;
     let mut dir = None;
     let mut solver = None;
+    let mut zip = None;
     let mut force = false;
     let mut words = args.iter();
     while let Some(word) = words.next() {
@@ -86,7 +89,10 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<()> {
         match word {
             "--out" if dir.is_none() => dir = Some(value("--out")?),
             "--solver" if solver.is_none() => solver = Some(value("--solver")?),
-            "--out" | "--solver" => return Err(Error::usage(format!("{word} given twice"))),
+            "--zip" if zip.is_none() => zip = Some(value("--zip")?),
+            "--out" | "--solver" | "--zip" => {
+                return Err(Error::usage(format!("{word} given twice")))
+            }
             "--force" => force = true,
             w if w.starts_with('-') => return Err(Error::usage(format!("unknown option `{w}`"))),
             w if problem.is_none() => problem = Some(w.to_string()),
@@ -100,7 +106,18 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<()> {
     })?;
     let dir = dir.ok_or_else(|| Error::usage("--out DIR is required"))?;
     let solver = crate::solver::locate(problem.name(), solver.as_deref())?;
+    if let Some(file) = &zip {
+        if file.exists() && !force {
+            return Err(Error::usage(format!(
+                "{} already exists: kit package replaces it only with --force",
+                file.display()
+            )));
+        }
+    }
     let summary = write(problem, &repo_root(), &solver, &dir, force)?;
+    if let Some(file) = &zip {
+        write_zip(&dir, file)?;
+    }
     writeln!(
         out,
         "{}: {} sample and {} secret cases, {} submissions, {} bytes",
@@ -465,9 +482,98 @@ fn tree_bytes(dir: &Path) -> Result<u64> {
     Ok(total)
 }
 
+/// Writes the files below `dir` as the zip archive `file` (entries named
+/// relative to `dir`, stored without compression, dated 1980-01-01, so the
+/// same package gives the same bytes); through a temporary file beside it.
+pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
+    let mut names = Vec::new();
+    list_files(dir, Path::new(""), &mut names)?;
+    names.sort();
+    let mut archive: Vec<u8> = Vec::new();
+    let mut central: Vec<u8> = Vec::new();
+    for name in &names {
+        let data = fs::read(dir.join(name))?;
+        let name = name.to_string_lossy().replace('\\', "/");
+        let (crc, size) = (crc32(&data), data.len() as u32);
+        let offset = archive.len() as u32;
+        // Local header: signature, version 2.0, flags (bit 11: UTF-8
+        // names), method 0 (stored), time and date 0, CRC, sizes, name.
+        archive.extend(0x0403_4b50u32.to_le_bytes());
+        archive.extend([20, 0, 0, 8, 0, 0, 0, 0, 0x21, 0]);
+        archive.extend(crc.to_le_bytes());
+        archive.extend(size.to_le_bytes());
+        archive.extend(size.to_le_bytes());
+        archive.extend((name.len() as u16).to_le_bytes());
+        archive.extend([0, 0]);
+        archive.extend(name.as_bytes());
+        archive.extend(&data);
+        central.extend(0x0201_4b50u32.to_le_bytes());
+        central.extend([20, 3, 20, 0, 0, 8, 0, 0, 0, 0, 0x21, 0]);
+        central.extend(crc.to_le_bytes());
+        central.extend(size.to_le_bytes());
+        central.extend(size.to_le_bytes());
+        central.extend((name.len() as u16).to_le_bytes());
+        // extra, comment, disk, internal attributes; external: -rw-r--r--.
+        central.extend([0, 0, 0, 0, 0, 0, 0, 0]);
+        central.extend((0o100644u32 << 16).to_le_bytes());
+        central.extend(offset.to_le_bytes());
+        central.extend(name.as_bytes());
+    }
+    if archive.len() + central.len() > u32::MAX as usize || names.len() > usize::from(u16::MAX) {
+        return Err(Error::usage("the package is too big for a zip archive (4 GB)"));
+    }
+    let (count, start) = (names.len() as u16, archive.len() as u32);
+    let central_size = central.len() as u32;
+    archive.extend(central);
+    archive.extend(0x0605_4b50u32.to_le_bytes());
+    archive.extend([0, 0, 0, 0]);
+    archive.extend(count.to_le_bytes());
+    archive.extend(count.to_le_bytes());
+    archive.extend(central_size.to_le_bytes());
+    archive.extend(start.to_le_bytes());
+    archive.extend([0, 0]);
+    let temp = file.with_extension(format!("kit-package-{}", std::process::id()));
+    fs::write(&temp, &archive)
+        .map_err(|e| Error::io(format!("cannot write {}", temp.display()), e))?;
+    fs::rename(&temp, file).map_err(|e| {
+        let _ = fs::remove_file(&temp);
+        Error::io(format!("cannot write {}", file.display()), e)
+    })
+}
+
+fn list_files(root: &Path, below: &Path, names: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in fs::read_dir(root.join(below))? {
+        let entry = entry?;
+        let name = below.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            list_files(root, &name, names)?;
+        } else {
+            names.push(name);
+        }
+    }
+    Ok(())
+}
+
+/// CRC-32 (IEEE, reflected), as zip wants it.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
 #[cfg(test)]
 mod tests {
-    use super::apply_edit;
+    use super::{apply_edit, crc32};
+
+    #[test]
+    fn crc32_is_the_ieee_one() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
 
     #[test]
     fn an_edit_applies_each_block_once() {
