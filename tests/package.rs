@@ -293,3 +293,41 @@ fn zip_holds_every_file_of_the_package() {
     assert_eq!(kit(&args(true)).0, 0);
     assert_eq!(fs::read(&zip).unwrap(), bytes);
 }
+
+#[test]
+fn a_planted_edit_that_no_longer_applies_stops_kit_and_writes_nothing() {
+    // A repository of one problem whose .edit's find text is not in the
+    // solver (as after a solver edit that moved it).
+    let repo = Scratch::new("package-repo");
+    let root = common::root();
+    let source = fs::read_to_string(root.join("src/bin/zhuguosha.rs")).unwrap();
+    repo.write("src/bin/zhuguosha.rs", &source);
+    for file in ["problem.yaml", "problem_statement/problem.en.tex", "sample/1-statement.in"] {
+        let text = fs::read_to_string(root.join("kit/packages/zhuguosha").join(file)).unwrap();
+        repo.write(&format!("kit/packages/zhuguosha/{file}"), &text);
+    }
+    repo.write("tests/data/zhuguosha/none.txt", "");
+    repo.write(
+        "kit/packages/zhuguosha/submissions/wrong_answer/stale.edit",
+        "# stale\n<<<< find\nno such text in the solver\n==== replace\nx\n>>>>\n",
+    );
+    let out = Scratch::new("package-out");
+    let dir = out.path().join("zhuguosha");
+    let problem = kit::problems::find("zhuguosha").unwrap();
+    let solver = Path::new(solver("zhuguosha"));
+    let err = kit::package::write(problem, repo.path(), solver, &dir, false).unwrap_err();
+    assert_eq!(err.exit_code(), 2);
+    let text = err.to_string();
+    assert!(text.contains("stale.edit") && text.contains("occurs 0 times"), "{text}");
+    assert_eq!(fs::read_dir(out.path()).unwrap().count(), 0, "something was left behind");
+    // The same repository without the stale file gives a package.
+    fs::remove_file(repo.path().join("kit/packages/zhuguosha/submissions/wrong_answer/stale.edit"))
+        .unwrap();
+    let summary = kit::package::write(problem, repo.path(), solver, &dir, false).unwrap();
+    // One sample, no fixture, the generated cases; the accepted solution.
+    assert_eq!((summary.samples, summary.submissions), (1, 1));
+    assert_eq!(summary.secret, files(&dir.join("data/secret"), "in").len());
+    assert!(files(&dir.join("data/secret"), "in")
+        .iter()
+        .all(|f| { f.file_name().unwrap().to_string_lossy().starts_with("gen-") }));
+}
