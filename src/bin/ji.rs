@@ -460,6 +460,21 @@ impl<'a> Lexer<'a> {
         Ok(())
     }
 
+    /// With --strict, an integer token as the statement writes it: digits
+    /// without a leading zero, after a `-` if negative; no `+`, no `-0`
+    /// (a judge's input validator must refuse `007` as it refuses `7 `).
+    fn plain_int(&self, t: &Token<'a>, field: &str) -> Result<(), Failure> {
+        let digits = t.text.strip_prefix(b"-").unwrap_or(t.text);
+        let padded = digits.len() > 1 && digits[0] == b'0';
+        if !self.strict || !(padded || t.text.starts_with(b"+") || t.text == b"-0") {
+            return Ok(());
+        }
+        let p = t.text.as_ptr() as usize - self.buf.as_ptr() as usize;
+        let shown = show(t.text);
+        let what = format!("{field} `{shown}`: an integer has no leading zero, `+` or `-0`");
+        bad_at(t.line, self.column(p), what)
+    }
+
     /// The length of the line end at byte `p`: 1 (LF), 2 (CRLF) or 0.
     fn line_end(&self, p: usize) -> usize {
         match &self.buf[p..] {
@@ -630,6 +645,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
             return t.fail(format!("expected the number of skills n, found `{}`", show(t.text)))
         }
     };
+    lx.plain_int(&t, "n")?;
     lx.end_record(false)?;
     let mut skills: Vec<Skill<'a>> = Vec::new();
     let mut index = std::collections::HashMap::default();
@@ -656,8 +672,10 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         // A name where delta should be: the previous list was longer.
         let hint = if s > 0 { " (does the previous skill's count k match its list?)" } else { "" };
         let delta = int(dt, "delta", hint)?;
+        lx.plain_int(&dt, "delta")?;
         let rt = lx.expect(|| format!("the req of {}", what()))?;
         let req = int(rt, "req", "")?;
+        lx.plain_int(&rt, "req")?;
         let least = (-i128::from(delta)).max(0);
         if i128::from(req) < least {
             return rt.fail(format!(
@@ -688,6 +706,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
                 ))
             }
         };
+        lx.plain_int(&kt, "k")?;
         let id = s as u32;
         for _ in 0..k {
             let b = lx.expect(|| format!("a skill beaten by `{}`", shown()))?;
