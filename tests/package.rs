@@ -225,11 +225,8 @@ fn bad_command_lines_are_one_line_and_leave_nothing() {
 /// Warnings that verifyproblem still gives and that wait for a fix
 /// elsewhere (see docs/kit.md, "kit package"): (problem, text). Remove an
 /// entry as soon as its warning is gone: the test then insists on it.
-const PENDING: &[(&str, &str)] = &[
-    ("ji_referee", "No validator rejects leading zeros added to integers"),
-    ("ji_solver", "No validator rejects leading zeros added to integers"),
-    ("ji_solver", "No validator rejects trailing zeros added to real number decimal portion"),
-];
+const PENDING: &[(&str, &str)] =
+    &[("ji_solver", "No validator rejects trailing zeros added to real number decimal portion")];
 
 #[test]
 fn verifyproblem_accepts_every_package() {
