@@ -29,6 +29,7 @@ usage:
                      [--time-limit MS] [--memory-limit MB] [--solver PATH]
                      -- CMD ARGS...
   kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH]
+  kit package PROBLEM --out DIR [--force] [--solver PATH]
   kit COMMAND --help
   kit --version
 
@@ -39,6 +40,8 @@ stress  Runs CMD and our solver on generated cases until they disagree, then
 show    Writes one self-contained web page that draws a game (a 猪国杀
         replay, an Ants battle, a 集 record or value table) from our
         solver's explain output.
+package Writes a Kattis problem package (statement, data, validator,
+        submissions) that problemtools' verifyproblem checks.
 
 Time limits are on CPU time (user + system), as judges count them, so that
 a busy machine does not change a verdict: TLE is over --time-limit MS of
@@ -219,6 +222,7 @@ fn dispatch(
         Some("judge") if wants_help(rest) => Some(JUDGE_HELP),
         Some("stress") if wants_help(rest) => Some(STRESS_HELP),
         Some("show") if wants_help(rest) => Some(crate::show::HELP),
+        Some("package") if wants_help(rest) => Some(crate::package::HELP),
         _ => None,
     };
     if let Some(text) = help {
@@ -230,8 +234,9 @@ fn dispatch(
         Some("judge") => judge_command(&JudgeOptions::parse(rest)?, out),
         Some("stress") => stress_command(&StressOptions::parse(rest)?, invoked_as, out, err, live),
         Some("show") => crate::show::command(rest, out),
+        Some("package") => crate::package::command(rest, out).map(|()| true),
         _ => Err(Error::usage(format!(
-            "unknown command `{}`; the commands are gen, judge, stress, show (see `kit --help`)",
+            "unknown command `{}`; the commands are gen, judge, stress, show, package (see `kit --help`)",
             sub.to_string_lossy()
         ))),
     }

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod error;
 pub mod gen;
 pub mod judge;
+pub mod package;
 pub mod problems;
 pub mod rng;
 pub mod run;

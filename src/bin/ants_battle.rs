@@ -97,6 +97,13 @@ pub enum Failure {
         line: usize,
         what: String,
     },
+    /// `--strict`: the first deviation from the canonical form, at a
+    /// 1-based line and byte column.
+    BadLayout {
+        line: usize,
+        column: usize,
+        what: String,
+    },
     /// The OS error.
     UnreadableInput(String),
     UnwritableOutput(String),
@@ -105,7 +112,7 @@ pub enum Failure {
 impl Failure {
     fn exit_code(&self) -> i32 {
         match self {
-            Failure::BadArgument(_) | Failure::BadInput { .. } => 2,
+            Failure::BadArgument(_) | Failure::BadInput { .. } | Failure::BadLayout { .. } => 2,
             Failure::UnreadableInput(_) | Failure::UnwritableOutput(_) => 1,
         }
     }
@@ -116,6 +123,9 @@ impl fmt::Display for Failure {
         match self {
             Failure::BadArgument(what) => write!(f, "{what}"),
             Failure::BadInput { line, what } => write!(f, "line {line}: {what}"),
+            Failure::BadLayout { line, column, what } => {
+                write!(f, "line {line} column {column}: {what}")
+            }
             Failure::UnreadableInput(error) => write!(f, "cannot read the input: {error}"),
             Failure::UnwritableOutput(error) => write!(f, "cannot write the output: {error}"),
         }
@@ -457,6 +467,220 @@ fn trim(mut s: &[u8]) -> &[u8] {
         s = rest;
     }
     s
+}
+
+// The strict reading (`--strict`, `--validate`): the canonical form only.
+
+/// The header keys of `--strict`, in their one order: `rows` and `cols`
+/// required, the others optional.
+const HEADER_KEYS: [&str; 5] = ["rows", "cols", "players", "attackradius2", "attack"];
+
+/// A `--strict` refusal at byte `at` of `input` (its line and column are
+/// counted only here, on the way out).
+fn off_layout(input: &[u8], at: usize, what: String) -> Failure {
+    let before = &input[..at];
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    Failure::BadLayout { line, column: at - line_start + 1, what }
+}
+
+/// Returns a `BadLayout` at byte `$at` of `$input`, with a `format!` message.
+macro_rules! refuse {
+    ($input:expr, $at:expr, $($what:tt)*) => {
+        return Err(off_layout($input, $at, format!($($what)*)))
+    };
+}
+
+/// A header value under `--strict`: digits without a leading zero (`0`
+/// itself is fine); huge values saturate and fail the range checks.
+fn strict_count(input: &[u8], at: usize, value: &[u8]) -> Result<u64, Failure> {
+    match parse_count(value) {
+        None => refuse!(input, at, "expected a number, found `{}`", show(value)),
+        Some(_) if value.len() > 1 && value[0] == b'0' => {
+            refuse!(input, at, "leading zero in `{}`", show(value))
+        }
+        Some(n) => Ok(n),
+    }
+}
+
+/// What `--strict` says of a byte that is no cell character.
+fn not_a_cell(b: u8) -> String {
+    match b {
+        b' ' => "a space in a map row".into(),
+        b'\r' => "a carriage return (lines end with LF only)".into(),
+        _ => format!("unknown cell character `{}`", show(&[b])),
+    }
+}
+
+/// `--strict` (and so `--validate`): the input in its canonical form, or
+/// the first deviation as `line L column C: ...` (C counts bytes from 1).
+/// The header is `rows R`, `cols C`, then, each if present and in this
+/// order, `players P`, `attackradius2 N`, `attack MODE`; then exactly R
+/// lines `m ROW` of exactly C cells. One space between key and value,
+/// numbers without leading zeros, every line (the last too) ends with LF;
+/// no CR, tab, blank line, `#` line or other key, nothing after the map.
+/// It checks every rule of [`parse`] too, so that [`parse`] then reads the
+/// same bytes to the same map and cannot fail.
+pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
+    if input.is_empty() {
+        refuse!(input, 0, "empty input");
+    }
+    let (mut rows, mut cols) = (0usize, 0usize);
+    // P and the line of a `players` line.
+    let mut players: Option<(u64, usize)> = None;
+    let mut next_key = 0; // HEADER_KEYS[next_key..] may still come
+    let (mut pos, mut line_no) = (0, 0);
+    // The header, up to the first map row.
+    loop {
+        if pos == input.len() {
+            if next_key < 2 {
+                refuse!(input, pos, "the input ends before the `{}` line", HEADER_KEYS[next_key]);
+            }
+            refuse!(input, pos, "the input ends before the first of {rows} map rows");
+        }
+        let end = input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
+        let line = &input[pos..end];
+        line_no += 1;
+        if line.is_empty() {
+            refuse!(input, pos, "blank line");
+        }
+        let split = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
+        let key = &line[..split];
+        if key == b"m" && next_key >= 2 {
+            break;
+        }
+        let known = HEADER_KEYS.iter().position(|k| k.as_bytes() == key);
+        let order = "the header is rows, cols, then players, attackradius2, attack if present";
+        match known {
+            Some(i) if i == next_key || (next_key >= 2 && i > next_key) => next_key = i + 1,
+            _ if next_key < 2 => {
+                let want = HEADER_KEYS[next_key];
+                refuse!(input, pos, "expected the `{want}` line, found `{}`", show(line))
+            }
+            Some(_) => {
+                refuse!(input, pos, "`{}` line out of order or repeated ({order})", show(key))
+            }
+            None => refuse!(input, pos, "unknown header line `{}` ({order})", show(line)),
+        }
+        let at = pos + split + 1; // the value's first byte
+        if split == line.len() || split + 1 == line.len() {
+            refuse!(input, pos + line.len(), "missing value after `{}`", show(key));
+        }
+        let value = &line[split + 1..];
+        if let Some(k) = value.iter().position(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
+            let (what, why) = match value[k] {
+                b' ' => ("a space", "one space between key and value, none after"),
+                b'\t' => ("a tab", "one space between key and value, none after"),
+                _ => ("a carriage return", "lines end with LF only"),
+            };
+            refuse!(input, at + k, "{what} in the `{}` line ({why})", show(key));
+        }
+        match key {
+            b"rows" | b"cols" => {
+                let n = strict_count(input, at, value)?;
+                if n == 0 || n > MAX_CELLS as u64 {
+                    refuse!(input, at, "{} must be 1..{MAX_CELLS}, found {n}", show(key));
+                }
+                if key == b"rows" {
+                    rows = n as usize;
+                } else {
+                    cols = n as usize;
+                    if rows.saturating_mul(cols) > MAX_CELLS {
+                        refuse!(
+                            input,
+                            at,
+                            "map of {rows} x {cols} cells over the limit of {MAX_CELLS}"
+                        );
+                    }
+                }
+            }
+            b"players" => match strict_count(input, at, value)? {
+                p if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => players = Some((p, line_no)),
+                p => refuse!(input, at, "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found {p}"),
+            },
+            b"attackradius2" => {
+                let n = strict_count(input, at, value)?;
+                if n > MAX_RADIUS2 {
+                    refuse!(input, at, "attackradius2 must be 0..{MAX_RADIUS2}, found {n}");
+                }
+            }
+            _ => {
+                if !["focus", "closest", "support", "damage"].iter().any(|m| m.as_bytes() == value)
+                {
+                    let all = "focus, closest, support, damage";
+                    refuse!(input, at, "unknown attack mode `{}` ({all})", show(value));
+                }
+            }
+        }
+        if end == input.len() {
+            refuse!(input, end, "no newline at the end of the line");
+        }
+        pos = end + 1;
+    }
+    // The map: R lines `m ROW`, checked a whole row at a time.
+    let top = players.map_or(u8::MAX, |(p, _)| p as u8); // 1 + the highest owner allowed
+    for r in 0..rows {
+        if pos == input.len() {
+            refuse!(input, pos, "the input ends after {r} of {rows} map rows");
+        }
+        let (row, end) = (pos + 2, pos + 2 + cols);
+        let fits = input[pos..].starts_with(b"m ") && input.get(end) == Some(&b'\n');
+        let check = if fits {
+            row_check(&input[row..end])
+        } else {
+            RowCheck { has_bad_byte: true, owners: 0 }
+        };
+        if !check.has_bad_byte && check.owners <= top {
+            pos = end + 1;
+            continue;
+        }
+        // The slow path: say what is wrong, first thing first.
+        let line_end =
+            input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
+        let line = &input[pos..line_end];
+        if !line.starts_with(b"m ") {
+            refuse!(
+                input,
+                pos,
+                "expected map row {} of {rows} (`m ROW`), found `{}`",
+                r + 1,
+                show(line)
+            );
+        }
+        let cells = &line[2..];
+        let bad = |&b: &u8| row_check(&[b]).has_bad_byte;
+        if let Some(k) = cells.iter().position(bad) {
+            refuse!(input, row + k, "{}", not_a_cell(cells[k]));
+        }
+        if cells.len() != cols {
+            let at = row + cells.len().min(cols);
+            refuse!(input, at, "map row has {} cells, expected {cols}", cells.len());
+        }
+        if line_end == input.len() {
+            refuse!(input, line_end, "no newline at the end of the last map row");
+        }
+        let (p, players_line) = players.unwrap_or((10, 0));
+        let k = cells.iter().position(|&b| cell_owner(b).map(u64::from) >= Some(p));
+        let k = k.unwrap_or(0);
+        let (b, owner) = (cells[k], cell_owner(cells[k]).unwrap_or(0));
+        let what = if b.is_ascii_digit() { "hill" } else { "ant" };
+        refuse!(
+            input,
+            row + k,
+            "{what} `{}` of player {owner} not below players {p} (line {players_line})",
+            b as char
+        );
+    }
+    if pos < input.len() {
+        let end = input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
+        refuse!(
+            input,
+            pos,
+            "nothing may follow the last map row, found `{}`",
+            show(&input[pos..end])
+        );
+    }
+    Ok(())
 }
 
 // ---- model ------------------------------------------------------------------
@@ -1232,6 +1456,9 @@ pub fn solve(
     out: &mut impl Write,
     _trace: &mut impl Write,
 ) -> Result<(), Failure> {
+    if options.strict {
+        check_strict(&input)?;
+    }
     let mut map = parse(&input)?;
     let before = if options.explain { map.cells.clone() } else { Vec::new() };
     let threads = match options.threads {
@@ -1651,14 +1878,23 @@ input:   `rows R`, `cols C`, optional `players P` (",
          order, `cols` before the map), R lines `m ROW` over . % * a-j (ants)
          A-J (ant on its hill) 0-9 (hill); blank and `#` lines are skipped
 output:  the normalised header and the map after the battle
-options: --threads N  N (1..64) row bands on threads, or `auto` (the CPUs,
+options: --strict     also demand the canonical form, and stop at the first
+                      deviation with `line L column C: ...` (C counts bytes
+                      from 1): `rows`, `cols`, then `players`,
+                      `attackradius2`, `attack` if present, in this order,
+                      each once; one space after the key; numbers without
+                      leading zeros; the R `m` rows, C cells each; every
+                      line ends with LF (no CR); no blank, `#` or other
+                      line, nothing after the map
+         --threads N  N (1..64) row bands on threads, or `auto` (the CPUs,
                       at most 8); default 1: no thread is started
          --explain    then `explain`, `w ROW` per row (. no ant, weakness
                       0-9, + for 10+), per dead ant `dead ROW COL OWNER WHY`
                       (0-based), WHY `focus by R C w=W enemy_w=E` (its least
                       weak enemy, first cell on ties), `damage NUM/DEN`
                       (lowest terms), `closest d=D` or `support enemies=W`
-         --validate   refused for now (exit 2): it needs a strict reading
+         --validate   as --strict, writing nothing: exit 42 if the input is
+                      valid, 43 and the line if not (a Kattis input validator)
          --help       print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used
@@ -1668,6 +1904,8 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
 /// The options, one field each.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Options {
+    /// `--strict`: the input must be in its canonical form ([`check_strict`]).
+    pub strict: bool,
     /// `--threads N`: row bands (and threads); 0 for `auto`.
     threads: usize,
     /// `--explain`: the battle's reasons after the map.
@@ -1676,7 +1914,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { threads: 1, explain: false }
+        Options { strict: false, threads: 1, explain: false }
     }
 }
 
@@ -1684,6 +1922,7 @@ impl Options {
     /// Sets option `name`, its value from `args` (`false`: no such option).
     fn set(&mut self, name: &str, args: &mut std::slice::Iter<OsString>) -> Result<bool, Failure> {
         match name {
+            "--strict" => self.strict = true,
             "--explain" => self.explain = true,
             "--threads" => {
                 let none = || refused("option '--threads' needs a value".into());

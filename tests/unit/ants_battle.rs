@@ -176,7 +176,7 @@ fn args(list: &[&str]) -> Result<Command, (i32, String)> {
 
 #[test]
 fn options_follow_the_contract() {
-    let run = |threads, explain| Ok(Options { threads, explain });
+    let run = |threads, explain| Ok(Options { strict: false, threads, explain });
     let options = |list: &[&str]| match args(list) {
         Ok(Command::Run(options)) => Ok(options),
         Ok(Command::Help) => Err((0, "help".to_string())),
@@ -687,7 +687,7 @@ fn check_explain(rows: usize, cols: usize, r2: u64, mode: AttackMode, cells: &[u
         input.push_str(&format!("m {}\n", String::from_utf8(row.to_vec()).unwrap()));
     }
     let mut out = Vec::new();
-    let explain = Options { threads: 1, explain: true };
+    let explain = Options { explain: true, ..Options::default() };
     solve(input.clone().into_bytes(), &explain, &mut out, &mut io::sink()).unwrap();
     let out = String::from_utf8(out).unwrap();
     let (_, text) = out.split_once("explain\n").expect("an explain line");
@@ -862,4 +862,192 @@ fn exact_sums_match_the_model_fractions() {
         assert_eq!(reaches_one(&t), want, "{t:?}");
         assert_eq!(reaches_one_big(&t), want, "{t:?}");
     }
+}
+
+// ---- --strict ---------------------------------------------------------------
+
+fn strict_options() -> Options {
+    Options { strict: true, ..Options::default() }
+}
+
+fn run_strict(input: &[u8]) -> Result<Vec<u8>, Failure> {
+    let mut out = Vec::new();
+    solve(input.to_vec(), &strict_options(), &mut out, &mut io::sink())?;
+    Ok(out)
+}
+
+fn strict_err(input: &str) -> String {
+    run_strict(input.as_bytes()).unwrap_err().to_string()
+}
+
+#[test]
+fn strict_refusals_name_line_and_column() {
+    let head = "rows 2\ncols 3\nplayers 2\n";
+    let cases: &[(String, &str)] = &[
+        ("".into(), "line 1 column 1: empty input"),
+        ("rows 2\n".into(), "line 2 column 1: the input ends before the `cols` line"),
+        ("cols 3\nrows 2\n".into(), "line 1 column 1: expected the `rows` line, found `cols 3`"),
+        ("rows 2\nm ...\n".into(), "line 2 column 1: expected the `cols` line, found `m ...`"),
+        (format!("{head}players 2\n"), "line 4 column 1: `players` line out of order or repeated"),
+        ("rows 1\ncols 1\nattack focus\nplayers 2\nm .\n".into(), "line 4 column 1: `players`"),
+        ("rows 1\ncols 1\nscore 3\nm .\n".into(), "line 3 column 1: unknown header line `score 3`"),
+        ("rows 1\ncols 1\n# map\nm .\n".into(), "line 3 column 1: unknown header line `# map`"),
+        (format!("{head}\nm ab.\nm ...\n"), "line 4 column 1: blank line"),
+        ("rows  2\n".into(), "line 1 column 6: a space in the `rows` line"),
+        ("rows 2 \n".into(), "line 1 column 7: a space in the `rows` line"),
+        ("rows\t2\n".into(), "line 1 column 1: expected the `rows` line, found `rows\\x092`"),
+        ("rows 2\r\n".into(), "line 1 column 7: a carriage return in the `rows` line"),
+        ("rows\n".into(), "line 1 column 5: missing value after `rows`"),
+        ("rows 02\n".into(), "line 1 column 6: leading zero in `02`"),
+        ("rows +2\n".into(), "line 1 column 6: expected a number, found `+2`"),
+        ("rows 0\n".into(), "line 1 column 6: rows must be 1..25000000, found 0"),
+        ("rows 5001\ncols 5000\n".into(), "line 2 column 6: map of 5001 x 5000 cells over"),
+        ("rows 1\ncols 1\nplayers 11\n".into(), "line 3 column 9: players must be 2..10, found 11"),
+        ("rows 1\ncols 1\nattackradius2 00\n".into(), "line 3 column 15: leading zero in `00`"),
+        ("rows 1\ncols 1\nattackradius2 101\n".into(), "line 3 column 15: attackradius2 must be"),
+        ("rows 1\ncols 1\nattack Focus\n".into(), "line 3 column 8: unknown attack mode `Focus`"),
+        ("rows 1\ncols 1\nattack focus".into(), "line 3 column 13: no newline at the end"),
+        (head.to_string(), "line 4 column 1: the input ends before the first of 2 map rows"),
+        (format!("{head}m ab.\n"), "line 5 column 1: the input ends after 1 of 2 map rows"),
+        (format!("{head}m ab.\nm ..\n"), "line 5 column 5: map row has 2 cells, expected 3"),
+        (format!("{head}m ab.\nm ....\n"), "line 5 column 6: map row has 4 cells, expected 3"),
+        (format!("{head}m ab.\nm ... \n"), "line 5 column 6: a space in a map row"),
+        (format!("{head}m ab.\nm .x.\n"), "line 5 column 4: unknown cell character `x`"),
+        (format!("{head}m ab.\r\nm ...\n"), "line 4 column 6: a carriage return"),
+        (format!("{head}m ab.\nm ..."), "line 5 column 6: no newline at the end of the last"),
+        (format!("{head}m ab.\nm.. .\n"), "line 5 column 1: expected map row 2 of 2"),
+        (
+            format!("{head}m ab.\nm .c2\n"),
+            "line 5 column 4: ant `c` of player 2 not below players 2 (line 3)",
+        ),
+        (format!("{head}m ab.\nm ..2\n"), "line 5 column 5: hill `2` of player 2 not below"),
+        (
+            format!("{head}m ab.\nm ...\nm ...\n"),
+            "line 6 column 1: nothing may follow the last map row",
+        ),
+        (format!("{head}m ab.\nm ...\n\n"), "line 6 column 1: nothing may follow the last map row"),
+    ];
+    for (input, want) in cases {
+        let got = strict_err(input);
+        assert!(got.starts_with(want), "{input:?}: {got:?}, expected {want:?}...");
+        let failure = run_strict(input.as_bytes()).unwrap_err();
+        assert!(matches!(failure, Failure::BadLayout { .. }), "{input:?}: {failure:?}");
+        assert_eq!(failure.exit_code(), 2);
+    }
+}
+
+/// `--strict` accepts exactly what it promises and, on what it accepts,
+/// answers what the lenient reading answers.
+#[test]
+fn strict_accepts_the_canonical_form_with_the_lenient_answer() {
+    let inputs = [
+        "rows 1\ncols 1\nm .\n",
+        "rows 2\ncols 3\nattackradius2 0\nm ab.\nm ...\n",
+        "rows 2\ncols 3\nplayers 10\nattackradius2 100\nattack damage\nm ajJ\nm 9*%\n",
+        "rows 1\ncols 5\nattack closest\nm a.b.a\n",
+    ];
+    for input in inputs {
+        let strict = run_strict(input.as_bytes()).unwrap_or_else(|f| panic!("{input:?}: {f}"));
+        assert_eq!(String::from_utf8(strict).unwrap(), run(input).unwrap(), "{input:?}");
+    }
+}
+
+#[test]
+fn every_kit_generated_input_is_strict() {
+    let ants = kit::problems::find("ants_battle").unwrap();
+    for profile in ants.profiles().iter().filter(|p| !p.name.starts_with("big")) {
+        for seed in 0..40 {
+            let input = (profile.generate)(&mut Rng::new(seed));
+            let strict = run_strict(input.as_bytes());
+            let strict = strict.unwrap_or_else(|f| panic!("{} seed {seed}: {f}", profile.name));
+            assert_eq!(String::from_utf8(strict).unwrap(), run(&input).unwrap());
+        }
+    }
+    // The 4 MB benchmark map, once.
+    let input = ants.generate("big", &mut Rng::new(1)).unwrap();
+    assert!(check_strict(input.as_bytes()).is_ok());
+}
+
+/// The edits of problemtools' validator check, and a few more: each makes
+/// a strict input non-strict (and the lenient reading still copes).
+fn mutations(input: &str) -> Vec<String> {
+    let mut out = vec![
+        input.replacen(' ', "  ", 1),
+        input.replacen('\n', " \n", 1),
+        input.replacen('\n', "\n\n", 1),
+        input.replace('\n', "\r\n"),
+        format!("{input}\n"),
+        format!("# comment\n{input}"),
+        input.strip_suffix('\n').unwrap().to_string(),
+        format!("{input}alsdkfjlkasdfjla"),
+        input.replacen("rows ", "rows 0", 1),
+        input.replacen("cols ", "cols 0", 1),
+    ];
+    for key in ["players ", "attackradius2 "] {
+        if input.contains(key) {
+            out.push(input.replacen(key, &format!("{key}0"), 1));
+        }
+    }
+    // The header lines swapped, and the last map row dropped.
+    let lines: Vec<&str> = input.lines().collect();
+    let mut swapped = lines.clone();
+    swapped.swap(0, 1);
+    out.push(swapped.join("\n") + "\n");
+    out.push(lines[..lines.len() - 1].join("\n") + "\n");
+    out
+}
+
+#[test]
+fn strict_refuses_every_mutation_and_agrees_with_the_lenient_reading() {
+    let ants = kit::problems::find("ants_battle").unwrap();
+    let mut refused = 0;
+    for seed in 0..60 {
+        let input = ants.generate("random", &mut Rng::new(seed)).unwrap();
+        let lenient = run(&input).unwrap();
+        for (k, m) in mutations(&input).into_iter().enumerate() {
+            if m == input {
+                continue;
+            }
+            let failure = run_strict(m.as_bytes()).unwrap_err();
+            assert!(matches!(failure, Failure::BadLayout { .. }), "seed {seed} #{k}: {failure}");
+            refused += 1;
+            // Whitespace-only edits keep the lenient answer.
+            if k < 7 {
+                assert_eq!(run(&m).unwrap(), lenient, "seed {seed} mutation {k}");
+            }
+        }
+    }
+    assert!(refused > 60 * 10, "{refused}");
+}
+
+/// Strict-valid always means lenient-valid with the same map: random byte
+/// edits of strict inputs never pass `--strict` and then fail `parse`.
+#[test]
+fn what_strict_accepts_parses_to_the_same_map() {
+    let mut rng = Rng::new(7);
+    let alphabet = b" \n\r\t.%*aAjJ09km#0123456789rowscolplayerattackradius2focus";
+    let mut accepted = 0;
+    for seed in 0..400 {
+        let ants = kit::problems::find("ants_battle").unwrap();
+        let mut input = ants.generate("tiny_torus", &mut Rng::new(seed)).unwrap().into_bytes();
+        for _ in 0..rng.index(3) {
+            let at = rng.index(input.len() + 1);
+            match rng.index(3) {
+                0 if at < input.len() => input[at] = alphabet[rng.index(alphabet.len())],
+                1 if at < input.len() => drop(input.remove(at)),
+                _ => input.insert(at, alphabet[rng.index(alphabet.len())]),
+            }
+        }
+        if check_strict(&input).is_ok() {
+            accepted += 1;
+            let text = String::from_utf8(input.clone()).unwrap();
+            assert_eq!(run_strict(&input).unwrap(), run(&text).unwrap().into_bytes());
+        }
+    }
+    assert!(accepted > 100, "{accepted}");
+}
+
+#[test]
+fn strict_is_an_option() {
+    assert_eq!(args(&["--strict"]), Ok(Command::Run(strict_options())));
 }
