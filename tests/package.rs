@@ -328,3 +328,48 @@ fn a_planted_edit_that_no_longer_applies_stops_kit_and_writes_nothing() {
         .iter()
         .all(|f| { f.file_name().unwrap().to_string_lossy().starts_with("gen-") }));
 }
+
+/// Both statement renderers that a judge runs accept every statement:
+/// problem2pdf writes a PDF, and problem2html a page that headless Chromium
+/// opens, showing the problem's id, its samples and, for 猪国杀, the cards'
+/// Chinese names (as text, beside the English ones).
+#[test]
+fn statements_render_as_pdf_and_as_a_page_chromium_opens() {
+    let test = "statements_render_as_pdf_and_as_a_page_chromium_opens";
+    let (Some(pdf), Some(html), Some(chromium)) = (
+        common::tool_or_skip(&["problem2pdf"], test),
+        common::tool_or_skip(&["problem2html"], test),
+        common::tool_or_skip(&["chromium", "chromium-browser", "google-chrome"], test),
+    ) else {
+        return;
+    };
+    let scratch = Scratch::new("package-statements");
+    for problem in PROBLEMS {
+        let dir = package(problem, &scratch);
+        let out = scratch.path().join(format!("{}.pdf", short(problem)));
+        let run = Command::new(&pdf).arg("-q").arg("-o").arg(&out).arg(&dir).output().unwrap();
+        assert!(run.status.success(), "{problem}: problem2pdf: {run:?}");
+        let head = fs::read(&out).unwrap();
+        assert!(head.starts_with(b"%PDF-"), "{problem}: no PDF");
+        let site = scratch.path().join(format!("{}_html", short(problem)));
+        let run = Command::new(&html).arg("-q").arg("-d").arg(&site).arg(&dir).output().unwrap();
+        assert!(run.status.success(), "{problem}: problem2html: {run:?}");
+        let profile = scratch.path().join(format!("chromium-{problem}"));
+        let dom = Command::new(&chromium)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
+            .args(["--disable-background-networking", "--disable-component-update"])
+            .arg("--disable-sync")
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("--dump-dom")
+            .arg(format!("file://{}", site.join("index.html").display()))
+            .stderr(Stdio::null())
+            .output()
+            .unwrap();
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        assert!(dom.contains(&format!("Problem ID: {}", short(problem))), "{problem}: {dom}");
+        assert!(dom.contains("Sample Input 1"), "{problem}: no sample on the page");
+        if problem == "zhuguosha" {
+            assert!(dom.contains("无懈可击"), "猪国杀's page lacks the Chinese card names");
+        }
+    }
+}
