@@ -234,7 +234,7 @@ fn dispatch(
         Some("judge") => judge_command(&JudgeOptions::parse(rest)?, out),
         Some("stress") => stress_command(&StressOptions::parse(rest)?, invoked_as, out, err, live),
         Some("show") => crate::show::command(rest, out),
-        Some("package") => crate::package::command(rest, out).map(|()| true),
+        Some("package") => package_command(&PackageOptions::parse(rest)?, out),
         _ => Err(Error::usage(format!(
             "unknown command `{}`; the commands are gen, judge, stress, show, package (see `kit --help`)",
             sub.to_string_lossy()
@@ -281,6 +281,13 @@ const STRESS: Spec = Spec {
     repeatable: &[],
     flags: &["--keep-going"],
     takes_cmd: true,
+};
+
+const PACKAGE: Spec = Spec {
+    valued: &["--out", "--zip", "--solver"],
+    repeatable: &[],
+    flags: &["--force"],
+    takes_cmd: false,
 };
 
 /// One word of a command line, handed to a command's options.
@@ -617,7 +624,45 @@ fn our_solver(problem: &dyn Problem, explicit: Option<&Path>) -> Result<Cmd> {
     Ok(Cmd::new(solver::locate(problem.name(), explicit)?))
 }
 
+/// `kit package`'s options.
+pub struct PackageOptions {
+    pub problem: &'static dyn Problem,
+    /// `--out DIR`: the package folder (its last name the short name).
+    pub dir: PathBuf,
+    /// `--zip FILE`: the package also as a zip (DOMjudge's import).
+    pub zip: Option<PathBuf>,
+    /// `--force`: replace DIR (and FILE) if they exist.
+    pub force: bool,
+    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    pub solver: Option<PathBuf>,
+}
+
+impl PackageOptions {
+    pub fn parse(args: &[OsString]) -> Result<PackageOptions> {
+        let (mut dir, mut zip, mut solver, mut force) = (None, None, None, false);
+        let parsed = parse(args, &PACKAGE, |word| {
+            match word {
+                Word::Value("--out", v) => dir = Some(PathBuf::from(v)),
+                Word::Value("--zip", v) => zip = Some(PathBuf::from(v)),
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Flag("--force") => force = true,
+                Word::Extra(w) => return Err(Error::usage(format!("unexpected `{w}`"))),
+                Word::Value(..) | Word::Flag(_) => unreachable!("not in PACKAGE"),
+            }
+            Ok(())
+        })?;
+        let dir = dir.ok_or_else(|| Error::usage("--out DIR is required"))?;
+        Ok(PackageOptions { problem: parsed.problem, dir, zip, force, solver })
+    }
+}
+
 // ------------------------------------------------------------ commands
+
+fn package_command(o: &PackageOptions, out: &mut dyn Write) -> Result<bool> {
+    let solver = solver::locate(o.problem.name(), o.solver.as_deref())?;
+    crate::package::command(o.problem, &o.dir, o.zip.as_deref(), o.force, &solver, out)?;
+    Ok(true)
+}
 
 fn gen_command(o: &GenOptions, out: &mut dyn Write) -> Result<bool> {
     if o.list {

@@ -28,10 +28,9 @@
 
 use crate::error::{Error, Result};
 use crate::gen::Source;
-use crate::problems::{self, Problem};
+use crate::problems::Problem;
 use crate::run::Cmd;
 use std::collections::HashSet;
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -70,43 +69,17 @@ const TESTDATA_YAML: &str = "input_validator_flags: --validate\n";
 /// The verdict folders a planted submission may sit in.
 const VERDICTS: [&str; 4] = ["wrong_answer", "time_limit_exceeded", "run_time_error", "accepted"];
 
-/// `kit package ARGS` (the words after `package`).
-pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<()> {
-    let mut problem = None;
-    let mut dir = None;
-    let mut solver = None;
-    let mut zip = None;
-    let mut force = false;
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let word = word.to_str().ok_or_else(|| Error::usage("an argument is not UTF-8"))?;
-        let mut value = |name: &str| {
-            words
-                .next()
-                .map(PathBuf::from)
-                .ok_or_else(|| Error::usage(format!("{name} needs a value")))
-        };
-        match word {
-            "--out" if dir.is_none() => dir = Some(value("--out")?),
-            "--solver" if solver.is_none() => solver = Some(value("--solver")?),
-            "--zip" if zip.is_none() => zip = Some(value("--zip")?),
-            "--out" | "--solver" | "--zip" => {
-                return Err(Error::usage(format!("{word} given twice")))
-            }
-            "--force" => force = true,
-            w if w.starts_with('-') => return Err(Error::usage(format!("unknown option `{w}`"))),
-            w if problem.is_none() => problem = Some(w.to_string()),
-            w => return Err(Error::usage(format!("unexpected `{w}`"))),
-        }
-    }
-    let name = problem.ok_or_else(|| Error::usage("which problem? see `kit package --help`"))?;
-    let problem = problems::find(&name).ok_or_else(|| {
-        let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
-        Error::usage(format!("unknown problem `{name}`; the problems: {}", names.join(", ")))
-    })?;
-    let dir = dir.ok_or_else(|| Error::usage("--out DIR is required"))?;
-    let solver = crate::solver::locate(problem.name(), solver.as_deref())?;
-    if let Some(file) = &zip {
+/// `kit package PROBLEM --out DIR [--zip FILE] [--force]` (the options
+/// as `cli::PackageOptions` read them; `solver`: our solver, located).
+pub fn command(
+    problem: &'static dyn Problem,
+    dir: &Path,
+    zip: Option<&Path>,
+    force: bool,
+    solver: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if let Some(file) = zip {
         if file.exists() && !force {
             return Err(Error::usage(format!(
                 "{} already exists: kit package replaces it only with --force",
@@ -114,9 +87,9 @@ pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<()> {
             )));
         }
     }
-    let summary = write(problem, &repo_root(), &solver, &dir, force)?;
-    if let Some(file) = &zip {
-        write_zip(&dir, file)?;
+    let summary = write(problem, &repo_root(), solver, dir, force)?;
+    if let Some(file) = zip {
+        write_zip(dir, file)?;
     }
     writeln!(
         out,
