@@ -233,7 +233,7 @@ fn dispatch(
         Some("gen") => gen_command(&GenOptions::parse(rest)?, out),
         Some("judge") => judge_command(&JudgeOptions::parse(rest)?, out),
         Some("stress") => stress_command(&StressOptions::parse(rest)?, invoked_as, out, err, live),
-        Some("show") => crate::show::command(rest, out),
+        Some("show") => crate::show::show(&show_options(rest)?, out),
         Some("package") => package_command(&PackageOptions::parse(rest)?, out),
         _ => Err(Error::usage(format!(
             "unknown command `{}`; the commands are gen, judge, stress, show, package (see `kit --help`)",
@@ -283,6 +283,8 @@ const STRESS: Spec = Spec {
     takes_cmd: true,
 };
 
+const SHOW: Spec =
+    Spec { valued: &["--out", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
 const PACKAGE: Spec = Spec {
     valued: &["--out", "--zip", "--solver"],
     repeatable: &[],
@@ -622,6 +624,25 @@ impl StressOptions {
 /// Our solver for `problem`: `--solver PATH`, else beside kit.
 fn our_solver(problem: &dyn Problem, explicit: Option<&Path>) -> Result<Cmd> {
     Ok(Cmd::new(solver::locate(problem.name(), explicit)?))
+}
+
+/// `kit show`'s options: the problem, one case, `--out`, `--solver`.
+fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
+    let (mut case, mut page_file, mut solver) = (None, None, None);
+    let usage =
+        "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)";
+    let parsed = parse(args, &SHOW, |word| {
+        match word {
+            Word::Value("--out", v) => page_file = Some(PathBuf::from(v)),
+            Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+            Word::Extra(w) if case.is_none() => case = Some(PathBuf::from(w)),
+            Word::Extra(_) => return Err(Error::usage(usage)),
+            Word::Value(..) | Word::Flag(_) => unreachable!("not in SHOW"),
+        }
+        Ok(())
+    })?;
+    let case = case.ok_or_else(|| Error::usage(usage))?;
+    Ok(crate::show::Options { problem: parsed.problem, case, page_file, solver })
 }
 
 /// `kit package`'s options.

@@ -20,7 +20,6 @@ pub mod zhuguosha;
 
 use crate::error::{Error, Result};
 use crate::problems::{self, Problem};
-use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -59,7 +58,7 @@ pub fn default_out(case: &Path) -> PathBuf {
     case.with_file_name(format!("{stem}.show.html"))
 }
 
-/// `kit show`'s options, as typed.
+/// `kit show`'s options, as typed (read by `cli`).
 pub struct Options {
     pub problem: &'static dyn Problem,
     pub case: PathBuf,
@@ -67,51 +66,6 @@ pub struct Options {
     pub page_file: Option<PathBuf>,
     /// `--solver PATH` (default: found as for every command).
     pub solver: Option<PathBuf>,
-}
-
-/// `kit show ARGS` (after `show`): [`parse`], then [`show`].
-pub fn command(args: &[OsString], out: &mut dyn Write) -> Result<bool> {
-    show(&parse(args)?, out)
-}
-
-/// The options of `kit show ARGS`.
-pub fn parse(args: &[OsString]) -> Result<Options> {
-    let mut words = Vec::new();
-    let (mut page_file, mut solver) = (None, None);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let arg = arg.to_str().ok_or_else(|| format!("argument {arg:?} is not UTF-8"))?;
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-            _ => (arg, None),
-        };
-        let mut value = || -> Result<String> {
-            match inline.clone() {
-                Some(v) => Ok(v),
-                None => it
-                    .next()
-                    .and_then(|v| v.to_str())
-                    .map(str::to_string)
-                    .ok_or_else(|| Error::usage(format!("{name} needs a value"))),
-            }
-        };
-        match name {
-            "--out" => page_file = Some(PathBuf::from(value()?)),
-            "--solver" => solver = Some(PathBuf::from(value()?)),
-            _ if name.starts_with("--") => {
-                return Err(Error::usage(format!(
-                    "unknown option `{name}` for show (see `kit --help`)"
-                )))
-            }
-            _ => words.push(arg.to_string()),
-        }
-    }
-    match words.as_slice() {
-        [p, c] => Ok(Options { problem: find(p)?, case: PathBuf::from(c), page_file, solver }),
-        _ => Err(Error::usage(
-            "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)",
-        )),
-    }
 }
 
 /// Writes the page of `options.case`, says where on `out`.
