@@ -715,8 +715,8 @@ fn validate_is_strict_with_the_validator_exit_codes() {
 }
 
 /// The one way a message shows an input token (docs/contract.md): the
-/// same `show` in every program, escaping and cut alike. (`zhuguosha`'s
-/// master copy; the 集 programs hold it in the `ji-variant` block.)
+/// same `show` in every program, escaping and cut alike (the marked block
+/// `shared: show`, master zhuguosha.rs).
 #[test]
 fn every_program_shows_a_token_the_same_way() {
     let head = "pub(crate) fn show(token: &[u8]) -> String {";

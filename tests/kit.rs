@@ -11,22 +11,13 @@
 
 mod common;
 
+use common::solver;
+
 use kit::cli::captured as kit;
 use kit::scratch::{build_patched, Hogs, Scratch};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// Where cargo put our solvers for this test run.
-fn solver(problem: &str) -> &'static str {
-    match problem {
-        "zhuguosha" => env!("CARGO_BIN_EXE_zhuguosha"),
-        "ants_battle" => env!("CARGO_BIN_EXE_ants_battle"),
-        "ji_referee" => env!("CARGO_BIN_EXE_ji_referee"),
-        "ji_solver" => env!("CARGO_BIN_EXE_ji_solver"),
-        _ => panic!("no solver {problem}"),
-    }
-}
 
 const PROBLEMS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
 

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::solver;
+
 use kit::cli::captured as kit;
 use kit::scratch::Scratch;
 use std::fs;
@@ -14,17 +16,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const PROBLEMS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
-
-/// Where cargo put our solvers for this test run.
-fn solver(problem: &str) -> &'static str {
-    match problem {
-        "zhuguosha" => env!("CARGO_BIN_EXE_zhuguosha"),
-        "ants_battle" => env!("CARGO_BIN_EXE_ants_battle"),
-        "ji_referee" => env!("CARGO_BIN_EXE_ji_referee"),
-        "ji_solver" => env!("CARGO_BIN_EXE_ji_solver"),
-        _ => panic!("no solver {problem}"),
-    }
-}
 
 /// The package folder's name: problemtools' short name, [a-z0-9]+.
 fn short(problem: &str) -> String {

@@ -16,13 +16,7 @@ fn root() -> PathBuf {
 }
 
 fn solver(problem: &str) -> PathBuf {
-    PathBuf::from(match problem {
-        "zhuguosha" => env!("CARGO_BIN_EXE_zhuguosha"),
-        "ants_battle" => env!("CARGO_BIN_EXE_ants_battle"),
-        "ji_referee" => env!("CARGO_BIN_EXE_ji_referee"),
-        "ji_solver" => env!("CARGO_BIN_EXE_ji_solver"),
-        _ => panic!("no solver {problem}"),
-    })
+    PathBuf::from(common::solver(problem))
 }
 
 fn read(path: &Path) -> String {

@@ -163,6 +163,7 @@ pub struct Map {
     cells: Vec<u8>,
 }
 
+// shared: show begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
 /// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
 /// cut after 40 characters with `...`.
@@ -193,6 +194,7 @@ pub(crate) fn show(token: &[u8]) -> String {
     }
     s
 }
+// shared: show end
 
 /// A non-negative decimal integer; huge values saturate (and then fail the
 /// range checks), anything else is `None`.

@@ -77,6 +77,39 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
+// shared: show begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+/// A token for a message, the same in every solver: characters as they
+/// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
+/// cut after 40 characters with `...`.
+pub(crate) fn show(token: &[u8]) -> String {
+    let mut s = String::new();
+    let mut rest = token;
+    let mut count = 0;
+    while !rest.is_empty() && count < 40 {
+        // The character that starts here, if these bytes are UTF-8.
+        let len = match rest[0] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
+        let c = text.and_then(|text| text.chars().next());
+        let len = if c.is_some() { len } else { 1 };
+        match c {
+            Some(c) if !c.is_control() => s.push(c),
+            _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
+        }
+        rest = &rest[len..];
+        count += 1;
+    }
+    if !rest.is_empty() {
+        s += "...";
+    }
+    s
+}
+// shared: show end
+
 // shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
 // The 集 variant format, the same bytes in ji_referee.rs, ji_solver.rs and
 // ji.rs (docs/ji.md has the rules). Errors go through the file's `bad` and
@@ -261,37 +294,6 @@ impl<'a> Lexer<'a> {
         };
         what.to_string()
     }
-}
-
-/// A token for a message, the same in every solver: characters as they
-/// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
-/// cut after 40 characters with `...`.
-pub(crate) fn show(token: &[u8]) -> String {
-    let mut s = String::new();
-    let mut rest = token;
-    let mut count = 0;
-    while !rest.is_empty() && count < 40 {
-        // The character that starts here, if these bytes are UTF-8.
-        let len = match rest[0] {
-            0xc0..=0xdf => 2,
-            0xe0..=0xef => 3,
-            0xf0..=0xf7 => 4,
-            _ => 1,
-        };
-        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
-        let c = text.and_then(|text| text.chars().next());
-        let len = if c.is_some() { len } else { 1 };
-        match c {
-            Some(c) if !c.is_control() => s.push(c),
-            _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
-        }
-        rest = &rest[len..];
-        count += 1;
-    }
-    if !rest.is_empty() {
-        s += "...";
-    }
-    s
 }
 
 /// An integer token (a sign, then ASCII digits), clamped past 2^65.

@@ -72,6 +72,7 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
+// shared: show begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
 /// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
 /// cut after 40 characters with `...`.
@@ -102,6 +103,7 @@ pub(crate) fn show(token: &[u8]) -> String {
     }
     s
 }
+// shared: show end
 
 /// A token as zhuguosha's messages quote it.
 fn shown(token: &[u8]) -> String {

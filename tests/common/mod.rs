@@ -66,6 +66,18 @@ pub fn sources(bin: &str) -> Vec<PathBuf> {
     files
 }
 
+/// Where cargo put our judge solver `problem` for this test run (the
+/// `--solver` the kit's tests pass).
+pub fn solver(problem: &str) -> &'static str {
+    match problem {
+        "zhuguosha" => env!("CARGO_BIN_EXE_zhuguosha"),
+        "ants_battle" => env!("CARGO_BIN_EXE_ants_battle"),
+        "ji_referee" => env!("CARGO_BIN_EXE_ji_referee"),
+        "ji_solver" => env!("CARGO_BIN_EXE_ji_solver"),
+        _ => panic!("no solver {problem}"),
+    }
+}
+
 /// Path of a built binary of this crate.
 pub fn exe(bin: &str) -> PathBuf {
     assert_cmd::cargo::cargo_bin(bin)
