@@ -449,4 +449,80 @@ m=0; for x in $xs; do [ $x -gt $m ] && m=$x; done; echo $m";
         let (result, text, _) = stress_by(&hog, 3, 5000, |_| {});
         assert!(result.expect("runs"), "256 MiB is enough: {text}");
     }
+
+    /// `3\n7 1 2\n` shrunk for [`BLIND_TO_7`] within `budget`, with the
+    /// progress lines it showed (a line for each candidate).
+    fn shrink_712(budget: Budget) -> (Shrunk, String) {
+        let (solver, cmd) = (sh(LARGEST), sh(BLIND_TO_7));
+        let limits = Limits::time(Duration::from_secs(5));
+        let t = Trial { problem: &Largest, solver: &solver, cmd: &cmd, limits };
+        let input = "3\n7 1 2\n".to_string();
+        let ours = t.answer(&input).unwrap();
+        let theirs = t.run_theirs(&input).unwrap();
+        let fault = t.fault(&ours, &theirs).expect("blind to the 7");
+        let (kind, what) = (fault.kind, fault.what);
+        let found = Failure { index: 0, input, ours, theirs, kind, what, made_by: None };
+        let mut err = Vec::new();
+        let mut progress = Progress::new(&mut err, false);
+        progress.log_every = Duration::ZERO;
+        let shrunk = shrink::shrink(&t, found, budget, &mut progress).unwrap();
+        (shrunk, String::from_utf8(err).unwrap())
+    }
+
+    #[test]
+    fn shrinking_stops_at_its_budget_with_the_smallest_failing_input_so_far() {
+        // The candidates in the shrinker's order: `2\n1 2\n` (passes),
+        // `2\n7 2\n` (fails: kept), then `1\n2\n`, ... Two candidates are
+        // the budget: it stops at the one kept so far.
+        let (cut, log) = shrink_712(Budget { time: AMPLE.time, candidates: 2 });
+        assert_eq!(cut.best.input, "2\n7 2\n");
+        assert_eq!((cut.steps, cut.tried), (1, 2));
+        assert_eq!(cut.stopped, Some(shrink::Stop::Candidates(2)));
+        assert_eq!(cut.found.size, 8);
+        // A line per candidate: its number and size, the smallest failing
+        // input so far against the original, the time against the budget.
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(lines.len(), 2, "{log}");
+        for (line, want) in lines.iter().zip([
+            "stress largest: shrinking case 0: candidate 1 (6 bytes), smallest failing 8 of 8 bytes, ",
+            "stress largest: shrinking case 0: candidate 2 (6 bytes), smallest failing 8 of 8 bytes, ",
+        ]) {
+            assert!(line.starts_with(want) && line.ends_with(" of 86400 s"), "{line}");
+        }
+        // An ample budget ends at the minimum, and says nothing of a budget.
+        let (full, _) = shrink_712(AMPLE);
+        assert_eq!(full.best.input, "1\n7\n");
+        assert_eq!(full.stopped, None);
+        // Nothing left to try is no cut: the minimum, with a budget of as
+        // many candidates as it took, is not "stopped".
+        let (exact, _) = shrink_712(Budget { time: AMPLE.time, candidates: full.tried });
+        assert_eq!((exact.best.input.as_str(), exact.stopped), ("1\n7\n", None));
+    }
+
+    #[test]
+    fn a_shrink_time_of_0_reports_the_case_as_found_and_says_it_was_cut() {
+        let zero = Budget::time(Duration::ZERO);
+        let (shrunk, log) = shrink_712(zero);
+        assert_eq!((shrunk.best.input.as_str(), shrunk.tried), ("3\n7 1 2\n", 0));
+        assert_eq!(shrunk.stopped, Some(shrink::Stop::Time(Duration::ZERO)));
+        assert!(log.is_empty(), "no candidate tried: {log}");
+        // In the report, and in --keep-going's line.
+        let (result, text, dir) = stress_by(BLIND_TO_7, 200, 5000, |s| s.shrink = zero);
+        assert!(!result.unwrap(), "{text}");
+        assert!(text.contains("; shrunk in 0 steps (0 candidates tried, "), "{text}");
+        assert!(
+            text.contains(
+                "\nshrinking stopped at the budget (--shrink-time 0 s) with candidates left: \
+                 shown is the smallest failing input found so far\n"
+            ),
+            "{text}"
+        );
+        let size = written(&dir).len();
+        assert!(text.contains(&format!(": {size} -> {size} bytes\n")), "{text}");
+        let (_, text, _) = stress_by(BLIND_TO_7, 60, 5000, |s| {
+            s.shrink = zero;
+            s.keep_going = true;
+        });
+        assert!(text.contains(" bytes (stopped at the budget: --shrink-time 0 s): "), "{text}");
+    }
 }

@@ -143,8 +143,8 @@ pub fn shrink(
             let (index, size, best_size) = (as_found.index, as_found.size, best.input.len());
             progress.show(|| {
                 format!(
-                    "stress {name}: shrinking case {index}: {tried} candidates tried, trying \
-                     {} bytes, smallest failing {best_size} of {size} bytes, {:.1} of {} s",
+                    "stress {name}: shrinking case {index}: candidate {tried} ({} bytes), \
+                     smallest failing {best_size} of {size} bytes, {:.1} of {} s",
                     candidate.len(),
                     took.as_secs_f64(),
                     budget.time.as_secs_f64()
