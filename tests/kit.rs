@@ -467,6 +467,10 @@ struct Found {
     answer: String,
 }
 
+/// A `--shrink-time` no test machine spends, however loaded: these tests'
+/// shrinking ends at the minimum, not at a clock.
+const AMPLE_SHRINK_TIME: &str = "86400";
+
 fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found {
     let dir = Scratch::new("kit-stress");
     let out_dir = dir.path().join("failures").display().to_string();
@@ -481,6 +485,8 @@ fn stress_finds(problem: &str, profile: &str, cmd: &[&std::ffi::OsStr]) -> Found
         "300",
         "--out",
         &out_dir,
+        "--shrink-time",
+        AMPLE_SHRINK_TIME,
         "--solver",
         solver(problem),
         "--",
@@ -598,6 +604,44 @@ fn stress_finds_the_solver_that_applies_the_draw_chance_twice() {
     assert_ne!(rounds, "1", "{}", f.report);
 }
 
+/// `--shrink-time 0`: the budget is spent before the first candidate, so
+/// the case is reported and saved as found, and the report says why.
+#[test]
+fn stress_with_no_shrink_time_reports_the_case_as_found_and_says_so() {
+    let mp = planted("always_mp.sh");
+    let dir = Scratch::new("kit-stress-budget");
+    let out_dir = dir.path().join("failures").display().to_string();
+    let (code, report, err) = kit(&[
+        "stress",
+        "zhuguosha",
+        "--shrink-time",
+        "0",
+        "--out",
+        &out_dir,
+        "--solver",
+        solver("zhuguosha"),
+        "--",
+        "sh",
+        &mp,
+    ]);
+    assert_eq!(code, 1, "{report}{err}");
+    assert!(report.starts_with("stress zhuguosha: case 0 (profile random, seed 1) fails: "));
+    assert!(report.contains("; shrunk in 0 steps (0 candidates tried, "), "{report}");
+    assert!(
+        report.contains(
+            "\nshrinking stopped at the budget (--shrink-time 0 s) with candidates left: \
+             shown is the smallest failing input found so far\n"
+        ),
+        "{report}"
+    );
+    // Saved as found: case 0 of `kit gen` with the same seed.
+    let (_, case0, _) = kit(&["gen", "zhuguosha", "--seed", "1", "--solver", solver("zhuguosha")]);
+    let (cases, _) = kit::cases::discover(Path::new(&out_dir)).unwrap();
+    assert_eq!(common::read_text(&cases[0].input), case0);
+    let size = case0.len();
+    assert!(report.contains(&format!(": {size} -> {size} bytes\n")), "{report}");
+}
+
 #[test]
 fn stress_with_our_own_solver_agrees_everywhere() {
     let (code, out, err) = kit(&[
@@ -633,6 +677,8 @@ fn stress_jobs_find_the_same_case_as_one_job() {
             jobs,
             "--out",
             &out_dir,
+            "--shrink-time",
+            AMPLE_SHRINK_TIME,
             "--solver",
             solver("zhuguosha"),
             "--",

@@ -112,7 +112,7 @@ pub const STRESS_HELP: &str = "\
 usage: kit stress PROBLEM [--profile P|all | --gen 'CMD {seed}'] [--seed S]
                           [--count N] [--jobs N] [--keep-going] [--out DIR]
                           [--time-limit MS] [--memory-limit MB]
-                          [--solver PATH] -- CMD ARGS...
+                          [--shrink-time S] [--solver PATH] -- CMD ARGS...
 
 Generated cases (the same as `kit gen` with the same profile and seed), our
 solver and CMD on each; stops at the first case where CMD's output differs
@@ -142,6 +142,10 @@ alone is over the limit, kit says so and stops.
   --out DIR          default stress-failures/PROBLEM
   --time-limit MS    CPU time per run of CMD (default 2000)
   --memory-limit MB  peak resident memory per run of CMD (default 256)
+  --shrink-time S    seconds of wall time to shrink each failing case (default
+                     60, so that a run stays interactive); when it is spent,
+                     the smallest failing input found so far is reported, and
+                     said to be so (0: not shrunk at all)
   --solver PATH      our solver (default: beside kit, or in $KIT_SOLVER_DIR)
 
 Progress goes to stderr: in place on a terminal, else a line every 10 s.
@@ -277,6 +281,7 @@ const STRESS: Spec = Spec {
         "--memory-limit",
         "--solver",
         "--gen",
+        "--shrink-time",
     ],
     repeatable: &[],
     flags: &["--keep-going"],
@@ -557,6 +562,8 @@ pub struct StressOptions {
     pub keep_going: bool,
     /// `--gen 'CMD {seed}'`: the user's generator instead of our profiles.
     pub generator: Option<String>,
+    /// `--shrink-time S` of wall time to shrink each failing case.
+    pub shrink_time: Duration,
     /// The program stressed.
     pub cmd: Cmd,
 }
@@ -568,6 +575,7 @@ impl StressOptions {
         let mut limit = Duration::from_millis(TIME_LIMIT_MS);
         let mut memory = judge::MEMORY_LIMIT_MB;
         let mut keep_going = false;
+        let mut shrink_time = stress::SHRINK_TIME;
         let parsed = parse(args, &STRESS, |word| {
             match word {
                 Word::Value("--profile", v) => profile_name = Some(v.to_string()),
@@ -579,6 +587,9 @@ impl StressOptions {
                 Word::Value("--memory-limit", v) => memory = memory_limit(v)?,
                 Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
                 Word::Value("--gen", v) => generator = Some(v.to_string()),
+                Word::Value("--shrink-time", v) => {
+                    shrink_time = Duration::from_secs(number("--shrink-time", v)?)
+                }
                 Word::Flag("--keep-going") => keep_going = true,
                 Word::Extra(w) => return Err(unexpected(w)),
                 Word::Value(..) | Word::Flag(_) => unreachable!("not in STRESS"),
@@ -616,6 +627,7 @@ impl StressOptions {
             solver,
             keep_going,
             generator,
+            shrink_time,
             cmd: parsed.cmd.expect("STRESS takes a program"),
         })
     }
@@ -740,6 +752,7 @@ fn stress_command(
         keep_going: o.keep_going,
         generator: o.generator.as_deref(),
         kit: invoked_as,
+        shrink: stress::Budget::time(o.shrink_time),
     };
     stress::stress(&s, out, &mut Progress::new(err, live))
 }
