@@ -334,62 +334,96 @@ fn nothing_playable_at_zero_is_said_for_every_command() {
     assert!(!dir.join("archive").exists(), "nothing trained, nothing saved");
 }
 
-/// A real terminal: `ji` in tmux, 80 columns wide, driven by keys as a
-/// person types them. Without tmux it is skipped with a note on stderr,
-/// except in CI, which installs tmux (`common::tool_or_skip`).
+/// A program in a real terminal: a tmux session 80 columns wide on a
+/// private server (-L), so that nothing else's sessions are touched,
+/// driven by keys as a person types them.
 #[cfg(unix)]
-#[test]
-fn a_session_in_a_real_terminal() {
-    use std::process::Command as Std;
-    if common::tool_or_skip(&["tmux"], "a_session_in_a_real_terminal").is_none() {
-        return;
+struct Terminal {
+    socket: String,
+    dir: PathBuf,
+}
+
+#[cfg(unix)]
+impl Terminal {
+    /// Runs the shell command `shell` in `dir`, in a new session `name`.
+    fn start(name: &str, dir: &std::path::Path, shell: &str) -> Terminal {
+        let socket = format!("ji-test-{name}-{}", std::process::id());
+        let terminal = Terminal { socket, dir: dir.to_path_buf() };
+        terminal.tmux(&["new-session", "-d", "-s", "ji", "-x", "80", "-y", "50", shell]);
+        terminal
     }
-    let dir = scratch("tmux");
-    // A private server (-L), so that nothing else's sessions are touched.
-    let socket = format!("ji-test-{}", std::process::id());
-    let tmux = |args: &[&str]| {
-        let out =
-            Std::new("tmux").args(["-L", &socket]).args(args).current_dir(&dir).output().unwrap();
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = std::process::Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .current_dir(&self.dir)
+            .output()
+            .unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let bin = assert_cmd::cargo::cargo_bin("ji");
-    let shell = format!("'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60", bin.display());
-    tmux(&["new-session", "-d", "-s", "ji", "-x", "80", "-y", "50", &shell]);
-    // The screen, wrapped lines joined (-J), so a line wider than the pane
-    // shows as one long line.
-    let screen = || tmux(&["capture-pane", "-t", "ji", "-p", "-J", "-S", "-200"]);
-    // Waits for `text` on screen (a bound against a hang, not a timing).
-    let wait_for = |text: &str| -> String {
+    }
+
+    /// The screen, wrapped lines joined (-J), so a line wider than the
+    /// pane shows as one long line.
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-t", "ji", "-p", "-J", "-S", "-200"])
+    }
+
+    /// Waits for `text` on screen (a bound against a hang, not a timing).
+    fn wait_for(&self, text: &str) -> String {
         for _ in 0..400 {
-            let s = screen();
+            let s = self.screen();
             if s.contains(text) {
                 return s;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        tmux(&["kill-server"]);
-        panic!("never saw {text:?} on screen:\n{}", screen());
-    };
-    let keys = |keys: &[&str]| {
+        panic!("never saw {text:?} on screen:\n{}", self.screen());
+    }
+
+    fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "ji"];
         args.extend_from_slice(keys);
-        tmux(&args);
-    };
-    wait_for("ji> ");
-    keys(&["p", "Enter"]);
-    wait_for("your skill> ");
-    keys(&["Up", "Enter"]);
-    wait_for("refused: '\\x1b[A'");
+        self.tmux(&args);
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        // The server's socket file may outlive it: removed too.
+        let socket = self.tmux(&["display-message", "-p", "#{socket_path}"]);
+        self.tmux(&["kill-server"]);
+        let _ = fs::remove_file(socket.trim_end());
+    }
+}
+
+/// `ji` in a real terminal. Without tmux it is skipped with a note on
+/// stderr, except in CI, which installs tmux (`common::tool_or_skip`).
+#[cfg(unix)]
+#[test]
+fn a_session_in_a_real_terminal() {
+    if common::tool_or_skip(&["tmux"], "a_session_in_a_real_terminal").is_none() {
+        return;
+    }
+    let dir = scratch("tmux");
+    let bin = assert_cmd::cargo::cargo_bin("ji");
+    let shell = format!("'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60", bin.display());
+    let term = Terminal::start("session", &dir, &shell);
+    term.wait_for("ji> ");
+    term.keys(&["p", "Enter"]);
+    term.wait_for("your skill> ");
+    term.keys(&["Up", "Enter"]);
+    term.wait_for("refused: '\\x1b[A'");
     // An English name, typed with its space: known, but not affordable yet.
-    keys(&["big shield", "Enter"]);
-    wait_for("refused: 大防 big shield needs 1 集, you have 0");
-    keys(&["q", "Enter"]);
-    wait_for("you gave up");
-    keys(&["t 5", "Enter"]);
-    wait_for("saved 'a.txt'");
-    keys(&["C-d"]);
-    let s = wait_for("EXIT=0");
-    tmux(&["kill-server"]);
+    term.keys(&["big shield", "Enter"]);
+    term.wait_for("refused: 大防 big shield needs 1 集, you have 0");
+    term.keys(&["q", "Enter"]);
+    term.wait_for("you gave up");
+    term.keys(&["t 5", "Enter"]);
+    term.wait_for("saved 'a.txt'");
+    term.keys(&["C-d"]);
+    let s = term.wait_for("EXIT=0");
     // Training was one line redrawn: only its last state is on screen.
     assert!(s.contains("\ngeneration 5: best fitness "), "{s}");
     assert!(!s.contains("generation 1:"), "{s}");
@@ -397,6 +431,39 @@ fn a_session_in_a_real_terminal() {
     assert!(s.contains("ji> \nEXIT=0"), "{s}");
     let wide: Vec<&str> = s.lines().filter(|l| width(l) > 80).collect();
     assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
+}
+
+/// `cargo r -r` at the repository's root starts the trainer, as the
+/// original's README says (`default-run`), and `q` quits it cleanly. It
+/// runs in the root, where `q` leaves the archive `archive` (a reader's,
+/// or none) as it was. The release build comes first, outside the
+/// terminal: the wait for the prompt is a bound against a hang, not a
+/// build time.
+#[cfg(unix)]
+#[test]
+fn cargo_r_r_starts_the_trainer_and_q_quits() {
+    if common::tool_or_skip(&["tmux"], "cargo_r_r_starts_the_trainer_and_q_quits").is_none() {
+        return;
+    }
+    let root = common::root();
+    let archive = || fs::read(root.join("archive")).ok();
+    let before = archive();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let build = std::process::Command::new(&cargo)
+        .args(["build", "--release", "--bin", "ji", "--quiet"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    let cargo_word = kit::run::shell_quote(cargo.as_ref());
+    let shell = format!("{cargo_word} r -r; echo EXIT=$?; sleep 60");
+    let term = Terminal::start("cargo-r", &root, &shell);
+    term.wait_for("ji> ");
+    term.keys(&["q", "Enter"]);
+    let s = term.wait_for("EXIT=");
+    assert!(s.contains("type t to train the AI, p to play against it"), "{s}");
+    assert!(s.contains("ji> q\nEXIT=0"), "{s}");
+    assert!(archive() == before, "q changed the archive");
 }
 
 /// Terminal columns, as `ji` counts them: CJK characters and emoji are two.

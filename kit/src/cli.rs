@@ -52,7 +52,8 @@ CPU. A program that sleeps or waits is stopped when it is still idle (under
 runs.
 
 Our solvers are the binaries beside kit (cargo build --release puts them
-all in target/release), or in $KIT_SOLVER_DIR, or --solver PATH.
+all in target/release, cargo install --path . all in ~/.cargo/bin), or in
+$KIT_SOLVER_DIR, or --solver PATH.
 
 exit codes: 0 all good; 1 judge: a case is not AC, stress: a failure found;
 2 usage or set-up error (one line on stderr).

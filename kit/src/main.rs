@@ -1,4 +1,6 @@
-//! `kit`: see `kit --help` ([`kit::cli::USAGE`]).
+//! `kit`: see `kit --help` ([`kit::cli::USAGE`]). A binary of the root
+//! package (its Cargo.toml says why), so that `cargo install --path .`
+//! puts it beside our solvers.
 
 use std::io::IsTerminal;
 

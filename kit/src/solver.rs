@@ -1,6 +1,8 @@
 //! Where our solvers are: beside the `kit` executable by default
-//! (`target/release/kit` uses `target/release/zhuguosha`), in the folder
-//! named by `KIT_SOLVER_DIR`, or exactly the file given with `--solver`.
+//! (`target/release/kit` uses `target/release/zhuguosha`; `cargo install
+//! --path .` installs kit and the solvers together, in one folder), in the
+//! folder named by `KIT_SOLVER_DIR`, or exactly the file given with
+//! `--solver`.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
