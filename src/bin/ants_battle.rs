@@ -40,7 +40,7 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::sync::Mutex;
 use std::thread;
 
@@ -291,9 +291,36 @@ fn once<T>(slot: &Option<T>, line: usize, key: &[u8]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Parses the whole input. Header lines may come in any order except that
-/// `cols` must precede the map rows (the engine needs the width first).
-pub fn parse(input: &[u8]) -> Result<Map, Failure> {
+/// The header keys of `--strict`, in their one order: `rows` and `cols`
+/// required, the others optional.
+const HEADER_KEYS: [&str; 5] = ["rows", "cols", "players", "attackradius2", "attack"];
+
+/// Reads the whole input, as the engine does or, with `strict` (`--strict`,
+/// `--validate`), in its canonical form only.
+///
+/// Leniently, header lines `key value` come in any order except that
+/// `cols` must precede the map rows (the engine needs the width first);
+/// blanks and a CR around a line, blank lines, `#` lines and other keys
+/// (`score`, `hive`) do not matter.
+///
+/// Strictly, the header is `rows R`, `cols C`, then, each if present and in
+/// this order, `players P`, `attackradius2 N`, `attack MODE`; then exactly R
+/// lines `m ROW` of exactly C cells. One space between key and value,
+/// numbers without leading zeros, every line (the last too) ends with LF;
+/// no CR, tab, blank line, `#` line or other key, nothing after the map.
+/// The first deviation is reported as `line L column C: ...` (C counts
+/// bytes from 1).
+///
+/// Both readings go through the same lines and the same rules of values,
+/// cells and owners; `strict` adds the layout ([`Reader::layout`], before
+/// each line is read) and its own words for a refusal. A line that passes
+/// the layout check passes the lenient rules too, so what `--strict`
+/// accepts reads to the map the lenient reading gives.
+pub fn parse(input: &[u8], strict: bool) -> Result<Map, Failure> {
+    let mut reader = Reader { input, strict, next_key: 0 };
+    if input.is_empty() {
+        return Err(reader.refuse(0, "empty input".into()));
+    }
     let (mut rows, mut cols) = (None, None);
     let mut players: Option<Located<u64>> = None;
     let (mut radius2, mut mode) = (None, None);
@@ -302,14 +329,24 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     // first_owner[o]: the first map row with an ant or hill of a player
     // >= o, to name it if `players` turns out to be o or less.
     let mut first_owner = [None; MAX_PLAYERS as usize + 1];
+    // `--strict`: 1 + the highest owner a map row may hold (P precedes
+    // the map there).
+    let mut strict_top = u8::MAX;
     let (mut line_no, mut pos) = (0usize, 0usize);
     while pos < input.len() {
         line_no += 1;
-        let end = line_end(input, pos, cols).unwrap_or_else(|| {
+        let fast = line_end(input, pos, cols);
+        let end = fast.unwrap_or_else(|| {
             let rest = input[pos..].iter().position(|&b| b == b'\n');
             rest.map_or(input.len(), |k| pos + k)
         });
+        if strict {
+            let (rows, cols) = (rows.unwrap_or(0), cols.unwrap_or(0));
+            let clean_row = fast.is_some();
+            reader.layout(pos, end, Progress { rows, cols, map_rows, clean_row })?;
+        }
         let line = trim(&input[pos..end]);
+        let start = pos;
         pos = end + 1;
         if line.is_empty() || line[0] == b'#' {
             continue;
@@ -339,6 +376,14 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 let ch = show(&value[i..i + 1]);
                 bail!(line_no, "unknown cell character `{ch}` in column {}", i + 1);
             }
+            // "ant letters and hill digits must be below P": leniently
+            // checked at the end (`players` may follow), strictly here.
+            if check.owners > strict_top {
+                if let Some(players) = players {
+                    let (k, what) = not_below_players(value, players);
+                    return Err(reader.refuse(start + 2 + k, what));
+                }
+            }
             for slot in first_owner.iter_mut().take(check.owners as usize) {
                 slot.get_or_insert(Located::new(map_rows, line_no));
             }
@@ -346,16 +391,17 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             map_rows += 1;
             continue;
         }
+        // The value's first byte, for `--strict` (whose lines are untrimmed).
+        let at = start + key.len() + 1;
         let (name, shown) = (show(key), show(value));
         match key {
             b"rows" | b"cols" => {
-                let n = match parse_count(value) {
+                let n = reader.number(at, key, value, 1..=MAX_CELLS as u64, |n| match n {
                     Some(n) if n > MAX_CELLS as u64 => {
-                        bail!(line_no, "{name} {shown} over the limit of {MAX_CELLS} cells")
+                        format!("{name} {shown} over the limit of {MAX_CELLS} cells")
                     }
-                    Some(n) if n >= 1 => n as usize,
-                    _ => bail!(line_no, "{name} must be a positive integer, found `{shown}`"),
-                };
+                    _ => format!("{name} must be a positive integer, found `{shown}`"),
+                })? as usize;
                 if key == b"rows" {
                     once(&rows, line_no, key)?;
                     if map_rows > n {
@@ -368,32 +414,30 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 }
                 if let (Some(r), Some(c)) = (rows, cols) {
                     if r.saturating_mul(c) > MAX_CELLS {
-                        bail!(line_no, "map of {r} x {c} cells over the limit of {MAX_CELLS}");
+                        let what = format!("map of {r} x {c} cells over the limit of {MAX_CELLS}");
+                        return Err(reader.refuse(at, what));
                     }
                 }
             }
             b"players" => {
                 once(&players, line_no, key)?;
-                match parse_count(value) {
-                    Some(p) if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => {
-                        players = Some(Located::new(p, line_no))
-                    }
-                    _ => bail!(
-                        line_no,
-                        "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found `{shown}`"
-                    ),
+                let range = MIN_PLAYERS..=MAX_PLAYERS;
+                let what =
+                    |_| format!("players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found `{shown}`");
+                let p = reader.number(at, key, value, range, what)?;
+                players = Some(Located::new(p, line_no));
+                if strict {
+                    strict_top = p as u8;
                 }
             }
             b"attackradius2" => {
                 once(&radius2, line_no, key)?;
-                match parse_count(value) {
-                    Some(n) if n <= MAX_RADIUS2 => radius2 = Some(n),
-                    Some(_) => bail!(line_no, "attackradius2 {shown} over the limit {MAX_RADIUS2}"),
-                    None => bail!(
-                        line_no,
+                radius2 = Some(reader.number(at, key, value, 0..=MAX_RADIUS2, |n| match n {
+                    Some(_) => format!("attackradius2 {shown} over the limit {MAX_RADIUS2}"),
+                    None => format!(
                         "attackradius2 must be an integer 0..{MAX_RADIUS2}, found `{shown}`"
                     ),
-                }
+                })?);
             }
             b"attack" => {
                 once(&mode, line_no, key)?;
@@ -402,14 +446,17 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 mode = known.into_iter().find(|m| m.name().as_bytes() == value);
                 if mode.is_none() {
                     let all = "focus, closest, support, damage";
-                    bail!(line_no, "unknown attack mode `{shown}` ({all})");
+                    return Err(reader.refuse(at, format!("unknown attack mode `{shown}` ({all})")));
                 }
             }
             _ => {} // `score`, `hive` and other engine keys play no part here.
         }
+        if strict && end == input.len() {
+            return Err(reader.refuse(end, "no newline at the end of the line".into()));
+        }
     }
-    if input.is_empty() {
-        bail!(1, "empty input");
+    if strict {
+        reader.layout_at_end(rows.unwrap_or(0), map_rows)?;
     }
     let last = line_no.max(1);
     let (rows, cols) = match (rows, cols) {
@@ -420,19 +467,11 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     if map_rows != rows {
         bail!(last, "{map_rows} map rows, expected {rows}");
     }
-    if let Some(Located { value: p, line }) = players {
-        // "ant letters and hill digits must be below P".
-        if let Some(first) = first_owner[p as usize] {
-            let (row, row_line) = (first.value, first.line);
-            let row = &cells[row * cols..(row + 1) * cols];
-            let too_high = |b: u8| cell_owner(b).filter(|&o| u64::from(o) >= p);
-            let b = row.iter().copied().find(|&b| too_high(b).is_some());
-            let b = b.unwrap_or(b'a');
-            let what = if b.is_ascii_digit() { "hill" } else { "ant" };
-            let owner = too_high(b).unwrap_or(0);
-            let p = format!("players {p} (line {line})");
-            let b = b as char;
-            bail!(row_line, "{what} `{b}` of player {owner} not below {p}");
+    if let Some(players) = players {
+        if let Some(first) = first_owner[players.value as usize] {
+            let row = &cells[first.value * cols..(first.value + 1) * cols];
+            let what = not_below_players(row, players).1;
+            return Err(Failure::BadInput { line: first.line, what });
         }
     }
     Ok(Map { rows, cols, players: players.map(|p| p.value), radius2, mode, cells })
@@ -471,38 +510,36 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-// The strict reading (`--strict`, `--validate`): the canonical form only.
-
-/// The header keys of `--strict`, in their one order: `rows` and `cols`
-/// required, the others optional.
-const HEADER_KEYS: [&str; 5] = ["rows", "cols", "players", "attackradius2", "attack"];
-
-/// A `--strict` refusal at byte `at` of `input` (its line and column are
-/// counted only here, on the way out).
-fn off_layout(input: &[u8], at: usize, what: String) -> Failure {
-    let before = &input[..at];
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    Failure::BadLayout { line, column: at - line_start + 1, what }
+/// The first ant or hill in `row` of a player not below P (its index),
+/// and the refusal that names it: one wording for both readings.
+fn not_below_players(row: &[u8], players: Located<u64>) -> (usize, String) {
+    let p = players.value;
+    let k = row.iter().position(|&b| cell_owner(b).map(u64::from) >= Some(p)).unwrap_or(0);
+    let (b, owner) = (row[k], cell_owner(row[k]).unwrap_or(0));
+    let what = if b.is_ascii_digit() { "hill" } else { "ant" };
+    let line = players.line;
+    (k, format!("{what} `{}` of player {owner} not below players {p} (line {line})", b as char))
 }
 
-/// Returns a `BadLayout` at byte `$at` of `$input`, with a `format!` message.
-macro_rules! refuse {
-    ($input:expr, $at:expr, $($what:tt)*) => {
-        return Err(off_layout($input, $at, format!($($what)*)))
-    };
+/// Where [`Reader::layout`]'s line stands: what the lines before it set.
+struct Progress {
+    /// R and C (0 until their lines).
+    rows: usize,
+    cols: usize,
+    /// Map rows read so far.
+    map_rows: usize,
+    /// The fast path ([`line_end`]) took the line: `m ` and C cells
+    /// without a bad byte.
+    clean_row: bool,
 }
 
-/// A header value under `--strict`: digits without a leading zero (`0`
-/// itself is fine); huge values saturate and fail the range checks.
-fn strict_count(input: &[u8], at: usize, value: &[u8]) -> Result<u64, Failure> {
-    match parse_count(value) {
-        None => refuse!(input, at, "expected a number, found `{}`", show(value)),
-        Some(_) if value.len() > 1 && value[0] == b'0' => {
-            refuse!(input, at, "leading zero in `{}`", show(value))
-        }
-        Some(n) => Ok(n),
-    }
+/// What [`parse`] needs to word a refusal, and `--strict`'s place in
+/// the header order.
+struct Reader<'a> {
+    input: &'a [u8],
+    strict: bool,
+    /// `--strict`: `HEADER_KEYS[next_key..]` may still come.
+    next_key: usize,
 }
 
 /// What `--strict` says of a byte that is no cell character.
@@ -514,59 +551,85 @@ fn not_a_cell(b: u8) -> String {
     }
 }
 
-/// `--strict` (and so `--validate`): the input in its canonical form, or
-/// the first deviation as `line L column C: ...` (C counts bytes from 1).
-/// The header is `rows R`, `cols C`, then, each if present and in this
-/// order, `players P`, `attackradius2 N`, `attack MODE`; then exactly R
-/// lines `m ROW` of exactly C cells. One space between key and value,
-/// numbers without leading zeros, every line (the last too) ends with LF;
-/// no CR, tab, blank line, `#` line or other key, nothing after the map.
-/// It checks every rule of [`parse`] too, so that [`parse`] then reads the
-/// same bytes to the same map and cannot fail.
-pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
-    if input.is_empty() {
-        refuse!(input, 0, "empty input");
+/// Returns a `BadLayout` at byte `$at` of the input, with a `format!` message.
+macro_rules! refuse {
+    ($reader:expr, $at:expr, $($what:tt)*) => {
+        return Err($reader.refuse($at, format!($($what)*)))
+    };
+}
+
+impl Reader<'_> {
+    /// A refusal about byte `at` of the input: `line L: ...`, or under
+    /// `--strict` `line L column C: ...` (both counted only here, on the
+    /// way out).
+    #[cold]
+    fn refuse(&self, at: usize, what: String) -> Failure {
+        let before = &self.input[..at];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        if !self.strict {
+            return Failure::BadInput { line, what };
+        }
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+        Failure::BadLayout { line, column: at - line_start + 1, what }
     }
-    let (mut rows, mut cols) = (0usize, 0usize);
-    // P and the line of a `players` line.
-    let mut players: Option<(u64, usize)> = None;
-    let mut next_key = 0; // HEADER_KEYS[next_key..] may still come
-    let (mut pos, mut line_no) = (0, 0);
-    // The header, up to the first map row.
-    loop {
-        if pos == input.len() {
-            if next_key < 2 {
-                refuse!(input, pos, "the input ends before the `{}` line", HEADER_KEYS[next_key]);
+
+    /// A header value at byte `at`: a number in `range`. `lenient` words
+    /// the refusal (given the number, if any); `--strict` says it its own
+    /// way and also refuses a leading zero (`0` itself is fine). Huge
+    /// values saturate and fall outside the range.
+    fn number(
+        &self,
+        at: usize,
+        key: &[u8],
+        value: &[u8],
+        range: RangeInclusive<u64>,
+        lenient: impl FnOnce(Option<u64>) -> String,
+    ) -> Result<u64, Failure> {
+        let n = parse_count(value);
+        let leading_zero = self.strict && value.len() > 1 && value[0] == b'0';
+        match n {
+            Some(n) if range.contains(&n) && !leading_zero => Ok(n),
+            _ if !self.strict => Err(self.refuse(at, lenient(n))),
+            None => refuse!(self, at, "expected a number, found `{}`", show(value)),
+            Some(_) if leading_zero => refuse!(self, at, "leading zero in `{}`", show(value)),
+            Some(n) => {
+                let (lo, hi) = (range.start(), range.end());
+                refuse!(self, at, "{} must be {lo}..{hi}, found {n}", show(key))
             }
-            refuse!(input, pos, "the input ends before the first of {rows} map rows");
         }
-        let end = input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
-        let line = &input[pos..end];
-        line_no += 1;
-        if line.is_empty() {
-            refuse!(input, pos, "blank line");
-        }
+    }
+
+    /// `--strict`: the layout of the line `input[pos..end]`, before it is
+    /// read: a header line in its place with one space and a value without
+    /// blanks (the value itself is checked as it is read), or the next of
+    /// the R map rows, exactly `m ROW` and LF.
+    fn layout(&mut self, pos: usize, end: usize, so_far: Progress) -> Result<(), Failure> {
+        let line = &self.input[pos..end];
         let split = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
         let key = &line[..split];
-        if key == b"m" && next_key >= 2 {
-            break;
+        if so_far.map_rows > 0 || (key == b"m" && self.next_key >= 2) {
+            return self.map_row_layout(pos, end, so_far);
+        }
+        if line.is_empty() {
+            refuse!(self, pos, "blank line");
         }
         let known = HEADER_KEYS.iter().position(|k| k.as_bytes() == key);
         let order = "the header is rows, cols, then players, attackradius2, attack if present";
         match known {
-            Some(i) if i == next_key || (next_key >= 2 && i > next_key) => next_key = i + 1,
-            _ if next_key < 2 => {
-                let want = HEADER_KEYS[next_key];
-                refuse!(input, pos, "expected the `{want}` line, found `{}`", show(line))
+            Some(i) if i == self.next_key || (self.next_key >= 2 && i > self.next_key) => {
+                self.next_key = i + 1
+            }
+            _ if self.next_key < 2 => {
+                let want = HEADER_KEYS[self.next_key];
+                refuse!(self, pos, "expected the `{want}` line, found `{}`", show(line))
             }
             Some(_) => {
-                refuse!(input, pos, "`{}` line out of order or repeated ({order})", show(key))
+                refuse!(self, pos, "`{}` line out of order or repeated ({order})", show(key))
             }
-            None => refuse!(input, pos, "unknown header line `{}` ({order})", show(line)),
+            None => refuse!(self, pos, "unknown header line `{}` ({order})", show(line)),
         }
-        let at = pos + split + 1; // the value's first byte
         if split == line.len() || split + 1 == line.len() {
-            refuse!(input, pos + line.len(), "missing value after `{}`", show(key));
+            refuse!(self, pos + line.len(), "missing value after `{}`", show(key));
         }
         let value = &line[split + 1..];
         if let Some(k) = value.iter().position(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
@@ -575,114 +638,70 @@ pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
                 b'\t' => ("a tab", "one space between key and value, none after"),
                 _ => ("a carriage return", "lines end with LF only"),
             };
-            refuse!(input, at + k, "{what} in the `{}` line ({why})", show(key));
+            refuse!(self, pos + split + 1 + k, "{what} in the `{}` line ({why})", show(key));
         }
-        match key {
-            b"rows" | b"cols" => {
-                let n = strict_count(input, at, value)?;
-                if n == 0 || n > MAX_CELLS as u64 {
-                    refuse!(input, at, "{} must be 1..{MAX_CELLS}, found {n}", show(key));
-                }
-                if key == b"rows" {
-                    rows = n as usize;
-                } else {
-                    cols = n as usize;
-                    if rows.saturating_mul(cols) > MAX_CELLS {
-                        refuse!(
-                            input,
-                            at,
-                            "map of {rows} x {cols} cells over the limit of {MAX_CELLS}"
-                        );
-                    }
-                }
-            }
-            b"players" => match strict_count(input, at, value)? {
-                p if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => players = Some((p, line_no)),
-                p => refuse!(input, at, "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found {p}"),
-            },
-            b"attackradius2" => {
-                let n = strict_count(input, at, value)?;
-                if n > MAX_RADIUS2 {
-                    refuse!(input, at, "attackradius2 must be 0..{MAX_RADIUS2}, found {n}");
-                }
-            }
-            _ => {
-                if !["focus", "closest", "support", "damage"].iter().any(|m| m.as_bytes() == value)
-                {
-                    let all = "focus, closest, support, damage";
-                    refuse!(input, at, "unknown attack mode `{}` ({all})", show(value));
-                }
-            }
-        }
-        if end == input.len() {
-            refuse!(input, end, "no newline at the end of the line");
-        }
-        pos = end + 1;
+        Ok(())
     }
-    // The map: R lines `m ROW`, checked a whole row at a time.
-    let top = players.map_or(u8::MAX, |(p, _)| p as u8); // 1 + the highest owner allowed
-    for r in 0..rows {
-        if pos == input.len() {
-            refuse!(input, pos, "the input ends after {r} of {rows} map rows");
+
+    /// `--strict`: map row `so_far.map_rows + 1`, exactly `m ROW` and LF
+    /// (its owners are checked as it is read).
+    #[inline]
+    fn map_row_layout(&self, pos: usize, end: usize, so_far: Progress) -> Result<(), Failure> {
+        let Progress { rows, cols, map_rows: r, clean_row } = so_far;
+        if r == rows {
+            let line = show(&self.input[pos..end]);
+            refuse!(self, pos, "nothing may follow the last map row, found `{line}`");
         }
-        let (row, end) = (pos + 2, pos + 2 + cols);
-        let fits = input[pos..].starts_with(b"m ") && input.get(end) == Some(&b'\n');
-        let check = if fits {
-            row_check(&input[row..end])
-        } else {
-            RowCheck { has_bad_byte: true, owners: 0 }
-        };
-        if !check.has_bad_byte && check.owners <= top {
-            pos = end + 1;
-            continue;
+        if clean_row && end == pos + 2 + cols && end < self.input.len() {
+            return Ok(());
         }
-        // The slow path: say what is wrong, first thing first.
-        let line_end =
-            input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
-        let line = &input[pos..line_end];
+        self.row_refusal(pos, end, cols, r + 1, rows)
+    }
+
+    /// `--strict`: what is wrong with map row `k` of R, first thing first.
+    #[cold]
+    fn row_refusal(
+        &self,
+        pos: usize,
+        end: usize,
+        cols: usize,
+        k: usize,
+        rows: usize,
+    ) -> Result<(), Failure> {
+        let line = &self.input[pos..end];
         if !line.starts_with(b"m ") {
-            refuse!(
-                input,
-                pos,
-                "expected map row {} of {rows} (`m ROW`), found `{}`",
-                r + 1,
-                show(line)
-            );
+            refuse!(self, pos, "expected map row {k} of {rows} (`m ROW`), found `{}`", show(line));
         }
-        let cells = &line[2..];
+        let (row, cells) = (pos + 2, &line[2..]);
         let bad = |&b: &u8| row_check(&[b]).has_bad_byte;
         if let Some(k) = cells.iter().position(bad) {
-            refuse!(input, row + k, "{}", not_a_cell(cells[k]));
+            refuse!(self, row + k, "{}", not_a_cell(cells[k]));
         }
         if cells.len() != cols {
             let at = row + cells.len().min(cols);
-            refuse!(input, at, "map row has {} cells, expected {cols}", cells.len());
+            refuse!(self, at, "map row has {} cells, expected {cols}", cells.len());
         }
-        if line_end == input.len() {
-            refuse!(input, line_end, "no newline at the end of the last map row");
+        if end == self.input.len() {
+            refuse!(self, end, "no newline at the end of the last map row");
         }
-        let (p, players_line) = players.unwrap_or((10, 0));
-        let k = cells.iter().position(|&b| cell_owner(b).map(u64::from) >= Some(p));
-        let k = k.unwrap_or(0);
-        let (b, owner) = (cells[k], cell_owner(cells[k]).unwrap_or(0));
-        let what = if b.is_ascii_digit() { "hill" } else { "ant" };
-        refuse!(
-            input,
-            row + k,
-            "{what} `{}` of player {owner} not below players {p} (line {players_line})",
-            b as char
-        );
+        Ok(())
     }
-    if pos < input.len() {
-        let end = input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
-        refuse!(
-            input,
-            pos,
-            "nothing may follow the last map row, found `{}`",
-            show(&input[pos..end])
-        );
+
+    /// `--strict`: the input ended after every line passed; what is missing.
+    fn layout_at_end(&self, rows: usize, map_rows: usize) -> Result<(), Failure> {
+        let end = self.input.len();
+        if self.next_key < 2 {
+            let want = HEADER_KEYS[self.next_key];
+            refuse!(self, end, "the input ends before the `{want}` line");
+        }
+        if map_rows == 0 {
+            refuse!(self, end, "the input ends before the first of {rows} map rows");
+        }
+        if map_rows < rows {
+            refuse!(self, end, "the input ends after {map_rows} of {rows} map rows");
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 // ---- model ------------------------------------------------------------------
@@ -1458,10 +1477,7 @@ pub fn solve(
     out: &mut impl Write,
     _trace: &mut impl Write,
 ) -> Result<(), Failure> {
-    if options.strict {
-        check_strict(&input)?;
-    }
-    let mut map = parse(&input)?;
+    let mut map = parse(&input, options.strict)?;
     let before = if options.explain { map.cells.clone() } else { Vec::new() };
     let threads = match options.threads {
         0 => threads_for(map.rows * map.cols),
@@ -1906,7 +1922,7 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
 /// The options, one field each.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Options {
-    /// `--strict`: the input must be in its canonical form ([`check_strict`]).
+    /// `--strict`: the input must be in its canonical form ([`parse`]).
     pub strict: bool,
     /// `--threads N`: row bands (and threads); 0 for `auto`.
     threads: usize,
