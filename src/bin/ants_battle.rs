@@ -4,6 +4,8 @@
 //!
 //! # Input
 //! The engine's map file (header lines, then `m ROW` lines): [`HELP`].
+//! One reader, [`parse`], takes it as the engine does or, with `--strict`,
+//! in its canonical form only.
 //!
 //! # Output
 //! The header, normalised, and the map after the battle (a dead ant
@@ -28,6 +30,12 @@
 //! for each cell of a row" in register blocks, compiled plain and for AVX2
 //! ([`run_fast`]), or sliding-window sums ([`DiskRows`], `damage`). Tall
 //! maps battle as their transpose. One thread unless `--threads` asks.
+//!
+//! # Sections
+//! Top-down: input (the reader), model, sweeps (the engine every rule
+//! runs on: [`Sweep`], [`Kernel`], bands and threads, [`decide`]), rules,
+//! output, `--explain`, command line. Nothing before the rules calls into
+//! them.
 //!
 //! # Complexity and limits
 //! Time O(R * C * |D|) with |D| <= 316 ([`MAX_DISK`]); memory a few bytes
@@ -799,6 +807,294 @@ impl Field {
     fn row(&self, r: usize) -> &[u8] {
         &self.owner[r * self.cols..(r + 1) * self.cols]
     }
+}
+
+// ---- sweeps, bands, threads -------------------------------------------------
+
+// The engine every rule runs on: a rule is a kernel over a band of rows,
+// sweeping offsets and cells; `decide` runs a death pass on the bands.
+
+/// A sweep's offsets and their sideways reach.
+struct Sweep<'a> {
+    field: &'a Field,
+    offsets: &'a [Offset],
+    reach: usize,
+    /// Per offset, where the current row reads.
+    starts: Vec<SourceStart>,
+}
+
+/// Where offset (dr, dc) reads for row r: row r + dr's start plus dc in
+/// the owners and in `aux` (rows taken mod their count), and dc mod cols.
+#[derive(Clone, Copy)]
+struct SourceStart {
+    owner: isize,
+    aux: isize,
+    shift: usize,
+}
+
+impl<'a> Sweep<'a> {
+    fn new(field: &'a Field, offsets: &'a [Offset]) -> Sweep<'a> {
+        let reach = offsets.iter().map(|o| o.dc.unsigned_abs()).max().unwrap_or(0);
+        Sweep { field, offsets, reach, starts: Vec::with_capacity(offsets.len()) }
+    }
+
+    /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
+    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane, or
+    /// a ring of m rows (row v in row v mod m). Inner columns go in blocks
+    /// of B cells; the `reach` columns at each side in [`Sweep::range`].
+    #[inline(always)]
+    fn row<T: Copy, A: Copy + Default, const B: usize>(
+        &mut self,
+        aux: &[T],
+        r: usize,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A + Copy,
+    ) {
+        let (field, cols) = (self.field, self.field.cols);
+        let own = field.row(r);
+        let m = (aux.len() / cols) as isize;
+        let own_aux = &aux[r % m as usize * cols..][..cols];
+        acc.iter_mut().for_each(|a| *a = A::default());
+        self.starts.clear();
+        for o in self.offsets {
+            let (v, c) = (r as isize + o.dr, cols as isize);
+            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
+            let k = o.dc.rem_euclid(c) as usize;
+            self.starts.push(SourceStart { owner: s * c + o.dc, aux: a * c + o.dc, shift: k });
+        }
+        let reach = self.reach;
+        if cols < 2 * reach + B {
+            self.range(aux, r, 0..cols, acc, op);
+            return;
+        }
+        let end = cols - reach;
+        let mut x = reach;
+        while x < end {
+            let x0 = x.min(end - B);
+            let mut block = [A::default(); B];
+            let me = &own[x0..x0 + B];
+            let me_aux = &own_aux[x0..x0 + B];
+            for &SourceStart { owner: st, aux: sa, .. } in &self.starts {
+                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
+                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
+                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
+                // is in row s of the owners, b..+B in row a of `aux`.
+                let them = unsafe { field.owner.get_unchecked(base..base + B) };
+                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
+                let cells = block.iter_mut().zip(me.iter().zip(me_aux));
+                for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
+                    *a = op(*a, mo, ma, to, ta);
+                }
+            }
+            acc[x0..x0 + B].copy_from_slice(&block);
+            x = x0 + B;
+        }
+        self.range(aux, r, 0..reach, acc, op);
+        self.range(aux, r, end..cols, acc, op);
+    }
+
+    /// The general path of [`Sweep::row`], for some columns of row `r`. Not
+    /// inlined (that was a fifth of the compile time): it takes only the
+    /// edge columns of a wide map, or the whole of a small one.
+    #[inline(never)]
+    fn range<T: Copy, A: Copy>(
+        &self,
+        aux: &[T],
+        r: usize,
+        columns: Range<usize>,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A,
+    ) {
+        let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
+        let own = field.row(r);
+        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
+        for (start, o) in self.starts.iter().zip(self.offsets) {
+            let (st, sa, k) = (start.owner, start.aux, start.shift);
+            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
+            // Column x reads column (x + k) mod cols: x + k before `split`,
+            // x + k - cols from there on.
+            let split = cols - k;
+            let parts =
+                [(lo, hi.min(split), lo + k), (lo.max(split), hi, lo.max(split) + k - cols)];
+            for (a, b, from) in parts {
+                if a >= b {
+                    continue;
+                }
+                let n = b - a;
+                let (f, from) = (sa + from, st + from);
+                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
+                let mine = own[a..b].iter().zip(&own_aux[a..b]);
+                for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
+                    *x = op(*x, mo, ma, to, ta);
+                }
+            }
+        }
+    }
+}
+
+/// Where a band's deaths go: the map characters of its rows.
+struct Sink<'a> {
+    chars: &'a mut [u8],
+    /// The map row of the first row of `chars`.
+    first_row: usize,
+}
+
+impl Sink<'_> {
+    /// `flag[c] != 0` marks a death wherever an ant stands.
+    #[inline(always)]
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
+        let (c, r) = (own.len(), r - self.first_row);
+        let chars = &mut self.chars[r * c..(r + 1) * c];
+        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
+            let dies = (f != 0) & (me != NO_ANT);
+            *ch = if dies { dead_char(*ch) } else { *ch };
+        }
+    }
+}
+
+/// Calls `f(c)` for each column with a flag and an ant (deaths are sparse).
+#[inline(always)]
+fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
+    for (x, &me) in flag.iter_mut().zip(own) {
+        *x = u8::from((*x != 0) & (me != NO_ANT));
+    }
+    // Skip 64-cell stretches without a death with one vectorised test.
+    for (j, block) in flag.chunks(64).enumerate() {
+        if block.iter().fold(0u8, |m, &x| m | x) == 0 {
+            continue;
+        }
+        for (k, chunk) in block.chunks(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            if chunk.len() == 8 {
+                bytes.copy_from_slice(chunk); // a plain load, no memcpy call
+            } else {
+                bytes[..chunk.len()].copy_from_slice(chunk);
+            }
+            let mut word = u64::from_le_bytes(bytes);
+            while word != 0 {
+                f(j * 64 + k * 8 + word.trailing_zeros() as usize / 8);
+                word &= word - 1;
+            }
+        }
+    }
+}
+
+/// Most threads of `--threads auto`, and of `--threads N`.
+const MAX_AUTO_THREADS: usize = 8;
+const MAX_THREADS: usize = 64;
+
+/// `--threads auto`: one on small maps, else the CPUs available (from
+/// cgroup files), at most [`MAX_AUTO_THREADS`].
+fn threads_for(cells: usize) -> usize {
+    if cells < SMALL_MAP {
+        return 1;
+    }
+    let cpus = std::thread::available_parallelism();
+    cpus.map_or(1, |n| n.get().min(MAX_AUTO_THREADS))
+}
+
+/// `threads` bands of consecutive rows (fewer if there are fewer rows).
+fn bands(rows: usize, threads: usize) -> Vec<Range<usize>> {
+    let k = threads.min(rows).max(1);
+    (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
+}
+
+/// Cuts a per-cell plane into each band's rows (empty parts if it is empty).
+fn split_rows<'a, T>(
+    mut plane: &'a mut [T],
+    bands: &[Range<usize>],
+    cols: usize,
+) -> Vec<&'a mut [T]> {
+    let cols = if plane.is_empty() { 0 } else { cols };
+    let mut cut = |band: &Range<usize>| {
+        let (part, rest) = std::mem::take(&mut plane).split_at_mut(band.len() * cols);
+        plane = rest;
+        part
+    };
+    bands.iter().map(&mut cut).collect()
+}
+
+/// Runs `work` once on every job, on the calling thread and on up to
+/// `jobs.len() - 1` worker threads.
+fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
+    let helpers = jobs.len().saturating_sub(1);
+    run_jobs_with(jobs, helpers, work);
+}
+
+/// Threads only buy speed: the calling thread drains the queue too, so a
+/// thread the OS refuses changes no result and panics nothing.
+fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
+    let queue = Mutex::new(jobs);
+    let drain = || loop {
+        // A poisoned lock means a worker panicked; `scope` re-raises that.
+        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match job {
+            Some(job) => work(job),
+            None => return,
+        }
+    };
+    drain_on_threads(helpers, &drain);
+}
+
+/// Runs `drain` here and on up to `helpers` threads. Not generic: std's
+/// thread code is compiled once, not once per kind of job.
+fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
+    thread::scope(|scope| {
+        for _ in 0..helpers {
+            if thread::Builder::new().spawn_scoped(scope, drain).is_err() {
+                break;
+            }
+        }
+        drain();
+    });
+}
+
+/// Work that [`run_fast`] compiles twice, plain and for AVX2: a band's
+/// share of a pass, or a kernel that several bands share.
+trait Kernel<J>: Sync {
+    fn run(&self, job: J);
+}
+
+/// Runs `work` compiled for AVX2 where the CPU has it (`run` is inlined
+/// down to the inner loops). Not inlined: each caller's codegen unit got
+/// its own copies (2.5 times the compile time).
+#[inline(never)]
+fn run_fast<J, K: Kernel<J>>(work: &K, job: J) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { run_avx2(work, job) };
+            return;
+        }
+    }
+    work.run(job)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2<J, K: Kernel<J>>(work: &K, job: J) {
+    work.run(job)
+}
+
+/// A band's rows of a pass that decides deaths, and where they go.
+struct DeathJob<'a> {
+    band: Range<usize>,
+    sink: Sink<'a>,
+}
+
+/// Runs a death pass over all bands; the deaths go to the map's characters.
+fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
+where
+    K: for<'c> Kernel<DeathJob<'c>>,
+{
+    let (bands, cols) = (&field.bands, field.cols);
+    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
+    let jobs = sinks.map(|(chars, band)| DeathJob {
+        band: band.clone(),
+        sink: Sink { chars, first_row: band.start },
+    });
+    run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
 // ---- rules ------------------------------------------------------------------
@@ -1588,291 +1884,6 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
         }?;
     }
     Ok(())
-}
-
-// ---- sweeps, bands, threads -------------------------------------------------
-
-/// A sweep's offsets and their sideways reach.
-struct Sweep<'a> {
-    field: &'a Field,
-    offsets: &'a [Offset],
-    reach: usize,
-    /// Per offset, where the current row reads.
-    starts: Vec<SourceStart>,
-}
-
-/// Where offset (dr, dc) reads for row r: row r + dr's start plus dc in
-/// the owners and in `aux` (rows taken mod their count), and dc mod cols.
-#[derive(Clone, Copy)]
-struct SourceStart {
-    owner: isize,
-    aux: isize,
-    shift: usize,
-}
-
-impl<'a> Sweep<'a> {
-    fn new(field: &'a Field, offsets: &'a [Offset]) -> Sweep<'a> {
-        let reach = offsets.iter().map(|o| o.dc.unsigned_abs()).max().unwrap_or(0);
-        Sweep { field, offsets, reach, starts: Vec::with_capacity(offsets.len()) }
-    }
-
-    /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
-    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane, or
-    /// a ring of m rows (row v in row v mod m). Inner columns go in blocks
-    /// of B cells; the `reach` columns at each side in [`Sweep::range`].
-    #[inline(always)]
-    fn row<T: Copy, A: Copy + Default, const B: usize>(
-        &mut self,
-        aux: &[T],
-        r: usize,
-        acc: &mut [A],
-        op: impl Fn(A, u8, T, u8, T) -> A + Copy,
-    ) {
-        let (field, cols) = (self.field, self.field.cols);
-        let own = field.row(r);
-        let m = (aux.len() / cols) as isize;
-        let own_aux = &aux[r % m as usize * cols..][..cols];
-        acc.iter_mut().for_each(|a| *a = A::default());
-        self.starts.clear();
-        for o in self.offsets {
-            let (v, c) = (r as isize + o.dr, cols as isize);
-            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
-            let k = o.dc.rem_euclid(c) as usize;
-            self.starts.push(SourceStart { owner: s * c + o.dc, aux: a * c + o.dc, shift: k });
-        }
-        let reach = self.reach;
-        if cols < 2 * reach + B {
-            self.range(aux, r, 0..cols, acc, op);
-            return;
-        }
-        let end = cols - reach;
-        let mut x = reach;
-        while x < end {
-            let x0 = x.min(end - B);
-            let mut block = [A::default(); B];
-            let me = &own[x0..x0 + B];
-            let me_aux = &own_aux[x0..x0 + B];
-            for &SourceStart { owner: st, aux: sa, .. } in &self.starts {
-                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
-                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
-                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
-                // is in row s of the owners, b..+B in row a of `aux`.
-                let them = unsafe { field.owner.get_unchecked(base..base + B) };
-                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
-                let cells = block.iter_mut().zip(me.iter().zip(me_aux));
-                for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
-                    *a = op(*a, mo, ma, to, ta);
-                }
-            }
-            acc[x0..x0 + B].copy_from_slice(&block);
-            x = x0 + B;
-        }
-        self.range(aux, r, 0..reach, acc, op);
-        self.range(aux, r, end..cols, acc, op);
-    }
-
-    /// The general path of [`Sweep::row`], for some columns of row `r`. Not
-    /// inlined (that was a fifth of the compile time): it takes only the
-    /// edge columns of a wide map, or the whole of a small one.
-    #[inline(never)]
-    fn range<T: Copy, A: Copy>(
-        &self,
-        aux: &[T],
-        r: usize,
-        columns: Range<usize>,
-        acc: &mut [A],
-        op: impl Fn(A, u8, T, u8, T) -> A,
-    ) {
-        let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
-        let own = field.row(r);
-        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
-        for (start, o) in self.starts.iter().zip(self.offsets) {
-            let (st, sa, k) = (start.owner, start.aux, start.shift);
-            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
-            // Column x reads column (x + k) mod cols: x + k before `split`,
-            // x + k - cols from there on.
-            let split = cols - k;
-            let parts =
-                [(lo, hi.min(split), lo + k), (lo.max(split), hi, lo.max(split) + k - cols)];
-            for (a, b, from) in parts {
-                if a >= b {
-                    continue;
-                }
-                let n = b - a;
-                let (f, from) = (sa + from, st + from);
-                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
-                let mine = own[a..b].iter().zip(&own_aux[a..b]);
-                for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
-                    *x = op(*x, mo, ma, to, ta);
-                }
-            }
-        }
-    }
-}
-
-/// Where a band's deaths go: the map characters of its rows.
-struct Sink<'a> {
-    chars: &'a mut [u8],
-    /// The map row of the first row of `chars`.
-    first_row: usize,
-}
-
-impl Sink<'_> {
-    /// `flag[c] != 0` marks a death wherever an ant stands.
-    #[inline(always)]
-    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
-        let (c, r) = (own.len(), r - self.first_row);
-        let chars = &mut self.chars[r * c..(r + 1) * c];
-        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
-            let dies = (f != 0) & (me != NO_ANT);
-            *ch = if dies { dead_char(*ch) } else { *ch };
-        }
-    }
-}
-
-/// Calls `f(c)` for each column with a flag and an ant (deaths are sparse).
-#[inline(always)]
-fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
-    for (x, &me) in flag.iter_mut().zip(own) {
-        *x = u8::from((*x != 0) & (me != NO_ANT));
-    }
-    // Skip 64-cell stretches without a death with one vectorised test.
-    for (j, block) in flag.chunks(64).enumerate() {
-        if block.iter().fold(0u8, |m, &x| m | x) == 0 {
-            continue;
-        }
-        for (k, chunk) in block.chunks(8).enumerate() {
-            let mut bytes = [0u8; 8];
-            if chunk.len() == 8 {
-                bytes.copy_from_slice(chunk); // a plain load, no memcpy call
-            } else {
-                bytes[..chunk.len()].copy_from_slice(chunk);
-            }
-            let mut word = u64::from_le_bytes(bytes);
-            while word != 0 {
-                f(j * 64 + k * 8 + word.trailing_zeros() as usize / 8);
-                word &= word - 1;
-            }
-        }
-    }
-}
-
-/// Most threads of `--threads auto`, and of `--threads N`.
-const MAX_AUTO_THREADS: usize = 8;
-const MAX_THREADS: usize = 64;
-
-/// `--threads auto`: one on small maps, else the CPUs available (from
-/// cgroup files), at most [`MAX_AUTO_THREADS`].
-fn threads_for(cells: usize) -> usize {
-    if cells < SMALL_MAP {
-        return 1;
-    }
-    let cpus = std::thread::available_parallelism();
-    cpus.map_or(1, |n| n.get().min(MAX_AUTO_THREADS))
-}
-
-/// `threads` bands of consecutive rows (fewer if there are fewer rows).
-fn bands(rows: usize, threads: usize) -> Vec<Range<usize>> {
-    let k = threads.min(rows).max(1);
-    (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
-}
-
-/// Cuts a per-cell plane into each band's rows (empty parts if it is empty).
-fn split_rows<'a, T>(
-    mut plane: &'a mut [T],
-    bands: &[Range<usize>],
-    cols: usize,
-) -> Vec<&'a mut [T]> {
-    let cols = if plane.is_empty() { 0 } else { cols };
-    let mut cut = |band: &Range<usize>| {
-        let (part, rest) = std::mem::take(&mut plane).split_at_mut(band.len() * cols);
-        plane = rest;
-        part
-    };
-    bands.iter().map(&mut cut).collect()
-}
-
-/// Runs `work` once on every job, on the calling thread and on up to
-/// `jobs.len() - 1` worker threads.
-fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
-    let helpers = jobs.len().saturating_sub(1);
-    run_jobs_with(jobs, helpers, work);
-}
-
-/// Threads only buy speed: the calling thread drains the queue too, so a
-/// thread the OS refuses changes no result and panics nothing.
-fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
-    let queue = Mutex::new(jobs);
-    let drain = || loop {
-        // A poisoned lock means a worker panicked; `scope` re-raises that.
-        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        match job {
-            Some(job) => work(job),
-            None => return,
-        }
-    };
-    drain_on_threads(helpers, &drain);
-}
-
-/// Runs `drain` here and on up to `helpers` threads. Not generic: std's
-/// thread code is compiled once, not once per kind of job.
-fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
-    thread::scope(|scope| {
-        for _ in 0..helpers {
-            if thread::Builder::new().spawn_scoped(scope, drain).is_err() {
-                break;
-            }
-        }
-        drain();
-    });
-}
-
-/// Work that [`run_fast`] compiles twice, plain and for AVX2: a band's
-/// share of a pass, or a kernel that several bands share.
-trait Kernel<J>: Sync {
-    fn run(&self, job: J);
-}
-
-/// Runs `work` compiled for AVX2 where the CPU has it (`run` is inlined
-/// down to the inner loops). Not inlined: each caller's codegen unit got
-/// its own copies (2.5 times the compile time).
-#[inline(never)]
-fn run_fast<J, K: Kernel<J>>(work: &K, job: J) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            unsafe { run_avx2(work, job) };
-            return;
-        }
-    }
-    work.run(job)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn run_avx2<J, K: Kernel<J>>(work: &K, job: J) {
-    work.run(job)
-}
-
-/// A band's rows of a pass that decides deaths, and where they go.
-struct DeathJob<'a> {
-    band: Range<usize>,
-    sink: Sink<'a>,
-}
-
-/// Runs a death pass over all bands; the deaths go to the map's characters.
-fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
-where
-    K: for<'c> Kernel<DeathJob<'c>>,
-{
-    let (bands, cols) = (&field.bands, field.cols);
-    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
-    let jobs = sinks.map(|(chars, band)| DeathJob {
-        band: band.clone(),
-        sink: Sink { chars, first_row: band.start },
-    });
-    run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
 // ---- command line -----------------------------------------------------------
