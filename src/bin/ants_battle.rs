@@ -530,6 +530,7 @@ fn not_below_players(row: &[u8], players: Located<u64>) -> (usize, String) {
 }
 
 /// Where [`Reader::layout`]'s line stands: what the lines before it set.
+#[derive(Clone, Copy)]
 struct Progress {
     /// R and C (0 until their lines).
     rows: usize,
@@ -559,7 +560,8 @@ fn not_a_cell(b: u8) -> String {
     }
 }
 
-/// Returns a `BadLayout` at byte `$at` of the input, with a `format!` message.
+/// Returns [`Reader::refuse`]'s failure at byte `$at`, with a `format!`
+/// message.
 macro_rules! refuse {
     ($reader:expr, $at:expr, $($what:tt)*) => {
         return Err($reader.refuse($at, format!($($what)*)))
@@ -663,22 +665,17 @@ impl Reader<'_> {
         if clean_row && end == pos + 2 + cols && end < self.input.len() {
             return Ok(());
         }
-        self.row_refusal(pos, end, cols, r + 1, rows)
+        self.row_refusal(pos, end, so_far)
     }
 
-    /// `--strict`: what is wrong with map row `k` of R, first thing first.
+    /// `--strict`: what is wrong with the map row, first thing first.
     #[cold]
-    fn row_refusal(
-        &self,
-        pos: usize,
-        end: usize,
-        cols: usize,
-        k: usize,
-        rows: usize,
-    ) -> Result<(), Failure> {
+    fn row_refusal(&self, pos: usize, end: usize, so_far: Progress) -> Result<(), Failure> {
+        let Progress { rows, cols, map_rows: r, .. } = so_far;
         let line = &self.input[pos..end];
         if !line.starts_with(b"m ") {
-            refuse!(self, pos, "expected map row {k} of {rows} (`m ROW`), found `{}`", show(line));
+            let found = show(line);
+            refuse!(self, pos, "expected map row {} of {rows} (`m ROW`), found `{found}`", r + 1);
         }
         let (row, cells) = (pos + 2, &line[2..]);
         let bad = |&b: &u8| row_check(&[b]).has_bad_byte;
