@@ -32,10 +32,10 @@
 //! maps battle as their transpose. One thread unless `--threads` asks.
 //!
 //! # Sections
-//! Top-down: input (the reader), model, sweeps (the engine every rule
-//! runs on: [`Sweep`], [`Kernel`], bands and threads, [`decide`]), rules,
-//! output, `--explain`, command line. Nothing before the rules calls into
-//! them.
+//! Top-down: input (the reader), model (the map, the attack disk, and the
+//! engine every rule runs on: [`Sweep`], [`Kernel`], bands and threads,
+//! [`decide`]), rules, output, `--explain`, command line. Nothing before
+//! the rules calls into them.
 //!
 //! # Complexity and limits
 //! Time O(R * C * |D|) with |D| <= 316 ([`MAX_DISK`]); memory a few bytes
@@ -806,10 +806,9 @@ impl Field {
     }
 }
 
-// ---- sweeps, bands, threads -------------------------------------------------
-
-// The engine every rule runs on: a rule is a kernel over a band of rows,
-// sweeping offsets and cells; `decide` runs a death pass on the bands.
+// The model's engine, which every rule runs on: sweeps, bands, threads. A
+// rule is a kernel over a band of rows, sweeping offsets and cells; bands
+// run on threads; `decide` runs a death pass on the bands.
 
 /// A sweep's offsets and their sideways reach.
 struct Sweep<'a> {
