@@ -4,6 +4,8 @@
 //!
 //! # Input
 //! The engine's map file (header lines, then `m ROW` lines): [`HELP`].
+//! One reader, [`parse`], takes it as the engine does or, with `--strict`,
+//! in its canonical form only.
 //!
 //! # Output
 //! The header, normalised, and the map after the battle (a dead ant
@@ -29,6 +31,12 @@
 //! ([`run_fast`]), or sliding-window sums ([`DiskRows`], `damage`). Tall
 //! maps battle as their transpose. One thread unless `--threads` asks.
 //!
+//! # Sections
+//! Top-down: input (the reader), model (the map, the attack disk, and the
+//! engine every rule runs on: [`Sweep`], [`Kernel`], bands and threads,
+//! [`decide`]), rules, output, `--explain`, command line. Nothing before
+//! the rules calls into them.
+//!
 //! # Complexity and limits
 //! Time O(R * C * |D|) with |D| <= 316 ([`MAX_DISK`]); memory a few bytes
 //! per cell. R * C <= 25,000,000 ([`MAX_CELLS`]), N <= 100.
@@ -40,7 +48,7 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::sync::Mutex;
 use std::thread;
 
@@ -291,9 +299,36 @@ fn once<T>(slot: &Option<T>, line: usize, key: &[u8]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Parses the whole input. Header lines may come in any order except that
-/// `cols` must precede the map rows (the engine needs the width first).
-pub fn parse(input: &[u8]) -> Result<Map, Failure> {
+/// The header keys of `--strict`, in their one order: `rows` and `cols`
+/// required, the others optional.
+const HEADER_KEYS: [&str; 5] = ["rows", "cols", "players", "attackradius2", "attack"];
+
+/// Reads the whole input, as the engine does or, with `strict` (`--strict`,
+/// `--validate`), in its canonical form only.
+///
+/// Leniently, header lines `key value` come in any order except that
+/// `cols` must precede the map rows (the engine needs the width first);
+/// blanks and a CR around a line, blank lines, `#` lines and other keys
+/// (`score`, `hive`) do not matter.
+///
+/// Strictly, the header is `rows R`, `cols C`, then, each if present and in
+/// this order, `players P`, `attackradius2 N`, `attack MODE`; then exactly R
+/// lines `m ROW` of exactly C cells. One space between key and value,
+/// numbers without leading zeros, every line (the last too) ends with LF;
+/// no CR, tab, blank line, `#` line or other key, nothing after the map.
+/// The first deviation is reported as `line L column C: ...` (C counts
+/// bytes from 1).
+///
+/// Both readings go through the same lines and the same rules of values,
+/// cells and owners; `strict` adds the layout ([`Reader::layout`], before
+/// each line is read) and its own words for a refusal. A line that passes
+/// the layout check passes the lenient rules too, so what `--strict`
+/// accepts reads to the map the lenient reading gives.
+pub fn parse(input: &[u8], strict: bool) -> Result<Map, Failure> {
+    let mut reader = Reader { input, strict, next_key: 0 };
+    if input.is_empty() {
+        return Err(reader.refuse(0, "empty input".into()));
+    }
     let (mut rows, mut cols) = (None, None);
     let mut players: Option<Located<u64>> = None;
     let (mut radius2, mut mode) = (None, None);
@@ -302,14 +337,24 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     // first_owner[o]: the first map row with an ant or hill of a player
     // >= o, to name it if `players` turns out to be o or less.
     let mut first_owner = [None; MAX_PLAYERS as usize + 1];
+    // `--strict`: 1 + the highest owner a map row may hold (P precedes
+    // the map there).
+    let mut strict_top = u8::MAX;
     let (mut line_no, mut pos) = (0usize, 0usize);
     while pos < input.len() {
         line_no += 1;
-        let end = line_end(input, pos, cols).unwrap_or_else(|| {
+        let fast = line_end(input, pos, cols);
+        let end = fast.unwrap_or_else(|| {
             let rest = input[pos..].iter().position(|&b| b == b'\n');
             rest.map_or(input.len(), |k| pos + k)
         });
+        if strict {
+            let (rows, cols) = (rows.unwrap_or(0), cols.unwrap_or(0));
+            let clean_row = fast.is_some();
+            reader.layout(pos, end, Progress { rows, cols, map_rows, clean_row })?;
+        }
         let line = trim(&input[pos..end]);
+        let start = pos;
         pos = end + 1;
         if line.is_empty() || line[0] == b'#' {
             continue;
@@ -339,6 +384,14 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 let ch = show(&value[i..i + 1]);
                 bail!(line_no, "unknown cell character `{ch}` in column {}", i + 1);
             }
+            // "ant letters and hill digits must be below P": leniently
+            // checked at the end (`players` may follow), strictly here.
+            if check.owners > strict_top {
+                if let Some(players) = players {
+                    let (k, what) = not_below_players(value, players);
+                    return Err(reader.refuse(start + 2 + k, what));
+                }
+            }
             for slot in first_owner.iter_mut().take(check.owners as usize) {
                 slot.get_or_insert(Located::new(map_rows, line_no));
             }
@@ -346,16 +399,17 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
             map_rows += 1;
             continue;
         }
+        // The value's first byte, for `--strict` (whose lines are untrimmed).
+        let at = start + key.len() + 1;
         let (name, shown) = (show(key), show(value));
         match key {
             b"rows" | b"cols" => {
-                let n = match parse_count(value) {
+                let n = reader.number(at, key, value, 1..=MAX_CELLS as u64, |n| match n {
                     Some(n) if n > MAX_CELLS as u64 => {
-                        bail!(line_no, "{name} {shown} over the limit of {MAX_CELLS} cells")
+                        format!("{name} {shown} over the limit of {MAX_CELLS} cells")
                     }
-                    Some(n) if n >= 1 => n as usize,
-                    _ => bail!(line_no, "{name} must be a positive integer, found `{shown}`"),
-                };
+                    _ => format!("{name} must be a positive integer, found `{shown}`"),
+                })? as usize;
                 if key == b"rows" {
                     once(&rows, line_no, key)?;
                     if map_rows > n {
@@ -368,32 +422,30 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 }
                 if let (Some(r), Some(c)) = (rows, cols) {
                     if r.saturating_mul(c) > MAX_CELLS {
-                        bail!(line_no, "map of {r} x {c} cells over the limit of {MAX_CELLS}");
+                        let what = format!("map of {r} x {c} cells over the limit of {MAX_CELLS}");
+                        return Err(reader.refuse(at, what));
                     }
                 }
             }
             b"players" => {
                 once(&players, line_no, key)?;
-                match parse_count(value) {
-                    Some(p) if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => {
-                        players = Some(Located::new(p, line_no))
-                    }
-                    _ => bail!(
-                        line_no,
-                        "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found `{shown}`"
-                    ),
+                let range = MIN_PLAYERS..=MAX_PLAYERS;
+                let what =
+                    |_| format!("players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found `{shown}`");
+                let p = reader.number(at, key, value, range, what)?;
+                players = Some(Located::new(p, line_no));
+                if strict {
+                    strict_top = p as u8;
                 }
             }
             b"attackradius2" => {
                 once(&radius2, line_no, key)?;
-                match parse_count(value) {
-                    Some(n) if n <= MAX_RADIUS2 => radius2 = Some(n),
-                    Some(_) => bail!(line_no, "attackradius2 {shown} over the limit {MAX_RADIUS2}"),
-                    None => bail!(
-                        line_no,
+                radius2 = Some(reader.number(at, key, value, 0..=MAX_RADIUS2, |n| match n {
+                    Some(_) => format!("attackradius2 {shown} over the limit {MAX_RADIUS2}"),
+                    None => format!(
                         "attackradius2 must be an integer 0..{MAX_RADIUS2}, found `{shown}`"
                     ),
-                }
+                })?);
             }
             b"attack" => {
                 once(&mode, line_no, key)?;
@@ -402,14 +454,17 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
                 mode = known.into_iter().find(|m| m.name().as_bytes() == value);
                 if mode.is_none() {
                     let all = "focus, closest, support, damage";
-                    bail!(line_no, "unknown attack mode `{shown}` ({all})");
+                    return Err(reader.refuse(at, format!("unknown attack mode `{shown}` ({all})")));
                 }
             }
             _ => {} // `score`, `hive` and other engine keys play no part here.
         }
+        if strict && end == input.len() {
+            return Err(reader.refuse(end, "no newline at the end of the line".into()));
+        }
     }
-    if input.is_empty() {
-        bail!(1, "empty input");
+    if strict {
+        reader.layout_at_end(rows.unwrap_or(0), map_rows)?;
     }
     let last = line_no.max(1);
     let (rows, cols) = match (rows, cols) {
@@ -420,19 +475,11 @@ pub fn parse(input: &[u8]) -> Result<Map, Failure> {
     if map_rows != rows {
         bail!(last, "{map_rows} map rows, expected {rows}");
     }
-    if let Some(Located { value: p, line }) = players {
-        // "ant letters and hill digits must be below P".
-        if let Some(first) = first_owner[p as usize] {
-            let (row, row_line) = (first.value, first.line);
-            let row = &cells[row * cols..(row + 1) * cols];
-            let too_high = |b: u8| cell_owner(b).filter(|&o| u64::from(o) >= p);
-            let b = row.iter().copied().find(|&b| too_high(b).is_some());
-            let b = b.unwrap_or(b'a');
-            let what = if b.is_ascii_digit() { "hill" } else { "ant" };
-            let owner = too_high(b).unwrap_or(0);
-            let p = format!("players {p} (line {line})");
-            let b = b as char;
-            bail!(row_line, "{what} `{b}` of player {owner} not below {p}");
+    if let Some(players) = players {
+        if let Some(first) = first_owner[players.value as usize] {
+            let row = &cells[first.value * cols..(first.value + 1) * cols];
+            let what = not_below_players(row, players).1;
+            return Err(Failure::BadInput { line: first.line, what });
         }
     }
     Ok(Map { rows, cols, players: players.map(|p| p.value), radius2, mode, cells })
@@ -471,38 +518,37 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-// The strict reading (`--strict`, `--validate`): the canonical form only.
-
-/// The header keys of `--strict`, in their one order: `rows` and `cols`
-/// required, the others optional.
-const HEADER_KEYS: [&str; 5] = ["rows", "cols", "players", "attackradius2", "attack"];
-
-/// A `--strict` refusal at byte `at` of `input` (its line and column are
-/// counted only here, on the way out).
-fn off_layout(input: &[u8], at: usize, what: String) -> Failure {
-    let before = &input[..at];
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    Failure::BadLayout { line, column: at - line_start + 1, what }
+/// The first ant or hill in `row` of a player not below P (its index),
+/// and the refusal that names it: one wording for both readings.
+fn not_below_players(row: &[u8], players: Located<u64>) -> (usize, String) {
+    let p = players.value;
+    let k = row.iter().position(|&b| cell_owner(b).map(u64::from) >= Some(p)).unwrap_or(0);
+    let (b, owner) = (row[k], cell_owner(row[k]).unwrap_or(0));
+    let what = if b.is_ascii_digit() { "hill" } else { "ant" };
+    let line = players.line;
+    (k, format!("{what} `{}` of player {owner} not below players {p} (line {line})", b as char))
 }
 
-/// Returns a `BadLayout` at byte `$at` of `$input`, with a `format!` message.
-macro_rules! refuse {
-    ($input:expr, $at:expr, $($what:tt)*) => {
-        return Err(off_layout($input, $at, format!($($what)*)))
-    };
+/// Where [`Reader::layout`]'s line stands: what the lines before it set.
+#[derive(Clone, Copy)]
+struct Progress {
+    /// R and C (0 until their lines).
+    rows: usize,
+    cols: usize,
+    /// Map rows read so far.
+    map_rows: usize,
+    /// The fast path ([`line_end`]) took the line: `m ` and C cells
+    /// without a bad byte.
+    clean_row: bool,
 }
 
-/// A header value under `--strict`: digits without a leading zero (`0`
-/// itself is fine); huge values saturate and fail the range checks.
-fn strict_count(input: &[u8], at: usize, value: &[u8]) -> Result<u64, Failure> {
-    match parse_count(value) {
-        None => refuse!(input, at, "expected a number, found `{}`", show(value)),
-        Some(_) if value.len() > 1 && value[0] == b'0' => {
-            refuse!(input, at, "leading zero in `{}`", show(value))
-        }
-        Some(n) => Ok(n),
-    }
+/// What [`parse`] needs to word a refusal, and `--strict`'s place in
+/// the header order.
+struct Reader<'a> {
+    input: &'a [u8],
+    strict: bool,
+    /// `--strict`: `HEADER_KEYS[next_key..]` may still come.
+    next_key: usize,
 }
 
 /// What `--strict` says of a byte that is no cell character.
@@ -514,59 +560,86 @@ fn not_a_cell(b: u8) -> String {
     }
 }
 
-/// `--strict` (and so `--validate`): the input in its canonical form, or
-/// the first deviation as `line L column C: ...` (C counts bytes from 1).
-/// The header is `rows R`, `cols C`, then, each if present and in this
-/// order, `players P`, `attackradius2 N`, `attack MODE`; then exactly R
-/// lines `m ROW` of exactly C cells. One space between key and value,
-/// numbers without leading zeros, every line (the last too) ends with LF;
-/// no CR, tab, blank line, `#` line or other key, nothing after the map.
-/// It checks every rule of [`parse`] too, so that [`parse`] then reads the
-/// same bytes to the same map and cannot fail.
-pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
-    if input.is_empty() {
-        refuse!(input, 0, "empty input");
+/// Returns [`Reader::refuse`]'s failure at byte `$at`, with a `format!`
+/// message.
+macro_rules! refuse {
+    ($reader:expr, $at:expr, $($what:tt)*) => {
+        return Err($reader.refuse($at, format!($($what)*)))
+    };
+}
+
+impl Reader<'_> {
+    /// A refusal about byte `at` of the input: `line L: ...`, or under
+    /// `--strict` `line L column C: ...` (both counted only here, on the
+    /// way out).
+    #[cold]
+    fn refuse(&self, at: usize, what: String) -> Failure {
+        let before = &self.input[..at];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        if !self.strict {
+            return Failure::BadInput { line, what };
+        }
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+        Failure::BadLayout { line, column: at - line_start + 1, what }
     }
-    let (mut rows, mut cols) = (0usize, 0usize);
-    // P and the line of a `players` line.
-    let mut players: Option<(u64, usize)> = None;
-    let mut next_key = 0; // HEADER_KEYS[next_key..] may still come
-    let (mut pos, mut line_no) = (0, 0);
-    // The header, up to the first map row.
-    loop {
-        if pos == input.len() {
-            if next_key < 2 {
-                refuse!(input, pos, "the input ends before the `{}` line", HEADER_KEYS[next_key]);
+
+    /// A header value at byte `at`: a number in `range`. `lenient` words
+    /// the refusal (given the number, if any); `--strict` says it its own
+    /// way and also refuses a leading zero (`0` itself is fine). Huge
+    /// values saturate and fall outside the range.
+    fn number(
+        &self,
+        at: usize,
+        key: &[u8],
+        value: &[u8],
+        range: RangeInclusive<u64>,
+        lenient: impl FnOnce(Option<u64>) -> String,
+    ) -> Result<u64, Failure> {
+        let n = parse_count(value);
+        let leading_zero = self.strict && value.len() > 1 && value[0] == b'0';
+        match n {
+            Some(n) if range.contains(&n) && !leading_zero => Ok(n),
+            _ if !self.strict => Err(self.refuse(at, lenient(n))),
+            None => refuse!(self, at, "expected a number, found `{}`", show(value)),
+            Some(_) if leading_zero => refuse!(self, at, "leading zero in `{}`", show(value)),
+            Some(n) => {
+                let (lo, hi) = (range.start(), range.end());
+                refuse!(self, at, "{} must be {lo}..{hi}, found {n}", show(key))
             }
-            refuse!(input, pos, "the input ends before the first of {rows} map rows");
         }
-        let end = input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
-        let line = &input[pos..end];
-        line_no += 1;
-        if line.is_empty() {
-            refuse!(input, pos, "blank line");
-        }
+    }
+
+    /// `--strict`: the layout of the line `input[pos..end]`, before it is
+    /// read: a header line in its place with one space and a value without
+    /// blanks (the value itself is checked as it is read), or the next of
+    /// the R map rows, exactly `m ROW` and LF.
+    fn layout(&mut self, pos: usize, end: usize, so_far: Progress) -> Result<(), Failure> {
+        let line = &self.input[pos..end];
         let split = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
         let key = &line[..split];
-        if key == b"m" && next_key >= 2 {
-            break;
+        if so_far.map_rows > 0 || (key == b"m" && self.next_key >= 2) {
+            return self.map_row_layout(pos, end, so_far);
+        }
+        if line.is_empty() {
+            refuse!(self, pos, "blank line");
         }
         let known = HEADER_KEYS.iter().position(|k| k.as_bytes() == key);
         let order = "the header is rows, cols, then players, attackradius2, attack if present";
         match known {
-            Some(i) if i == next_key || (next_key >= 2 && i > next_key) => next_key = i + 1,
-            _ if next_key < 2 => {
-                let want = HEADER_KEYS[next_key];
-                refuse!(input, pos, "expected the `{want}` line, found `{}`", show(line))
+            Some(i) if i == self.next_key || (self.next_key >= 2 && i > self.next_key) => {
+                self.next_key = i + 1
+            }
+            _ if self.next_key < 2 => {
+                let want = HEADER_KEYS[self.next_key];
+                refuse!(self, pos, "expected the `{want}` line, found `{}`", show(line))
             }
             Some(_) => {
-                refuse!(input, pos, "`{}` line out of order or repeated ({order})", show(key))
+                refuse!(self, pos, "`{}` line out of order or repeated ({order})", show(key))
             }
-            None => refuse!(input, pos, "unknown header line `{}` ({order})", show(line)),
+            None => refuse!(self, pos, "unknown header line `{}` ({order})", show(line)),
         }
-        let at = pos + split + 1; // the value's first byte
         if split == line.len() || split + 1 == line.len() {
-            refuse!(input, pos + line.len(), "missing value after `{}`", show(key));
+            refuse!(self, pos + line.len(), "missing value after `{}`", show(key));
         }
         let value = &line[split + 1..];
         if let Some(k) = value.iter().position(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
@@ -575,114 +648,65 @@ pub fn check_strict(input: &[u8]) -> Result<(), Failure> {
                 b'\t' => ("a tab", "one space between key and value, none after"),
                 _ => ("a carriage return", "lines end with LF only"),
             };
-            refuse!(input, at + k, "{what} in the `{}` line ({why})", show(key));
+            refuse!(self, pos + split + 1 + k, "{what} in the `{}` line ({why})", show(key));
         }
-        match key {
-            b"rows" | b"cols" => {
-                let n = strict_count(input, at, value)?;
-                if n == 0 || n > MAX_CELLS as u64 {
-                    refuse!(input, at, "{} must be 1..{MAX_CELLS}, found {n}", show(key));
-                }
-                if key == b"rows" {
-                    rows = n as usize;
-                } else {
-                    cols = n as usize;
-                    if rows.saturating_mul(cols) > MAX_CELLS {
-                        refuse!(
-                            input,
-                            at,
-                            "map of {rows} x {cols} cells over the limit of {MAX_CELLS}"
-                        );
-                    }
-                }
-            }
-            b"players" => match strict_count(input, at, value)? {
-                p if (MIN_PLAYERS..=MAX_PLAYERS).contains(&p) => players = Some((p, line_no)),
-                p => refuse!(input, at, "players must be {MIN_PLAYERS}..{MAX_PLAYERS}, found {p}"),
-            },
-            b"attackradius2" => {
-                let n = strict_count(input, at, value)?;
-                if n > MAX_RADIUS2 {
-                    refuse!(input, at, "attackradius2 must be 0..{MAX_RADIUS2}, found {n}");
-                }
-            }
-            _ => {
-                if !["focus", "closest", "support", "damage"].iter().any(|m| m.as_bytes() == value)
-                {
-                    let all = "focus, closest, support, damage";
-                    refuse!(input, at, "unknown attack mode `{}` ({all})", show(value));
-                }
-            }
-        }
-        if end == input.len() {
-            refuse!(input, end, "no newline at the end of the line");
-        }
-        pos = end + 1;
+        Ok(())
     }
-    // The map: R lines `m ROW`, checked a whole row at a time.
-    let top = players.map_or(u8::MAX, |(p, _)| p as u8); // 1 + the highest owner allowed
-    for r in 0..rows {
-        if pos == input.len() {
-            refuse!(input, pos, "the input ends after {r} of {rows} map rows");
+
+    /// `--strict`: map row `so_far.map_rows + 1`, exactly `m ROW` and LF
+    /// (its owners are checked as it is read).
+    #[inline]
+    fn map_row_layout(&self, pos: usize, end: usize, so_far: Progress) -> Result<(), Failure> {
+        let Progress { rows, cols, map_rows: r, clean_row } = so_far;
+        if r == rows {
+            let line = show(&self.input[pos..end]);
+            refuse!(self, pos, "nothing may follow the last map row, found `{line}`");
         }
-        let (row, end) = (pos + 2, pos + 2 + cols);
-        let fits = input[pos..].starts_with(b"m ") && input.get(end) == Some(&b'\n');
-        let check = if fits {
-            row_check(&input[row..end])
-        } else {
-            RowCheck { has_bad_byte: true, owners: 0 }
-        };
-        if !check.has_bad_byte && check.owners <= top {
-            pos = end + 1;
-            continue;
+        if clean_row && end == pos + 2 + cols && end < self.input.len() {
+            return Ok(());
         }
-        // The slow path: say what is wrong, first thing first.
-        let line_end =
-            input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
-        let line = &input[pos..line_end];
+        self.row_refusal(pos, end, so_far)
+    }
+
+    /// `--strict`: what is wrong with the map row, first thing first.
+    #[cold]
+    fn row_refusal(&self, pos: usize, end: usize, so_far: Progress) -> Result<(), Failure> {
+        let Progress { rows, cols, map_rows: r, .. } = so_far;
+        let line = &self.input[pos..end];
         if !line.starts_with(b"m ") {
-            refuse!(
-                input,
-                pos,
-                "expected map row {} of {rows} (`m ROW`), found `{}`",
-                r + 1,
-                show(line)
-            );
+            let found = show(line);
+            refuse!(self, pos, "expected map row {} of {rows} (`m ROW`), found `{found}`", r + 1);
         }
-        let cells = &line[2..];
+        let (row, cells) = (pos + 2, &line[2..]);
         let bad = |&b: &u8| row_check(&[b]).has_bad_byte;
         if let Some(k) = cells.iter().position(bad) {
-            refuse!(input, row + k, "{}", not_a_cell(cells[k]));
+            refuse!(self, row + k, "{}", not_a_cell(cells[k]));
         }
         if cells.len() != cols {
             let at = row + cells.len().min(cols);
-            refuse!(input, at, "map row has {} cells, expected {cols}", cells.len());
+            refuse!(self, at, "map row has {} cells, expected {cols}", cells.len());
         }
-        if line_end == input.len() {
-            refuse!(input, line_end, "no newline at the end of the last map row");
+        if end == self.input.len() {
+            refuse!(self, end, "no newline at the end of the last map row");
         }
-        let (p, players_line) = players.unwrap_or((10, 0));
-        let k = cells.iter().position(|&b| cell_owner(b).map(u64::from) >= Some(p));
-        let k = k.unwrap_or(0);
-        let (b, owner) = (cells[k], cell_owner(cells[k]).unwrap_or(0));
-        let what = if b.is_ascii_digit() { "hill" } else { "ant" };
-        refuse!(
-            input,
-            row + k,
-            "{what} `{}` of player {owner} not below players {p} (line {players_line})",
-            b as char
-        );
+        Ok(())
     }
-    if pos < input.len() {
-        let end = input[pos..].iter().position(|&b| b == b'\n').map_or(input.len(), |k| pos + k);
-        refuse!(
-            input,
-            pos,
-            "nothing may follow the last map row, found `{}`",
-            show(&input[pos..end])
-        );
+
+    /// `--strict`: the input ended after every line passed; what is missing.
+    fn layout_at_end(&self, rows: usize, map_rows: usize) -> Result<(), Failure> {
+        let end = self.input.len();
+        if self.next_key < 2 {
+            let want = HEADER_KEYS[self.next_key];
+            refuse!(self, end, "the input ends before the `{want}` line");
+        }
+        if map_rows == 0 {
+            refuse!(self, end, "the input ends before the first of {rows} map rows");
+        }
+        if map_rows < rows {
+            refuse!(self, end, "the input ends after {map_rows} of {rows} map rows");
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 // ---- model ------------------------------------------------------------------
@@ -780,6 +804,293 @@ impl Field {
     fn row(&self, r: usize) -> &[u8] {
         &self.owner[r * self.cols..(r + 1) * self.cols]
     }
+}
+
+// The model's engine, which every rule runs on: sweeps, bands, threads. A
+// rule is a kernel over a band of rows, sweeping offsets and cells; bands
+// run on threads; `decide` runs a death pass on the bands.
+
+/// A sweep's offsets and their sideways reach.
+struct Sweep<'a> {
+    field: &'a Field,
+    offsets: &'a [Offset],
+    reach: usize,
+    /// Per offset, where the current row reads.
+    starts: Vec<SourceStart>,
+}
+
+/// Where offset (dr, dc) reads for row r: row r + dr's start plus dc in
+/// the owners and in `aux` (rows taken mod their count), and dc mod cols.
+#[derive(Clone, Copy)]
+struct SourceStart {
+    owner: isize,
+    aux: isize,
+    shift: usize,
+}
+
+impl<'a> Sweep<'a> {
+    fn new(field: &'a Field, offsets: &'a [Offset]) -> Sweep<'a> {
+        let reach = offsets.iter().map(|o| o.dc.unsigned_abs()).max().unwrap_or(0);
+        Sweep { field, offsets, reach, starts: Vec::with_capacity(offsets.len()) }
+    }
+
+    /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
+    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane, or
+    /// a ring of m rows (row v in row v mod m). Inner columns go in blocks
+    /// of B cells; the `reach` columns at each side in [`Sweep::range`].
+    #[inline(always)]
+    fn row<T: Copy, A: Copy + Default, const B: usize>(
+        &mut self,
+        aux: &[T],
+        r: usize,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A + Copy,
+    ) {
+        let (field, cols) = (self.field, self.field.cols);
+        let own = field.row(r);
+        let m = (aux.len() / cols) as isize;
+        let own_aux = &aux[r % m as usize * cols..][..cols];
+        acc.iter_mut().for_each(|a| *a = A::default());
+        self.starts.clear();
+        for o in self.offsets {
+            let (v, c) = (r as isize + o.dr, cols as isize);
+            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
+            let k = o.dc.rem_euclid(c) as usize;
+            self.starts.push(SourceStart { owner: s * c + o.dc, aux: a * c + o.dc, shift: k });
+        }
+        let reach = self.reach;
+        if cols < 2 * reach + B {
+            self.range(aux, r, 0..cols, acc, op);
+            return;
+        }
+        let end = cols - reach;
+        let mut x = reach;
+        while x < end {
+            let x0 = x.min(end - B);
+            let mut block = [A::default(); B];
+            let me = &own[x0..x0 + B];
+            let me_aux = &own_aux[x0..x0 + B];
+            for &SourceStart { owner: st, aux: sa, .. } in &self.starts {
+                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
+                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
+                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
+                // is in row s of the owners, b..+B in row a of `aux`.
+                let them = unsafe { field.owner.get_unchecked(base..base + B) };
+                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
+                let cells = block.iter_mut().zip(me.iter().zip(me_aux));
+                for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
+                    *a = op(*a, mo, ma, to, ta);
+                }
+            }
+            acc[x0..x0 + B].copy_from_slice(&block);
+            x = x0 + B;
+        }
+        self.range(aux, r, 0..reach, acc, op);
+        self.range(aux, r, end..cols, acc, op);
+    }
+
+    /// The general path of [`Sweep::row`], for some columns of row `r`. Not
+    /// inlined (that was a fifth of the compile time): it takes only the
+    /// edge columns of a wide map, or the whole of a small one.
+    #[inline(never)]
+    fn range<T: Copy, A: Copy>(
+        &self,
+        aux: &[T],
+        r: usize,
+        columns: Range<usize>,
+        acc: &mut [A],
+        op: impl Fn(A, u8, T, u8, T) -> A,
+    ) {
+        let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
+        let own = field.row(r);
+        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
+        for (start, o) in self.starts.iter().zip(self.offsets) {
+            let (st, sa, k) = (start.owner, start.aux, start.shift);
+            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
+            // Column x reads column (x + k) mod cols: x + k before `split`,
+            // x + k - cols from there on.
+            let split = cols - k;
+            let parts =
+                [(lo, hi.min(split), lo + k), (lo.max(split), hi, lo.max(split) + k - cols)];
+            for (a, b, from) in parts {
+                if a >= b {
+                    continue;
+                }
+                let n = b - a;
+                let (f, from) = (sa + from, st + from);
+                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
+                let mine = own[a..b].iter().zip(&own_aux[a..b]);
+                for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
+                    *x = op(*x, mo, ma, to, ta);
+                }
+            }
+        }
+    }
+}
+
+/// Where a band's deaths go: the map characters of its rows.
+struct Sink<'a> {
+    chars: &'a mut [u8],
+    /// The map row of the first row of `chars`.
+    first_row: usize,
+}
+
+impl Sink<'_> {
+    /// `flag[c] != 0` marks a death wherever an ant stands.
+    #[inline(always)]
+    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
+        let (c, r) = (own.len(), r - self.first_row);
+        let chars = &mut self.chars[r * c..(r + 1) * c];
+        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
+            let dies = (f != 0) & (me != NO_ANT);
+            *ch = if dies { dead_char(*ch) } else { *ch };
+        }
+    }
+}
+
+/// Calls `f(c)` for each column with a flag and an ant (deaths are sparse).
+#[inline(always)]
+fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
+    for (x, &me) in flag.iter_mut().zip(own) {
+        *x = u8::from((*x != 0) & (me != NO_ANT));
+    }
+    // Skip 64-cell stretches without a death with one vectorised test.
+    for (j, block) in flag.chunks(64).enumerate() {
+        if block.iter().fold(0u8, |m, &x| m | x) == 0 {
+            continue;
+        }
+        for (k, chunk) in block.chunks(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            if chunk.len() == 8 {
+                bytes.copy_from_slice(chunk); // a plain load, no memcpy call
+            } else {
+                bytes[..chunk.len()].copy_from_slice(chunk);
+            }
+            let mut word = u64::from_le_bytes(bytes);
+            while word != 0 {
+                f(j * 64 + k * 8 + word.trailing_zeros() as usize / 8);
+                word &= word - 1;
+            }
+        }
+    }
+}
+
+/// Most threads of `--threads auto`, and of `--threads N`.
+const MAX_AUTO_THREADS: usize = 8;
+const MAX_THREADS: usize = 64;
+
+/// `--threads auto`: one on small maps, else the CPUs available (from
+/// cgroup files), at most [`MAX_AUTO_THREADS`].
+fn threads_for(cells: usize) -> usize {
+    if cells < SMALL_MAP {
+        return 1;
+    }
+    let cpus = std::thread::available_parallelism();
+    cpus.map_or(1, |n| n.get().min(MAX_AUTO_THREADS))
+}
+
+/// `threads` bands of consecutive rows (fewer if there are fewer rows).
+fn bands(rows: usize, threads: usize) -> Vec<Range<usize>> {
+    let k = threads.min(rows).max(1);
+    (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
+}
+
+/// Cuts a per-cell plane into each band's rows (empty parts if it is empty).
+fn split_rows<'a, T>(
+    mut plane: &'a mut [T],
+    bands: &[Range<usize>],
+    cols: usize,
+) -> Vec<&'a mut [T]> {
+    let cols = if plane.is_empty() { 0 } else { cols };
+    let mut cut = |band: &Range<usize>| {
+        let (part, rest) = std::mem::take(&mut plane).split_at_mut(band.len() * cols);
+        plane = rest;
+        part
+    };
+    bands.iter().map(&mut cut).collect()
+}
+
+/// Runs `work` once on every job, on the calling thread and on up to
+/// `jobs.len() - 1` worker threads.
+fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
+    let helpers = jobs.len().saturating_sub(1);
+    run_jobs_with(jobs, helpers, work);
+}
+
+/// Threads only buy speed: the calling thread drains the queue too, so a
+/// thread the OS refuses changes no result and panics nothing.
+fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
+    let queue = Mutex::new(jobs);
+    let drain = || loop {
+        // A poisoned lock means a worker panicked; `scope` re-raises that.
+        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match job {
+            Some(job) => work(job),
+            None => return,
+        }
+    };
+    drain_on_threads(helpers, &drain);
+}
+
+/// Runs `drain` here and on up to `helpers` threads. Not generic: std's
+/// thread code is compiled once, not once per kind of job.
+fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
+    thread::scope(|scope| {
+        for _ in 0..helpers {
+            if thread::Builder::new().spawn_scoped(scope, drain).is_err() {
+                break;
+            }
+        }
+        drain();
+    });
+}
+
+/// Work that [`run_fast`] compiles twice, plain and for AVX2: a band's
+/// share of a pass, or a kernel that several bands share.
+trait Kernel<J>: Sync {
+    fn run(&self, job: J);
+}
+
+/// Runs `work` compiled for AVX2 where the CPU has it (`run` is inlined
+/// down to the inner loops). Not inlined: each caller's codegen unit got
+/// its own copies (2.5 times the compile time).
+#[inline(never)]
+fn run_fast<J, K: Kernel<J>>(work: &K, job: J) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { run_avx2(work, job) };
+            return;
+        }
+    }
+    work.run(job)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2<J, K: Kernel<J>>(work: &K, job: J) {
+    work.run(job)
+}
+
+/// A band's rows of a pass that decides deaths, and where they go.
+struct DeathJob<'a> {
+    band: Range<usize>,
+    sink: Sink<'a>,
+}
+
+/// Runs a death pass over all bands; the deaths go to the map's characters.
+fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
+where
+    K: for<'c> Kernel<DeathJob<'c>>,
+{
+    let (bands, cols) = (&field.bands, field.cols);
+    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
+    let jobs = sinks.map(|(chars, band)| DeathJob {
+        band: band.clone(),
+        sink: Sink { chars, first_row: band.start },
+    });
+    run_jobs(jobs.collect(), |job| run_fast(work, job));
 }
 
 // ---- rules ------------------------------------------------------------------
@@ -1458,10 +1769,7 @@ pub fn solve(
     out: &mut impl Write,
     _trace: &mut impl Write,
 ) -> Result<(), Failure> {
-    if options.strict {
-        check_strict(&input)?;
-    }
-    let mut map = parse(&input)?;
+    let mut map = parse(&input, options.strict)?;
     let before = if options.explain { map.cells.clone() } else { Vec::new() };
     let threads = match options.threads {
         0 => threads_for(map.rows * map.cols),
@@ -1574,291 +1882,6 @@ fn explain(before: &[u8], map: &Map, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-// ---- sweeps, bands, threads -------------------------------------------------
-
-/// A sweep's offsets and their sideways reach.
-struct Sweep<'a> {
-    field: &'a Field,
-    offsets: &'a [Offset],
-    reach: usize,
-    /// Per offset, where the current row reads.
-    starts: Vec<SourceStart>,
-}
-
-/// Where offset (dr, dc) reads for row r: row r + dr's start plus dc in
-/// the owners and in `aux` (rows taken mod their count), and dc mod cols.
-#[derive(Clone, Copy)]
-struct SourceStart {
-    owner: isize,
-    aux: isize,
-    shift: usize,
-}
-
-impl<'a> Sweep<'a> {
-    fn new(field: &'a Field, offsets: &'a [Offset]) -> Sweep<'a> {
-        let reach = offsets.iter().map(|o| o.dc.unsigned_abs()).max().unwrap_or(0);
-        Sweep { field, offsets, reach, starts: Vec::with_capacity(offsets.len()) }
-    }
-
-    /// Folds `op(acc, my owner, my aux, its owner, its aux)` over every
-    /// offset into `acc[c]` for each cell c of row `r`. `aux`: a plane, or
-    /// a ring of m rows (row v in row v mod m). Inner columns go in blocks
-    /// of B cells; the `reach` columns at each side in [`Sweep::range`].
-    #[inline(always)]
-    fn row<T: Copy, A: Copy + Default, const B: usize>(
-        &mut self,
-        aux: &[T],
-        r: usize,
-        acc: &mut [A],
-        op: impl Fn(A, u8, T, u8, T) -> A + Copy,
-    ) {
-        let (field, cols) = (self.field, self.field.cols);
-        let own = field.row(r);
-        let m = (aux.len() / cols) as isize;
-        let own_aux = &aux[r % m as usize * cols..][..cols];
-        acc.iter_mut().for_each(|a| *a = A::default());
-        self.starts.clear();
-        for o in self.offsets {
-            let (v, c) = (r as isize + o.dr, cols as isize);
-            let (s, a) = (v.rem_euclid(field.rows as isize), v.rem_euclid(m));
-            let k = o.dc.rem_euclid(c) as usize;
-            self.starts.push(SourceStart { owner: s * c + o.dc, aux: a * c + o.dc, shift: k });
-        }
-        let reach = self.reach;
-        if cols < 2 * reach + B {
-            self.range(aux, r, 0..cols, acc, op);
-            return;
-        }
-        let end = cols - reach;
-        let mut x = reach;
-        while x < end {
-            let x0 = x.min(end - B);
-            let mut block = [A::default(); B];
-            let me = &own[x0..x0 + B];
-            let me_aux = &own_aux[x0..x0 + B];
-            for &SourceStart { owner: st, aux: sa, .. } in &self.starts {
-                let (base, b) = ((st + x0 as isize) as usize, (sa + x0 as isize) as usize);
-                // SAFETY: st = s * cols + dc, s < rows, sa = a * cols + dc,
-                // a < m, |dc| <= reach <= x0 <= cols - reach - B: base..+B
-                // is in row s of the owners, b..+B in row a of `aux`.
-                let them = unsafe { field.owner.get_unchecked(base..base + B) };
-                let them_aux = unsafe { aux.get_unchecked(b..b + B) };
-                let cells = block.iter_mut().zip(me.iter().zip(me_aux));
-                for ((a, (&mo, &ma)), (&to, &ta)) in cells.zip(them.iter().zip(them_aux)) {
-                    *a = op(*a, mo, ma, to, ta);
-                }
-            }
-            acc[x0..x0 + B].copy_from_slice(&block);
-            x = x0 + B;
-        }
-        self.range(aux, r, 0..reach, acc, op);
-        self.range(aux, r, end..cols, acc, op);
-    }
-
-    /// The general path of [`Sweep::row`], for some columns of row `r`. Not
-    /// inlined (that was a fifth of the compile time): it takes only the
-    /// edge columns of a wide map, or the whole of a small one.
-    #[inline(never)]
-    fn range<T: Copy, A: Copy>(
-        &self,
-        aux: &[T],
-        r: usize,
-        columns: Range<usize>,
-        acc: &mut [A],
-        op: impl Fn(A, u8, T, u8, T) -> A,
-    ) {
-        let (field, cols, lo, hi) = (self.field, self.field.cols, columns.start, columns.end);
-        let own = field.row(r);
-        let own_aux = &aux[r % (aux.len() / cols) * cols..][..cols];
-        for (start, o) in self.starts.iter().zip(self.offsets) {
-            let (st, sa, k) = (start.owner, start.aux, start.shift);
-            let (st, sa) = ((st - o.dc) as usize, (sa - o.dc) as usize);
-            // Column x reads column (x + k) mod cols: x + k before `split`,
-            // x + k - cols from there on.
-            let split = cols - k;
-            let parts =
-                [(lo, hi.min(split), lo + k), (lo.max(split), hi, lo.max(split) + k - cols)];
-            for (a, b, from) in parts {
-                if a >= b {
-                    continue;
-                }
-                let n = b - a;
-                let (f, from) = (sa + from, st + from);
-                let them = field.owner[from..from + n].iter().zip(&aux[f..f + n]);
-                let mine = own[a..b].iter().zip(&own_aux[a..b]);
-                for ((x, (&mo, &ma)), (&to, &ta)) in acc[a..b].iter_mut().zip(mine).zip(them) {
-                    *x = op(*x, mo, ma, to, ta);
-                }
-            }
-        }
-    }
-}
-
-/// Where a band's deaths go: the map characters of its rows.
-struct Sink<'a> {
-    chars: &'a mut [u8],
-    /// The map row of the first row of `chars`.
-    first_row: usize,
-}
-
-impl Sink<'_> {
-    /// `flag[c] != 0` marks a death wherever an ant stands.
-    #[inline(always)]
-    fn row(&mut self, r: usize, flag: &[u8], own: &[u8]) {
-        let (c, r) = (own.len(), r - self.first_row);
-        let chars = &mut self.chars[r * c..(r + 1) * c];
-        for ((ch, &f), &me) in chars.iter_mut().zip(flag).zip(own) {
-            let dies = (f != 0) & (me != NO_ANT);
-            *ch = if dies { dead_char(*ch) } else { *ch };
-        }
-    }
-}
-
-/// Calls `f(c)` for each column with a flag and an ant (deaths are sparse).
-#[inline(always)]
-fn for_each_death(flag: &mut [u8], own: &[u8], mut f: impl FnMut(usize)) {
-    for (x, &me) in flag.iter_mut().zip(own) {
-        *x = u8::from((*x != 0) & (me != NO_ANT));
-    }
-    // Skip 64-cell stretches without a death with one vectorised test.
-    for (j, block) in flag.chunks(64).enumerate() {
-        if block.iter().fold(0u8, |m, &x| m | x) == 0 {
-            continue;
-        }
-        for (k, chunk) in block.chunks(8).enumerate() {
-            let mut bytes = [0u8; 8];
-            if chunk.len() == 8 {
-                bytes.copy_from_slice(chunk); // a plain load, no memcpy call
-            } else {
-                bytes[..chunk.len()].copy_from_slice(chunk);
-            }
-            let mut word = u64::from_le_bytes(bytes);
-            while word != 0 {
-                f(j * 64 + k * 8 + word.trailing_zeros() as usize / 8);
-                word &= word - 1;
-            }
-        }
-    }
-}
-
-/// Most threads of `--threads auto`, and of `--threads N`.
-const MAX_AUTO_THREADS: usize = 8;
-const MAX_THREADS: usize = 64;
-
-/// `--threads auto`: one on small maps, else the CPUs available (from
-/// cgroup files), at most [`MAX_AUTO_THREADS`].
-fn threads_for(cells: usize) -> usize {
-    if cells < SMALL_MAP {
-        return 1;
-    }
-    let cpus = std::thread::available_parallelism();
-    cpus.map_or(1, |n| n.get().min(MAX_AUTO_THREADS))
-}
-
-/// `threads` bands of consecutive rows (fewer if there are fewer rows).
-fn bands(rows: usize, threads: usize) -> Vec<Range<usize>> {
-    let k = threads.min(rows).max(1);
-    (0..k).map(|i| rows * i / k..rows * (i + 1) / k).collect()
-}
-
-/// Cuts a per-cell plane into each band's rows (empty parts if it is empty).
-fn split_rows<'a, T>(
-    mut plane: &'a mut [T],
-    bands: &[Range<usize>],
-    cols: usize,
-) -> Vec<&'a mut [T]> {
-    let cols = if plane.is_empty() { 0 } else { cols };
-    let mut cut = |band: &Range<usize>| {
-        let (part, rest) = std::mem::take(&mut plane).split_at_mut(band.len() * cols);
-        plane = rest;
-        part
-    };
-    bands.iter().map(&mut cut).collect()
-}
-
-/// Runs `work` once on every job, on the calling thread and on up to
-/// `jobs.len() - 1` worker threads.
-fn run_jobs<J: Send>(jobs: Vec<J>, work: impl Fn(J) + Sync) {
-    let helpers = jobs.len().saturating_sub(1);
-    run_jobs_with(jobs, helpers, work);
-}
-
-/// Threads only buy speed: the calling thread drains the queue too, so a
-/// thread the OS refuses changes no result and panics nothing.
-fn run_jobs_with<J: Send>(jobs: Vec<J>, helpers: usize, work: impl Fn(J) + Sync) {
-    let queue = Mutex::new(jobs);
-    let drain = || loop {
-        // A poisoned lock means a worker panicked; `scope` re-raises that.
-        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        match job {
-            Some(job) => work(job),
-            None => return,
-        }
-    };
-    drain_on_threads(helpers, &drain);
-}
-
-/// Runs `drain` here and on up to `helpers` threads. Not generic: std's
-/// thread code is compiled once, not once per kind of job.
-fn drain_on_threads(helpers: usize, drain: &(dyn Fn() + Sync)) {
-    thread::scope(|scope| {
-        for _ in 0..helpers {
-            if thread::Builder::new().spawn_scoped(scope, drain).is_err() {
-                break;
-            }
-        }
-        drain();
-    });
-}
-
-/// Work that [`run_fast`] compiles twice, plain and for AVX2: a band's
-/// share of a pass, or a kernel that several bands share.
-trait Kernel<J>: Sync {
-    fn run(&self, job: J);
-}
-
-/// Runs `work` compiled for AVX2 where the CPU has it (`run` is inlined
-/// down to the inner loops). Not inlined: each caller's codegen unit got
-/// its own copies (2.5 times the compile time).
-#[inline(never)]
-fn run_fast<J, K: Kernel<J>>(work: &K, job: J) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            unsafe { run_avx2(work, job) };
-            return;
-        }
-    }
-    work.run(job)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn run_avx2<J, K: Kernel<J>>(work: &K, job: J) {
-    work.run(job)
-}
-
-/// A band's rows of a pass that decides deaths, and where they go.
-struct DeathJob<'a> {
-    band: Range<usize>,
-    sink: Sink<'a>,
-}
-
-/// Runs a death pass over all bands; the deaths go to the map's characters.
-fn decide<K>(field: &Field, cells: &mut [u8], work: &K)
-where
-    K: for<'c> Kernel<DeathJob<'c>>,
-{
-    let (bands, cols) = (&field.bands, field.cols);
-    let sinks = split_rows(cells, bands, cols).into_iter().zip(bands);
-    let jobs = sinks.map(|(chars, band)| DeathJob {
-        band: band.clone(),
-        sink: Sink { chars, first_row: band.start },
-    });
-    run_jobs(jobs.collect(), |job| run_fast(work, job));
-}
-
 // ---- command line -----------------------------------------------------------
 
 const BIN: &str = "ants_battle";
@@ -1906,7 +1929,7 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
 /// The options, one field each.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Options {
-    /// `--strict`: the input must be in its canonical form ([`check_strict`]).
+    /// `--strict`: the input must be in its canonical form ([`parse`]).
     pub strict: bool,
     /// `--threads N`: row bands (and threads); 0 for `auto`.
     threads: usize,
