@@ -8,6 +8,7 @@ use crate::names::*;
 use crate::rng::*;
 use crate::screen::*;
 use crate::session::*;
+use crate::show::show;
 use crate::simplex::*;
 use crate::train::*;
 use crate::variant::*;
@@ -155,7 +156,7 @@ fn stray_bytes_in_a_command_are_a_hint() {
     assert_eq!(
         lines,
         [
-            "unknown command '\u{FFFD}'; h lists the commands",
+            "unknown command '\\xff'; h lists the commands",
             "unknown command '\\x1b[A'; h lists the commands",
         ]
     );
@@ -432,13 +433,15 @@ fn actions_are_lower_case_letters_or_words() {
 
 #[test]
 fn echoed_text_is_escaped() {
-    assert_eq!(shown(b"\x1b[A"), "\\x1b[A");
-    assert_eq!(shown("a\u{9b}集\x7f".as_bytes()), "a\\u{9b}集\\x7f");
-    assert_eq!(shown(b"\xff\xe9x"), "\u{FFFD}\u{FFFD}x");
+    // The shared quoter: nothing a terminal would obey (an arrow key sends
+    // ESC [ A; C1 controls; DEL) nor any invalid UTF-8 is echoed raw.
+    assert_eq!(show(b"\x1b[A"), "\\x1b[A");
+    assert_eq!(show("a\u{9b}集\x7f".as_bytes()), "a\\xc2\\x9b集\\x7f");
+    assert_eq!(show(b"\xff\xe9x"), "\\xff\\xe9x");
     // At most 40 characters (more than the 32 bytes of a name), then `...`.
-    assert_eq!(shown("集".repeat(40).as_bytes()), "集".repeat(40));
-    assert_eq!(shown("集".repeat(41).as_bytes()), "集".repeat(40) + "...");
-    assert_eq!(shown(b""), "");
+    assert_eq!(show("集".repeat(40).as_bytes()), "集".repeat(40));
+    assert_eq!(show("集".repeat(41).as_bytes()), "集".repeat(40) + "...");
+    assert_eq!(show(b""), "");
 }
 
 /// The rock-paper-scissors variant with a skill N that beats nothing and

@@ -9,7 +9,8 @@ use crate::eval::{equilibrium, exact_best_response, outcomes};
 use crate::failure::{unreadable_file, Failure};
 use crate::model::Model;
 use crate::rng::Rng;
-use crate::screen::{listed, progress, rules, shown, width, COLUMNS};
+use crate::screen::{listed, progress, rules, width, COLUMNS};
+use crate::show::show;
 use crate::train::{Trainer, POPULATION};
 use crate::variant::{bits, read_variant, Variant};
 use crate::{Options, COMMANDS};
@@ -381,7 +382,7 @@ pub fn read_move(
 ) -> Result<Option<Move>, Failure> {
     while let Some(line) = ask(input, out, prompt.then_some("your skill> "))? {
         let word = trim(&line);
-        let (text, typed) = (std::str::from_utf8(word).unwrap_or(""), shown(word));
+        let (text, typed) = (std::str::from_utf8(word).unwrap_or(""), show(word));
         let why = match (model.names.find(text), Action::parse(word)) {
             _ if word.is_empty() => continue,
             (Some(x), _) if model.variant.skills[x].req <= me => return Ok(Some(Move::Play(x))),
@@ -499,7 +500,7 @@ pub fn serve(
         let Some(&first) = words.first() else {
             continue;
         };
-        let word = shown(first);
+        let word = show(first);
         match (Action::parse(first), words.len()) {
             (None, _) => writeln!(out, "unknown command '{word}'; h lists the commands")?,
             (Some(Action::Train), 1) => session.train(DEFAULT_GENERATIONS, out, terminal)?,
