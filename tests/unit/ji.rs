@@ -255,7 +255,7 @@ fn english_names_are_moves_in_any_case_with_or_without_the_space() {
         let said = String::from_utf8(out).unwrap();
         assert!(matches!(mv, Some(Move::Play(x)) if x == big_shield), "{word:?}: {said}");
     }
-    // Every English name of issue 18, transcribed by hand, names its skill.
+    // Every English name, transcribed by hand, names its skill.
     let english = [
         ("集", "charge"),
         ("小防", "small shield"),
@@ -332,7 +332,7 @@ fn aliases_are_pinyin_and_never_ambiguous() {
 #[test]
 fn rules_table_matches_the_seeds_table() {
     // The seed's table: name, 集的损益, 弱于 (beaten by), transcribed by hand,
-    // with the English names of issue 18.
+    // with the English names.
     let seed = [
         ("集 charge", "gains 1", "小波 中波 大波 黑洞"),
         ("小防 small shield", "costs 0", "中波 大波 黑洞"),
