@@ -18,7 +18,8 @@ fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
     bad(line, format!("column {}: {}", column, what))
 }
 
-pub(crate) use crate::show::show;
+// The reader quotes tokens with the shared `show`, as in every solver.
+use crate::show::show;
 
 #[path = "../../shared/ji_variant.rs"]
 mod ji_variant;
