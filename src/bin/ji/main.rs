@@ -47,7 +47,7 @@ use std::path::PathBuf;
 use command_line::{exit_with, parse_args, refused, Command};
 use failure::Failure;
 use screen::Fit;
-use session::{run, Terminal};
+use session::{run, Options, Terminal, COMMANDS};
 use show::show;
 
 /// The program's name, as its messages begin.
@@ -70,17 +70,6 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used (a bad variant or archive file is bad input)
 ";
 
-const COMMANDS: &str = "commands, one per line (a letter or its word):
-  t, train [G]  train G generations (default 3000), save the archive
-  p, play       play a game against the AI (Ctrl-D or q ends the game)
-  p best        play against the best strategy (an equilibrium)
-  r, rules      the rules of the variant
-  s, show       the AI's table: P(skill) per state (own 集, other's 集)
-  e, eval       exact evaluation of the AI from (0, 0), exploitability
-  h, help       this list
-  q, quit       quit (so does Ctrl-D)
-";
-
 /// `--help`: [`HELP`] with [`COMMANDS`] inside its `input:` section,
 /// indented to the text column as the contract's layout asks.
 fn help() -> String {
@@ -94,23 +83,7 @@ fn help() -> String {
     text + tail
 }
 
-/// The options, one field each.
-#[derive(Debug, PartialEq, Eq)]
-struct Options {
-    /// `--variant FILE`: the variant (default: the common variant).
-    pub variant: Option<PathBuf>,
-    /// `--archive FILE`: the population archive.
-    pub archive: PathBuf,
-    /// `--seed N`: the generator's seed (default: the clock).
-    pub seed: Option<u64>,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options { variant: None, archive: PathBuf::from("archive"), seed: None }
-    }
-}
-
+/// The command line's side of [`Options`] (the session's settings).
 impl Options {
     /// Sets option `name`, its value taken from `args` (`false`: no such
     /// option). A path (`--variant`, `--archive`) may be any `OsString`,

@@ -13,7 +13,36 @@ use crate::screen::{listed, progress, rules, width, COLUMNS};
 use crate::show::show;
 use crate::train::{Trainer, POPULATION};
 use crate::variant::{bits, read_variant, Variant};
-use crate::{Options, COMMANDS};
+
+/// The commands, as `h` and `--help` list them.
+pub const COMMANDS: &str = "commands, one per line (a letter or its word):
+  t, train [G]  train G generations (default 3000), save the archive
+  p, play       play a game against the AI (Ctrl-D or q ends the game)
+  p best        play against the best strategy (an equilibrium)
+  r, rules      the rules of the variant
+  s, show       the AI's table: P(skill) per state (own 集, other's 集)
+  e, eval       exact evaluation of the AI from (0, 0), exploitability
+  h, help       this list
+  q, quit       quit (so does Ctrl-D)
+";
+
+/// The session's settings, one field per command-line option (`main`
+/// reads them).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `--variant FILE`: the variant (default: the common variant).
+    pub variant: Option<PathBuf>,
+    /// `--archive FILE`: the population archive.
+    pub archive: PathBuf,
+    /// `--seed N`: the generator's seed (default: the clock).
+    pub seed: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { variant: None, archive: PathBuf::from("archive"), seed: None }
+    }
+}
 
 /// `t` without a count: about 7 s of CPU on the 2-core development VM
 /// (bench/ji.sh), and enough to pass the 0.02 exploitability goal on the
