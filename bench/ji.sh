@@ -2,7 +2,7 @@
 # Benchmark of the 集 trainer: one default `t` from a fresh start with
 # --seed 1 on the common variant, then `e`. Prints one markdown row:
 #   | ji | workload | exploitability X after G generations (T s CPU) | reference | ratio |
-# where the ratio is X / 0.1 (the required bound; the goal is 0.02,
+# where the ratio is X / 0.1 (the bound we require; the goal is 0.02,
 # the uniform AI scores 0.5). The training curve (exploitability every 50
 # generations) goes to stderr and to $JI_CURVE (default /tmp/ji_curve.txt).
 # Run from the repo root after `cargo build --release`.

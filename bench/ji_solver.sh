@@ -2,7 +2,7 @@
 # Benchmark of ji_solver, best wall time of 15 runs (process start included):
 # - the common variant, unlimited game (R = 0, p = 0), all 36 states
 #   (tests/data/ji_solver/examples/common_unlimited_all.in), against the
-#   issue's published figure for a Python prototype, 0.8 s (target: 10 ms);
+#   published figure for a Python prototype, 0.8 s (target: 10 ms);
 # - n = 8, C = 10, R = 1000, p = 0, all 121 states (the public max-profile
 #   case tests/data/ji_solver/random/0021.in, exact fixed point after 226
 #   rounds), against the 1 s budget; the same size with a 无限集 variant
@@ -52,7 +52,7 @@ row "stall: value 0 where lim V_k = -1/3, proved (n = 7, C = 10, R = 0, p = 0)" 
 # unlimited`, 2..12 skills, seed 1, every state queried): how many draws
 # exit 3 (kit draws those again and counts them), and the CPU time (user +
 # sys of the child) per proved input, median and largest, against the
-# issue's 50 ms median and 1 s per input.
+# targets: a 50 ms median and 1 s per input.
 kit=${KIT:-target/release/kit}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

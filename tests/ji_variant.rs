@@ -1,4 +1,4 @@
-//! One 集 variant format for the three 集 programs (issue 11): one corpus of
+//! One 集 variant format for the three 集 programs: one corpus of
 //! variant texts, valid and broken, fed to the built `ji_referee`,
 //! `ji_solver` and `ji`. Each must give the same verdict, and a refusal the
 //! same message about the variant: `line L: what` after `<bin>: ` (ji puts
@@ -147,7 +147,9 @@ fn the_corpus_gets_one_verdict_from_all_three() {
         (format!("\u{feff}{common}").into_bytes(), ok.clone()),
         (common.trim_end().as_bytes().to_vec(), ok.clone()),
         (common.replace('\n', " ").into_bytes(), ok.clone()),
-        // Issue 11's three cases.
+        // Cases the three programs once read differently: U+3000 and
+        // NO-BREAK SPACE are part of a name (only ASCII whitespace separates,
+        // as for C++ `cin >> std::string`); a 无限集 skill (req > -delta).
         (b"2\na\xe3\x80\x80b 0 0 1 c\nc 0 0 0\n".to_vec(), ok.clone()),
         (b"2\na\xc2\xa0b 0 0 1 c\nc 0 0 0\n".to_vec(), ok.clone()),
         (b"2\na -1 1 0\nb 0 1 1 a\n".to_vec(), ok.clone()),

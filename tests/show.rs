@@ -4,7 +4,8 @@
 //! pages themselves in a real browser (headless Chromium's `--dump-dom`
 //! runs their script; see `browser`).
 
-use kit::show::{self, ants, ji, zhuguosha};
+use kit::pages::{ants, ji, zhuguosha};
+use kit::show;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

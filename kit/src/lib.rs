@@ -10,6 +10,7 @@ pub mod error;
 pub mod gen;
 pub mod judge;
 pub mod package;
+pub mod pages;
 pub mod problems;
 pub mod rng;
 pub mod run;

@@ -1,25 +1,13 @@
-//! A seeded PRNG (splitmix64): the same seed gives the same numbers on
-//! every machine, unlike std's `RandomState`.
+//! A seeded PRNG: splitmix64 (src/shared/splitmix.rs, the module the
+//! trainer's generator imports too), and the draws kit's generators make
+//! with it.
 
-// shared: splitmix begin, master kit/src/rng.rs (edit there, then run scripts/sync-shared)
-/// splitmix64 (Steele, Lea, Flood 2014): one u64 of state.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+// The trainer's archive needs `state`; kit does not.
+#[allow(dead_code)]
+#[path = "../../src/shared/splitmix.rs"]
+mod splitmix;
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-// shared: splitmix end
+pub use splitmix::Rng;
 
 impl Rng {
     /// Uniform in `0..n`.

@@ -101,7 +101,7 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
-// shared: show begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+// shared: show begin, master src/shared/show.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
 /// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
 /// cut after 40 characters with `...`.
@@ -134,10 +134,10 @@ pub(crate) fn show(token: &[u8]) -> String {
 }
 // shared: show end
 
-// shared: ji-variant begin, master src/bin/ji_referee.rs (edit there, then run scripts/sync-shared)
-// The 集 variant format, the same bytes in ji_referee.rs, ji_solver.rs and
-// ji.rs (docs/ji.md has the rules). Errors go through the file's `bad` and
-// `bad_at`. Lexing as C++ `cin >> std::string`: only ASCII whitespace
+// shared: ji-variant begin, master src/shared/ji_variant.rs (edit there, then run scripts/sync-shared)
+// The 集 variant format, one reading for ji_referee, ji_solver and the
+// trainer ji (docs/ji.md has the rules). Errors go through the file's `bad`
+// and `bad_at`. Lexing as C++ `cin >> std::string`: only ASCII whitespace
 // separates tokens (CRLF reads as LF; U+3000 or NO-BREAK SPACE is part of a
 // name); a leading UTF-8 BOM is skipped. Numbers as `cin >> long long`: a
 // sign, then digits (`+1`, `-0`, `00`); one that does not fit its 64-bit
@@ -793,17 +793,17 @@ impl Options {
     }
 }
 
-// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+// shared: command-line begin, master src/shared/command_line.rs (edit there, then run scripts/sync-shared)
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
-enum Command {
+pub(crate) enum Command {
     Help,
     Run(Options),
 }
 
 /// `--help` anywhere wins; else `Options::set` takes each name in turn.
-fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+pub(crate) fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
     let args: Vec<_> = args.collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
@@ -823,7 +823,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     Ok(Command::Run(options))
 }
 
-fn refused(what: String) -> Failure {
+pub(crate) fn refused(what: String) -> Failure {
     Failure::BadArgument(what + " (see --help)")
 }
 
@@ -832,13 +832,13 @@ fn not_utf8() -> Failure {
 }
 
 /// Not `eprintln!`, which panics if stderr is closed.
-fn exit_with(failure: Failure) -> ! {
+pub(crate) fn exit_with(failure: Failure) -> ! {
     let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
     std::process::exit(failure.exit_code())
 }
 // shared: command-line end
 
-// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+// shared: solver-run begin, master src/shared/solver_run.rs (edit there, then run scripts/sync-shared)
 
 /// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
 const VALID: i32 = 42;

@@ -72,7 +72,7 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
-// shared: show begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+// shared: show begin, master src/shared/show.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
 /// are, but each byte of a control character or of invalid UTF-8 as `\xNN`;
 /// cut after 40 characters with `...`.
@@ -1229,17 +1229,17 @@ impl Options {
     }
 }
 
-// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+// shared: command-line begin, master src/shared/command_line.rs (edit there, then run scripts/sync-shared)
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
-enum Command {
+pub(crate) enum Command {
     Help,
     Run(Options),
 }
 
 /// `--help` anywhere wins; else `Options::set` takes each name in turn.
-fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
+pub(crate) fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
     let args: Vec<_> = args.collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
@@ -1259,7 +1259,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     Ok(Command::Run(options))
 }
 
-fn refused(what: String) -> Failure {
+pub(crate) fn refused(what: String) -> Failure {
     Failure::BadArgument(what + " (see --help)")
 }
 
@@ -1268,13 +1268,13 @@ fn not_utf8() -> Failure {
 }
 
 /// Not `eprintln!`, which panics if stderr is closed.
-fn exit_with(failure: Failure) -> ! {
+pub(crate) fn exit_with(failure: Failure) -> ! {
     let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
     std::process::exit(failure.exit_code())
 }
 // shared: command-line end
 
-// shared: solver-run begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
+// shared: solver-run begin, master src/shared/solver_run.rs (edit there, then run scripts/sync-shared)
 
 /// `--validate`'s exit codes, a Kattis input validator's: valid, invalid.
 const VALID: i32 = 42;

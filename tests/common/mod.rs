@@ -50,7 +50,8 @@ pub fn binaries() -> Vec<String> {
 }
 
 /// The source files of program `bin`: `src/bin/<bin>.rs`, or every `.rs`
-/// file of the folder `src/bin/<bin>/`, sorted (`main.rs` first).
+/// file of the folder `src/bin/<bin>/`, sorted (`main.rs` first), then the
+/// shared masters (src/shared/) those files import with `#[path]`.
 pub fn sources(bin: &str) -> Vec<PathBuf> {
     let file = root().join("src/bin").join(format!("{bin}.rs"));
     if file.is_file() {
@@ -63,6 +64,20 @@ pub fn sources(bin: &str) -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|x| x == "rs"))
         .collect();
     files.sort_by_key(|p| (p.file_name() != Some("main.rs".as_ref()), p.clone()));
+    let mut shared: Vec<PathBuf> = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap_or_default();
+        for line in text.lines() {
+            let Some(path) = line.trim().strip_prefix("#[path = \"") else { continue };
+            let path = path.trim_end_matches("\"]");
+            let master = file.parent().expect("a folder").join(path);
+            if path.contains("shared/") && !shared.contains(&master) {
+                shared.push(master);
+            }
+        }
+    }
+    shared.sort();
+    files.extend(shared);
     files
 }
 

@@ -8,6 +8,7 @@ use crate::names::*;
 use crate::rng::*;
 use crate::screen::*;
 use crate::session::*;
+use crate::show::show;
 use crate::simplex::*;
 use crate::train::*;
 use crate::variant::*;
@@ -155,7 +156,7 @@ fn stray_bytes_in_a_command_are_a_hint() {
     assert_eq!(
         lines,
         [
-            "unknown command '\u{FFFD}'; h lists the commands",
+            "unknown command '\\xff'; h lists the commands",
             "unknown command '\\x1b[A'; h lists the commands",
         ]
     );
@@ -254,7 +255,7 @@ fn english_names_are_moves_in_any_case_with_or_without_the_space() {
         let said = String::from_utf8(out).unwrap();
         assert!(matches!(mv, Some(Move::Play(x)) if x == big_shield), "{word:?}: {said}");
     }
-    // Every English name of issue 18, transcribed by hand, names its skill.
+    // Every English name, transcribed by hand, names its skill.
     let english = [
         ("集", "charge"),
         ("小防", "small shield"),
@@ -331,7 +332,7 @@ fn aliases_are_pinyin_and_never_ambiguous() {
 #[test]
 fn rules_table_matches_the_seeds_table() {
     // The seed's table: name, 集的损益, 弱于 (beaten by), transcribed by hand,
-    // with the English names of issue 18.
+    // with the English names.
     let seed = [
         ("集 charge", "gains 1", "小波 中波 大波 黑洞"),
         ("小防 small shield", "costs 0", "中波 大波 黑洞"),
@@ -432,13 +433,15 @@ fn actions_are_lower_case_letters_or_words() {
 
 #[test]
 fn echoed_text_is_escaped() {
-    assert_eq!(shown(b"\x1b[A"), "\\x1b[A");
-    assert_eq!(shown("a\u{9b}集\x7f".as_bytes()), "a\\u{9b}集\\x7f");
-    assert_eq!(shown(b"\xff\xe9x"), "\u{FFFD}\u{FFFD}x");
+    // The shared quoter: nothing a terminal would obey (an arrow key sends
+    // ESC [ A; C1 controls; DEL) nor any invalid UTF-8 is echoed raw.
+    assert_eq!(show(b"\x1b[A"), "\\x1b[A");
+    assert_eq!(show("a\u{9b}集\x7f".as_bytes()), "a\\xc2\\x9b集\\x7f");
+    assert_eq!(show(b"\xff\xe9x"), "\\xff\\xe9x");
     // At most 40 characters (more than the 32 bytes of a name), then `...`.
-    assert_eq!(shown("集".repeat(40).as_bytes()), "集".repeat(40));
-    assert_eq!(shown("集".repeat(41).as_bytes()), "集".repeat(40) + "...");
-    assert_eq!(shown(b""), "");
+    assert_eq!(show("集".repeat(40).as_bytes()), "集".repeat(40));
+    assert_eq!(show("集".repeat(41).as_bytes()), "集".repeat(40) + "...");
+    assert_eq!(show(b""), "");
 }
 
 /// The rock-paper-scissors variant with a skill N that beats nothing and

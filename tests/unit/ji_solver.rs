@@ -536,7 +536,7 @@ fn printed_strategies_are_optimal_against_every_pure_reply() {
 fn random_unlimited_games_are_certified() {
     // R = 0, p = 0, up to 12 skills and C <= 10: of 1000 draws of this
     // generator and seed, 991 are proved (9 exit 3, docs/ji.md); here the
-    // first 40, all proved (the issue allows 2 in 1000 to fail). Proved
+    // first 40, all proved (our goal allows 2 in 1000 to fail). Proved
     // tables are antisymmetric.
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut failed = 0;

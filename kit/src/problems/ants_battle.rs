@@ -565,9 +565,9 @@ impl Problem for AntsBattle {
         }
     }
 
-    /// `kit show`: the battle map ([`crate::show::ants`]).
+    /// `kit show`: the battle map ([`crate::pages::ants`]).
     fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
-        crate::show::ants::page(input, solver, title, page)
+        crate::pages::ants::page(input, solver, title, page)
     }
 }
 

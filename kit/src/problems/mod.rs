@@ -55,7 +55,7 @@ pub trait Problem: Sync {
 
     /// `kit show`: writes to `page` the web page of the game `input`,
     /// drawn from what our `solver` prints with its explain flag (the page
-    /// builders are in kit/src/show/). `title` heads the page.
+    /// builders are in kit/src/pages/). `title` heads the page.
     fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
         let _ = (input, solver, title, page);
         Err(Error::usage(format!("kit show has no page for {}", self.name())))

@@ -375,9 +375,9 @@ impl Problem for Zhuguosha {
         }
     }
 
-    /// `kit show`: the replay ([`crate::show::zhuguosha`]).
+    /// `kit show`: the replay ([`crate::pages::zhuguosha`]).
     fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
-        crate::show::zhuguosha::page(input, solver, title, page)
+        crate::pages::zhuguosha::page(input, solver, title, page)
     }
 }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::failure::{BadLine, Failure};
 use crate::model::Model;
 use crate::rng::Rng;
-use crate::screen::shown;
+use crate::show::show;
 use crate::train::Trainer;
 use crate::variant::{parse_variant, MAX_SKILLS};
 
@@ -146,7 +146,7 @@ fn read_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, Archi
             for w in it {
                 match w.parse::<f64>() {
                     Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
-                    _ => return refuse(l, format!("bad weight '{}'", shown(w.as_bytes()))),
+                    _ => return refuse(l, format!("bad weight '{}'", show(w.as_bytes()))),
                 }
             }
             let (want, found) = (model.offset[st + 1] - model.offset[st], genes.len() - start);

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use crate::screen::shown;
+use crate::show::show;
 
 /// Why a session stopped: stderr `ji: {failure}`, exit `exit_code()`
 /// (docs/contract.md; `BadInput` also names its file, as ji reads two).
@@ -70,7 +70,7 @@ impl From<io::Error> for Failure {
 
 /// A variant or archive file that cannot be read: a bad value of its option.
 pub fn unreadable_file(option: &str, name: &str, e: io::Error) -> Failure {
-    let name = shown(name.as_bytes());
+    let name = show(name.as_bytes());
     Failure::BadArgument(format!(
         "bad value '{name}' for {option}: cannot read it: {e} (see --help)"
     ))

@@ -1,28 +1,41 @@
 //! 集 (波波攒) trainer: an AI for any variant, trained by a genetic
 //! algorithm and kept in an archive, that a person plays against.
 //!
-//! One module per job, in the order a reader meets them: `failure` (why a
-//! session stops), `format` (the variant format, shared with `ji_referee`
-//! and `ji_solver`), `variant` (the trainer's variant and its limits),
-//! `names` (what a person reads and types for a skill), `model` (the capped
-//! game and the AI's table), `rng`, `simplex` and `lu` (the algorithms
-//! shared with kit and `ji_solver`), `eval` (best responses, outcomes, the
-//! equilibrium), `train` (the genetic algorithm), `archive` (the population
-//! on disk), `screen` (what fits a terminal), `session` (the commands and
-//! a game); this file is the command line. The commands, model, archive
-//! format, exit codes and figures: docs/ji_trainer.md.
+//! One module per job, each importing only those before it: `show` (the
+//! token quoter), `failure` (why a session stops), `format` (the variant
+//! format), `variant` (the trainer's variant and its limits), `names` (what
+//! a person reads and types for a skill), `rng`, `model` (the capped game
+//! and the AI's table), `simplex` and `lu` (matrix games, linear systems),
+//! `eval` (best responses, outcomes, the equilibrium), `train` (the genetic
+//! algorithm), `archive` (the population on disk), `screen` (what fits a
+//! terminal), `session` (the commands and a game); this file and
+//! `command_line` are the command line. `show`, `command_line`, `simplex`,
+//! `lu`, the reader in `format` and the generator in `rng` are the shared
+//! masters in src/shared/ (docs/contract.md), which the pasted solvers hold
+//! copies of. The commands, model, archive format, exit codes and figures:
+//! docs/ji_trainer.md.
 
 mod archive;
+#[path = "../../shared/command_line.rs"]
+mod command_line;
 mod eval;
 mod failure;
-#[rustfmt::skip]
 mod format;
+#[path = "../../shared/ji_english.rs"]
+mod ji_english;
+#[path = "../../shared/lu.rs"]
 mod lu;
 mod model;
 mod names;
 mod rng;
 mod screen;
 mod session;
+#[path = "../../shared/show.rs"]
+mod show;
+// The trainer plays the coarse tolerances only; ji_solver's late passes
+// use the rest.
+#[allow(dead_code)]
+#[path = "../../shared/simplex.rs"]
 mod simplex;
 mod train;
 mod variant;
@@ -31,9 +44,11 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
+use command_line::{exit_with, parse_args, refused, Command};
 use failure::Failure;
-use screen::{shown, Fit};
-use session::{run, Terminal};
+use screen::Fit;
+use session::{run, Options, Terminal, COMMANDS};
+use show::show;
 
 /// The program's name, as its messages begin.
 const BIN: &str = "ji";
@@ -55,17 +70,6 @@ exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
          argument, 3 not used (a bad variant or archive file is bad input)
 ";
 
-const COMMANDS: &str = "commands, one per line (a letter or its word):
-  t, train [G]  train G generations (default 3000), save the archive
-  p, play       play a game against the AI (Ctrl-D or q ends the game)
-  p best        play against the best strategy (an equilibrium)
-  r, rules      the rules of the variant
-  s, show       the AI's table: P(skill) per state (own 集, other's 集)
-  e, eval       exact evaluation of the AI from (0, 0), exploitability
-  h, help       this list
-  q, quit       quit (so does Ctrl-D)
-";
-
 /// `--help`: [`HELP`] with [`COMMANDS`] inside its `input:` section,
 /// indented to the text column as the contract's layout asks.
 fn help() -> String {
@@ -79,23 +83,7 @@ fn help() -> String {
     text + tail
 }
 
-/// The options, one field each.
-#[derive(Debug, PartialEq, Eq)]
-struct Options {
-    /// `--variant FILE`: the variant (default: the common variant).
-    pub variant: Option<PathBuf>,
-    /// `--archive FILE`: the population archive.
-    pub archive: PathBuf,
-    /// `--seed N`: the generator's seed (default: the clock).
-    pub seed: Option<u64>,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options { variant: None, archive: PathBuf::from("archive"), seed: None }
-    }
-}
-
+/// The command line's side of [`Options`] (the session's settings).
 impl Options {
     /// Sets option `name`, its value taken from `args` (`false`: no such
     /// option). A path (`--variant`, `--archive`) may be any `OsString`,
@@ -113,7 +101,7 @@ impl Options {
             _ => match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
                 Some(s) => self.seed = Some(s),
                 None => {
-                    let v = shown(value.to_string_lossy().as_bytes());
+                    let v = show(value.to_string_lossy().as_bytes());
                     let why = "not an integer 0..2^64";
                     return Err(refused(format!("bad value '{v}' for --seed: {why}")));
                 }
@@ -122,51 +110,6 @@ impl Options {
         Ok(true)
     }
 }
-
-// shared: command-line begin, master src/bin/zhuguosha.rs (edit there, then run scripts/sync-shared)
-
-/// What the command line asks for.
-#[derive(Debug, PartialEq, Eq)]
-enum Command {
-    Help,
-    Run(Options),
-}
-
-/// `--help` anywhere wins; else `Options::set` takes each name in turn.
-fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    let args: Vec<_> = args.collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        return Ok(Command::Help);
-    }
-    let mut options = Options::default();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let name = arg.to_str().ok_or_else(not_utf8)?;
-        let what = match options.set(name, &mut args)? {
-            true => continue,
-            // A lone `-` is an argument.
-            false if name.len() > 1 && name.starts_with('-') => "unknown option",
-            false => "unexpected argument",
-        };
-        return Err(refused(format!("{what} '{name}'")));
-    }
-    Ok(Command::Run(options))
-}
-
-fn refused(what: String) -> Failure {
-    Failure::BadArgument(what + " (see --help)")
-}
-
-fn not_utf8() -> Failure {
-    refused("an argument is not valid UTF-8".into())
-}
-
-/// Not `eprintln!`, which panics if stderr is closed.
-fn exit_with(failure: Failure) -> ! {
-    let _ = writeln!(io::stderr(), "{}: {}", BIN, failure);
-    std::process::exit(failure.exit_code())
-}
-// shared: command-line end
 
 fn main() {
     let mut out = Fit::new(io::BufWriter::new(io::stdout().lock()));

@@ -2,14 +2,15 @@
 //! English name (the common variant's skills), and its pinyin alias, an
 //! ASCII word for a keyboard without Chinese input.
 
-use crate::screen::shown;
+use crate::ji_english::english;
+use crate::show::show;
 use crate::variant::Variant;
 
 /// The names of a variant's skills, by skill.
 pub struct Names {
     /// The names exactly as the variant gives them (what `find` matches).
     exact: Vec<String>,
-    /// Names as printed (`shown`).
+    /// Names as printed (`show`).
     pub labels: Vec<String>,
     /// ASCII names a person can type.
     pub aliases: Vec<Option<String>>,
@@ -38,7 +39,7 @@ impl Names {
             .map(|(i, e)| e.map(squashed).filter(|word| !taken(word, i)))
             .collect();
         Names {
-            labels: exact.iter().map(|name| shown(name.as_bytes())).collect(),
+            labels: exact.iter().map(|name| show(name.as_bytes())).collect(),
             exact,
             aliases,
             english,
@@ -115,22 +116,4 @@ pub fn aliases(variant: &Variant) -> Vec<Option<String>> {
     };
     let keep = |(i, a): (usize, &Option<String>)| a.clone().filter(|a| !clash(a, i));
     spelled.iter().enumerate().map(keep).collect()
-}
-
-/// English names of the common variant's skills, beside the Chinese one
-/// wherever a skill is named (a person who does not read Chinese can
-/// still follow a game).
-const ENGLISH: [(&str, &str); 8] = [
-    ("集", "charge"),
-    ("小防", "small shield"),
-    ("中防", "medium shield"),
-    ("大防", "big shield"),
-    ("小波", "small wave"),
-    ("中波", "medium wave"),
-    ("大波", "big wave"),
-    ("黑洞", "black hole"),
-];
-
-pub fn english(name: &str) -> Option<&'static str> {
-    ENGLISH.iter().find(|e| e.0 == name).map(|e| e.1)
 }

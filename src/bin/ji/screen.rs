@@ -1,6 +1,7 @@
-//! What goes on the screen: text made safe for a terminal, widths in
-//! terminal columns, every line fitted to 80 columns, and the screens that
-//! are tables or lists (the rules, the moves on offer, the progress line).
+//! What goes on the screen: widths in terminal columns, every line fitted
+//! to 80 columns, and the screens that are tables or lists (the rules, the
+//! moves on offer, the progress line). Typed text is made safe for a
+//! terminal by the shared `show` before it gets here.
 
 use std::io::{self, Write};
 
@@ -8,21 +9,6 @@ use crate::model::Model;
 
 /// The terminal width every screen fits.
 pub const COLUMNS: usize = 80;
-
-/// Text safe on a terminal: controls (an arrow key sends ESC [ A) as `\x1b`
-/// (C1: `\u{9b}`), non-UTF-8 as U+FFFD, `...` after 40 characters.
-pub fn shown(text: &[u8]) -> String {
-    let mut s = String::new();
-    for (i, c) in String::from_utf8_lossy(text).chars().enumerate() {
-        match c as u32 {
-            _ if i == 40 => return s + "...",
-            u if u < 0x80 && c.is_control() => s += &format!("\\x{u:02x}"),
-            u if c.is_control() => s += &format!("\\u{{{u:x}}}"),
-            _ => s.push(c),
-        }
-    }
-    s
-}
 
 /// Terminal columns: 2 per East Asian wide character.
 pub fn width(s: &str) -> usize {

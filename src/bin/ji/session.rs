@@ -9,10 +9,40 @@ use crate::eval::{equilibrium, exact_best_response, outcomes};
 use crate::failure::{unreadable_file, Failure};
 use crate::model::Model;
 use crate::rng::Rng;
-use crate::screen::{listed, progress, rules, shown, width, COLUMNS};
+use crate::screen::{listed, progress, rules, width, COLUMNS};
+use crate::show::show;
 use crate::train::{Trainer, POPULATION};
 use crate::variant::{bits, read_variant, Variant};
-use crate::{Options, COMMANDS};
+
+/// The commands, as `h` and `--help` list them.
+pub const COMMANDS: &str = "commands, one per line (a letter or its word):
+  t, train [G]  train G generations (default 3000), save the archive
+  p, play       play a game against the AI (Ctrl-D or q ends the game)
+  p best        play against the best strategy (an equilibrium)
+  r, rules      the rules of the variant
+  s, show       the AI's table: P(skill) per state (own 集, other's 集)
+  e, eval       exact evaluation of the AI from (0, 0), exploitability
+  h, help       this list
+  q, quit       quit (so does Ctrl-D)
+";
+
+/// The session's settings, one field per command-line option (`main`
+/// reads them).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `--variant FILE`: the variant (default: the common variant).
+    pub variant: Option<PathBuf>,
+    /// `--archive FILE`: the population archive.
+    pub archive: PathBuf,
+    /// `--seed N`: the generator's seed (default: the clock).
+    pub seed: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { variant: None, archive: PathBuf::from("archive"), seed: None }
+    }
+}
 
 /// `t` without a count: about 7 s of CPU on the 2-core development VM
 /// (bench/ji.sh), and enough to pass the 0.02 exploitability goal on the
@@ -381,7 +411,7 @@ pub fn read_move(
 ) -> Result<Option<Move>, Failure> {
     while let Some(line) = ask(input, out, prompt.then_some("your skill> "))? {
         let word = trim(&line);
-        let (text, typed) = (std::str::from_utf8(word).unwrap_or(""), shown(word));
+        let (text, typed) = (std::str::from_utf8(word).unwrap_or(""), show(word));
         let why = match (model.names.find(text), Action::parse(word)) {
             _ if word.is_empty() => continue,
             (Some(x), _) if model.variant.skills[x].req <= me => return Ok(Some(Move::Play(x))),
@@ -499,7 +529,7 @@ pub fn serve(
         let Some(&first) = words.first() else {
             continue;
         };
-        let word = shown(first);
+        let word = show(first);
         match (Action::parse(first), words.len()) {
             (None, _) => writeln!(out, "unknown command '{word}'; h lists the commands")?,
             (Some(Action::Train), 1) => session.train(DEFAULT_GENERATIONS, out, terminal)?,

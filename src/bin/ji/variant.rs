@@ -1,11 +1,12 @@
 //! The variant as the trainer holds it: skills with owned names and the
-//! "beats" relation as bit masks, read through the shared `format` block,
+//! "beats" relation as bit masks, read by the shared reader (`format`),
 //! with the trainer's own capacity limits.
 
 use std::path::Path;
 
 use crate::failure::{unreadable_file, BadLine, Failure};
 use crate::format;
+use crate::show::show;
 
 /// At most this many skills: the stage games grow with n², and a move set
 /// is a `u64` bit mask.
@@ -69,7 +70,7 @@ pub fn parse_variant(text: &[u8], file: &str, line_base: usize) -> Result<Varian
     let mut lx = format::Lexer::new(text);
     let parsed = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what).in_file(file))?;
     if let Some(t) = lx.next() {
-        let extra = format::show(t.text);
+        let extra = show(t.text);
         let what = format!("extra token `{extra}` after the last skill");
         return Err(at(t.line, what).in_file(file));
     }

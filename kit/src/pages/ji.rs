@@ -7,6 +7,14 @@ use crate::error::{self, Error};
 use std::io::Write;
 use std::path::Path;
 
+// The names the page shows beside the Chinese ones; `english` is the
+// trainer's lookup.
+#[allow(dead_code)]
+#[path = "../../../src/shared/ji_english.rs"]
+mod ji_english;
+
+pub use ji_english::ENGLISH;
+
 const SCRIPT: &str = include_str!("ji.js");
 
 /// The referee's page: `ji_referee --trace` on the record (or, for a
@@ -85,20 +93,6 @@ pub struct Skill {
     pub req: i64,
     pub beats: Vec<String>,
 }
-
-/// The English names of the common variant's skills, as `ji` names them
-/// (src/bin/ji.rs): the page shows one beside the Chinese name wherever
-/// that name is used (a skill of another name is shown as given).
-pub const ENGLISH: [(&str, &str); 8] = [
-    ("集", "charge"),
-    ("小防", "small shield"),
-    ("中防", "medium shield"),
-    ("大防", "big shield"),
-    ("小波", "small wave"),
-    ("中波", "medium wave"),
-    ("大波", "big wave"),
-    ("黑洞", "black hole"),
-];
 
 fn english_json() -> Json {
     Json::Object(ENGLISH.iter().map(|(zh, en)| (zh.to_string(), Json::string(en))).collect())

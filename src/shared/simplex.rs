@@ -1,21 +1,16 @@
-//! Matrix games: the stage games of the equilibrium. The simplex below is
-//! ji_solver's (src/bin/ji_solver.rs, `struct Simplex`), the same code in
-//! both programs (the marked block, kept identical by scripts/sync-shared);
-//! `matrix_game` reads its answer the way ji needs it.
-
-// ji uses the coarse tolerances only; FINE is for ji_solver's late passes.
-#![allow(dead_code)]
-
-/// The simplex's pivot counter: ji_solver bounds its work with it; ji
-/// only counts.
-type Work = u64;
+//! Matrix games by the simplex method: ji_solver's stage games and the
+//! trainer's equilibrium. The master of the marked block `simplex`:
+//! scripts/sync-shared copies the block into src/bin/ji_solver.rs; the
+//! trainer imports this module and calls [`matrix_game`] (it uses the
+//! coarse tolerances only, so its `mod` line allows the unused rest).
 
 /// The value of the matrix game `a` (rows x cols, rows maximise) and an
 /// optimal row strategy: the simplex by Bland's rule (it cannot cycle), on
 /// the game shifted to entries >= 1, whose value is 1 / (the optimal sum).
 pub fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     let mut lp = Simplex::default();
-    let mut work: Work = 0;
+    // ji_solver bounds its work with this pivot counter; here it only counts.
+    let mut work = 0;
     let solved = lp.solve(a, rows, cols, Pivoting { tol: COARSE, bland: true }, &mut work);
     let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
     let w = cols + rows + 1;
@@ -26,7 +21,7 @@ pub fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     (if total > 0.0 { 1.0 / total - shift } else { 0.0 }, x)
 }
 
-// shared: simplex begin, master src/bin/ji_solver.rs (edit there, then run scripts/sync-shared)
+// shared: simplex begin, master src/shared/simplex.rs (edit there, then run scripts/sync-shared)
 /// How `Simplex::solve` pivots: its tolerances, and Bland's rule (the
 /// smallest index) instead of the steepest reduced cost.
 #[derive(Clone, Copy)]

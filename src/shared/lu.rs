@@ -1,9 +1,17 @@
-//! Dense linear systems: ji_solver's LU factorisation (src/bin/ji_solver.rs,
-//! `struct Lu`), the same code in both programs (the marked block, kept
-//! identical by scripts/sync-shared); `eval::solve_chain` builds
-//! the systems.
+//! Dense linear systems by LU factorisation: ji_solver's and the trainer's
+//! (`eval::solve_chain` builds the systems). The master of the marked block
+//! `lu`: scripts/sync-shared copies the block into src/bin/ji_solver.rs;
+//! the trainer imports this module and calls [`solve_all`].
 
-// shared: lu begin, master src/bin/ji_solver.rs (edit there, then run scripts/sync-shared)
+/// Solves `a x = b` for each right-hand side `b` of `rhs`, `a` being n x n
+/// (row-major): one factorisation for all. `None` if `a` is singular to
+/// working precision.
+pub fn solve_all(a: Vec<f64>, n: usize, rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let lu = Lu::new(a, n)?;
+    Some(rhs.iter().map(|b| lu.solve(b)).collect())
+}
+
+// shared: lu begin, master src/shared/lu.rs (edit there, then run scripts/sync-shared)
 /// An LU factorisation with partial pivoting of an m x m matrix.
 struct Lu {
     m: usize,
@@ -58,11 +66,3 @@ impl Lu {
     }
 }
 // shared: lu end
-
-/// Solves `a x = b` for each right-hand side `b` of `rhs`, `a` being n x n
-/// (row-major): one factorisation for all. `None` if `a` is singular to
-/// working precision.
-pub fn solve_all(a: Vec<f64>, n: usize, rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
-    let lu = Lu::new(a, n)?;
-    Some(rhs.iter().map(|b| lu.solve(b)).collect())
-}

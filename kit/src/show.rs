@@ -6,17 +6,9 @@
 //!
 //! Which page a problem has is the problem's business: `kit show` finds the
 //! problem in the one registry (`problems::find`) and calls its
-//! [`Problem::page`], which builds the page with one of the modules here.
-//! Every page is `page.html` with its style, its data (JSON in a
-//! `<script type="application/json">`) and its script pasted in
-//! ([`page::write_page`]), written straight to the file: a 45 MB Ants page is
-//! never held whole in memory.
-
-pub mod ants;
-pub mod ji;
-pub mod json;
-pub mod page;
-pub mod zhuguosha;
+//! [`Problem::page`], which builds the page with the builders of
+//! [`crate::pages`], a layer below the registry. The page is written
+//! straight to the file: a 45 MB Ants page is never held whole in memory.
 
 use crate::error::{Error, Result};
 use crate::problems::{self, Problem};
