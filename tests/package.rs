@@ -183,10 +183,12 @@ fn bad_command_lines_are_one_line_and_leave_nothing() {
         "short name",
     );
     let pigs = solver("zhuguosha");
-    refused(
-        &["package", "zhuguosha", "--out", &out("missing/zhuguosha"), "--solver", pigs],
-        "cannot create",
-    );
+    // A missing parent is said of --out, never of kit's temporary folder.
+    let missing = out("missing/zhuguosha");
+    refused(&["package", "zhuguosha", "--out", &missing, "--solver", pigs], "does not exist");
+    let (_, _, err) = kit(&["package", "zhuguosha", "--out", &missing, "--solver", pigs]);
+    assert!(err.contains(&format!("--out {missing}")), "{err}");
+    assert!(!err.contains("kit-package"), "{err}");
     let taken = scratch.write("zhuguosha/keep", "mine");
     refused(
         &["package", "zhuguosha", "--out", &out("zhuguosha"), "--solver", solver("zhuguosha")],
