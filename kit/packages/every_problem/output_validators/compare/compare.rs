@@ -13,10 +13,11 @@
 //! (an unreadable file) is a judge error. The flags are not read: the rule
 //! is fixed in this file.
 //!
-//! This is the template, std only: `kit package` writes it into each
-//! package with `mod compare` replaced by kit/src/compare.rs itself and
-//! `RULE` set to the problem's rule, so the package's copy is one file,
-//! which the `build` script beside it compiles into `run`.
+//! Rust, std only. `kit package` writes this file into each package from
+//! its template, kit/packages/every_problem/output_validators/compare/,
+//! with `mod compare` replaced by kit/src/compare.rs itself and `RULE` set
+//! to the problem's rule: one file, which the `build` script beside it
+//! compiles into `run`.
 
 use std::ffi::OsString;
 use std::fs;
