@@ -77,6 +77,12 @@ fn every_package_holds_its_files_with_our_answers() {
         ] {
             assert_eq!(fs::read(dir.join(&copy)).unwrap(), source, "{problem}: {copy}");
         }
+        assert!(
+            yaml.lines().any(|l| l == "validation: custom"),
+            "{problem}: our output validator is not selected"
+        );
+        the_output_validator_is_our_rule(problem, &dir);
+        assert!(dir.join("submissions/accepted/loose_whitespace.rs").is_file(), "{problem}");
         let wrong = files(&dir.join("submissions/wrong_answer"), "rs");
         assert!(wrong.len() >= 2, "{problem}: {} planted wrong answers", wrong.len());
         for planted in &wrong {
@@ -98,6 +104,102 @@ fn every_package_holds_its_files_with_our_answers() {
             assert_eq!(out, fs::read(input.with_extension("ans")).unwrap(), "{}", input.display());
         }
     }
+}
+
+/// An output to judge against our answer, and the verdict that the
+/// rule's own words give it (None: whatever `kit judge` says).
+struct Variant {
+    text: String,
+    accepted: Option<bool>,
+}
+
+/// Outputs that differ from `answer` in whitespace, case or line
+/// structure only, and (for a tolerance) in a number's last digits.
+fn variants(answer: &str, rule: common::Rule) -> Vec<Variant> {
+    let is = |text: String, accepted: Option<bool>| Variant { text, accepted };
+    let loose: String = answer.lines().map(|l| format!("{l}  \r\n")).collect();
+    let (lower, upper) = (answer.to_ascii_lowercase(), answer.to_ascii_uppercase());
+    let cased = |text: &str| (text != answer).then_some(false);
+    let many_lines = answer.lines().count() > 1;
+    let mut out = vec![
+        is(answer.to_string(), Some(true)),
+        is(format!("{loose}\r\n\n"), Some(true)),
+        is(lower.clone(), cased(&lower)),
+        is(upper.clone(), cased(&upper)),
+        is(answer.split_whitespace().collect::<Vec<_>>().join(" "), many_lines.then_some(false)),
+        is(answer.replace('\n', "\n\n"), many_lines.then_some(false)),
+        is(answer.replacen(' ', "  ", 1), None),
+        is(answer.trim_end().to_string(), Some(true)),
+        is(String::new(), Some(false)),
+    ];
+    if let common::Rule::Tolerance(t) = rule {
+        for (delta, accepted) in [(t / 2.0, true), (t * 2.0, false)] {
+            let shifted: Vec<String> = answer
+                .split_whitespace()
+                .map(|v| v.parse::<f64>().map_or(v.to_string(), |x| format!("{:.9}", x + delta)))
+                .collect();
+            out.push(is(shifted.join("\n"), Some(accepted)));
+        }
+    }
+    out
+}
+
+/// The package's output validator, built by its own build script as a
+/// judge builds it, gives exactly `kit judge`'s verdict on our answers
+/// and on variants of them (42 the same, 43 and a judge message not):
+/// forgiving trailing spaces, CRLF and blank lines at the end, never case
+/// or line structure.
+fn the_output_validator_is_our_rule(problem: &str, dir: &Path) {
+    let scratch = Scratch::new("package-output-validator");
+    let build = scratch.path().join("compare");
+    fs::create_dir(&build).unwrap();
+    for file in ["build", "compare.rs"] {
+        fs::copy(dir.join("output_validators/compare").join(file), build.join(file)).unwrap();
+    }
+    let built = Command::new("./build").current_dir(&build).output().unwrap();
+    assert!(built.status.success(), "{problem}: the validator does not build: {built:?}");
+    let rule = common::rule(problem);
+    let (mut accepted, mut rejected) = (0, 0);
+    let cases = files(&dir.join("data/secret"), "ans");
+    for ans in cases.iter().take(12) {
+        let answer = fs::read_to_string(ans).unwrap();
+        for variant in variants(&answer, rule) {
+            let team = variant.text;
+            let feedback = scratch.path().join("feedback");
+            let _ = fs::remove_dir_all(&feedback);
+            fs::create_dir(&feedback).unwrap();
+            let output = scratch.path().join("team.out");
+            fs::write(&output, &team).unwrap();
+            let code = Command::new(build.join("run"))
+                .arg(ans.with_extension("in"))
+                .arg(ans)
+                .arg(&feedback)
+                .stdin(fs::File::open(&output).unwrap())
+                .status()
+                .unwrap()
+                .code();
+            let message = fs::read_to_string(feedback.join("judgemessage.txt")).unwrap_or_default();
+            let judged = common::compare(&answer, &team, rule);
+            if let Some(accepted) = variant.accepted {
+                assert_eq!(judged.is_none(), accepted, "{problem}: kit judge on\n{team}");
+            }
+            match judged {
+                None => {
+                    assert_eq!(code, Some(42), "{problem}: refused:\n{team}\n{message}");
+                    accepted += 1;
+                }
+                Some(m) => {
+                    assert_eq!(code, Some(43), "{problem}: accepted:\n{team}");
+                    assert!(message.starts_with(&format!("line {}: ", m.line + 1)), "{message}");
+                    rejected += 1;
+                }
+            }
+        }
+    }
+    // Each case: at least ours and the loose one accepted, the empty
+    // output refused.
+    assert!(accepted >= 2 * cases.len().min(12), "{problem}: {accepted} accepted");
+    assert!(rejected >= cases.len().min(12), "{problem}: {rejected} rejected");
 }
 
 /// The mutations verifyproblem tries, and a few more: each must be
@@ -183,10 +285,12 @@ fn bad_command_lines_are_one_line_and_leave_nothing() {
         "short name",
     );
     let pigs = solver("zhuguosha");
-    refused(
-        &["package", "zhuguosha", "--out", &out("missing/zhuguosha"), "--solver", pigs],
-        "cannot create",
-    );
+    // A missing parent is said of --out, never of kit's temporary folder.
+    let missing = out("missing/zhuguosha");
+    refused(&["package", "zhuguosha", "--out", &missing, "--solver", pigs], "does not exist");
+    let (_, _, err) = kit(&["package", "zhuguosha", "--out", &missing, "--solver", pigs]);
+    assert!(err.contains(&format!("--out {missing}")), "{err}");
+    assert!(!err.contains(".zhuguosha.kit-package-"), "{err}");
     let taken = scratch.write("zhuguosha/keep", "mine");
     refused(
         &["package", "zhuguosha", "--out", &out("zhuguosha"), "--solver", solver("zhuguosha")],
@@ -241,6 +345,20 @@ fn verifyproblem_accepts_every_package() {
             .collect();
         assert!(warnings.is_empty(), "{problem}: verifyproblem warns:\n{log}");
         assert!(log.contains(&format!("{} tested:", short(problem))), "{log}");
+        // Our output validator forgives loose whitespace, never a change
+        // of case or line structure alone (which problemtools' default
+        // validator would accept).
+        let strict = match problem {
+            "zhuguosha" => "no_empty_hand_lines",
+            "ants_battle" => "upper_case_map",
+            "ji_referee" => "lower_case_verdict",
+            _ => "values_on_one_line",
+        };
+        for (planted, verdict) in [("accepted/loose_whitespace", "AC"), (strict, "WA")] {
+            let line = log.lines().find(|l| l.contains(&format!("{planted}.rs (Rust)")));
+            let line = line.unwrap_or_else(|| panic!("{problem}: {planted} not judged:\n{log}"));
+            assert!(line.contains(&format!("OK: {verdict}")), "{problem}: {line}");
+        }
     }
 }
 
@@ -276,6 +394,13 @@ fn zip_holds_every_file_of_the_package() {
     // Each file's bytes are in the archive (stored, not compressed).
     let statement = fs::read(dir.join("problem_statement/problem.en.tex")).unwrap();
     assert!(bytes.windows(statement.len()).any(|w| w == statement.as_slice()));
+    // The build script stays executable (a judge runs it): its central
+    // entry (46 bytes before its last name) holds the mode rwxr-xr-x.
+    let name = b"output_validators/compare/build";
+    let at = bytes.windows(name.len()).rposition(|w| w == name).unwrap() - 46;
+    assert_eq!(&bytes[at..at + 4], b"PK\x01\x02");
+    let external = u32::from_le_bytes(bytes[at + 38..at + 42].try_into().unwrap());
+    assert_eq!(external >> 16, 0o100755);
     // Existing zip without --force: refused, untouched; with --force: the same bytes.
     assert_eq!(kit(&args(false)).0, 2);
     assert_eq!(kit(&args(true)).0, 0);
@@ -318,6 +443,14 @@ fn a_planted_edit_that_no_longer_applies_stops_kit_and_writes_nothing() {
     assert!(files(&dir.join("data/secret"), "in")
         .iter()
         .all(|f| { f.file_name().unwrap().to_string_lossy().starts_with("gen-") }));
+    // A problem.yaml that would leave our output validator unused stops kit.
+    let yaml = repo.path().join("kit/packages/zhuguosha/problem.yaml");
+    let text = fs::read_to_string(&yaml).unwrap().replace("validation: custom\n", "");
+    fs::write(&yaml, text).unwrap();
+    let again = out.path().join("again");
+    let err = kit::package::write(problem, repo.path(), solver, &again, false).unwrap_err();
+    assert!(err.to_string().contains("no `validation: custom` line"), "{err}");
+    assert!(!again.exists());
 }
 
 /// Both statement renderers that a judge runs accept every statement:

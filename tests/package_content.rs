@@ -1,9 +1,9 @@
 //! The package sources of kit/packages/ that are not machinery: every
-//! planted submission (`.edit` on our solver, or a whole `.rs`) applies,
-//! compiles with the judge's flags and gives the verdict of its folder on
-//! our own cases; the statement's samples are strict inputs. The packages
-//! themselves (assembled, and checked by problemtools) are tested where
-//! `kit package` is.
+//! planted submission (`.edit` on our solver, or a whole `.rs`; those of
+//! kit/packages/every_problem/ too) applies, compiles and gives the verdict
+//! of its folder on our own cases; the statement's samples are strict
+//! inputs. The packages themselves (assembled, and checked by
+//! problemtools) are tested where `kit package` is.
 
 mod common;
 
@@ -172,6 +172,28 @@ fn every_wrong_answer_is_rejected_on_some_case_and_runs_clean() {
                 rejected += usize::from(!agrees(problem, ours, &theirs));
             }
             assert!(rejected > 0, "{problem}/{name}: accepted on all {} cases", cases.len());
+        }
+    }
+}
+
+#[test]
+fn every_planted_accepted_edit_agrees_on_every_case() {
+    let dir = kit::scratch::Scratch::new("package_content_ac");
+    let every_problem = common::root().join("kit/packages/every_problem/submissions/accepted");
+    for problem in PROBLEMS {
+        let mut edits = files(&package(problem).join("submissions/accepted"), "edit");
+        edits.extend(files(&every_problem, "edit"));
+        assert!(!edits.is_empty(), "{problem}: loose_whitespace.edit applies to every problem");
+        let cases = cases(problem, 2);
+        for edit in edits {
+            let name = format!("{problem}_{}", edit.file_stem().unwrap().to_str().unwrap());
+            let exe = compile(&apply(problem, &edit), &name, dir.path());
+            for input in &cases {
+                let ours = common::run(problem, &[], input, Duration::from_secs(20)).stdout;
+                let theirs = output_of(&exe, input).unwrap_or_else(|| panic!("{name} fails"));
+                assert_ne!(ours, theirs, "{name}: not a planted variant");
+                assert!(agrees(problem, &ours, &theirs), "{name}: rejected");
+            }
         }
     }
 }

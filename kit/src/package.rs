@@ -19,13 +19,25 @@
 //!   data/secret/*.in, *.ans         fixtures, then generated cases
 //!   input_validators/strict/PROBLEM.rs  our solver: `--validate` is its
 //!                                   strict reading, exit 42 or 43
+//!   output_validators/compare/      our comparison rule: compare.rs
+//!                                   ([`output_validator`]) and the `build`
+//!                                   script that compiles it with rustc;
+//!                                   problem.yaml's `validation: custom`
+//!                                   selects it
 //!   submissions/accepted/PROBLEM.rs our solver as pasted
 //!   submissions/<verdict>/NAME.rs   planted: NAME.rs copied, or NAME.edit
-//!                                   applied to our solver ([`apply_edit`])
+//!                                   applied to our solver ([`apply_edit`]),
+//!                                   from kit/packages/PROBLEM/submissions/
+//!                                   and kit/packages/every_problem/submissions/
+//!
+//! kit/packages/every_problem/ holds what every package gets: the output
+//! validator's template and build script, and planted submissions that
+//! edit the `solver-run` block all four solvers share.
 //!
 //! The package is written into a fresh folder beside DIR and renamed to DIR
 //! at the end, so a failure leaves nothing half-written.
 
+use crate::compare::Rule;
 use crate::error::{Error, Result};
 use crate::gen::Source;
 use crate::problems::Problem;
@@ -45,9 +57,11 @@ problemtools' verifyproblem read it) for PROBLEM to DIR: problem.yaml, the
 statement (problem_statement/problem.en.tex), data/sample and data/secret
 (our fixtures that pass --strict, and cases from every kit gen profile,
 answers from our solver), input_validators/ (our solver with --validate:
-exit 42 valid, 43 invalid), submissions/accepted (our solver as pasted) and
-the planted wrong_answer / time_limit_exceeded submissions. The sources are
-read from the repository kit was built in (or $KIT_REPO).
+exit 42 valid, 43 invalid), output_validators/ (kit judge's comparison
+rule in Rust, with a build script that compiles it with rustc: line by
+line, case-sensitive, trailing spaces and blank lines forgiven),
+submissions/accepted (our solver as pasted) and the planted submissions.
+The sources are read from the repository kit was built in (or $KIT_REPO).
 
   --out DIR      the package folder; it must not exist unless --force
   --zip FILE     also write the package as FILE (a zip of DIR's contents,
@@ -65,6 +79,17 @@ const MAX_INPUT: usize = 8 << 20;
 
 /// The input validator's flags (decision 3 in the project's briefs).
 const TESTDATA_YAML: &str = "input_validator_flags: --validate\n";
+
+/// The output validator's template and the comparison rule it inlines
+/// (both compiled into kit, so a package judges exactly as this kit does).
+const VALIDATOR_TEMPLATE: &str =
+    include_str!("../packages/every_problem/output_validators/compare/compare.rs");
+const VALIDATOR_BUILD: &str =
+    include_str!("../packages/every_problem/output_validators/compare/build");
+const COMPARE_RS: &str = include_str!("compare.rs");
+
+/// The line of problem.yaml that makes a judge run our output validator.
+const CUSTOM_VALIDATION: &str = "validation: custom";
 
 /// The verdict folders a planted submission may sit in.
 const VERDICTS: [&str; 4] = ["wrong_answer", "time_limit_exceeded", "run_time_error", "accepted"];
@@ -153,6 +178,15 @@ pub fn write(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    // The package is written beside DIR: its folder must exist (said of
+    // --out, not of the temporary folder kit would make there).
+    if !parent.is_dir() {
+        return Err(Error::usage(format!(
+            "--out {}: the folder {} does not exist",
+            dir.display(),
+            parent.display()
+        )));
+    }
     let temp =
         parent.join(format!(".{}.kit-package-{}", file_name.to_string_lossy(), std::process::id()));
     let _ = fs::remove_dir_all(&temp);
@@ -184,15 +218,27 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
     let source = read(&source_path)?;
     let mut summary = Summary::default();
 
-    copy_file(&content.join("problem.yaml"), &root.join("problem.yaml"))?;
+    let yaml_path = content.join("problem.yaml");
+    let yaml = read(&yaml_path)?;
+    // Without it a judge ignores our validator (and verifyproblem errs).
+    if !yaml.lines().any(|line| line.trim_end() == CUSTOM_VALIDATION) {
+        return Err(Error::usage(format!(
+            "{}: no `{CUSTOM_VALIDATION}` line, so a judge would not run the package's \
+             output validator",
+            yaml_path.display()
+        )));
+    }
+    put(&root.join("problem.yaml"), yaml.as_bytes())?;
     copy_tree(&content.join("problem_statement"), &root.join("problem_statement"))?;
 
     // Submissions first: a broken .edit fails before any solver runs.
     put(&root.join(format!("submissions/accepted/{name}.rs")), source.as_bytes())?;
     summary.submissions += 1;
+    let every_problem = repo.join("kit/packages/every_problem/submissions");
     for verdict in VERDICTS {
-        let folder = content.join("submissions").join(verdict);
-        for file in sorted_files(&folder)? {
+        let mut planted = sorted_files(&content.join("submissions").join(verdict))?;
+        planted.extend(sorted_files(&every_problem.join(verdict))?);
+        for file in planted {
             let file_name = file.file_name().unwrap_or_default().to_string_lossy().to_string();
             let target = root.join("submissions").join(verdict);
             if let Some(stem) = file_name.strip_suffix(".edit") {
@@ -207,6 +253,10 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
         }
     }
     put(&root.join(format!("input_validators/strict/{name}.rs")), source.as_bytes())?;
+    let validator = root.join("output_validators/compare");
+    put(&validator.join("compare.rs"), output_validator(problem.rule()).as_bytes())?;
+    put(&validator.join("build"), VALIDATOR_BUILD.as_bytes())?;
+    executable(&validator.join("build"))?;
     put(&root.join("data/testdata.yaml"), TESTDATA_YAML.as_bytes())?;
 
     // Samples: the statement's, in order, each must be valid with an answer.
@@ -281,6 +331,24 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
     }
     summary.bytes = tree_bytes(root)?;
     Ok(summary)
+}
+
+/// The package's output validator, one file: the template
+/// kit/packages/every_problem/output_validators/compare/compare.rs with
+/// kit/src/compare.rs inlined as its `mod compare` and `rule` as its `RULE`.
+pub fn output_validator(rule: Rule) -> String {
+    let module = format!("mod compare {{\n{COMPARE_RS}}}");
+    let generated = "// Written by `kit package` from kit/packages/every_problem/\n\
+                     // output_validators/compare/compare.rs and kit/src/compare.rs:\n\
+                     // edit those, not this copy.\n";
+    format!("{generated}{VALIDATOR_TEMPLATE}")
+        .replacen("#[path = \"../../../../src/compare.rs\"]\n", "", 1)
+        .replacen("mod compare;", &module, 1)
+        .replacen(
+            "const RULE: Rule = Rule::Exact;",
+            &format!("const RULE: Rule = Rule::{rule:?};"),
+            1,
+        )
 }
 
 /// Runs our solver with `--strict` on `case.in` into `case.ans`: true when
@@ -406,6 +474,19 @@ fn put(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::write(path, bytes).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 
+/// Makes `path` executable (rwxr-xr-x), as a build script must be.
+fn executable(path: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755))
+            .map_err(|e| Error::io(format!("cannot make {} executable", path.display()), e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 fn copy_file(from: &Path, to: &Path) -> Result<()> {
     let bytes =
         fs::read(from).map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
@@ -466,6 +547,7 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
     let mut central: Vec<u8> = Vec::new();
     for name in &names {
         let data = fs::read(dir.join(name))?;
+        let mode: u32 = if is_executable(&dir.join(name))? { 0o100755 } else { 0o100644 };
         let name = name.to_string_lossy().replace('\\', "/");
         let (crc, size) = (crc32(&data), data.len() as u32);
         let offset = archive.len() as u32;
@@ -486,9 +568,10 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
         central.extend(size.to_le_bytes());
         central.extend(size.to_le_bytes());
         central.extend((name.len() as u16).to_le_bytes());
-        // extra, comment, disk, internal attributes; external: -rw-r--r--.
+        // extra, comment, disk, internal attributes; external: the Unix
+        // mode, -rwxr-xr-x for the build script, else -rw-r--r--.
         central.extend([0, 0, 0, 0, 0, 0, 0, 0]);
-        central.extend((0o100644u32 << 16).to_le_bytes());
+        central.extend((mode << 16).to_le_bytes());
         central.extend(offset.to_le_bytes());
         central.extend(name.as_bytes());
     }
@@ -512,6 +595,20 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
         let _ = fs::remove_file(&temp);
         Error::io(format!("cannot write {}", file.display()), e)
     })
+}
+
+/// Whether `path` is executable by its owner (never, off Unix).
+fn is_executable(path: &Path) -> Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Ok(fs::metadata(path)?.permissions().mode() & 0o100 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(false)
+    }
 }
 
 fn list_files(root: &Path, below: &Path, names: &mut Vec<PathBuf>) -> Result<()> {
@@ -541,7 +638,18 @@ fn crc32(data: &[u8]) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{apply_edit, crc32};
+    use super::{apply_edit, crc32, output_validator, COMPARE_RS};
+    use crate::compare::Rule;
+
+    #[test]
+    fn the_output_validator_is_one_file_with_the_problems_rule() {
+        let exact = output_validator(Rule::Exact);
+        assert!(!exact.contains("#[path") && !exact.contains("mod compare;"));
+        assert!(exact.contains(&format!("mod compare {{\n{COMPARE_RS}}}")));
+        assert!(exact.contains("const RULE: Rule = Rule::Exact;"));
+        let tolerant = output_validator(Rule::Tolerance(1e-6));
+        assert!(tolerant.contains("const RULE: Rule = Rule::Tolerance(1e-6);"), "{tolerant}");
+    }
 
     #[test]
     fn crc32_is_the_ieee_one() {
