@@ -1,4 +1,4 @@
-//! `kit`: see `kit --help` ([`kit::cli::USAGE`]).
+//! `kit`: see `kit --help` ([`kit::cli::usage`]).
 
 use std::io::IsTerminal;
 

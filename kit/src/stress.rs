@@ -84,6 +84,8 @@ pub enum Kind {
     Idle,
     /// Over the memory limit.
     OverMemory,
+    /// Over the output limit.
+    OverOutput,
 }
 
 impl Kind {
@@ -100,6 +102,7 @@ impl Kind {
             Kind::TimedOut => "TLE",
             Kind::Idle => "ILE",
             Kind::OverMemory => "MLE",
+            Kind::OverOutput => "OLE",
         }
     }
 }
@@ -139,6 +142,7 @@ fn failure(
         Verdict::TimeLimit => Some((Kind::TimedOut, judge::over_limit(&v, theirs, limits))),
         Verdict::IdleLimit => Some((Kind::Idle, judge::over_limit(&v, theirs, limits))),
         Verdict::MemoryLimit => Some((Kind::OverMemory, judge::over_limit(&v, theirs, limits))),
+        Verdict::OutputLimit => Some((Kind::OverOutput, judge::over_limit(&v, theirs, limits))),
     }
 }
 
@@ -254,7 +258,7 @@ impl Stress<'_> {
     fn run_theirs(&self, input: &str) -> Result<Outcome> {
         // The peak memory is measured (for the memory limit): spawns are
         // then one at a time, the runs still in parallel.
-        run::run_with(self.cmd, input.as_bytes(), self.limits.time, None, run::Memory::Measured)
+        run::run_with(self.cmd, input.as_bytes(), self.limits, None, run::Memory::Measured)
             .map_err(|e| Error::io(format!("cannot start `{}`", self.cmd), e))
     }
 

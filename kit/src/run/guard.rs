@@ -106,7 +106,9 @@ mod tests {
         let script = KEEPER.replace("kill -s KILL -- \"-$pg\" 2>/dev/null", "echo $pg");
         let out = Command::new("sh")
             .arg("-c")
-            .arg(format!("printf '+ 11\\n+ 2\\n+ 123\\n- 2\\n- 7\\n+ 5\\n- 11\\n' | {{ {script} }}"))
+            .arg(format!(
+                "printf '+ 11\\n+ 2\\n+ 123\\n- 2\\n- 7\\n+ 5\\n- 11\\n' | {{ {script} }}"
+            ))
             .output()
             .unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "123\n5\n");

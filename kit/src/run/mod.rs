@@ -205,7 +205,6 @@ impl Outcome {
     }
 }
 
-
 #[cfg(unix)]
 mod guard;
 #[cfg(unix)]
@@ -388,7 +387,6 @@ fn own_peak_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-
 /// Stops the programs running now when kit is stopped by SIGTERM, SIGHUP
 /// or SIGINT, then dies of that signal as it would have. Call once, from
 /// `main`.
@@ -528,8 +526,16 @@ mod tests {
         let polled = |cmd: &Cmd, stdin: &str, limit_ms: u64| {
             let limit = Duration::from_millis(limit_ms);
             let limits = Limits::from(limit);
-            run_seen(cmd, stdin.as_bytes(), limits, None, Memory::Unmeasured, ExitSeen::Polled, None)
-                .expect("sh starts")
+            run_seen(
+                cmd,
+                stdin.as_bytes(),
+                limits,
+                None,
+                Memory::Unmeasured,
+                ExitSeen::Polled,
+                None,
+            )
+            .expect("sh starts")
         };
         let o = polled(&sh("read x; echo \"got $x\"; echo oops >&2; exit 3"), "42\n", 5000);
         assert_eq!((o.stdout.as_slice(), o.stderr.as_slice()), (&b"got 42\n"[..], &b"oops\n"[..]));

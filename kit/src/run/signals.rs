@@ -26,9 +26,9 @@ pub struct Running(Option<usize>);
 impl Running {
     pub fn register(pgid: u32) -> Running {
         let pgid = pgid as i32;
-        let slot = RUNNING.iter().position(|s| {
-            s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst).is_ok()
-        });
+        let slot = RUNNING
+            .iter()
+            .position(|s| s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst).is_ok());
         Running(slot)
     }
 }

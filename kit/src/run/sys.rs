@@ -92,7 +92,11 @@ pub fn reap(whom: Whom, block: bool) -> io::Result<Option<Reaped>> {
                 peak_kib: u64::try_from(usage.maxrss).unwrap_or(0),
                 cpu: time(usage.utime) + time(usage.stime),
             };
-            return Ok(Some(Reaped { pid: got as u32, status: ExitStatus::from_raw(status), usage }));
+            return Ok(Some(Reaped {
+                pid: got as u32,
+                status: ExitStatus::from_raw(status),
+                usage,
+            }));
         }
         if got == 0 {
             return Ok(None);

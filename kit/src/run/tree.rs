@@ -27,7 +27,8 @@ pub fn sample(pgid: u32) -> Option<Sample> {
     use std::io::Read;
     use std::sync::OnceLock;
     static UNITS: OnceLock<Option<(u64, u64)>> = OnceLock::new();
-    let (ticks, page) = (*UNITS.get_or_init(|| Some((super::sys::clock_ticks()?, super::sys::page_size()?))))?;
+    let (ticks, page) =
+        (*UNITS.get_or_init(|| Some((super::sys::clock_ticks()?, super::sys::page_size()?))))?;
     let mut total_ticks = 0u64;
     let mut pages = 0u64;
     let mut members = 0;
