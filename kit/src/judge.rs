@@ -540,7 +540,7 @@ mod tests {
         assert!(!ok, "{text}");
         assert!(text.starts_with("MLE "), "{text}");
         assert!(text.contains("\n    over the memory limit: a peak of "), "{text}");
-        assert!(text.contains(" MiB > 100 MiB\n"), "{text}");
+        assert!(text.contains(" MiB > 100 MiB (killed then)\n"), "{text}");
         assert!(text.ends_with("AC 0/1 (MLE 1)\n"), "{text}");
         let (ok, text) = j(256, &cmd);
         assert!(ok, "{text}");
