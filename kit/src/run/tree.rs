@@ -2,8 +2,8 @@
 //! of its process group, with the CPU time and resident memory it has now.
 //! A judge counts the whole tree: a wrapper script whose child spins uses
 //! the CPU of that child. One scan reads `/proc/PID/stat` of every process
-//! on the machine (about 0.3 ms for 100 processes) and keeps those whose
-//! group is the program's.
+//! on the machine and keeps those whose group is the program's: about
+//! 0.6 ms of kit's CPU with 110 processes (docs/kit.md).
 
 use std::time::Duration;
 
