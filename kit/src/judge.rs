@@ -575,5 +575,7 @@ mod tests {
         assert_eq!(summary([1, 1, 1, 1, 1]), "AC 1/5 (WA 1, RE 1, TLE 1, ILE 1)");
         assert_eq!(summary([3, 0, 0, 0, 0]), "AC 3/3");
         assert_eq!(summary([1, 0, 0, 0, 0, 2]), "AC 1/3 (MLE 2)");
+        assert_eq!(summary([0, 0, 0, 1, 0, 0, 1]), "AC 0/2 (TLE 1, OLE 1)");
+        assert_eq!(Verdict::OutputLimit.code(), "OLE");
     }
 }

@@ -428,6 +428,45 @@ mod tests {
         assert!(o.cpu > Duration::from_millis(200), "{:?}", o.cpu);
     }
 
+    /// The CPU time of a child that nobody waited for yet counts while it
+    /// runs: a shell whose child spins is over the limit as the child is.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_cpu_time_of_the_whole_tree_counts() {
+        let o = go(&sh("sh -c 'while :; do :; done'; echo never"), "", 200);
+        assert_eq!(o.status, Status::CpuLimit);
+        assert!(o.cpu > Duration::from_millis(200), "{:?}", o.cpu);
+        // An orphan's too (its parent gone): it stays in the group.
+        let o = go(&sh("(sh -c 'while :; do :; done' &); sleep 30"), "", 200);
+        assert_eq!(o.status, Status::CpuLimit, "{:?}", o.cpu);
+    }
+
+    /// stdout over the output limit stops the program at once, and no more
+    /// than the limit is kept.
+    #[test]
+    fn a_flood_is_stopped_at_the_output_limit() {
+        let limits =
+            Limits { output_bytes: Some(100_000), ..Limits::from(Duration::from_secs(60)) };
+        let o = run(&sh("exec yes"), b"", limits, None).unwrap();
+        assert_eq!(o.status, Status::OutputLimit);
+        assert_eq!(o.stdout.len(), 100_000);
+        assert_eq!(o.status.to_string(), "killed at the output limit");
+    }
+
+    /// The tree's memory over the limit stops it while it runs.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_tree_over_the_memory_limit_is_stopped_at_once() {
+        let limits = Limits { memory_kib: Some(32 << 10), ..Limits::from(Duration::from_secs(60)) };
+        // awk holds 64 MiB while its child sleeps: only a reading while it
+        // runs sees it (the program, sh, is small).
+        let cmd =
+            sh("awk 'BEGIN { s = \"x\"; for (i = 0; i < 26; i++) s = s s; system(\"sleep 30\") }'");
+        let o = run(&cmd, b"", limits, None).unwrap();
+        assert_eq!(o.status, Status::MemoryLimit, "{:?}", o.peak);
+        assert!(matches!(o.peak, Some(Peak::Exact(k)) if k > 32 << 10), "{:?}", o.peak);
+    }
+
     #[test]
     fn a_sleeping_program_is_killed_at_the_idleness_limit() {
         let o = go(&sh("exec sleep 10"), "", 100);
