@@ -239,6 +239,82 @@ mod tests {
         }
     }
 
+    #[test]
+    fn version_names_kit_and_its_version() {
+        let (code, out, err) = kit(&["--version"]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, format!("kit {}\n", env!("CARGO_PKG_VERSION")));
+        assert_eq!(kit(&["-V"]).1, out);
+    }
+
+    #[test]
+    fn usage_errors_are_one_line_and_exit_2() {
+        refused(&[], "no command");
+        refused(&["make"], "unknown command `make`");
+        refused(&["gen"], "which problem?");
+        refused(&["gen", "x", "y"], "unexpected `y`");
+        refused(&["gen", "zhuguosha", "--seed"], "--seed needs a value");
+        refused(&["gen", "zhuguosha", "--bogus"], "unknown option `--bogus`");
+        refused(&["gen", "zhuguosha", "--seed", "1", "--seed=2"], "--seed given twice");
+        refused(&["gen", "zhuguosha", "--", "x"], "takes no program");
+        refused(&["judge", "zhuguosha"], "no program to run");
+        refused(&["judge", "zhuguosha", "--"], "no program after `--`");
+        refused(
+            &["stress", "zhuguosha", "--count", "many", "--", "x"],
+            "--count `many` is not a non-negative integer",
+        );
+        refused(&["gen", "no_such_problem"], "unknown problem `no_such_problem`");
+        refused(
+            &["gen", "zhuguosha", "--seed", "99999999999999999999999"],
+            "--seed `99999999999999999999999` is too large (at most 18446744073709551615)",
+        );
+        refused(&["gen", "zhuguosha", "--seed", "-1"], "--seed `-1` is not a non-negative integer");
+        refused(&["gen", "zhuguosha", "--count", "0", "--out", "x"], "--count must be at least 1");
+        refused(
+            &["judge", "zhuguosha", "--dir", ".", "--time-limit", "0", "--", "x"],
+            "at least 1 ms",
+        );
+    }
+
+    #[test]
+    fn the_new_options_are_checked() {
+        refused(&["judge", "zhuguosha", "--memory-limit", "0", "--", "x"], "at least 1 MB");
+        refused(
+            &["stress", "zhuguosha", "--gen", "python3 gen.py", "--", "x"],
+            "--gen CMD needs `{seed}` where the case's seed goes",
+        );
+        refused(
+            &["stress", "zhuguosha", "--gen", "g {seed}", "--profile", "all", "--", "x"],
+            "--gen makes the cases: it takes no --profile",
+        );
+        refused(&["judge", "zhuguosha", "a.out", "--", "x"], "unexpected `a.out`");
+        let words: Vec<OsString> =
+            ["zhuguosha", "a.in", "--memory-limit=64", "b/c.in", "--", "./sol"]
+                .iter()
+                .map(OsString::from)
+                .collect();
+        let o = JudgeOptions::parse(&words).unwrap();
+        assert_eq!(o.cases, [PathBuf::from("a.in"), PathBuf::from("b/c.in")]);
+        assert_eq!((o.memory_limit_mb, o.dirs.len()), (64, 0));
+        let words: Vec<OsString> = ["zhuguosha", "--keep-going", "--gen", "g {seed}", "--", "s"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        let o = StressOptions::parse(&words).unwrap();
+        assert!(o.keep_going);
+        assert_eq!(o.generator.as_deref(), Some("g {seed}"));
+        assert_eq!(o.profiles, [crate::stress::USER_GEN]);
+        assert_eq!(o.memory_limit_mb, crate::judge::MEMORY_LIMIT_MB);
+        assert_eq!(o.output_limit_mb, crate::problems::OUTPUT_LIMIT_MB);
+        let words: Vec<OsString> =
+            ["ants_battle", "--output-limit", "3", "--", "s"].iter().map(OsString::from).collect();
+        assert_eq!(JudgeOptions::parse(&words).unwrap().output_limit_mb, 3);
+        let default: Vec<OsString> =
+            ["ants_battle", "--", "s"].iter().map(OsString::from).collect();
+        assert_eq!(JudgeOptions::parse(&default).unwrap().output_limit_mb, 64);
+        refused(&["judge", "zhuguosha", "--output-limit", "0", "--", "x"], "at least 1 MB");
+    }
+
     /// The command printed to judge the failure again names kit as it was
     /// invoked, so that it runs as shown.
     #[test]
