@@ -110,8 +110,8 @@ is the same whatever --count.
 
 const JUDGE_HELP: &str = "\
 usage: kit judge PROBLEM [CASE.in]... [--dir DIR]... [--time-limit MS]
-                 [--memory-limit MB] [--output-limit MB] [--fail-fast]
-                 -- CMD ARGS...
+                         [--memory-limit MB] [--output-limit MB] [--fail-fast]
+                         -- CMD ARGS...
 
 Runs CMD on each CASE.in (with its CASE.out beside it) and on every NAME.in
 that has a NAME.out below each DIR (with neither, tests/data/PROBLEM;
@@ -139,9 +139,9 @@ data (accepted solutions differ on them): they are counted apart, as in
 
 const STRESS_HELP: &str = "\
 usage: kit stress PROBLEM [--profile P|all | --gen 'CMD {seed}'] [--seed S]
-                  [--count N] [--jobs N] [--keep-going] [--out DIR]
-                  [--time-limit MS] [--memory-limit MB] [--output-limit MB]
-                  [--solver PATH] -- CMD ARGS...
+                          [--count N] [--jobs N] [--keep-going] [--out DIR]
+                          [--time-limit MS] [--memory-limit MB]
+                          [--output-limit MB] [--solver PATH] -- CMD ARGS...
 
 Generated cases (the same as `kit gen` with the same profile and seed), our
 solver and CMD on each; stops at the first case where CMD's output differs
