@@ -332,7 +332,9 @@ fn run_seen(
     let _registered = (signals::Running::register(child.id()), guard::Kept::new(child.id()));
     let Supervised { status, cpu, leader_peak_kib, tree_peak_kib, wall, stdout, stderr } =
         supervise::supervise(&mut child, stdin, start, limits, seen, sink)?;
-    let exact = |k: &u64| floor.map_or(true, |f| *k > f);
+    // A figure above our own size at the spawn is the program's (and a
+    // tree never read has none).
+    let exact = |k: &u64| *k > floor.unwrap_or(0);
     let measured = [leader_peak_kib.filter(exact), Some(tree_peak_kib).filter(exact)];
     let peak = match (memory, measured.into_iter().flatten().max()) {
         (_, Some(k)) if status == Status::MemoryLimit => Some(Peak::Exact(k)),
