@@ -415,6 +415,84 @@ fn judge_reports_tle_by_cpu_time_and_ile_by_the_wall_clock() {
     assert!(out.ends_with("\nAC 0/2 (ILE 2)\n"), "{out}");
 }
 
+/// The number before `what` in `text` (as `1234` in "1234 ms of CPU").
+fn figure_before(text: &str, what: &str) -> f64 {
+    let at = text.find(what).unwrap_or_else(|| panic!("no `{what}` in {text}"));
+    let word = text[..at].trim_end().rsplit(' ').next().unwrap();
+    word.parse().unwrap_or_else(|_| panic!("`{word}` before `{what}` in {text}"))
+}
+
+/// A wrapper whose child spins is TLE, its child's CPU time counted while
+/// it runs (not ILE after the wall-clock backstop, as when only the
+/// wrapper's own CPU time was read), as the child run directly.
+#[test]
+fn judge_counts_the_cpu_time_of_the_whole_process_tree() {
+    let (_dir, d) = two_cases();
+    let wrapper = planted("spinning_child.sh");
+    let (code, out, _) =
+        kit(&["judge", "zhuguosha", "--dir", &d, "--time-limit", "300", "--", "sh", &wrapper]);
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out), ["TLE", "TLE"], "{out}");
+    assert!(figure_before(&out, "ms of CPU > 300 ms") >= 300.0, "{out}");
+    assert!(out.ends_with("\nAC 0/2 (TLE 2)\n"), "{out}");
+}
+
+/// An endless allocation is stopped while it runs, near the memory limit:
+/// MLE with the peak seen, under twice the limit (the time limit, a
+/// minute of CPU, is far away).
+#[test]
+#[cfg(target_os = "linux")]
+fn judge_stops_an_endless_allocation_at_the_memory_limit() {
+    let (_dir, d) = two_cases();
+    let hog = planted("endless_memory.sh");
+    let (code, out, _) = kit(&[
+        "judge",
+        "zhuguosha",
+        "--dir",
+        &d,
+        "--fail-fast",
+        "--memory-limit",
+        "64",
+        "--time-limit",
+        "60000",
+        "--",
+        "sh",
+        &hog,
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out), ["MLE"], "{out}");
+    assert!(out.contains(" MiB > 64 MiB (killed then)\n"), "{out}");
+    let peak = figure_before(&out, "MiB > 64 MiB");
+    assert!((64.0..128.0).contains(&peak), "a peak of {peak} MiB: {out}");
+}
+
+/// A program that floods stdout is stopped as soon as it is over the
+/// output limit (not at the time limit, a minute of CPU away): OLE, by
+/// default at the problem's limit (8 MiB for 猪国杀, Kattis's default).
+#[test]
+fn judge_stops_a_flood_at_the_output_limit() {
+    let (_dir, d) = two_cases();
+    let flood = planted("flood.sh");
+    let judge = |limit: Option<&str>| {
+        let mut words = vec!["judge", "zhuguosha", "--dir", &d, "--time-limit", "60000"];
+        if let Some(mb) = limit {
+            words.extend(["--output-limit", mb]);
+        }
+        words.extend(["--", "sh", &flood]);
+        kit(&words)
+    };
+    let (code, out, _) = judge(Some("1"));
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out), ["OLE", "OLE"], "{out}");
+    assert!(
+        out.contains("\n    over the output limit: more than 1 MiB of stdout (killed then"),
+        "{out}"
+    );
+    assert!(out.ends_with("\nAC 0/2 (OLE 2)\n"), "{out}");
+    let (_, out, _) = judge(None);
+    assert!(out.contains("more than 8 MiB of stdout"), "{out}");
+}
+
 #[test]
 fn judge_fail_fast_stops_at_the_first_failure() {
     let (_dir, d) = two_cases();

@@ -311,3 +311,153 @@ fn stopping_kit_stops_the_program_it_runs() {
         }
     }
 }
+
+/// Waits (bounded: at most 60 s, not a timed assertion) until `file`
+/// holds at least `count` pids; returns them.
+#[cfg(target_os = "linux")]
+fn recorded_pids(file: &std::path::Path, count: usize) -> Vec<String> {
+    let mut pids = Vec::new();
+    for _ in 0..6000 {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        // Whole lines only: a line being written is not yet counted.
+        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        pids = whole.split_whitespace().map(str::to_string).collect();
+        if pids.len() >= count {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(pids.len() >= count, "the programs never started: {pids:?}");
+    pids
+}
+
+/// Whether every process of `pids` is gone, waiting (bounded) for the
+/// kernel; what is left is killed, so that a failure leaves nothing.
+#[cfg(target_os = "linux")]
+fn all_gone(pids: &[String]) -> Vec<String> {
+    let mut left = Vec::new();
+    for pid in pids {
+        let dead = (0..6000).any(|_| {
+            let dead = gone(pid);
+            if !dead {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            dead
+        });
+        if !dead {
+            let _ = Command::new("kill").args(["-KILL", pid]).status();
+            left.push(pid.clone());
+        }
+    }
+    left
+}
+
+/// A program that records its pid and its child's (a wrapper whose child
+/// spins), then waits for it; the pids go to `pids` as one line.
+#[cfg(target_os = "linux")]
+fn wrapper_with_a_spinning_child(dir: &Scratch, pids: &std::path::Path) -> std::path::PathBuf {
+    dir.write(
+        "wrapper.sh",
+        &format!(
+            "cat >/dev/null\nsh -c 'while :; do :; done' &\necho $$ $! >> {}\nwait\n",
+            pids.display()
+        ),
+    )
+}
+
+/// SIGKILL of kit runs no handler of kit's, yet neither the program it
+/// judges nor that program's child outlives it: the program dies with its
+/// parent (PR_SET_PDEATHSIG), the child is killed by kit's keeper.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_program_and_its_child_die_with_a_killed_kit() {
+    let dir = Scratch::new("cli-sigkill");
+    dir.write("cases/one.in", "1\n");
+    dir.write("cases/one.out", "1\n");
+    let pids = dir.path().join("pids");
+    let wrapper = wrapper_with_a_spinning_child(&dir, &pids);
+    let mut child = kit()
+        .args(["judge", "zhuguosha", "--time-limit", "100000", "--dir"])
+        .arg(dir.path().join("cases"))
+        .arg("--")
+        .arg("sh")
+        .arg(&wrapper)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let programs = recorded_pids(&pids, 2);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(all_gone(&programs), Vec::<String>::new(), "outlived kit -9");
+}
+
+/// The same under `kit stress --jobs 2`: two programs at once, each run
+/// from a worker thread, each with a child; all four die with kit.
+#[test]
+#[cfg(target_os = "linux")]
+fn programs_of_parallel_jobs_die_with_a_killed_kit() {
+    let dir = Scratch::new("cli-sigkill-jobs");
+    let ours = dir.executable("ours", "#!/bin/sh\ncat >/dev/null\necho MP\n");
+    let pids = dir.path().join("pids");
+    let calls = dir.path().join("calls");
+    // Fast on kit's start-up check (its first run), then a wrapper whose
+    // child spins on every case.
+    let wrapper = wrapper_with_a_spinning_child(&dir, &pids);
+    let program = dir.write(
+        "program.sh",
+        &format!(
+            "echo x >> {calls}\n[ $(wc -l < {calls}) -le 1 ] && {{ cat >/dev/null; echo MP; exit 0; }}\n\
+             exec sh {wrapper}\n",
+            calls = calls.display(),
+            wrapper = wrapper.display()
+        ),
+    );
+    let mut child = kit()
+        .args(["stress", "zhuguosha", "--jobs", "2", "--time-limit", "100000", "--solver"])
+        .arg(&ours)
+        .arg("--out")
+        .arg(dir.path().join("failures"))
+        .arg("--")
+        .arg("sh")
+        .arg(&program)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let programs = recorded_pids(&pids, 4);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(all_gone(&programs), Vec::<String>::new(), "outlived kit -9 under --jobs 2");
+}
+
+/// Under a flood of output, kit holds no more than the output limit: its
+/// own peak memory (measured by kit's runner, as kit runs any program)
+/// stays far below what it would keep of an unbounded flood.
+#[test]
+#[cfg(target_os = "linux")]
+fn kits_memory_under_a_flood_is_bounded_by_the_output_limit() {
+    use kit::run::{run, Cmd, Peak};
+    let dir = Scratch::new("cli-flood");
+    dir.write("cases/one.in", "1\n");
+    dir.write("cases/one.out", "1\n");
+    let cmd = Cmd::new(env!("CARGO_BIN_EXE_kit"))
+        .arg("judge")
+        .arg("zhuguosha")
+        .arg("--output-limit")
+        .arg("16")
+        .arg("--time-limit")
+        .arg("60000")
+        .arg("--dir")
+        .arg(dir.path().join("cases"))
+        .arg("--")
+        .arg("yes");
+    let o = run(&cmd, b"", std::time::Duration::from_secs(120), None).unwrap();
+    let text = o.stdout_text();
+    assert!(text.starts_with("OLE "), "{text}");
+    match o.peak {
+        // kit itself (a few MiB) and the 16 MiB it keeps.
+        Some(Peak::Exact(kib)) => assert!(kib < 40 * 1024, "kit's peak: {kib} KiB"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -16,18 +16,21 @@ pub enum Verdict {
     WrongAnswer(Mismatch),
     /// Exit code not 0, or a signal: the run's status.
     RuntimeError(Status),
-    /// CPU time over the limit.
+    /// CPU time of the process tree over the limit.
     TimeLimit,
     /// Wall time over the idleness limit ([`run::idle_limit`]): a program
     /// that sleeps or waits, using little CPU.
     IdleLimit,
-    /// Peak resident memory over the memory limit.
+    /// The process tree's resident memory over the memory limit (killed
+    /// as soon as seen so), or the program's own peak over it at its end.
     MemoryLimit,
+    /// stdout over the output limit: killed as soon as it is.
+    OutputLimit,
 }
 
 impl Verdict {
     /// The verdicts in the summary's order.
-    pub const CODES: [&'static str; 6] = ["AC", "WA", "RE", "TLE", "ILE", "MLE"];
+    pub const CODES: [&'static str; 7] = ["AC", "WA", "RE", "TLE", "ILE", "MLE", "OLE"];
 
     pub fn code(&self) -> &'static str {
         Verdict::CODES[self.index()]
@@ -41,6 +44,7 @@ impl Verdict {
             Verdict::TimeLimit => 3,
             Verdict::IdleLimit => 4,
             Verdict::MemoryLimit => 5,
+            Verdict::OutputLimit => 6,
         }
     }
 }
@@ -48,19 +52,35 @@ impl Verdict {
 /// The default memory limit, in MiB (`--memory-limit`).
 pub const MEMORY_LIMIT_MB: u64 = 256;
 
-/// The limits a run is judged by.
+/// The limits a run is judged by, all on the program's whole process tree
+/// and all enforced while it runs ([`run::Limits`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// CPU time (user + system); the idleness limit follows from it.
     pub time: Duration,
-    /// Peak resident memory, in MiB (1 MB = 1 MiB, as judges count it).
+    /// Resident memory, in MiB (1 MB = 1 MiB, as judges count it).
     pub memory_mb: u64,
+    /// stdout, in MiB (`--output-limit`; by default the problem's,
+    /// [`crate::problems::Problem::output_limit_mb`]).
+    pub output_mb: u64,
+}
+
+/// A run held to the limits it is judged by.
+impl From<Limits> for run::Limits {
+    fn from(l: Limits) -> run::Limits {
+        run::Limits {
+            time: l.time,
+            memory_kib: Some(l.memory_mb.saturating_mul(1024)),
+            output_bytes: Some(l.output_mb.saturating_mul(1 << 20)),
+        }
+    }
 }
 
 impl Limits {
-    /// A time limit and the default memory limit.
+    /// A time limit, the default memory limit and the default output limit
+    /// ([`crate::problems::OUTPUT_LIMIT_MB`]).
     pub fn time(time: Duration) -> Limits {
-        Limits { time, memory_mb: MEMORY_LIMIT_MB }
+        Limits { time, memory_mb: MEMORY_LIMIT_MB, output_mb: crate::problems::OUTPUT_LIMIT_MB }
     }
 
     /// The peak of `run` when it is known to be over the memory limit
@@ -74,12 +94,15 @@ impl Limits {
 }
 
 /// The verdict on `run` against the `expected` stdout: over a limit first
-/// (killed at the idleness limit, CPU time over the time limit, peak memory
-/// over the memory limit), then a failed exit, then the output under
+/// (the limit it was killed at; else CPU time over the time limit, peak
+/// memory over the memory limit), then a failed exit, then the output under
 /// `rule`.
 pub fn verdict(expected: &str, run: &Outcome, rule: Rule, limits: &Limits) -> Verdict {
-    if run.status == Status::IdleLimit {
-        return Verdict::IdleLimit;
+    match run.status {
+        Status::IdleLimit => return Verdict::IdleLimit,
+        Status::MemoryLimit => return Verdict::MemoryLimit,
+        Status::OutputLimit => return Verdict::OutputLimit,
+        _ => {}
     }
     if run.status == Status::CpuLimit || run.cpu > limits.time {
         return Verdict::TimeLimit;
@@ -117,11 +140,23 @@ pub fn runtime_error(status: Status, run: &Outcome, indent: &str) -> String {
     }
 }
 
-/// A run over a limit in words: the times (or the memory) used.
+/// A run over a limit in words: the times (or the memory, or the output)
+/// used.
 pub fn over_limit(v: &Verdict, run: &Outcome, limits: &Limits) -> String {
     let (cpu, wall, ms) = (run.cpu.as_millis(), run.wall.as_millis(), limits.time.as_millis());
     if let (Verdict::MemoryLimit, Some(kib)) = (v, limits.over_memory(run)) {
-        format!("over the memory limit: a peak of {} > {} MiB", Peak::Exact(kib), limits.memory_mb)
+        let killed = if run.status == Status::MemoryLimit { " (killed then)" } else { "" };
+        format!(
+            "over the memory limit: a peak of {} > {} MiB{killed}",
+            Peak::Exact(kib),
+            limits.memory_mb
+        )
+    } else if *v == Verdict::OutputLimit {
+        format!(
+            "over the output limit: more than {} MiB of stdout (killed then, after {cpu} ms of \
+             CPU)",
+            limits.output_mb
+        )
     } else if *v == Verdict::IdleLimit {
         format!(
             "idle: killed after {wall} ms of wall time (the idleness limit, 2 x {ms} + 1000 ms), \
@@ -140,7 +175,7 @@ pub struct Judge<'a> {
     pub dirs: Vec<PathBuf>,
     /// Single cases: `.in` files, each with its `.out`.
     pub files: Vec<PathBuf>,
-    /// On CPU time (the idleness limit follows from it) and peak memory.
+    /// On CPU time (the idleness limit follows from it), memory and output.
     pub limits: Limits,
     pub cmd: &'a Cmd,
     /// Stop at the first case that is not AC.
@@ -214,7 +249,7 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
             dirs.join(", ")
         )));
     }
-    let mut counts = [0usize; Verdict::CODES.len()]; // AC, WA, RE, TLE, ILE, MLE
+    let mut counts = [0usize; Verdict::CODES.len()]; // AC, WA, RE, TLE, ILE, MLE, OLE
     let (mut beyond_ac, mut beyond_run) = (0, 0);
     let mut left = judged.len();
     for case in &judged {
@@ -222,7 +257,7 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
         let input = std::fs::read(&case.input).map_err(|e| Error::io(case.name(), e))?;
         let expected_path = case.stdout.as_ref().expect("selected cases have a .out");
         let expected = cases::read_text(expected_path)?;
-        let run = run::run(j.cmd, &input, j.limits.time, None)
+        let run = run::run(j.cmd, &input, j.limits, None)
             .map_err(|e| Error::io(format!("cannot start `{}`", j.cmd), e))?;
         let v = verdict(&expected, &run, j.rule, &j.limits);
         let memory = run.peak.map_or(String::new(), |p| p.to_string());
@@ -246,7 +281,10 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
                 writeln!(out, "    {}", runtime_error(*status, &run, "    "))?;
                 writeln!(out, "    reproduce: {reproduce}")?;
             }
-            Verdict::TimeLimit | Verdict::IdleLimit | Verdict::MemoryLimit => {
+            Verdict::TimeLimit
+            | Verdict::IdleLimit
+            | Verdict::MemoryLimit
+            | Verdict::OutputLimit => {
                 writeln!(out, "    {}", over_limit(&v, &run, &j.limits))?;
                 writeln!(out, "    reproduce: {reproduce}")?;
             }
@@ -284,7 +322,7 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
 }
 
 /// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE, ILE,
-/// MLE. `counts` in the order of [`Verdict::CODES`] (those left out are 0).
+/// MLE, OLE. `counts` in the order of [`Verdict::CODES`] (those left out are 0).
 pub fn summary(counts: impl AsRef<[usize]>) -> String {
     let counts = counts.as_ref();
     let total: usize = counts.iter().sum();
@@ -489,7 +527,7 @@ mod tests {
                 rule: Rule::Exact,
                 dirs: Vec::new(),
                 files: vec![dir.path().join("a/2.in")],
-                limits: Limits { time: Duration::from_secs(10), memory_mb },
+                limits: Limits { memory_mb, ..Limits::time(Duration::from_secs(10)) },
                 cmd,
                 fail_fast: false,
             };
@@ -502,7 +540,7 @@ mod tests {
         assert!(!ok, "{text}");
         assert!(text.starts_with("MLE "), "{text}");
         assert!(text.contains("\n    over the memory limit: a peak of "), "{text}");
-        assert!(text.contains(" MiB > 100 MiB\n"), "{text}");
+        assert!(text.contains(" MiB > 100 MiB (killed then)\n"), "{text}");
         assert!(text.ends_with("AC 0/1 (MLE 1)\n"), "{text}");
         let (ok, text) = j(256, &cmd);
         assert!(ok, "{text}");
@@ -537,5 +575,7 @@ mod tests {
         assert_eq!(summary([1, 1, 1, 1, 1]), "AC 1/5 (WA 1, RE 1, TLE 1, ILE 1)");
         assert_eq!(summary([3, 0, 0, 0, 0]), "AC 3/3");
         assert_eq!(summary([1, 0, 0, 0, 0, 2]), "AC 1/3 (MLE 2)");
+        assert_eq!(summary([0, 0, 0, 1, 0, 0, 1]), "AC 0/2 (TLE 1, OLE 1)");
+        assert_eq!(Verdict::OutputLimit.code(), "OLE");
     }
 }

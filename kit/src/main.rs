@@ -1,4 +1,4 @@
-//! `kit`: see `kit --help` ([`kit::cli::USAGE`]). A binary of the root
+//! `kit`: see `kit --help` ([`kit::cli::usage`]). A binary of the root
 //! package (its Cargo.toml says why), so that `cargo install --path .`
 //! puts it beside our solvers.
 

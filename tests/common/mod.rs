@@ -142,7 +142,12 @@ pub fn run(bin: &str, args: &[String], stdin: &[u8], limit: Duration) -> Run {
     Run {
         code: match out.status {
             Status::Exited(c) => Some(c),
-            Status::Signaled(_) | Status::CpuLimit | Status::IdleLimit => None,
+            // (A time limit alone: never a memory or output limit here.)
+            Status::Signaled(_)
+            | Status::CpuLimit
+            | Status::IdleLimit
+            | Status::MemoryLimit
+            | Status::OutputLimit => None,
         },
         timed_out: matches!(out.status, Status::CpuLimit | Status::IdleLimit),
         stdout: out.stdout,

@@ -1,6 +1,6 @@
 //! What every page shares, below the problem registry (a page builder
 //! imports only this, `json`, `run` and `error`): the template and its
-//! pasting ([`write_page`]), our solver's run through `run.rs`, and a line
+//! pasting ([`write_page`]), our solver's run through `run/`, and a line
 //! splitter for output read as it comes.
 
 use super::json;
@@ -59,7 +59,7 @@ pub fn written(e: io::Error) -> Error {
     Error::io("cannot write the page", e)
 }
 
-/// One run of our solver for a page, through `run.rs` (CPU limit, process
+/// One run of our solver for a page, through `run/` (CPU limit, process
 /// group, peak memory).
 pub struct Run {
     pub code: i32,

@@ -554,6 +554,11 @@ impl Problem for AntsBattle {
         "ants_battle"
     }
 
+    /// The package's: a 5000 x 5000 map is 25 MB of output.
+    fn output_limit_mb(&self) -> u64 {
+        64
+    }
+
     fn profiles(&self) -> &'static [Profile] {
         PROFILES
     }

@@ -25,6 +25,10 @@ pub struct Profile {
     pub generate: fn(&mut Rng) -> String,
 }
 
+/// Kattis's default output limit, in MiB: a problem's unless its package
+/// sets another ([`Problem::output_limit_mb`]).
+pub const OUTPUT_LIMIT_MB: u64 = 8;
+
 /// What the kit knows of one problem. Inputs and outputs are text.
 pub trait Problem: Sync {
     /// The problem's name on the command line, which is also our solver's
@@ -52,6 +56,13 @@ pub trait Problem: Sync {
     /// keeps the first candidate on which the program still fails and asks
     /// again, until no candidate fails.
     fn shrink(&self, input: &str) -> Vec<String>;
+
+    /// The output limit of `kit judge` and `kit stress` by default, in MiB:
+    /// the limit of the problem's Kattis package (`limits: output:` in its
+    /// problem.yaml), [`OUTPUT_LIMIT_MB`] unless it says otherwise.
+    fn output_limit_mb(&self) -> u64 {
+        OUTPUT_LIMIT_MB
+    }
 
     /// `kit show`: writes to `page` the web page of the game `input`,
     /// drawn from what our `solver` prints with its explain flag (the page
@@ -98,6 +109,22 @@ mod tests {
         for name in ["zhuguosha", "ants_battle", "ji_referee"] {
             assert_eq!(find(name).unwrap().rule(), Rule::Exact);
         }
+    }
+
+    /// The output limits are the packages' (`output:` under `limits:` in
+    /// problem.yaml, else Kattis's default): Ants, whose 5000 x 5000 map is
+    /// 25 MB of output, has 64.
+    #[test]
+    fn the_output_limits_are_the_packages() {
+        let packages = Path::new(env!("CARGO_MANIFEST_DIR")).join("packages");
+        for problem in all() {
+            let yaml = std::fs::read_to_string(packages.join(problem.name()).join("problem.yaml"))
+                .expect("every problem has a package");
+            let set = yaml.lines().find_map(|l| l.trim().strip_prefix("output:"));
+            let want = set.map_or(OUTPUT_LIMIT_MB, |v| v.trim().parse().expect("a number"));
+            assert_eq!(problem.output_limit_mb(), want, "{}", problem.name());
+        }
+        assert_eq!(find("ants_battle").unwrap().output_limit_mb(), 64);
     }
 
     #[test]

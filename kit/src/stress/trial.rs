@@ -31,6 +31,8 @@ pub enum Kind {
     Idle,
     /// Over the memory limit.
     OverMemory,
+    /// Over the output limit.
+    OverOutput,
 }
 
 impl Kind {
@@ -47,6 +49,7 @@ impl Kind {
             Kind::TimedOut => "TLE",
             Kind::Idle => "ILE",
             Kind::OverMemory => "MLE",
+            Kind::OverOutput => "OLE",
         }
     }
 }
@@ -87,7 +90,7 @@ impl Trial<'_> {
     pub fn run_theirs(&self, input: &str) -> Result<Outcome> {
         // The peak memory is measured (for the memory limit): spawns are
         // then one at a time, the runs still in parallel.
-        run::run_with(self.cmd, input.as_bytes(), self.limits.time, None, run::Memory::Measured)
+        run::run_with(self.cmd, input.as_bytes(), self.limits, None, run::Memory::Measured)
             .map_err(|e| Error::io(format!("cannot start `{}`", self.cmd), e))
     }
 
@@ -107,6 +110,7 @@ impl Trial<'_> {
             Verdict::TimeLimit => (Kind::TimedOut, judge::over_limit(&v, theirs, limits)),
             Verdict::IdleLimit => (Kind::Idle, judge::over_limit(&v, theirs, limits)),
             Verdict::MemoryLimit => (Kind::OverMemory, judge::over_limit(&v, theirs, limits)),
+            Verdict::OutputLimit => (Kind::OverOutput, judge::over_limit(&v, theirs, limits)),
         };
         Some(Fault { kind, what })
     }

@@ -1,0 +1,330 @@
+//! Each command's options: what it accepts ([`Spec`]) and the typed
+//! options read from its words.
+
+use super::words::{self, parse, positive, unexpected, Spec, Word};
+use crate::error::{Error, Result};
+use crate::gen;
+use crate::judge;
+use crate::problems::Problem;
+use crate::run::Cmd;
+use crate::stress;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The default time limit, in ms of CPU.
+pub const TIME_LIMIT_MS: u64 = 2000;
+
+/// The profile called `name` of `problem`, or a message listing them.
+fn profile(problem: &dyn Problem, name: &str) -> Result<&'static str> {
+    gen::check_profile(problem, name)?;
+    Ok(problem.profiles().iter().find(|p| p.name == name).expect("checked").name)
+}
+
+pub const GEN: Spec = Spec {
+    valued: &["--profile", "--seed", "--count", "--out", "--solver"],
+    repeatable: &[],
+    flags: &["--list", "--force"],
+    takes_cmd: false,
+};
+pub const JUDGE: Spec = Spec {
+    valued: &["--dir", "--time-limit", "--memory-limit", "--output-limit"],
+    repeatable: &["--dir"],
+    flags: &["--fail-fast"],
+    takes_cmd: true,
+};
+pub const STRESS: Spec = Spec {
+    valued: &[
+        "--profile",
+        "--seed",
+        "--count",
+        "--jobs",
+        "--out",
+        "--time-limit",
+        "--memory-limit",
+        "--output-limit",
+        "--solver",
+        "--gen",
+        "--shrink-time",
+    ],
+    repeatable: &[],
+    flags: &["--keep-going"],
+    takes_cmd: true,
+};
+
+pub const SHOW: Spec =
+    Spec { valued: &["--out", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
+pub const PACKAGE: Spec = Spec {
+    valued: &["--out", "--zip", "--solver"],
+    repeatable: &[],
+    flags: &["--force"],
+    takes_cmd: false,
+};
+
+/// `kit gen`'s options.
+pub struct GenOptions {
+    pub problem: &'static dyn Problem,
+    /// `--list`: the profiles, no case (the other options are not checked).
+    pub list: bool,
+    /// `--profile P`, default `random`.
+    pub profile: &'static str,
+    /// `--seed S`, default 1.
+    pub seed: u64,
+    /// `--count N`, default 1; more than 1 only with `out`.
+    pub count: u64,
+    /// `--out DIR`: the cases go there, not to stdout.
+    pub out: Option<PathBuf>,
+    /// `--force`: overwrite cases in `out`.
+    pub force: bool,
+    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    pub solver: Option<PathBuf>,
+}
+
+impl GenOptions {
+    pub fn parse(args: &[OsString]) -> Result<GenOptions> {
+        let (mut list, mut force) = (false, false);
+        let (mut profile_name, mut seed, mut count) = (None, 1, None);
+        let (mut out, mut solver) = (None, None);
+        let parsed = parse(args, &GEN, |word| {
+            match word {
+                Word::Value("--profile", v) => profile_name = Some(v.to_string()),
+                Word::Value("--seed", v) => seed = words::number("--seed", v)?,
+                Word::Value("--count", v) => count = Some(positive("--count", v, "")?),
+                Word::Value("--out", v) => out = Some(PathBuf::from(v)),
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Flag("--list") => list = true,
+                Word::Flag("--force") => force = true,
+                Word::Extra(w) => return Err(unexpected(w)),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        let problem = parsed.problem;
+        let mut options = GenOptions {
+            problem,
+            list,
+            profile: problem.profiles()[0].name,
+            seed,
+            count: count.unwrap_or(1),
+            out,
+            force,
+            solver,
+        };
+        if list {
+            return Ok(options);
+        }
+        options.profile = profile(problem, profile_name.as_deref().unwrap_or("random"))?;
+        if options.out.is_none() && options.count != 1 {
+            return Err(Error::usage(
+                "--count needs --out DIR (without --out, one case goes to stdout)",
+            ));
+        }
+        if options.out.is_none() && force {
+            return Err(Error::usage("--force needs --out DIR"));
+        }
+        Ok(options)
+    }
+}
+
+/// `kit judge`'s options.
+pub struct JudgeOptions {
+    pub problem: &'static dyn Problem,
+    /// `--dir DIR`, repeatable; with no `cases` either: `tests/data/PROBLEM`.
+    pub dirs: Vec<PathBuf>,
+    /// `CASE.in` words after the problem: single cases.
+    pub cases: Vec<PathBuf>,
+    /// `--time-limit MS` of CPU per case.
+    pub time_limit: Duration,
+    /// `--memory-limit MB` of resident memory per case.
+    pub memory_limit_mb: u64,
+    /// `--output-limit MB` of stdout per case, by default the problem's.
+    pub output_limit_mb: u64,
+    /// `--fail-fast`: stop at the first case that is not AC.
+    pub fail_fast: bool,
+    /// The program judged.
+    pub cmd: Cmd,
+}
+
+impl JudgeOptions {
+    pub fn parse(args: &[OsString]) -> Result<JudgeOptions> {
+        let (mut dirs, mut cases) = (Vec::new(), Vec::new());
+        let mut limit = Duration::from_millis(TIME_LIMIT_MS);
+        let mut memory = judge::MEMORY_LIMIT_MB;
+        let mut output = None;
+        let mut fail_fast = false;
+        let parsed = parse(args, &JUDGE, |word| {
+            match word {
+                Word::Value("--dir", v) => dirs.push(PathBuf::from(v)),
+                Word::Value("--time-limit", v) => limit = words::time_limit(v)?,
+                Word::Value("--memory-limit", v) => memory = words::memory_limit(v)?,
+                Word::Value("--output-limit", v) => output = Some(words::output_limit(v)?),
+                Word::Flag("--fail-fast") => fail_fast = true,
+                Word::Extra(w) if w.ends_with(".in") => cases.push(PathBuf::from(w)),
+                Word::Extra(w) => return Err(unexpected(w)),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        let cmd = parsed.cmd.expect("JUDGE takes a program");
+        Ok(JudgeOptions {
+            problem: parsed.problem,
+            dirs,
+            cases,
+            time_limit: limit,
+            memory_limit_mb: memory,
+            output_limit_mb: output.unwrap_or(parsed.problem.output_limit_mb()),
+            fail_fast,
+            cmd,
+        })
+    }
+}
+
+/// `kit stress`'s options.
+pub struct StressOptions {
+    pub problem: &'static dyn Problem,
+    /// `--profile P` (default `random`), or every profile (`all`).
+    pub profiles: Vec<&'static str>,
+    /// `--seed S`, default 1.
+    pub seed: u64,
+    /// `--count N` cases per profile, default 1000.
+    pub count: u64,
+    /// `--jobs N` cases at once, default 1.
+    pub jobs: usize,
+    /// `--out DIR`, default `stress-failures/PROBLEM`.
+    pub out: PathBuf,
+    /// `--time-limit MS` of CPU per run of the program.
+    pub time_limit: Duration,
+    /// `--memory-limit MB` of resident memory per run of the program.
+    pub memory_limit_mb: u64,
+    /// `--output-limit MB` of stdout per run, by default the problem's.
+    pub output_limit_mb: u64,
+    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    pub solver: Option<PathBuf>,
+    /// `--keep-going`: past every failure, each one shrunk and saved.
+    pub keep_going: bool,
+    /// `--gen 'CMD {seed}'`: the user's generator instead of our profiles.
+    pub generator: Option<String>,
+    /// `--shrink-time S` of wall time to shrink each failing case.
+    pub shrink_time: Duration,
+    /// The program stressed.
+    pub cmd: Cmd,
+}
+
+impl StressOptions {
+    pub fn parse(args: &[OsString]) -> Result<StressOptions> {
+        let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
+        let (mut out, mut solver, mut generator) = (None, None, None);
+        let mut limit = Duration::from_millis(TIME_LIMIT_MS);
+        let mut memory = judge::MEMORY_LIMIT_MB;
+        let mut output = None;
+        let mut keep_going = false;
+        let mut shrink_time = stress::SHRINK_TIME;
+        let parsed = parse(args, &STRESS, |word| {
+            match word {
+                Word::Value("--profile", v) => profile_name = Some(v.to_string()),
+                Word::Value("--seed", v) => seed = words::number("--seed", v)?,
+                Word::Value("--count", v) => count = positive("--count", v, "")?,
+                Word::Value("--jobs", v) => jobs = positive("--jobs", v, "")?,
+                Word::Value("--out", v) => out = Some(PathBuf::from(v)),
+                Word::Value("--time-limit", v) => limit = words::time_limit(v)?,
+                Word::Value("--memory-limit", v) => memory = words::memory_limit(v)?,
+                Word::Value("--output-limit", v) => output = Some(words::output_limit(v)?),
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Value("--gen", v) => generator = Some(v.to_string()),
+                Word::Value("--shrink-time", v) => {
+                    shrink_time = Duration::from_secs(words::number("--shrink-time", v)?)
+                }
+                Word::Flag("--keep-going") => keep_going = true,
+                Word::Extra(w) => return Err(unexpected(w)),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        let problem = parsed.problem;
+        let profiles = match (profile_name.as_deref(), &generator) {
+            (Some(_), Some(_)) => {
+                return Err(Error::usage(
+                    "--gen makes the cases: it takes no --profile (the profiles are ours)",
+                ))
+            }
+            (None, Some(_)) => vec![stress::USER_GEN],
+            (Some("all"), None) => problem.profiles().iter().map(|p| p.name).collect(),
+            (name, None) => vec![profile(problem, name.unwrap_or("random"))?],
+        };
+        if generator.as_deref().is_some_and(|g| !g.contains("{seed}")) {
+            return Err(Error::usage(
+                "--gen CMD needs `{seed}` where the case's seed goes, as in --gen 'python3 gen.py {seed}'",
+            ));
+        }
+        if jobs > stress::MAX_JOBS as u64 {
+            return Err(Error::usage(format!("--jobs must be at most {}", stress::MAX_JOBS)));
+        }
+        Ok(StressOptions {
+            problem,
+            profiles,
+            seed,
+            count,
+            jobs: jobs as usize,
+            out: out.unwrap_or_else(|| Path::new("stress-failures").join(problem.name())),
+            time_limit: limit,
+            memory_limit_mb: memory,
+            output_limit_mb: output.unwrap_or(problem.output_limit_mb()),
+            solver,
+            keep_going,
+            generator,
+            shrink_time,
+            cmd: parsed.cmd.expect("STRESS takes a program"),
+        })
+    }
+}
+
+/// `kit show`'s options: the problem, one case, `--out`, `--solver`.
+pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
+    let (mut case, mut page_file, mut solver) = (None, None, None);
+    let usage =
+        "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)";
+    let parsed = parse(args, &SHOW, |word| {
+        match word {
+            Word::Value("--out", v) => page_file = Some(PathBuf::from(v)),
+            Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+            Word::Extra(w) if case.is_none() => case = Some(PathBuf::from(w)),
+            Word::Extra(_) => return Err(Error::usage(usage)),
+            other => return Err(words::unhandled(other)),
+        }
+        Ok(())
+    })?;
+    let case = case.ok_or_else(|| Error::usage(usage))?;
+    Ok(crate::show::Options { problem: parsed.problem, case, page_file, solver })
+}
+
+/// `kit package`'s options.
+pub struct PackageOptions {
+    pub problem: &'static dyn Problem,
+    /// `--out DIR`: the package folder (its last name the short name).
+    pub dir: PathBuf,
+    /// `--zip FILE`: the package also as a zip (DOMjudge's import).
+    pub zip: Option<PathBuf>,
+    /// `--force`: replace DIR (and FILE) if they exist.
+    pub force: bool,
+    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    pub solver: Option<PathBuf>,
+}
+
+impl PackageOptions {
+    pub fn parse(args: &[OsString]) -> Result<PackageOptions> {
+        let (mut dir, mut zip, mut solver, mut force) = (None, None, None, false);
+        let parsed = parse(args, &PACKAGE, |word| {
+            match word {
+                Word::Value("--out", v) => dir = Some(PathBuf::from(v)),
+                Word::Value("--zip", v) => zip = Some(PathBuf::from(v)),
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Flag("--force") => force = true,
+                Word::Extra(w) => return Err(Error::usage(format!("unexpected `{w}`"))),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        let dir = dir.ok_or_else(|| Error::usage("--out DIR is required"))?;
+        Ok(PackageOptions { problem: parsed.problem, dir, zip, force, solver })
+    }
+}
