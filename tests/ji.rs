@@ -7,20 +7,18 @@
 mod common;
 
 use assert_cmd::Command;
+use kit::scratch::Scratch;
 use std::fs;
-use std::path::PathBuf;
+use std::path::Path;
 
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ji-test-{}-{}", name, std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh, empty directory for one test, removed when the test ends.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("ji-{name}"))
 }
 
 /// Runs `ji` in `dir` with `args` and the command script `input`:
 /// (exit code, stdout, stderr).
-fn ji(dir: &PathBuf, args: &[&str], input: &str) -> (i32, String, String) {
+fn ji(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
     let out = Command::cargo_bin("ji")
         .unwrap()
         .current_dir(dir)
@@ -340,7 +338,7 @@ fn nothing_playable_at_zero_is_said_for_every_command() {
 #[cfg(unix)]
 struct Terminal {
     socket: String,
-    dir: PathBuf,
+    dir: std::path::PathBuf,
 }
 
 #[cfg(unix)]

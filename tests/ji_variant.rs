@@ -15,8 +15,8 @@
 mod common;
 
 use kit::rng::Rng;
+use kit::scratch::Scratch;
 use std::fs;
-use std::path::PathBuf;
 use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -29,10 +29,9 @@ enum Verdict {
     Refused(String),
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("judge-sims-ji-variant-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for a variant file, removed when dropped.
+fn scratch() -> Scratch {
+    Scratch::new("ji-variant")
 }
 
 fn stderr_line(bin: &str, run: &common::Run) -> String {
@@ -90,7 +89,8 @@ fn judge(bin: &str, text: &[u8]) -> Verdict {
 /// ji with the text as its `--variant` file; a refusal without its file
 /// prefix (`FILE: ` is required).
 fn trainer(text: &[u8], file: &str) -> Verdict {
-    let path = scratch().join(file);
+    let dir = scratch();
+    let path = dir.join(file);
     fs::write(&path, text).unwrap();
     let path = path.to_str().unwrap().to_string();
     let args: Vec<String> =
@@ -364,7 +364,8 @@ fn capacity_refusals_are_in_each_programs_words() {
     let text = many(33);
     assert_eq!(judge("ji_referee", &text), Verdict::Accepted);
     assert_eq!(judge("ji_solver", &text), Verdict::Accepted);
-    let path = scratch().join("many.txt");
+    let dir = scratch();
+    let path = dir.join("many.txt");
     fs::write(&path, &text).unwrap();
     let path = path.to_str().unwrap().to_string();
     let args = vec!["--variant".to_string(), path.clone()];

@@ -104,6 +104,20 @@ impl Drop for Scratch {
     }
 }
 
+/// A scratch folder stands where a path does (`dir.join`, `&dir`).
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
 /// `sh -c SCRIPT`: a test's program or solver in one line.
 pub fn sh(script: &str) -> Cmd {
     Cmd::new("sh").arg("-c").arg(script)
