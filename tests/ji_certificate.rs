@@ -532,6 +532,30 @@ fn parse_variant(text: &str) -> Variant {
     Variant { skills, beats, cap }
 }
 
+/// Exit 3's rule (docs/ji.md): one value line per query, then `open a b L
+/// H` lines for queried states only, each once, and the value printed at
+/// such a state lies in [L, H] (L < H: an open state is not proved).
+fn check_open_lines(text: &str, queries: &[(i64, i64)]) {
+    let is_value = |l: &str| l.parse::<f64>().is_ok();
+    let values: Vec<f64> =
+        text.lines().filter(|l| is_value(l)).map(|l| l.parse().unwrap()).collect();
+    assert_eq!(values.len(), queries.len(), "{}", text);
+    let mut seen = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("open ")) {
+        let t: Vec<&str> = line.split(' ').collect();
+        assert_eq!(t.len(), 5, "{}", line);
+        let state: (i64, i64) = (t[1].parse().unwrap(), t[2].parse().unwrap());
+        let (lo, hi): (f64, f64) = (t[3].parse().unwrap(), t[4].parse().unwrap());
+        assert!(!seen.contains(&state) && lo < hi, "{}", line);
+        seen.push(state);
+        let mut asked = queries.iter().zip(&values).filter(|(q, _)| **q == state).peekable();
+        assert!(asked.peek().is_some(), "open line of a state not queried: {}", line);
+        for (_, &v) in asked {
+            assert!(lo <= v && v <= hi, "value {} outside {}", v, line);
+        }
+    }
+}
+
 /// Runs the solver with `--strategy` on `variant` and `queries`; checks
 /// every query whose run ended with exit 0. The number of queries checked.
 fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
@@ -551,6 +575,7 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
     let out = child.wait_with_output().unwrap();
     if out.status.code() != Some(0) {
         assert_eq!(out.status.code(), Some(3), "{}", variant_text);
+        check_open_lines(&String::from_utf8(out.stdout).unwrap(), queries);
         return 0;
     }
     let text = String::from_utf8(out.stdout).unwrap();

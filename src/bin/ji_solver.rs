@@ -1427,6 +1427,17 @@ const CONVERGED: f64 = 1e-12;
 /// values of R > 0 and p > 0 not exact (exit 3).
 const STAGE_GAP: f64 = 1e-9;
 
+/// A huge R at p = 0 stops early when, after at least GEOMETRIC_FROM rounds
+/// with more than GEOMETRIC_LEFT still to play, the change per round is below
+/// GEOMETRIC_CHANGE and the geometric rest below GEOMETRIC_REST (within the
+/// 9 digits). Set by `edge/R_huge_round_limit` (R = 10^18): it stops at
+/// round 43, change 9.1e-14 shrinking at a rate of 0.49 per round; R up to
+/// 2^20 is played out (`edge/max_infinite_ji_R1000`: 1,000 rounds, 23 ms).
+const GEOMETRIC_FROM: u64 = 8;
+const GEOMETRIC_LEFT: u64 = 1 << 20;
+const GEOMETRIC_CHANGE: f64 = 1e-13;
+const GEOMETRIC_REST: f64 = 1e-9;
+
 /// Solves the table; `queried` are the states whose values are printed.
 fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule) -> Solution {
     let w = game.width();
@@ -1446,6 +1457,9 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes = Vec::new();
     let mut note = String::new();
+    if unlimited && w * w > MAX_CERTIFY_STATES {
+        note = format!("; certificates are made for C <= {MAX_CERTIFY_CAP} only");
+    }
     // The narrowest certificate over the queried states, and whether it is
     // narrow enough.
     let mut best: Option<(f64, Certificate)> = None;
@@ -1469,12 +1483,14 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
             if done.is_power_of_two() {
                 changes.push(change);
             }
-            // Huge R, p = 0: a change below 1e-13 shrinking at a rate rho
-            // (since round 2^j <= done / 2) adds at most change rho / (1 - rho).
-            if rounds > 0 && change < 1e-13 && done >= 8 && left > 1 << 20 {
+            // Huge R, p = 0: a change below GEOMETRIC_CHANGE shrinking at a
+            // rate rho (since round 2^j <= done / 2) adds at most change rho
+            // / (1 - rho) (an extrapolation, not a proof).
+            let huge = rounds > 0 && left > GEOMETRIC_LEFT;
+            if huge && change < GEOMETRIC_CHANGE && done >= GEOMETRIC_FROM {
                 let j = 63 - (done / 2).leading_zeros();
                 let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
-                converged |= rho < 1.0 && change * rho / (1.0 - rho) < 1e-9;
+                converged |= rho < 1.0 && change * rho / (1.0 - rho) < GEOMETRIC_REST;
             }
         } else {
             // Out of work: the rounds left move each value by at most the
@@ -1538,7 +1554,10 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
 }
 
-// ---- limit-sure wins --------------------------------------------------------
+// ---- the proof (trusted): limit-sure wins and the exact check ---------------
+
+// Only this section decides what is proved for the unlimited game; the
+// search below (`certify`) only proposes strategies and potentials.
 
 // Where A wins with probability as close to 1 as it likes (docs/ji.md):
 // the largest set Y of states such that every state of Y is won by a
@@ -1633,20 +1652,111 @@ impl Game {
     }
 }
 
-// ---- certify ----------------------------------------------------------------
-
-// Proofs for the unlimited game (docs/ji.md): A's dyadic strategy x and
-// phi pass phi(s) <= sum_i x_i(s) (+-1 if i or j wins, else phi(next)) for
-// each state s and reply j, and phi <= 0 on Z (where B can stall forever):
-// then phi <= V; mirrored, V(a, b) <= -phi(b, a).
-
 /// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
 /// times a reply's 1e16 expected rounds is far below 1e-7).
 const STRATEGY_BITS: u32 = 60;
 const GRID_BITS: u32 = 120;
 const GRID_ONE: i128 = 1 << GRID_BITS;
+
+/// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
+/// skill in req order, summing to exactly 2^STRATEGY_BITS.
+type Dyadic = Vec<u64>;
+
+// The exact check (docs/ji.md, "The certificate"). Given A's dyadic
+// stationary strategy x and a potential phi (grid units), it passes when
+// (1) |phi| <= 1 everywhere; phi <= the value where it is known: +-1 at a
+//     limit-sure win (`limit_wins`: A switches there to a strategy that
+//     wins with probability 1 - d), +-1 or 0 where a player cannot move;
+// (2) elsewhere x(s) is a distribution on A's usable skills (sum 2^60) and
+//     for every skill j that B can use,
+//       phi(s) <= sum_i x_i(s) (o_ij if skill i or j wins, else phi(next));
+// (3) phi <= 0 on Z, the largest set of states where B has a reply that
+//     never ends the game against x and stays in the set.
+// Then phi <= V, the unlimited game's value: against any play of B, the
+// potential of the current state (the payoff once the game ended) is a
+// bounded submartingale by (2), so it converges with E[limit] >= phi(s0);
+// a play that never ends stays, from some round on, in states with a
+// never-ending reply that stays there, a subset of Z, where phi <= 0 = the
+// payoff of endless play by (3); and where play reaches (1)'s states the
+// payoff is at least phi (limit-sure: at least phi - 2d, for every d).
+// All sums are of integers: with phi = hi * 2^60 + lo (0 <= lo < 2^60),
+// 2^60 phi(s) <= sum_i u_i v_i is phi(s) <= sum u_i hi_i + floor(sum u_i
+// lo_i / 2^60), and each sum stays below 2^121 in i128.
+
+/// Whether `phi` (grid units) is a proved lower bound on the unlimited
+/// game's value, A playing `x` (the section's head).
+fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
+    let w = game.width();
+    let ns = w * w;
+    let one = 1i128 << STRATEGY_BITS;
+    let split = |v: i128| (v >> STRATEGY_BITS, v & (one - 1));
+    let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
+    // (1), and A's strategies are distributions.
+    for s in 0..ns {
+        if phi[s].abs() > GRID_ONE {
+            return false;
+        }
+        match known(s) {
+            Some(v) if phi[s] > v as i128 * GRID_ONE => return false,
+            Some(_) => {}
+            None => {
+                let rows = game.usable[s / w];
+                let sum: i128 = x[s].iter().map(|&u| i128::from(u)).sum();
+                if x[s].len() != rows || sum != one {
+                    return false;
+                }
+            }
+        }
+    }
+    // The support of x(s) against reply j: (A's weight, the outcome or
+    // the next state).
+    let played = |s: usize, j: usize| {
+        let (a, b) = (s / w, s % w);
+        x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
+            let o = game.outcome[i * game.n + j];
+            (i128::from(u), o, game.next(a, i) * w + game.next(b, j))
+        })
+    };
+    // (2)
+    for s in (0..ns).filter(|&s| known(s).is_none()) {
+        for j in 0..game.usable[s % w] {
+            let (mut whole, mut part) = (0i128, 0i128);
+            for (u, o, to) in played(s, j) {
+                let (hi, lo) = if o != 0 { (i128::from(o) * one, 0) } else { split(phi[to]) };
+                whole += u * hi;
+                part += u * lo;
+            }
+            if phi[s] > whole + (part >> STRATEGY_BITS) {
+                return false;
+            }
+        }
+    }
+    // (3): Z from every state where play goes on, shrunk to its largest
+    // fixed point.
+    let mut z: Vec<bool> = (0..ns).map(|s| known(s).is_none()).collect();
+    let mut shrunk = true;
+    while shrunk {
+        shrunk = false;
+        for s in 0..ns {
+            let stays = |j: usize| played(s, j).all(|(_, o, to)| o == 0 && z[to]);
+            if z[s] && !(0..game.usable[s % w]).any(stays) {
+                z[s] = false;
+                shrunk = true;
+            }
+        }
+    }
+    (0..ns).all(|s| !z[s] || phi[s] <= 0)
+}
+
+// ---- certify: the search for strategies and potentials (untrusted) ----------
+
+// `certify` proposes A's dyadic strategies (`Schedule`) and, for each, a
+// potential from B's best reply (`ReplyProcess::lower_bound`); `proves`
+// decides. Mirrored, V(a, b) <= -phi(b, a).
+
 /// Largest table certified (dense linear systems).
-const MAX_CERTIFY_STATES: usize = 484;
+const MAX_CERTIFY_CAP: usize = 21;
+const MAX_CERTIFY_STATES: usize = (MAX_CERTIFY_CAP + 1) * (MAX_CERTIFY_CAP + 1);
 /// The early passes' discount hint: staying never ties with a rare move
 /// that ends. Measured (1,000 bench variants, exit 3): 1e-9 3, 1e-12 3,
 /// 1e-6 6; 0 gives 2 (and 2 and 3 of the `kit gen` seeds 1 and 2, not
@@ -1670,10 +1780,6 @@ const REFINE_ROUNDS: usize = 8;
 const SLACK: f64 = (1u64 << 40) as f64;
 /// Passes that lower phi to meet the rest (ties between replies).
 const LOWER_PASSES: usize = 200;
-
-/// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
-/// skill in req order, summing to exactly 2^STRATEGY_BITS.
-type Dyadic = Vec<u64>;
 
 /// The nearest dyadic strategy to `p` (noise dropped, sum exact).
 fn dyadic(p: &[f64], noise: f64) -> Dyadic {
@@ -1790,8 +1896,9 @@ impl ReplyProcess {
         whole + (part >> STRATEGY_BITS)
     }
 
-    /// A's proved values (grid units), or `None`: policy iteration (f64,
-    /// refined on exact residuals, exact gains), then phi lowered to pass.
+    /// A candidate potential (grid units) for `proves`, or `None`: policy
+    /// iteration (f64, refined on exact residuals, exact gains), then phi
+    /// lowered until the constraints hold.
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
         let unit = (1u64 << STRATEGY_BITS) as f64;
@@ -1868,7 +1975,8 @@ impl ReplyProcess {
             let drop = (SLACK * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
             phi[s] = (phi[s] - drop).max(-GRID_ONE);
         }
-        // Meet the rest exactly; a pass that lowers nothing is the check.
+        // Meet the rest exactly; a pass that lowers nothing gives the
+        // candidate that `proves` decides.
         for _ in 0..LOWER_PASSES {
             let mut lowered = false;
             for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
@@ -1957,7 +2065,10 @@ struct Certificate {
 impl Certificate {
     /// Keeps the bounds `x` proves where they are better.
     fn consider(&mut self, game: &Game, x: Vec<Dyadic>, work: &mut u64) {
-        if let Some(phi) = ReplyProcess::new(game, &x).lower_bound(work) {
+        let candidate = ReplyProcess::new(game, &x).lower_bound(work);
+        // The only decision: what `proves` passes is proved.
+        *work += (x.len() * game.n * game.n) as u64;
+        if let Some(phi) = candidate.filter(|phi| proves(game, &x, phi)) {
             for (s, &l) in phi.iter().enumerate() {
                 if self.pass_of[s] == usize::MAX || l > self.lower[s] {
                     self.lower[s] = l;
@@ -2228,7 +2339,10 @@ options: --strategy  after each value `A: name prob ...` and `B: ...`, the
          --validate  as --strict, no output: exit 42 valid, 43 and why not
          --help      print this help and exit
 exit:    0 ok, 1 unreadable input or unwritable output, 2 bad input or
-         argument, 3 not certified (best values printed) or too large
+         argument, 3 not certified or too large: each value printed is the
+         midpoint of what is proved, and after the queries' lines one line
+         `open a b L H` per queried state (a, b) whose value is not proved,
+         L <= value <= H (9 digits, rounded outwards); stderr says how many
 ";
 
 impl Options {
