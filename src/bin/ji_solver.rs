@@ -2,9 +2,11 @@
 //! V_k(s) = value of the stage game at s: moves that end the game pay +-1,
 //! others (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 with
 //! p > 0 for lim V_k; R = 0, p = 0 for the unlimited game's value (not
-//! always lim V_k), proved by an exact check (`certify`) after the values
-//! +-1 of limit-sure wins (`limit_wins`, no numbers). No clock: work is
-//! counted, so an input gives the same bytes on every machine.
+//! always lim V_k but lim of the p -> 0 answers), proved by an exact check
+//! (`proves`, the only trusted code with the values +-1 of limit-sure wins,
+//! `limit_wins`; `certify` searches). Exit 3 prints no number outside what
+//! is proved. No clock: work is counted, so an input gives the same bytes
+//! on every machine.
 
 use std::ffi::OsString;
 use std::fmt;
