@@ -2104,6 +2104,9 @@ enum Source {
     /// is known (a player cannot move, a limit-sure win): A's strategies
     /// then never count on stalling, which B's best reply does.
     Shifted { by: f64 },
+    /// The discounted values by Newton's method (`newton_values`) lowered
+    /// by `by`, where not known.
+    Newton { by: f64 },
     /// H - (H - L) * `below` from the bounds proved so far: a value
     /// reached only in the limit needs a strategy computed close to it.
     NearUpper { below: f64 },
@@ -2134,15 +2137,17 @@ struct Pass {
 /// it: each one is decided by the exact check (`ReplyProcess::check`).
 struct Schedule {
     early: &'static [Pass],
+    /// On the last call, once, then `late` `late_repeats` times.
+    last: &'static [Pass],
     late: &'static [Pass],
     late_repeats: usize,
 }
 
 impl Schedule {
     fn passes(&self, last: bool) -> Vec<Pass> {
-        let repeats = if last { self.late_repeats } else { 0 };
+        let (once, repeats) = if last { (self.last, self.late_repeats) } else { (&[][..], 0) };
         let late = (0..repeats).flat_map(|_| self.late.iter());
-        self.early.iter().chain(late).copied().collect()
+        self.early.iter().chain(once).chain(late).copied().collect()
     }
 }
 
@@ -2154,6 +2159,17 @@ const fn early(source: Source) -> Pass {
 /// values up, towards the stall payoff 0, where B's best reply stalls).
 const fn shifted(by: f64) -> Pass {
     Pass { source: Source::Shifted { by }, tilt: 0.0, tol: COARSE, noise: NOISE, budget: u64::MAX }
+}
+
+/// A pass on the shifted Newton values (no tilt, as `shifted`).
+const fn newton(by: f64) -> Pass {
+    Pass {
+        source: Source::Newton { by },
+        tilt: 0.0,
+        tol: COARSE,
+        noise: NOISE,
+        budget: LATE_BUDGET,
+    }
 }
 
 const fn late(source: Source, tilt: f64) -> Pass {
@@ -2189,6 +2205,12 @@ const EARLY: [Pass; 18] = [
     early(Source::Lower),
     early(SWEEPS_EARLY),
 ];
+
+/// The last call's first passes: the discounted values by Newton's method
+/// (`newton_values`), shifted down as the early rows' iterated values.
+/// They proved the 3 of 3,000 `kit gen` draws (seeds 1, 2, 3) that the
+/// other rows leave open, `slow/newton_*` (docs/ji.md).
+const NEWTON: [Pass; 3] = [newton(1e-8), newton(1e-9), newton(1e-7)];
 
 /// The late passes, the discounts of their stage games and sweeps in turn:
 /// strategies of discounted games with discounts near 1 approach those that
@@ -2228,7 +2250,7 @@ const LATE: [Pass; 30] = [
 
 /// The schedule of every call. Measured as for `EARLY`: with no late passes
 /// 993 proved, 48 rows 996, 112 997; 1,000 rows prove no more.
-const SCHEDULE: Schedule = Schedule { early: &EARLY, late: &LATE, late_repeats: 4 };
+const SCHEDULE: Schedule = Schedule { early: &EARLY, last: &NEWTON, late: &LATE, late_repeats: 4 };
 
 /// Sweeps of value iteration behind a `Source::Sweeps`.
 const SOURCE_SWEEPS: usize = 64;
@@ -2236,6 +2258,87 @@ const SOURCE_SWEEPS: usize = 64;
 /// (this bounds their CPU on large games: 0.5 s instead of 1.0 s on 40
 /// draws with n <= 40, C <= 21).
 const LATE_BUDGET: u64 = 2 * WORK;
+
+/// The discounts lambda of `newton_values`, lowered step by step, each
+/// warm-started from the last (large jumps fail). Newton's iteration at
+/// lambda stops when no value moves by more than NEWTON_SETTLED / lambda
+/// (the f64 linear systems' error grows as 1 / lambda: 1e-13 for every
+/// lambda stopped at 1e-6 on `slow/newton_kit_seed2`, which 1e-12 proves),
+/// or fails after NEWTON_ROUNDS.
+const NEWTON_LAMBDAS: [f64; 12] =
+    [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12];
+const NEWTON_SETTLED: f64 = 1e-15;
+const NEWTON_ROUNDS: usize = 30;
+
+/// The lambda-discounted game's values by Newton's method (policy
+/// iteration of Pollatschek and Avi-Itzhak: both players' stage strategies
+/// at the current values, then the values of that pair), from `start`,
+/// lambda lowered in `NEWTON_LAMBDAS`: the values at the smallest lambda
+/// where it converged (or when the work passes `limit`).
+fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> Vec<f64> {
+    let w = game.width();
+    let ns = w * w;
+    let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
+    let mut v = start.to_vec();
+    let mut best = start.to_vec();
+    for &lambda in &NEWTON_LAMBDAS {
+        let disc = Game { keep: 1.0 - lambda, ..game.clone() };
+        let mut converged = false;
+        for _ in 0..NEWTON_ROUNDS {
+            if stage.work > limit {
+                return best;
+            }
+            let mut a = vec![0.0; ns * ns];
+            let mut rhs = vec![0.0; ns];
+            for s in 0..ns {
+                a[s * ns + s] = 1.0;
+                if let Some(k) = known(s) {
+                    rhs[s] = k;
+                    continue;
+                }
+                let (rows, cols) = match disc.build_stage(s / w, s % w, &v, stage) {
+                    StageGame::Matrix { rows, cols } => (rows, cols),
+                    StageGame::Decided(d) => {
+                        rhs[s] = d;
+                        continue;
+                    }
+                };
+                stage.strategies(rows, cols, FINE);
+                let (x, y) = (&stage.best_x, &stage.best_y);
+                let (ca, cb) = (s / w, s % w);
+                for i in (0..rows).filter(|&i| x[i] > 0.0) {
+                    for j in (0..cols).filter(|&j| y[j] > 0.0) {
+                        let p = x[i] * y[j];
+                        match game.outcome[i * game.n + j] {
+                            0 => {
+                                let to = game.next(ca, i) * w + game.next(cb, j);
+                                a[s * ns + to] -= disc.keep * p;
+                            }
+                            o => rhs[s] += p * f64::from(o),
+                        }
+                    }
+                }
+            }
+            stage.work += (ns * ns * ns / 3) as u64;
+            let lu = match Lu::new(a, ns) {
+                Some(lu) => lu,
+                None => return best,
+            };
+            let new = lu.solve(&rhs);
+            let change = (0..ns).map(|s| (new[s] - v[s]).abs()).fold(0.0, f64::max);
+            v = new;
+            if change < NEWTON_SETTLED / lambda {
+                converged = true;
+                break;
+            }
+        }
+        if !converged {
+            break;
+        }
+        best.clone_from(&v);
+    }
+    best
+}
 
 /// Proves bounds for the unlimited game from the iterated values `table`
 /// (see the section's head); `None` if no strategy passed the check.
@@ -2256,6 +2359,7 @@ fn certify(
     };
     let start = stage.work;
     let everywhere: Vec<usize> = (0..w * w).collect();
+    let mut newton: Option<Vec<f64>> = None;
     for pass in passes {
         let bounds = |s: usize| cert.bounds(w, s);
         let between = |at: f64| -> Vec<f64> {
@@ -2269,6 +2373,12 @@ fn certify(
             }
             Source::NearUpper { below } => between(1.0 - below),
             Source::Lower => between(0.0),
+            Source::Newton { by } => {
+                let limit = start + pass.budget;
+                let v = newton.get_or_insert_with(|| newton_values(game, table, stage, limit));
+                let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
+                (0..w * w).map(|s| known(s).unwrap_or(v[s] - by)).collect()
+            }
             Source::Sweeps { discount, tol } => {
                 let (mut source, mut next) = (between(0.5), between(0.5));
                 let disc = Game { keep: 1.0 - discount, ..game.clone() };
