@@ -9,7 +9,7 @@
 # here again by a port of it, every (C+1)^2 state queried: the first 40 are
 # those of the test `random_unlimited_games_are_certified`.
 # Usage (from the repo root, after `cargo build --release`):
-#   bench/ji_solver_unlimited.sh [COUNT [SEED]]
+#   bench/ji_solver_unlimited.sh [COUNT [SEED]]   (COUNT 0: kit seeds only)
 # BIN=path overrides the binary; KEEP=dir keeps the inputs and lists the
 # exit-3 ones in dir/refused.txt; MAX_N and MAX_C (default 12 and 10) draw
 # larger variants (docs/ji.md: 40 draws with MAX_N=40 MAX_C=21).
@@ -86,6 +86,8 @@ if keep:
     with open(os.path.join(folder, "refused.txt"), "w") as f:
         f.write("".join(f"{k:04}.in\n" for k in refused))
 cpu.sort()
+if not cpu:  # COUNT 0: the kit seeds only
+    sys.exit(0)
 p99 = cpu[min(len(cpu) - 1, (99 * len(cpu)) // 100)]
 print(f"| ji_solver | unlimited game, {count} random variants of the unit tests' generator "
       f"(1..{max_n} skills, C <= {max_c}, seed {seed:#x}): {count - len(refused)} proved, "

@@ -739,3 +739,18 @@ fn the_stall_case_is_proved_and_its_open_states_keep_their_bounds() {
     assert!(why.starts_with(&count), "{}", why);
     eprintln!("{}\n{}", out, why);
 }
+
+/// The `open` lines' bounds are rounded outwards to 9 digits, within
+/// [-1, 1], so the printed interval holds whatever the true one holds.
+#[test]
+fn open_bounds_round_outwards() {
+    assert_eq!(format_bound(-1.0 / 3.0, f64::floor), "-0.333333334");
+    assert_eq!(format_bound(-1.0 / 3.0, f64::ceil), "-0.333333333");
+    assert_eq!(format_bound(0.25, f64::floor), "0.249999999");
+    assert_eq!(format_bound(0.25, f64::ceil), "0.250000001");
+    assert_eq!(format_bound(-1.0, f64::floor), "-1.000000000");
+    assert_eq!(format_bound(1.0, f64::ceil), "1.000000000");
+    assert_eq!(format_bound(-1e-12, f64::ceil), "0.000000000");
+    assert_eq!(Bounds::around(0.9, 0.5), Bounds { lo: 0.4, hi: 1.0 });
+    assert_eq!(Bounds::around(0.0, f64::INFINITY), Bounds::ANY);
+}
