@@ -2209,7 +2209,8 @@ const EARLY: [Pass; 18] = [
 /// The last call's first passes: the discounted values by Newton's method
 /// (`newton_values`), shifted down as the early rows' iterated values.
 /// They proved the 3 of 3,000 `kit gen` draws (seeds 1, 2, 3) that the
-/// other rows leave open, `slow/newton_*` (docs/ji.md).
+/// other rows leave open, and 1 of the 2 of seeds 4 to 10, `slow/newton_*`
+/// (docs/ji.md).
 const NEWTON: [Pass; 3] = [newton(1e-8), newton(1e-9), newton(1e-7)];
 
 /// The late passes, the discounts of their stage games and sweeps in turn:
@@ -2261,73 +2262,116 @@ const LATE_BUDGET: u64 = 2 * WORK;
 
 /// The discounts lambda of `newton_values`, lowered step by step, each
 /// warm-started from the last (large jumps fail). Newton's iteration at
-/// lambda stops when no value moves by more than NEWTON_SETTLED / lambda
-/// (the f64 linear systems' error grows as 1 / lambda: 1e-13 for every
-/// lambda stopped at 1e-6 on `slow/newton_kit_seed2`, which 1e-12 proves),
-/// or fails after NEWTON_ROUNDS.
-const NEWTON_LAMBDAS: [f64; 12] =
-    [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12];
-const NEWTON_SETTLED: f64 = 1e-15;
+/// lambda has converged when no value moves by more than NEWTON_SETTLED (it
+/// converges quadratically to about 1e-22 in double-double, then stalls
+/// near 1e-19 at lambda = 3e-16), and fails after NEWTON_ROUNDS; each
+/// linear system is refined NEWTON_REFINE times on double-double residuals
+/// (a gain of about 1e-16 / lambda each). In f64 alone the values stopped
+/// being accurate below lambda = 1e-12, and the refusals of `kit gen`
+/// seeds 6 and 8 stayed open; in double-double seed 6 is proved
+/// (`slow/newton_kit_seed6`).
+const NEWTON_LAMBDAS: [f64; 16] = [
+    1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
+    1e-16,
+];
+const NEWTON_SETTLED: f64 = 1e-18;
+const NEWTON_REFINE: usize = 6;
 const NEWTON_ROUNDS: usize = 30;
 
 /// The lambda-discounted game's values by Newton's method (policy
 /// iteration of Pollatschek and Avi-Itzhak: both players' stage strategies
 /// at the current values, then the values of that pair), from `start`,
-/// lambda lowered in `NEWTON_LAMBDAS`: the values at the smallest lambda
-/// where it converged (or when the work passes `limit`).
+/// lambda lowered in `NEWTON_LAMBDAS`, in double-double arithmetic (the
+/// systems' condition grows as 1 / lambda): the values at the smallest
+/// lambda where it converged (or when the work passes `limit`).
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> Vec<f64> {
     let w = game.width();
     let ns = w * w;
     let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
-    let mut v = start.to_vec();
+    let mut v: Vec<Dd> = start.iter().map(|&x| Dd::from(x)).collect();
     let mut best = start.to_vec();
     for &lambda in &NEWTON_LAMBDAS {
-        let disc = Game { keep: 1.0 - lambda, ..game.clone() };
+        let keep = Dd::sum(1.0, -lambda);
+        let disc = Game { keep: keep.hi, ..game.clone() };
         let mut converged = false;
         for _ in 0..NEWTON_ROUNDS {
             if stage.work > limit {
                 return best;
             }
+            let hi: Vec<f64> = v.iter().map(|d| d.hi).collect();
             let mut a = vec![0.0; ns * ns];
-            let mut rhs = vec![0.0; ns];
+            // Row s: v(s) - sum coef v(to) = rhs, in double-double.
+            let mut coef: Vec<Vec<(usize, Dd)>> = vec![Vec::new(); ns];
+            let mut rhs = vec![Dd::from(0.0); ns];
             for s in 0..ns {
                 a[s * ns + s] = 1.0;
                 if let Some(k) = known(s) {
-                    rhs[s] = k;
+                    rhs[s] = Dd::from(k);
                     continue;
                 }
-                let (rows, cols) = match disc.build_stage(s / w, s % w, &v, stage) {
+                let (rows, cols) = match disc.build_stage(s / w, s % w, &hi, stage) {
                     StageGame::Matrix { rows, cols } => (rows, cols),
                     StageGame::Decided(d) => {
-                        rhs[s] = d;
+                        rhs[s] = Dd::from(d);
                         continue;
                     }
                 };
                 stage.strategies(rows, cols, FINE);
                 let (x, y) = (&stage.best_x, &stage.best_y);
+                let (sx, sy) = (Dd::total(x), Dd::total(y));
                 let (ca, cb) = (s / w, s % w);
                 for i in (0..rows).filter(|&i| x[i] > 0.0) {
+                    let xi = Dd::from(x[i]).div(sx);
                     for j in (0..cols).filter(|&j| y[j] > 0.0) {
-                        let p = x[i] * y[j];
+                        let p = xi.mul(Dd::from(y[j]).div(sy));
                         match game.outcome[i * game.n + j] {
                             0 => {
                                 let to = game.next(ca, i) * w + game.next(cb, j);
-                                a[s * ns + to] -= disc.keep * p;
+                                let c = p.mul(keep);
+                                a[s * ns + to] -= c.hi;
+                                match coef[s].iter_mut().find(|e| e.0 == to) {
+                                    Some(e) => e.1 = e.1.add(c),
+                                    None => coef[s].push((to, c)),
+                                }
                             }
-                            o => rhs[s] += p * f64::from(o),
+                            o => rhs[s] = rhs[s].add(p.mul(Dd::from(f64::from(o)))),
                         }
                     }
                 }
             }
-            stage.work += (ns * ns * ns / 3) as u64;
+            // Counted 3 times an LU's steps: with the double-double rounds this
+            // keeps its CPU per unit of work near the other passes' (C = 21:
+            // 0.94 s instead of 0.73 s on a refused input counted at 1x).
+            stage.work += (ns * ns * ns) as u64;
             let lu = match Lu::new(a, ns) {
                 Some(lu) => lu,
                 None => return best,
             };
-            let new = lu.solve(&rhs);
-            let change = (0..ns).map(|s| (new[s] - v[s]).abs()).fold(0.0, f64::max);
+            let mut new: Vec<Dd> = lu
+                .solve(&rhs.iter().map(|r| r.hi).collect::<Vec<_>>())
+                .into_iter()
+                .map(Dd::from)
+                .collect();
+            // Refinement on double-double residuals.
+            for _ in 0..NEWTON_REFINE {
+                let residual: Vec<f64> = (0..ns)
+                    .map(|s| {
+                        let mut r = rhs[s].add(new[s].neg());
+                        for &(to, c) in &coef[s] {
+                            r = r.add(c.mul(new[to]));
+                        }
+                        r.hi
+                    })
+                    .collect();
+                stage.work += (ns * ns) as u64;
+                let d = lu.solve(&residual);
+                for s in 0..ns {
+                    new[s] = new[s].add(Dd::from(d[s]));
+                }
+            }
+            let change = (0..ns).map(|s| new[s].add(v[s].neg()).hi.abs()).fold(0.0, f64::max);
             v = new;
-            if change < NEWTON_SETTLED / lambda {
+            if change < NEWTON_SETTLED {
                 converged = true;
                 break;
             }
@@ -2335,9 +2379,62 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> V
         if !converged {
             break;
         }
-        best.clone_from(&v);
+        best = v.iter().map(|d| d.hi).collect();
     }
     best
+}
+
+/// A double-double number hi + lo (|lo| <= ulp(hi) / 2): about 32 digits.
+#[derive(Clone, Copy)]
+struct Dd {
+    hi: f64,
+    lo: f64,
+}
+
+impl Dd {
+    fn from(x: f64) -> Dd {
+        Dd { hi: x, lo: 0.0 }
+    }
+
+    /// a + b exactly (Knuth's two-sum).
+    fn sum(a: f64, b: f64) -> Dd {
+        let s = a + b;
+        let v = s - a;
+        Dd { hi: s, lo: (a - (s - v)) + (b - v) }
+    }
+
+    fn add(self, o: Dd) -> Dd {
+        let s = Dd::sum(self.hi, o.hi);
+        let t = Dd::sum(self.lo, o.lo);
+        let u = Dd::sum(s.hi, s.lo + t.hi);
+        Dd::sum(u.hi, u.lo + t.lo)
+    }
+
+    fn neg(self) -> Dd {
+        Dd { hi: -self.hi, lo: -self.lo }
+    }
+
+    fn mul(self, o: Dd) -> Dd {
+        let p = self.hi * o.hi;
+        // The exact error of p, by a fused multiply-add (exactly rounded in
+        // std on every machine).
+        let e = self.hi.mul_add(o.hi, -p);
+        Dd::sum(p, e + (self.hi * o.lo + self.lo * o.hi))
+    }
+
+    fn div(self, o: Dd) -> Dd {
+        let q1 = self.hi / o.hi;
+        let r = self.add(o.mul(Dd::from(q1)).neg());
+        let q2 = r.hi / o.hi;
+        let r = r.add(o.mul(Dd::from(q2)).neg());
+        let q3 = r.hi / o.hi;
+        Dd::sum(q1, q2).add(Dd::from(q3))
+    }
+
+    /// The sum of `xs`.
+    fn total(xs: &[f64]) -> Dd {
+        xs.iter().fold(Dd::from(0.0), |t, &x| t.add(Dd::from(x)))
+    }
 }
 
 /// Proves bounds for the unlimited game from the iterated values `table`
