@@ -9,10 +9,15 @@
 # here again by a port of it, every (C+1)^2 state queried: the first 40 are
 # those of the test `random_unlimited_games_are_certified`.
 # Usage (from the repo root, after `cargo build --release`):
-#   bench/ji_solver_unlimited.sh [COUNT [SEED]]
+#   bench/ji_solver_unlimited.sh [COUNT [SEED]]   (COUNT 0: kit seeds only)
 # BIN=path overrides the binary; KEEP=dir keeps the inputs and lists the
 # exit-3 ones in dir/refused.txt; MAX_N and MAX_C (default 12 and 10) draw
 # larger variants (docs/ji.md: 40 draws with MAX_N=40 MAX_C=21).
+# Then, with kit built (KIT=path overrides target/release/kit), 1,000 draws
+# of `kit gen ji_solver --profile unlimited` for each seed of KIT_SEEDS
+# (default "1 2 3"; empty skips them): kit draws an input without an
+# answer (exit 3) again and counts it, so the row gives the exit 3 per
+# 1,000 draws and the CPU per proved input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${BIN:-target/release/ji_solver}
@@ -81,6 +86,8 @@ if keep:
     with open(os.path.join(folder, "refused.txt"), "w") as f:
         f.write("".join(f"{k:04}.in\n" for k in refused))
 cpu.sort()
+if not cpu:  # COUNT 0: the kit seeds only
+    sys.exit(0)
 p99 = cpu[min(len(cpu) - 1, (99 * len(cpu)) // 100)]
 print(f"| ji_solver | unlimited game, {count} random variants of the unit tests' generator "
       f"(1..{max_n} skills, C <= {max_c}, seed {seed:#x}): {count - len(refused)} proved, "
@@ -90,3 +97,26 @@ print(f"| ji_solver | unlimited game, {count} random variants of the unit tests'
 if refused:
     print("exit 3:", " ".join(f"{k:04}.in" for k in refused), file=sys.stderr)
 PY
+kit=${KIT:-target/release/kit}
+for seed in ${KIT_SEEDS-1 2 3}; do
+  [ -x "$kit" ] || { echo "build kit first: cargo build --release -p kit" >&2; exit 1; }
+  cases=$(mktemp -d)
+  summary=$("$kit" gen ji_solver --profile unlimited --seed "$seed" --count 1000 --out "$cases" --solver "$bin")
+  redrawn=$(echo "$summary" | sed -n 's/.*; \([0-9]*\) inputs\{0,1\} without an answer w.*/\1/p')
+  python3 - "$bin" "$cases" "${redrawn:-0}" "$seed" <<'PY'
+import glob, os, resource, statistics, subprocess, sys
+solver, folder, redrawn, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+cpu = []
+for case in sorted(glob.glob(os.path.join(folder, "*.in"))):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(case, "rb") as f:
+        subprocess.run([solver], stdin=f, stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+print(f"| ji_solver | unlimited game, kit gen --profile unlimited seed {seed}: {redrawn} of "
+      f"{len(cpu) + redrawn} draws exit 3 | CPU median {statistics.median(cpu):.1f} ms, "
+      f"max {max(cpu):.1f} ms (proved inputs) | median target 50 ms, 1 s per input "
+      f"| {statistics.median(cpu) / 50:.4f}x |")
+PY
+  rm -rf "$cases"
+done

@@ -224,10 +224,10 @@ fn certify_brackets_the_common_value() {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
     }
-    let cert = certify(&game, &old, &mut stage, false).unwrap();
+    let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false)).unwrap();
     let all: Vec<usize> = (0..w * w).collect();
     assert!(cert.width(w, &all) < 1e-7, "{}", cert.width(w, &all));
-    let mid = |s: usize| 0.5 * (cert.bounds(w, s).0 + cert.bounds(w, s).1);
+    let mid = |s: usize| cert.bounds(w, s).mid();
     assert!((mid(w) - 0.633334348).abs() < 1e-7, "{}", mid(w));
     for a in 0..w {
         for b in 0..w {
@@ -590,19 +590,19 @@ fn certificates_of_long_games_agree() {
     let w = game.width();
     let mut stage = Stage::default();
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
-    let mut bounds: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut bounds: Vec<Vec<Bounds>> = Vec::new();
     for k in 1..=4096u64 {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
-            let cert = certify(&game, &old, &mut stage, false).unwrap();
+            let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false)).unwrap();
             bounds.push((0..w * w).map(|s| cert.bounds(w, s)).collect());
         }
     }
     for (i, b1) in bounds.iter().enumerate() {
         for b2 in &bounds[..i] {
             for s in 0..w * w {
-                let (lo, hi) = (b1[s].0.max(b2[s].0), b1[s].1.min(b2[s].1));
+                let (lo, hi) = (b1[s].lo.max(b2[s].lo), b1[s].hi.min(b2[s].hi));
                 assert!(lo <= hi, "state {}: {:?} and {:?}", s, b1[s], b2[s]);
             }
         }
@@ -614,7 +614,7 @@ fn certificates_of_long_games_agree() {
     let v: f64 = out.trim().parse().unwrap();
     assert!(warning.is_none() && (v + 1.0).abs() <= 5e-8, "{} {:?}", v, warning);
     for b in &bounds {
-        assert!(b[3 * w + 6].0 <= -1.0 + 1e-9, "{:?}", b[3 * w + 6]);
+        assert!(b[3 * w + 6].lo <= -1.0 + 1e-9, "{:?}", b[3 * w + 6]);
     }
 }
 
@@ -682,4 +682,75 @@ fn a_limit_sure_win_that_is_not_sure() {
     assert!(old[3 * w + 4] > -1.0, "{}", old[3 * w + 4]);
     let (out, warning) = run(&format!("{}0 0\n1\n3 4\n", LIMIT_ONLY)).unwrap();
     assert_eq!((out.as_str(), warning), ("-1.000000000\n", None));
+}
+
+/// The exit-3 output rule on the stall case (`slow/stall`: value 0 at
+/// (7, 10) where lim V_k = -1/3). The full schedule proves 0; a schedule
+/// of the iterated values alone (which reach lim V_k) cannot, and then
+/// every printed value lies inside its proved bounds, each open state is
+/// listed once with bounds that hold the value 0, and stderr counts them.
+#[test]
+fn the_stall_case_is_proved_and_its_open_states_keep_their_bounds() {
+    let input = std::fs::read("tests/data/ji_solver/slow/stall.in").unwrap();
+    let text = String::from_utf8(input.clone()).unwrap();
+    let (out, warning) = run(&text).unwrap();
+    assert_eq!(warning, None);
+    let proved: f64 = out.lines().next().unwrap().parse().unwrap();
+    assert!(proved.abs() <= 5e-8, "{}", out);
+    const ITERATED_ONLY: [Pass; 1] = [early(Source::Iterated)];
+    let weak = Schedule { early: &ITERATED_ONLY, last: &[], late: &[], late_repeats: 0 };
+    let mut out = Vec::new();
+    let why = match answer(&input, &Options::default(), &weak, &mut out) {
+        Err(Failure::NoExactAnswer(why)) => why,
+        other => panic!("expected exit 3, got {:?}", other),
+    };
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    let queries: Vec<(usize, usize)> = text
+        .lines()
+        .skip(10)
+        .map(|l| {
+            let mut t = l.split(' ').map(|t| t.parse().unwrap());
+            (t.next().unwrap(), t.next().unwrap())
+        })
+        .collect();
+    assert_eq!(queries.len(), 8);
+    let values: Vec<f64> = lines[..8].iter().map(|l| l.parse().unwrap()).collect();
+    let mut open = Vec::new();
+    for line in &lines[8..] {
+        let t: Vec<&str> = line.split(' ').collect();
+        assert_eq!((t.len(), t[0]), (5, "open"), "{}", line);
+        let state: (usize, usize) = (t[1].parse().unwrap(), t[2].parse().unwrap());
+        let (lo, hi): (f64, f64) = (t[3].parse().unwrap(), t[4].parse().unwrap());
+        let q = queries.iter().position(|&q| q == state).expect("a queried state");
+        assert!(lo <= values[q] && values[q] <= hi, "{} outside {}", values[q], line);
+        assert!(hi - lo > CERTIFIED, "{}", line);
+        assert!(!open.contains(&state), "listed twice: {}", line);
+        open.push(state);
+    }
+    // (7, 10): the value 0 is inside, lim V_k = -1/3 is not printed.
+    assert!(open.contains(&(7, 10)), "{}", out);
+    let line = lines.iter().find(|l| l.starts_with("open 7 10 ")).unwrap();
+    let t: Vec<f64> = line.split(' ').skip(3).map(|t| t.parse().unwrap()).collect();
+    assert!(t[0] <= 0.0 && 0.0 <= t[1], "{}", line);
+    assert!((values[0] + 1.0 / 3.0).abs() > 1e-3, "{}", out);
+    let count =
+        format!("{} queried state{} open", open.len(), if open.len() == 1 { "" } else { "s" });
+    assert!(why.starts_with(&count), "{}", why);
+    eprintln!("{}\n{}", out, why);
+}
+
+/// The `open` lines' bounds are rounded outwards to 9 digits, within
+/// [-1, 1], so the printed interval holds whatever the true one holds.
+#[test]
+fn open_bounds_round_outwards() {
+    assert_eq!(format_bound(-1.0 / 3.0, f64::floor), "-0.333333334");
+    assert_eq!(format_bound(-1.0 / 3.0, f64::ceil), "-0.333333333");
+    assert_eq!(format_bound(0.25, f64::floor), "0.249999999");
+    assert_eq!(format_bound(0.25, f64::ceil), "0.250000001");
+    assert_eq!(format_bound(-1.0, f64::floor), "-1.000000000");
+    assert_eq!(format_bound(1.0, f64::ceil), "1.000000000");
+    assert_eq!(format_bound(-1e-12, f64::ceil), "0.000000000");
+    assert_eq!(Bounds::around(0.9, 0.5), Bounds { lo: 0.4, hi: 1.0 });
+    assert_eq!(Bounds::around(0.0, f64::INFINITY), Bounds::ANY);
 }
