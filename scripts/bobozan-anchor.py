@@ -28,11 +28,13 @@ import sys
 import tempfile
 
 SEED = 1
-# delta, then the CPU seconds a run may take with it. Their iteration can
-# converge sublinearly once a defence is broken (the change per sweep falls
-# like 1/t^2 at some states), so 1e-11 is not always reached: the next,
-# looser delta is tried, and the one reached is written in the header.
-DELTAS = [("1e-11", 40), ("1e-8", 40), ("1e-5", 600)]
+DELTA = "1e-11"
+# CPU seconds a script may iterate. Their iteration can converge
+# sublinearly once a defence is broken (solve_multiple2.py: the change per
+# sweep falls like 1/t^2 at some states), so 1e-11 is not always reached
+# in any time we can spend: the run is then stopped at the budget, and the
+# values it had are kept with the last full sweep's largest change.
+BUDGET = {"solve_multiple2.py": 15, "solve_multiple3.py": 30}
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "ji_solver", "bobozan")
 
@@ -71,7 +73,7 @@ def actions(attacks, breaks):
     return [m for _, _, m in sorted(moves)]
 
 
-def patched(source, k, attacks, breaks, delta):
+def patched(source, k, attacks, breaks):
     """The script with its parameter lines set; every other line unchanged."""
     lines = source.split("\n")
     done = set()
@@ -79,7 +81,7 @@ def patched(source, k, attacks, breaks, delta):
         if re.match(r"^k = \d+$", line):
             lines[i], _ = f"k = {k}", done.add("k")
         elif re.match(r"^delta = ", line):
-            lines[i], _ = f"delta = {delta}", done.add("delta")
+            lines[i], _ = f"delta = {DELTA}", done.add("delta")
         elif re.match(r"^action_attacks = ", line):
             lines[i], _ = f"action_attacks = {[f'attack{c}' for c in attacks]!r}", done.add("a")
         elif re.match(r"^actions = ", line):
@@ -88,28 +90,66 @@ def patched(source, k, attacks, breaks, delta):
     return "\n".join(lines)
 
 
+# Runs the script (argv[1]) with numpy seeded and printing every digit; a
+# CPU timer stops it at the budget (argv[2] seconds), and then the values
+# it has are printed from its globals, after a line `#stopped CALLS`
+# (the number of LPs solved; each LP's value is kept to measure the last
+# sweep). The script's own code is not changed.
 RUNNER = (
-    "import numpy as np, runpy, sys\n"
+    "import numpy as np, scipy.optimize as so, signal, sys\n"
     f"np.random.seed({SEED})\n"
     "np.set_printoptions(precision=15, floatmode='unique', linewidth=10**6, threshold=10**9)\n"
-    "runpy.run_path(sys.argv[1], run_name='__main__')\n"
+    "values, solve = [], so.linprog\n"
+    "def lp(*a, **kw):\n"
+    "    r = solve(*a, **kw)\n"
+    "    values.append(float(r.x[0]))\n"
+    "    return r\n"
+    "so.linprog = lp\n"
+    "class Budget(Exception): pass\n"
+    "def stop(*_): raise Budget()\n"
+    "signal.signal(signal.SIGPROF, stop)\n"
+    "signal.setitimer(signal.ITIMER_PROF, float(sys.argv[2]))\n"
+    "g = {'__name__': '__main__'}\n"
+    "try:\n"
+    "    exec(compile(open(sys.argv[1]).read(), sys.argv[1], 'exec'), g)\n"
+    "    signal.setitimer(signal.ITIMER_PROF, 0)\n"
+    "    print('#converged', len(values))\n"
+    "except Budget:\n"
+    "    print('#stopped', len(values))\n"
+    "    for nd in [(0, 0), (0, 1), (1, 0), (1, 1)]:\n"
+    "        print(g['v'][nd])\n"
+    "print('#values', ' '.join(repr(x) for x in values[-4 * 4 * 64:]))\n"
 )
 
 
 def run(git, script, k, attacks, breaks, scratch):
-    """The script's output and the delta it reached."""
+    """The script's output (values in its own order), whether it converged,
+    and the largest change of its last full sweep if it did not."""
     source = subprocess.run(["git", "-C", git, "show", f"HEAD:{script}"], check=True,
                             capture_output=True, text=True).stdout
     path = os.path.join(scratch, script)
-    for delta, seconds in DELTAS:
-        with open(path, "w") as f:
-            f.write(patched(source, k, attacks, breaks, delta))
-        limit = f"ulimit -t {seconds}; exec \"$0\" -c \"$1\" \"$2\""
-        done = subprocess.run(["sh", "-c", limit, sys.executable, RUNNER, path],
-                              capture_output=True, text=True, cwd=scratch)
-        if done.returncode == 0:
-            return done.stdout, delta
-    raise RuntimeError(f"{script}: no delta converged")
+    with open(path, "w") as f:
+        f.write(patched(source, k, attacks, breaks))
+    done = subprocess.run([sys.executable, "-c", RUNNER, path, str(BUDGET[script])],
+                          check=True, capture_output=True, text=True, cwd=scratch)
+    out = done.stdout
+    status = re.search(r"^#(converged|stopped) (\d+)$", out, re.M)
+    values = [float(x) for x in re.search(r"^#values ?(.*)$", out, re.M).group(1).split()]
+    if status.group(1) == "converged":
+        return out[:status.start()], "converged", None
+    # One sweep of solve_multiple2.py: every state of the four tables but
+    # the diagonals of (0, 0) and (1, 1).
+    per = 4 * k * k - 2 * k
+    calls = int(status.group(2))
+    full = calls - calls % per
+    last, before = values[len(values) - (calls - full) - per:], None
+    if script == "solve_multiple2.py" and full >= 2 * per and len(values) >= (calls - full) + 2 * per:
+        end = len(values) - (calls - full)
+        last, before = values[end - per:end], values[end - 2 * per:end - per]
+        change = max(abs(a - b) for a, b in zip(last, before))
+    else:
+        change = None
+    return out[status.end():], "stopped", change
 
 
 def matrices(out, k):
@@ -130,11 +170,14 @@ def matrices(out, k):
     return found
 
 
-def tables(script, out, k):
-    """{(A broken, B broken): matrix}, as each script prints them."""
+def tables(script, out, k, status):
+    """{(A broken, B broken): matrix}, as each script prints them (when
+    stopped, the runner prints them in multiple2's order)."""
     m = matrices(out, k)
-    order = [(0, 0), (0, 1), (1, 0), (1, 1)] if script == "solve_multiple2.py" else \
-        [(1, 1), (1, 0), (0, 1), (0, 0)]
+    if status == "stopped" or script == "solve_multiple2.py":
+        order = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    else:
+        order = [(1, 1), (1, 0), (0, 1), (0, 0)]
     assert len(m) == 4, (script, len(m))
     return dict(zip(order, m))
 
@@ -166,13 +209,18 @@ def main():
     for name in names:
         k, attacks, breaks = VARIANTS[name]
         with tempfile.TemporaryDirectory() as scratch:
-            got, reached = {}, {}
+            got, how = {}, {}
             for script in ("solve_multiple2.py", "solve_multiple3.py"):
                 start = datetime.datetime.now(datetime.timezone.utc)
-                out, reached[script] = run(git, script, k, attacks, breaks, scratch)
-                got[script] = tables(script, out, k)
+                out, status, change = run(git, script, k, attacks, breaks, scratch)
+                got[script] = tables(script, out, k, status)
+                if status == "converged":
+                    how[script] = f"converged to delta {DELTA}"
+                else:
+                    how[script] = f"stopped after {BUDGET[script]} CPU s, not converged" + (
+                        f" (last sweep's largest change {change:.1e})" if change is not None else "")
                 secs = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds()
-                print(f"{name} {script}: delta {reached[script]}, {secs:.0f} s", file=sys.stderr)
+                print(f"{name} {script}: {how[script]}, {secs:.0f} s", file=sys.stderr)
         with open(os.path.join(OUT, name + ".variant"), "w") as f:
             f.write(variant_text(k, attacks, breaks))
         day = datetime.date.today().isoformat()
@@ -181,10 +229,9 @@ def main():
             f.write(f"# anchor: KamijouToumaKun/bobozan {commit}, solve_multiple2.py and\n"
                     f"# solve_multiple3.py, run {day} by scripts/bobozan-anchor.py with\n"
                     f"# k = {k}, actions = ['energy'] + {acts} + ['defence'],\n"
-                    f"# numpy.random.seed({SEED}) before the script; delta reached (the\n"
-                    f"# tightest of {[d for d, _ in DELTAS]} converging within its CPU\n"
-                    f"# limit): solve_multiple2.py {reached['solve_multiple2.py']},\n"
-                    f"# solve_multiple3.py {reached['solve_multiple3.py']}.\n"
+                    f"# delta = {DELTA}, numpy.random.seed({SEED}) before the script.\n"
+                    f"# solve_multiple2.py: {how['solve_multiple2.py']}.\n"
+                    f"# solve_multiple3.py: {how['solve_multiple3.py']}.\n"
                     "# Columns: A's count a, B's count b, whether A and B have lost\n"
                     "# defence (0/1), then each script's value as P(A wins) - P(B wins)\n"
                     "# (2v - 1 of its v in [0, 1]), 15 significant digits.\n"

@@ -962,7 +962,11 @@ const HELP: &str = concat!(
     "\
 ji_referee: referee one recorded game of 集 (波波攒).
 usage:   ji_referee [options] < record
-input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then r
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then
+         optionally `lasting m` and m lasting effects `skill j met_1 .. met_j
+         t taken_1 .. taken_t` (skill meeting a met skill in a round that
+         goes on takes the taken skills from the opponent for the rest of
+         the game; playing one is then illegal), then r
          (1..=",
     limit!(max_rounds),
     ") and r lines `x y` (the skills A and B play). Tokens:
@@ -970,7 +974,8 @@ input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then r
          space is part of a name); `+1`, `-0`, `007` are numbers; a leading
          byte order mark is skipped; whatever follows the r-th round is
          ignored.
-output:  `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
+output:  `ILLEGAL A|B|AB t` (a skill short of 集 or taken), `A t`, `B t`
+         (round t decides), or
          `CONTINUE a b` (the final counts of 集).
 options: --strict    also check the statement's layout, and stop at the first
                      deviation with `line L column C: ...` (exit 2): n on
@@ -984,7 +989,8 @@ options: --strict    also check the statement's layout, and stop at the first
                      A B RESULT`, where X and Y are the skills A and B play,
                      A and B their counts before the round, and RESULT `next
                      A' B'` (the counts after it), `A` or `B` (that side's
-                     skill wins) or `ILLEGAL A|B|AB`.
+                     skill wins) or `ILLEGAL A|B|AB`; after a round that
+                     takes skills, `taken T W S..` (skills S taken from W).
          --validate  as --strict, writing nothing: exit 42 if the record is
                      valid, 43 and the line if not (a Kattis input validator)
          --help      print this help and exit
