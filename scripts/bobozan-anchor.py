@@ -34,7 +34,7 @@ DELTA = "1e-11"
 # sweep falls like 1/t^2 at some states), so 1e-11 is not always reached
 # in any time we can spend: the run is then stopped at the budget, and the
 # values it had are kept with the last full sweep's largest change.
-BUDGET = {"solve_multiple2.py": 15, "solve_multiple3.py": 30}
+BUDGET = {"solve_multiple2.py": 10, "solve_multiple3.py": 20}
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "ji_solver", "bobozan")
 
@@ -105,7 +105,7 @@ RUNNER = (
     "    values.append(float(r.x[0]))\n"
     "    return r\n"
     "so.linprog = lp\n"
-    "class Budget(Exception): pass\n"
+    "class Budget(BaseException): pass\n"
     "def stop(*_): raise Budget()\n"
     "signal.signal(signal.SIGPROF, stop)\n"
     "signal.setitimer(signal.ITIMER_PROF, float(sys.argv[2]))\n"
