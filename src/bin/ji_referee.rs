@@ -13,8 +13,13 @@
 //! last round is ignored. `--strict` also checks the statement's layout
 //! (see HELP).
 //!
+//! A variant may end with lasting effects (`lasting`): a skill that meets
+//! a listed skill in a round that goes on takes listed skills from the
+//! opponent, who may not play them again.
+//!
 //! Output, one line: `ILLEGAL A t`, `ILLEGAL B t` or `ILLEGAL AB t` if a
-//! player lacks the 集 for its skill in round t (checked before "beats");
+//! player lacks the 集 for its skill in round t, or has lost the skill to a
+//! lasting effect (checked before "beats");
 //! else `A t` / `B t` for the round in which a skill beats the other; else
 //! `CONTINUE a b` with the final counts. Rounds after the verdict are still
 //! read (they must name skills) and ignored. `--trace` also writes one line
@@ -143,6 +148,10 @@ pub(crate) fn show(token: &[u8]) -> String {
 // sign, then digits (`+1`, `-0`, `00`); one that does not fit its 64-bit
 // field is bad input. Names: valid UTF-8 of 1..=32 bytes, read by position.
 // With `strict`, each record is one line with single spaces (--strict).
+// After the skills, an optional section `lasting m` lists lasting effects
+// (a skill met by a listed skill in a round that goes on takes a listed
+// set of skills from the opponent for the rest of the game); a program
+// that does not play them leaves `Lexer::lasting` unset and refuses it.
 
 /// Longest skill name in bytes.
 const MAX_NAME_BYTES: usize = 32;
@@ -167,6 +176,7 @@ fn is_space(b: u8) -> bool {
 }
 
 /// Splits the input into tokens without allocating per token.
+#[derive(Clone)]
 pub(crate) struct Lexer<'a> {
     buf: &'a [u8],
     /// Where the next token is looked for, and its line.
@@ -178,11 +188,14 @@ pub(crate) struct Lexer<'a> {
     strict: bool,
     /// The next token starts a record (with --strict: a line).
     fresh: bool,
+    /// This program plays lasting effects: `parse_variant` reads the
+    /// `lasting` section; unset, it refuses the section (exit 2).
+    pub(crate) lasting: bool,
 }
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(buf: &'a [u8]) -> Self {
-        Lexer { buf, pos: 0, line: 1, last: 1, strict: false, fresh: true }
+        Lexer { buf, pos: 0, line: 1, last: 1, strict: false, fresh: true, lasting: false }
     }
 
     /// The next token, if any (no layout check).
@@ -205,6 +218,11 @@ impl<'a> Lexer<'a> {
         }
         self.last = self.line;
         Some(Token { text: &self.buf[start..self.pos], line: self.line })
+    }
+
+    /// The next token's text, not consumed.
+    fn peek(&self) -> Option<&'a [u8]> {
+        self.clone().next().map(|t| t.text)
     }
 
     /// The next token, or a failure naming what was expected (built only
@@ -374,12 +392,27 @@ pub(crate) struct Skill<'a> {
     pub(crate) req: i64,
 }
 
-/// A variant (变体): the skills, in input order, and "beats".
+/// A lasting effect: when `skill`, played by one side, meets `met`, played
+/// by the other, in a round that goes on, the other side loses `taken` for
+/// the rest of the game (ids: input positions, in the order listed).
+#[allow(dead_code)] // the trainer reads the fields; the referee uses `takes`
+pub(crate) struct Lasting {
+    pub(crate) skill: u32,
+    pub(crate) met: u32,
+    pub(crate) taken: Vec<u32>,
+}
+
+/// A variant (变体): the skills, in input order, "beats", and the lasting
+/// effects (none without a `lasting` section).
 pub(crate) struct Variant<'a> {
     pub(crate) skills: Vec<Skill<'a>>,
     index: std::collections::HashMap<&'a [u8], u32, FxBuild>,
     /// Pairs (winner, loser), packed as `winner << 32 | loser`.
     beats: std::collections::HashSet<u64, FxBuild>,
+    /// One entry per (skill, met) pair, in input order.
+    pub(crate) lasting: Vec<Lasting>,
+    /// The entry of `lasting` for a pair (skill, met).
+    lasting_at: std::collections::HashMap<u64, u32, FxBuild>,
 }
 
 fn pair(winner: u32, loser: u32) -> u64 {
@@ -390,6 +423,17 @@ impl<'a> Variant<'a> {
     /// Whether skill `x` beats skill `y` (ids: input positions).
     pub(crate) fn beats(&self, x: u32, y: u32) -> bool {
         self.beats.contains(&pair(x, y))
+    }
+
+    /// What skill `x` takes from the opponent when it meets skill `met` in
+    /// a round that goes on (empty: nothing). (ji_solver does not play
+    /// lasting effects yet.)
+    #[allow(dead_code)]
+    pub(crate) fn takes(&self, x: u32, met: u32) -> &[u32] {
+        match self.lasting_at.get(&pair(x, met)) {
+            Some(&e) => &self.lasting[e as usize].taken,
+            None => &[],
+        }
     }
 
     /// The skill a name denotes, if any.
@@ -503,7 +547,13 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         lines.push(name.line);
         skills.push(Skill { name: name.text, delta, req });
     }
-    let mut v = Variant { skills, index, beats: std::collections::HashSet::default() };
+    let mut v = Variant {
+        skills,
+        index,
+        beats: std::collections::HashSet::default(),
+        lasting: Vec::new(),
+        lasting_at: std::collections::HashMap::default(),
+    };
     for &(w, t) in &lists {
         // Shown only on failure: no allocation per beaten name.
         let wname = || show(v.skills[w as usize].name);
@@ -531,7 +581,111 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
             return t.fail(format!("skill `{}` lists `{}` twice", wname(), show(t.text)));
         }
     }
+    if lx.peek() == Some(LASTING) {
+        parse_lasting(lx, &mut v)?;
+    }
     Ok(v)
+}
+
+/// The keyword of the lasting-effects section. It stands where every
+/// program reads an integer (r, R) or the end of the input, so a variant
+/// without it reads exactly as before.
+const LASTING: &[u8] = b"lasting";
+
+/// Reads the section `lasting m`, then m effects, one record each:
+/// `skill j met_1 .. met_j t taken_1 .. taken_t` (all names of skills).
+fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Failure> {
+    let key = lx.expect(|| "`lasting`".to_string())?;
+    if !lx.lasting {
+        return key
+            .fail("lasting effects (`lasting`) are not supported by this program yet".into());
+    }
+    let n = v.skills.len() as u64;
+    let mt = lx.expect(|| "the number of lasting effects m".to_string())?;
+    let m = match parse_int(mt.text) {
+        Some(m) if m >= 1 && m <= i128::from(n) * i128::from(n) => m as u64,
+        Some(_) => {
+            let what = format!("lasting effects: m `{}` is not in 1..={}", show(mt.text), n * n);
+            return mt.fail(what);
+        }
+        None => {
+            let what =
+                format!("expected the number of lasting effects m, found `{}`", show(mt.text));
+            return mt.fail(what);
+        }
+    };
+    lx.plain_int(&mt, "m")?;
+    lx.end_record(false)?;
+    // A list of 1..=n names; `field` names it in messages.
+    let count = |lx: &mut Lexer<'a>, field: &str, whose: &str| -> Result<u64, Failure> {
+        let t = lx.expect(|| format!("the {field} count of `{whose}`'s lasting effect"))?;
+        match parse_int(t.text) {
+            Some(c) if c >= 1 && c <= i128::from(n) => {
+                lx.plain_int(&t, field)?;
+                Ok(c as u64)
+            }
+            _ => t.fail(format!(
+                "lasting effect of `{}`: {} count `{}` is not in 1..={}",
+                whose,
+                field,
+                show(t.text),
+                n
+            )),
+        }
+    };
+    for e in 0..m {
+        let st = lx.expect(|| format!("the skill of lasting effect {} of {}", e + 1, m))?;
+        let skill = known(v, &st, "lasting effect of")?;
+        let whose = show(st.text);
+        let mut met = Vec::new();
+        for _ in 0..count(lx, "met", &whose)? {
+            let t = lx.expect(|| format!("a skill that `{whose}` meets"))?;
+            let y = known(v, &t, &format!("lasting effect of `{whose}` meets"))?;
+            if v.beats(skill, y) || v.beats(y, skill) {
+                return t.fail(format!(
+                    "lasting effect of `{}` when it meets `{}`: one beats the other, so that \
+                     round never goes on",
+                    whose,
+                    show(t.text)
+                ));
+            }
+            if v.lasting_at.contains_key(&pair(skill, y)) || met.contains(&y) {
+                return t.fail(format!(
+                    "lasting effect of `{}` when it meets `{}` is given twice",
+                    whose,
+                    show(t.text)
+                ));
+            }
+            met.push(y);
+        }
+        let mut taken = Vec::new();
+        for _ in 0..count(lx, "taken", &whose)? {
+            let t = lx.expect(|| format!("a skill that `{whose}` takes"))?;
+            let z = known(v, &t, &format!("lasting effect of `{whose}` takes"))?;
+            if taken.contains(&z) {
+                return t.fail(format!(
+                    "lasting effect of `{}` takes `{}` twice",
+                    whose,
+                    show(t.text)
+                ));
+            }
+            taken.push(z);
+        }
+        lx.end_record(false)?;
+        for y in met {
+            v.lasting_at.insert(pair(skill, y), v.lasting.len() as u32);
+            v.lasting.push(Lasting { skill, met: y, taken: taken.clone() });
+        }
+    }
+    Ok(())
+}
+
+/// The skill a name token denotes, or a failure: `<what> unknown skill`.
+fn known(v: &Variant<'_>, t: &Token<'_>, what: &str) -> Result<u32, Failure> {
+    match v.lookup(t.text) {
+        Some(x) => Ok(x),
+        None => t.fail(format!("{} unknown skill `{}`", what, show(t.text))),
+    }
 }
 // shared: ji-variant end
 
@@ -603,7 +757,22 @@ struct Counts {
     b: i128,
 }
 
-/// Who lacked the 集 for its skill.
+/// The skills each side has lost to lasting effects (by skill id), and
+/// those taken in the round last refereed (for the trace).
+struct Lost {
+    a: Vec<bool>,
+    b: Vec<bool>,
+    now_a: Vec<u32>,
+    now_b: Vec<u32>,
+}
+
+impl Lost {
+    fn none(n: usize) -> Lost {
+        Lost { a: vec![false; n], b: vec![false; n], now_a: Vec::new(), now_b: Vec::new() }
+    }
+}
+
+/// Who lacked the 集 for its skill, or played a skill it had lost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Offender {
     A,
@@ -638,15 +807,24 @@ enum Verdict {
 // ---- rules ------------------------------------------------------------------
 
 /// Referees round `round`: the verdict if it decides the game, else `None`
-/// and `counts` moved on by both deltas (in place: the hot loop).
+/// and `counts` moved on by both deltas, `lost` by the lasting effects (in
+/// place: the hot loop).
 #[inline(always)]
-fn play_round(v: &Variant<'_>, moves: Moves, counts: &mut Counts, round: u64) -> Option<Verdict> {
+fn play_round(
+    v: &Variant<'_>,
+    moves: Moves,
+    counts: &mut Counts,
+    lost: &mut Lost,
+    round: u64,
+) -> Option<Verdict> {
     let (sa, sb) = (&v.skills[moves.a as usize], &v.skills[moves.b as usize]);
     // "Legality of both moves is checked before "beats": an illegal
     // move that would have won is still ILLEGAL. A count equal to req is
-    // legal." (With no req-0 skill, round 1 is ILLEGAL AB.)
-    let short_a = counts.a < i128::from(sa.req);
-    let short_b = counts.b < i128::from(sb.req);
+    // legal." (With no req-0 skill, round 1 is ILLEGAL AB.) A skill taken
+    // by a lasting effect is illegal in the same way, for the rest of the
+    // game.
+    let short_a = counts.a < i128::from(sa.req) || lost.a[moves.a as usize];
+    let short_b = counts.b < i128::from(sb.req) || lost.b[moves.b as usize];
     let who = match (short_a, short_b) {
         (true, true) => Some(Offender::Both),
         (true, false) => Some(Offender::A),
@@ -663,7 +841,28 @@ fn play_round(v: &Variant<'_>, moves: Moves, counts: &mut Counts, round: u64) ->
         // "Deltas apply only when the round continues."
         counts.a += i128::from(sa.delta);
         counts.b += i128::from(sb.delta);
+        if !v.lasting.is_empty() {
+            take(v, moves, lost);
+        }
         None
+    }
+}
+
+/// The lasting effects of a round that went on, both at once: A's skill
+/// meeting B's takes skills from B, B's meeting A's from A. A skill
+/// already lost is not taken again (nor traced).
+fn take(v: &Variant<'_>, moves: Moves, lost: &mut Lost) {
+    lost.now_a.clear();
+    lost.now_b.clear();
+    for &z in v.takes(moves.a, moves.b) {
+        if !std::mem::replace(&mut lost.b[z as usize], true) {
+            lost.now_b.push(z);
+        }
+    }
+    for &z in v.takes(moves.b, moves.a) {
+        if !std::mem::replace(&mut lost.a[z as usize], true) {
+            lost.now_a.push(z);
+        }
     }
 }
 
@@ -679,20 +878,25 @@ pub fn solve(
 ) -> Result<(), Failure> {
     let mut lx = Lexer::new(&input);
     lx.strict = options.strict;
+    lx.lasting = true;
     let v = parse_variant(&mut lx)?;
     let r = read_round_count(&mut lx)?;
     let mut verdict: Option<Verdict> = None;
     let mut counts = Counts { a: 0, b: 0 };
+    let mut lost = Lost::none(v.skills.len());
     for t in 1..=r {
         let moves = read_round(&mut lx, &v, t, r)?;
         if verdict.is_some() {
             continue;
         }
         let before = counts;
-        verdict = play_round(&v, moves, &mut counts, t);
+        verdict = play_round(&v, moves, &mut counts, &mut lost, t);
         if options.trace {
             let end = verdict.unwrap_or(Verdict::Continue(counts));
             trace_round(trace, &v, t, moves, before, end).map_err(unwritable)?;
+            if verdict.is_none() {
+                trace_taken(trace, &v, t, &lost).map_err(unwritable)?;
+            }
         }
     }
     // Whatever follows the r-th round is ignored, as `cin` would (--strict
@@ -725,6 +929,23 @@ fn trace_round(
     }
 }
 
+/// `--trace`, after a round that went on and took skills: `taken T W S..`,
+/// the skills S taken from W (`A` or `B`) for the rest of the game.
+fn trace_taken(trace: &mut impl Write, v: &Variant<'_>, round: u64, lost: &Lost) -> io::Result<()> {
+    for (who, now) in [("A", &lost.now_a), ("B", &lost.now_b)] {
+        if now.is_empty() {
+            continue;
+        }
+        write!(trace, "taken {round} {who}")?;
+        for &z in now.iter() {
+            trace.write_all(b" ")?;
+            trace.write_all(v.skills[z as usize].name)?;
+        }
+        writeln!(trace)?;
+    }
+    Ok(())
+}
+
 /// The one output line.
 fn write_verdict(out: &mut impl Write, verdict: Verdict) -> io::Result<()> {
     match verdict {
@@ -741,7 +962,11 @@ const HELP: &str = concat!(
     "\
 ji_referee: referee one recorded game of 集 (波波攒).
 usage:   ji_referee [options] < record
-input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then r
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then
+         optionally `lasting m` and m lasting effects `skill j met_1 .. met_j
+         t taken_1 .. taken_t` (skill meeting a met skill in a round that
+         goes on takes the taken skills from the opponent for the rest of
+         the game; playing one is then illegal), then r
          (1..=",
     limit!(max_rounds),
     ") and r lines `x y` (the skills A and B play). Tokens:
@@ -749,7 +974,8 @@ input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then r
          space is part of a name); `+1`, `-0`, `007` are numbers; a leading
          byte order mark is skipped; whatever follows the r-th round is
          ignored.
-output:  `ILLEGAL A|B|AB t`, `A t`, `B t` (round t decides), or
+output:  `ILLEGAL A|B|AB t` (a skill short of 集 or taken), `A t`, `B t`
+         (round t decides), or
          `CONTINUE a b` (the final counts of 集).
 options: --strict    also check the statement's layout, and stop at the first
                      deviation with `line L column C: ...` (exit 2): n on
@@ -763,7 +989,8 @@ options: --strict    also check the statement's layout, and stop at the first
                      A B RESULT`, where X and Y are the skills A and B play,
                      A and B their counts before the round, and RESULT `next
                      A' B'` (the counts after it), `A` or `B` (that side's
-                     skill wins) or `ILLEGAL A|B|AB`.
+                     skill wins) or `ILLEGAL A|B|AB`; after a round that
+                     takes skills, `taken T W S..` (skills S taken from W).
          --validate  as --strict, writing nothing: exit 42 if the record is
                      valid, 43 and the line if not (a Kattis input validator)
          --help      print this help and exit

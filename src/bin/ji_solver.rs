@@ -121,6 +121,10 @@ pub(crate) fn show(token: &[u8]) -> String {
 // sign, then digits (`+1`, `-0`, `00`); one that does not fit its 64-bit
 // field is bad input. Names: valid UTF-8 of 1..=32 bytes, read by position.
 // With `strict`, each record is one line with single spaces (--strict).
+// After the skills, an optional section `lasting m` lists lasting effects
+// (a skill met by a listed skill in a round that goes on takes a listed
+// set of skills from the opponent for the rest of the game); a program
+// that does not play them leaves `Lexer::lasting` unset and refuses it.
 
 /// Longest skill name in bytes.
 const MAX_NAME_BYTES: usize = 32;
@@ -145,6 +149,7 @@ fn is_space(b: u8) -> bool {
 }
 
 /// Splits the input into tokens without allocating per token.
+#[derive(Clone)]
 pub(crate) struct Lexer<'a> {
     buf: &'a [u8],
     /// Where the next token is looked for, and its line.
@@ -156,11 +161,14 @@ pub(crate) struct Lexer<'a> {
     strict: bool,
     /// The next token starts a record (with --strict: a line).
     fresh: bool,
+    /// This program plays lasting effects: `parse_variant` reads the
+    /// `lasting` section; unset, it refuses the section (exit 2).
+    pub(crate) lasting: bool,
 }
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(buf: &'a [u8]) -> Self {
-        Lexer { buf, pos: 0, line: 1, last: 1, strict: false, fresh: true }
+        Lexer { buf, pos: 0, line: 1, last: 1, strict: false, fresh: true, lasting: false }
     }
 
     /// The next token, if any (no layout check).
@@ -183,6 +191,11 @@ impl<'a> Lexer<'a> {
         }
         self.last = self.line;
         Some(Token { text: &self.buf[start..self.pos], line: self.line })
+    }
+
+    /// The next token's text, not consumed.
+    fn peek(&self) -> Option<&'a [u8]> {
+        self.clone().next().map(|t| t.text)
     }
 
     /// The next token, or a failure naming what was expected (built only
@@ -352,12 +365,27 @@ pub(crate) struct Skill<'a> {
     pub(crate) req: i64,
 }
 
-/// A variant (变体): the skills, in input order, and "beats".
+/// A lasting effect: when `skill`, played by one side, meets `met`, played
+/// by the other, in a round that goes on, the other side loses `taken` for
+/// the rest of the game (ids: input positions, in the order listed).
+#[allow(dead_code)] // the trainer reads the fields; the referee uses `takes`
+pub(crate) struct Lasting {
+    pub(crate) skill: u32,
+    pub(crate) met: u32,
+    pub(crate) taken: Vec<u32>,
+}
+
+/// A variant (变体): the skills, in input order, "beats", and the lasting
+/// effects (none without a `lasting` section).
 pub(crate) struct Variant<'a> {
     pub(crate) skills: Vec<Skill<'a>>,
     index: std::collections::HashMap<&'a [u8], u32, FxBuild>,
     /// Pairs (winner, loser), packed as `winner << 32 | loser`.
     beats: std::collections::HashSet<u64, FxBuild>,
+    /// One entry per (skill, met) pair, in input order.
+    pub(crate) lasting: Vec<Lasting>,
+    /// The entry of `lasting` for a pair (skill, met).
+    lasting_at: std::collections::HashMap<u64, u32, FxBuild>,
 }
 
 fn pair(winner: u32, loser: u32) -> u64 {
@@ -368,6 +396,17 @@ impl<'a> Variant<'a> {
     /// Whether skill `x` beats skill `y` (ids: input positions).
     pub(crate) fn beats(&self, x: u32, y: u32) -> bool {
         self.beats.contains(&pair(x, y))
+    }
+
+    /// What skill `x` takes from the opponent when it meets skill `met` in
+    /// a round that goes on (empty: nothing). (ji_solver does not play
+    /// lasting effects yet.)
+    #[allow(dead_code)]
+    pub(crate) fn takes(&self, x: u32, met: u32) -> &[u32] {
+        match self.lasting_at.get(&pair(x, met)) {
+            Some(&e) => &self.lasting[e as usize].taken,
+            None => &[],
+        }
     }
 
     /// The skill a name denotes, if any.
@@ -481,7 +520,13 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         lines.push(name.line);
         skills.push(Skill { name: name.text, delta, req });
     }
-    let mut v = Variant { skills, index, beats: std::collections::HashSet::default() };
+    let mut v = Variant {
+        skills,
+        index,
+        beats: std::collections::HashSet::default(),
+        lasting: Vec::new(),
+        lasting_at: std::collections::HashMap::default(),
+    };
     for &(w, t) in &lists {
         // Shown only on failure: no allocation per beaten name.
         let wname = || show(v.skills[w as usize].name);
@@ -509,7 +554,111 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
             return t.fail(format!("skill `{}` lists `{}` twice", wname(), show(t.text)));
         }
     }
+    if lx.peek() == Some(LASTING) {
+        parse_lasting(lx, &mut v)?;
+    }
     Ok(v)
+}
+
+/// The keyword of the lasting-effects section. It stands where every
+/// program reads an integer (r, R) or the end of the input, so a variant
+/// without it reads exactly as before.
+const LASTING: &[u8] = b"lasting";
+
+/// Reads the section `lasting m`, then m effects, one record each:
+/// `skill j met_1 .. met_j t taken_1 .. taken_t` (all names of skills).
+fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Failure> {
+    let key = lx.expect(|| "`lasting`".to_string())?;
+    if !lx.lasting {
+        return key
+            .fail("lasting effects (`lasting`) are not supported by this program yet".into());
+    }
+    let n = v.skills.len() as u64;
+    let mt = lx.expect(|| "the number of lasting effects m".to_string())?;
+    let m = match parse_int(mt.text) {
+        Some(m) if m >= 1 && m <= i128::from(n) * i128::from(n) => m as u64,
+        Some(_) => {
+            let what = format!("lasting effects: m `{}` is not in 1..={}", show(mt.text), n * n);
+            return mt.fail(what);
+        }
+        None => {
+            let what =
+                format!("expected the number of lasting effects m, found `{}`", show(mt.text));
+            return mt.fail(what);
+        }
+    };
+    lx.plain_int(&mt, "m")?;
+    lx.end_record(false)?;
+    // A list of 1..=n names; `field` names it in messages.
+    let count = |lx: &mut Lexer<'a>, field: &str, whose: &str| -> Result<u64, Failure> {
+        let t = lx.expect(|| format!("the {field} count of `{whose}`'s lasting effect"))?;
+        match parse_int(t.text) {
+            Some(c) if c >= 1 && c <= i128::from(n) => {
+                lx.plain_int(&t, field)?;
+                Ok(c as u64)
+            }
+            _ => t.fail(format!(
+                "lasting effect of `{}`: {} count `{}` is not in 1..={}",
+                whose,
+                field,
+                show(t.text),
+                n
+            )),
+        }
+    };
+    for e in 0..m {
+        let st = lx.expect(|| format!("the skill of lasting effect {} of {}", e + 1, m))?;
+        let skill = known(v, &st, "lasting effect of")?;
+        let whose = show(st.text);
+        let mut met = Vec::new();
+        for _ in 0..count(lx, "met", &whose)? {
+            let t = lx.expect(|| format!("a skill that `{whose}` meets"))?;
+            let y = known(v, &t, &format!("lasting effect of `{whose}` meets"))?;
+            if v.beats(skill, y) || v.beats(y, skill) {
+                return t.fail(format!(
+                    "lasting effect of `{}` when it meets `{}`: one beats the other, so that \
+                     round never goes on",
+                    whose,
+                    show(t.text)
+                ));
+            }
+            if v.lasting_at.contains_key(&pair(skill, y)) || met.contains(&y) {
+                return t.fail(format!(
+                    "lasting effect of `{}` when it meets `{}` is given twice",
+                    whose,
+                    show(t.text)
+                ));
+            }
+            met.push(y);
+        }
+        let mut taken = Vec::new();
+        for _ in 0..count(lx, "taken", &whose)? {
+            let t = lx.expect(|| format!("a skill that `{whose}` takes"))?;
+            let z = known(v, &t, &format!("lasting effect of `{whose}` takes"))?;
+            if taken.contains(&z) {
+                return t.fail(format!(
+                    "lasting effect of `{}` takes `{}` twice",
+                    whose,
+                    show(t.text)
+                ));
+            }
+            taken.push(z);
+        }
+        lx.end_record(false)?;
+        for y in met {
+            v.lasting_at.insert(pair(skill, y), v.lasting.len() as u32);
+            v.lasting.push(Lasting { skill, met: y, taken: taken.clone() });
+        }
+    }
+    Ok(())
+}
+
+/// The skill a name token denotes, or a failure: `<what> unknown skill`.
+fn known(v: &Variant<'_>, t: &Token<'_>, what: &str) -> Result<u32, Failure> {
+    match v.lookup(t.text) {
+        Some(x) => Ok(x),
+        None => t.fail(format!("{} unknown skill `{}`", what, show(t.text))),
+    }
 }
 // shared: ji-variant end
 

@@ -440,3 +440,249 @@ fn a_non_utf8_argument_is_a_bad_argument() {
     let failure = parse_args(vec![odd].into_iter()).unwrap_err();
     assert_eq!(failure.to_string(), "an argument is not valid UTF-8 (see --help)");
 }
+
+// ---- lasting effects --------------------------------------------------------
+
+/// A skill of a random variant, as the naive model holds it.
+struct NaiveSkill {
+    delta: i64,
+    req: i64,
+    beats: Vec<usize>,
+}
+
+/// A lasting effect, straight from the rule: `skill` meeting `met` in a
+/// round that goes on takes `taken` from the other side.
+struct NaiveEffect {
+    skill: usize,
+    met: usize,
+    taken: Vec<usize>,
+}
+
+/// The referee written from the rules, with lasting effects: the verdict
+/// and the trace's `taken` lines.
+fn naive_referee(
+    skills: &[NaiveSkill],
+    effects: &[NaiveEffect],
+    rounds: &[(usize, usize)],
+) -> (String, String) {
+    let name = |x: usize| format!("s{x}");
+    let (mut a, mut b) = (0i128, 0i128);
+    // lost[0]: A's lost skills, lost[1]: B's.
+    let mut lost = [vec![false; skills.len()], vec![false; skills.len()]];
+    let mut log = String::new();
+    for (i, &(x, y)) in rounds.iter().enumerate() {
+        let t = i + 1;
+        let bad_a = a < i128::from(skills[x].req) || lost[0][x];
+        let bad_b = b < i128::from(skills[y].req) || lost[1][y];
+        let verdict = match (bad_a, bad_b) {
+            (true, true) => Some(format!("ILLEGAL AB {t}\n")),
+            (true, false) => Some(format!("ILLEGAL A {t}\n")),
+            (false, true) => Some(format!("ILLEGAL B {t}\n")),
+            _ if skills[x].beats.contains(&y) => Some(format!("A {t}\n")),
+            _ if skills[y].beats.contains(&x) => Some(format!("B {t}\n")),
+            _ => None,
+        };
+        if let Some(v) = verdict {
+            return (v, log);
+        }
+        a += i128::from(skills[x].delta);
+        b += i128::from(skills[y].delta);
+        // Both effects at once; each side's new losses in the listed order.
+        let mut now: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for e in effects {
+            for (side, mine, theirs) in [(1, x, y), (0, y, x)] {
+                if e.skill == mine && e.met == theirs {
+                    for &z in &e.taken {
+                        if !lost[side][z] {
+                            lost[side][z] = true;
+                            now[side].push(z);
+                        }
+                    }
+                }
+            }
+        }
+        for (side, who) in [(0, "A"), (1, "B")] {
+            if !now[side].is_empty() {
+                let names: Vec<String> = now[side].iter().map(|&z| name(z)).collect();
+                log += &format!("taken {t} {who} {}\n", names.join(" "));
+            }
+        }
+    }
+    (format!("CONTINUE {a} {b}\n"), log)
+}
+
+/// A small deterministic generator (splitmix64) for the random records.
+struct Mix(u64);
+
+impl Mix {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+/// A random variant with lasting effects, its text, and a random record.
+fn random_lasting(rng: &mut Mix) -> (Vec<NaiveSkill>, Vec<NaiveEffect>, String) {
+    let n = 2 + rng.below(5) as usize;
+    let mut skills: Vec<NaiveSkill> = (0..n)
+        .map(|_| {
+            let delta = rng.below(5) as i64 - 2;
+            NaiveSkill { delta, req: (-delta).max(0) + rng.below(2) as i64, beats: Vec::new() }
+        })
+        .collect();
+    for x in 0..n {
+        for y in 0..n {
+            if x != y && !skills[y].beats.contains(&x) && rng.below(4) == 0 {
+                skills[x].beats.push(y);
+            }
+        }
+    }
+    // Effects on pairs where neither beats the other, each pair once.
+    let mut effects: Vec<NaiveEffect> = Vec::new();
+    for x in 0..n {
+        for y in 0..n {
+            let quiet = !skills[x].beats.contains(&y) && !skills[y].beats.contains(&x);
+            if quiet && rng.below(3) == 0 {
+                let mut taken: Vec<usize> = (0..n).filter(|_| rng.below(3) == 0).collect();
+                if taken.is_empty() {
+                    taken.push(rng.below(n as u64) as usize);
+                }
+                effects.push(NaiveEffect { skill: x, met: y, taken });
+            }
+        }
+    }
+    let mut text = format!("{n}\n");
+    for (x, s) in skills.iter().enumerate() {
+        let beaten: String = s.beats.iter().map(|y| format!(" s{y}")).collect();
+        text += &format!("s{x} {} {} {}{beaten}\n", s.delta, s.req, s.beats.len());
+    }
+    if !effects.is_empty() {
+        text += &format!("lasting {}\n", effects.len());
+        for e in &effects {
+            let taken: String = e.taken.iter().map(|z| format!(" s{z}")).collect();
+            text += &format!("s{} 1 s{} {}{taken}\n", e.skill, e.met, e.taken.len());
+        }
+    }
+    (skills, effects, text)
+}
+
+#[test]
+fn lasting_effects_agree_with_a_naive_referee() {
+    let mut rng = Mix(0x5eed_1a57);
+    let (mut with_effects, mut taken_lines, mut illegal_by_loss) = (0, 0, 0);
+    for _ in 0..2000 {
+        let (skills, effects, text) = random_lasting(&mut rng);
+        let r = 1 + rng.below(12) as usize;
+        let n = skills.len() as u64;
+        let rounds: Vec<(usize, usize)> =
+            (0..r).map(|_| (rng.below(n) as usize, rng.below(n) as usize)).collect();
+        let record: String = rounds.iter().map(|(x, y)| format!("s{x} s{y}\n")).collect();
+        let input = format!("{text}{r}\n{record}");
+        let (want, want_taken) = naive_referee(&skills, &effects, &rounds);
+        let (log, out) = traced(&input);
+        let got_taken: String =
+            log.lines().filter(|l| l.starts_with("taken ")).map(|l| format!("{l}\n")).collect();
+        assert_eq!(
+            (out.as_str(), got_taken.as_str()),
+            (want.as_str(), want_taken.as_str()),
+            "{input}"
+        );
+        with_effects += usize::from(!effects.is_empty());
+        taken_lines += want_taken.lines().count();
+        // Illegal only because of a loss: the count alone would allow it.
+        let plain: Vec<NaiveEffect> = Vec::new();
+        if want.starts_with("ILLEGAL") && naive_referee(&skills, &plain, &rounds).0 != want {
+            illegal_by_loss += 1;
+        }
+    }
+    // The draws exercise the rule, not only the parser.
+    assert!(
+        with_effects > 1500 && taken_lines > 200 && illegal_by_loss > 50,
+        "{with_effects} {taken_lines} {illegal_by_loss}"
+    );
+}
+
+#[test]
+fn a_variant_without_lasting_effects_plays_as_before() {
+    // `lasting` stands where r is read: a variant without it is unchanged,
+    // and a skill may even be named `lasting`.
+    let input = "2\nlasting 1 0 1 b\nb 0 0 0\n2\nb lasting\nlasting b\n";
+    assert_eq!(run(input).unwrap(), "B 1\n");
+    assert_eq!(common("集 集\n小波 小防\n"), "CONTINUE 0 1\n");
+}
+
+#[test]
+fn lasting_section_rejections() {
+    let v = "3\nsave 1 0 0\nshield 0 0 0\nbreak -1 1 1 save\n";
+    let r = "1\nsave save\n";
+    for (section, want) in [
+        ("lasting 0\n", "line 5: lasting effects: m `0` is not in 1..=9"),
+        ("lasting 10\n", "line 5: lasting effects: m `10` is not in 1..=9"),
+        ("lasting -1\n", "line 5: lasting effects: m `-1` is not in 1..=9"),
+        ("lasting x\n", "line 5: expected the number of lasting effects m, found `x`"),
+        ("lasting 1\nbrake 1 shield 1 shield\n", "line 6: lasting effect of unknown skill `brake`"),
+        (
+            "lasting 1\nbreak 1 shied 1 shield\n",
+            "line 6: lasting effect of `break` meets unknown skill `shied`",
+        ),
+        (
+            "lasting 1\nbreak 1 shield 1 sheild\n",
+            "line 6: lasting effect of `break` takes unknown skill `sheild`",
+        ),
+        ("lasting 1\nbreak 0 1 shield\n", "line 6: lasting effect of `break`: met count `0` is not in 1..=3"),
+        ("lasting 1\nbreak 4 1 shield\n", "line 6: lasting effect of `break`: met count `4` is not in 1..=3"),
+        ("lasting 1\nbreak 1 shield 0\n", "line 6: lasting effect of `break`: taken count `0` is not in 1..=3"),
+        (
+            "lasting 1\nbreak 1 save 1 shield\n",
+            "line 6: lasting effect of `break` when it meets `save`: one beats the other, so that round never goes on",
+        ),
+        (
+            "lasting 1\nsave 1 break 1 shield\n",
+            "line 6: lasting effect of `save` when it meets `break`: one beats the other, so that round never goes on",
+        ),
+        (
+            "lasting 2\nbreak 1 shield 1 shield\nbreak 2 break shield 1 save\n",
+            "line 7: lasting effect of `break` when it meets `shield` is given twice",
+        ),
+        (
+            "lasting 1\nbreak 2 shield shield 1 save\n",
+            "line 6: lasting effect of `break` when it meets `shield` is given twice",
+        ),
+        ("lasting 1\nbreak 1 shield 2 save save\n", "line 6: lasting effect of `break` takes `save` twice"),
+    ] {
+        assert_eq!(err(&format!("{v}{section}{r}")), want, "{section}");
+    }
+    assert_eq!(
+        err(&format!("{v}lasting 2\nbreak 1 shield 1 shield\n")),
+        "line 6: unexpected end of input: expected the skill of lasting effect 2 of 2"
+    );
+}
+
+#[test]
+fn strict_checks_the_lasting_section_layout() {
+    let v = "3\nsave 1 0 0\nshield 0 0 0\nbreak -1 1 1 save\n";
+    let r = "1\nsave save\n";
+    let ok = format!("{v}lasting 1\nbreak 1 shield 1 shield\n{r}");
+    assert_eq!(run_with(&ok, true).unwrap(), "CONTINUE 1 1\n");
+    for (section, want) in [
+        (
+            "lasting\n1\nbreak 1 shield 1 shield\n",
+            "line 5 column 8: expected the number of lasting effects m after a single space, found the end of the line",
+        ),
+        (
+            "lasting 1 break 1 shield 1 shield\n",
+            "line 5 column 10: expected the end of the line, found a space",
+        ),
+        (
+            "lasting 1\nbreak 1 shield\n1 shield\n",
+            "line 6 column 15: expected the taken count of `break`'s lasting effect after a single space, found the end of the line",
+        ),
+        ("lasting 01\nbreak 1 shield 1 shield\n", "line 5 column 9: m `01`: an integer has no leading zero, `+` or `-0`"),
+        ("lasting 1\nbreak +1 shield 1 shield\n", "line 6 column 7: met `+1`: an integer has no leading zero, `+` or `-0`"),
+    ] {
+        assert_eq!(strict_err(&format!("{v}{section}{r}")), want, "{section}");
+    }
+}
