@@ -224,7 +224,7 @@ fn certify_brackets_the_common_value() {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
     }
-    let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false)).unwrap();
+    let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
     let all: Vec<usize> = (0..w * w).collect();
     assert!(cert.width(w, &all) < 1e-7, "{}", cert.width(w, &all));
     let mid = |s: usize| cert.bounds(w, s).mid();
@@ -595,7 +595,7 @@ fn certificates_of_long_games_agree() {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
-            let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false)).unwrap();
+            let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
             bounds.push((0..w * w).map(|s| cert.bounds(w, s)).collect());
         }
     }
@@ -698,7 +698,8 @@ fn the_stall_case_is_proved_and_its_open_states_keep_their_bounds() {
     let proved: f64 = out.lines().next().unwrap().parse().unwrap();
     assert!(proved.abs() <= 5e-8, "{}", out);
     const ITERATED_ONLY: [Pass; 1] = [early(Source::Iterated)];
-    let weak = Schedule { early: &ITERATED_ONLY, last: &[], late: &[], late_repeats: 0 };
+    let weak =
+        Schedule { early: &ITERATED_ONLY, last: &[], late: &[], late_repeats: 0, rescue: &[] };
     let mut out = Vec::new();
     let why = match answer(&input, &Options::default(), &weak, &mut out) {
         Err(Failure::NoExactAnswer(why)) => why,
