@@ -95,7 +95,7 @@ impl<'a> Lexer<'a> {
     /// The next token, or a failure naming what was expected (built only
     /// on failure). With --strict, one space must precede it, or none at
     /// the start of a record.
-    fn expect<F: Fn() -> String>(&mut self, what: F) -> Result<Token<'a>, Failure> {
+    fn expect(&mut self, what: &dyn Fn() -> String) -> Result<Token<'a>, Failure> {
         let (gap, line) = (self.pos, self.line);
         let t = match self.next() {
             Some(t) => t,
@@ -324,7 +324,7 @@ fn check_name(t: &Token<'_>) -> Result<(), Failure> {
 
 /// Reads `n` and the n skills, and checks every rule of the format.
 pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failure> {
-    let t = lx.expect(|| "the number of skills n".to_string())?;
+    let t = lx.expect(&|| "the number of skills n".to_string())?;
     let n = match (parse_u64(t.text), parse_int(t.text)) {
         (Some(n), _) if n >= 1 => n,
         (None, Some(v)) if v > 0 => {
@@ -345,7 +345,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
     let mut lines: Vec<usize> = Vec::new();
     for s in 0..n {
         let what = || format!("skill {} of {}", s + 1, n);
-        let name = lx.expect(|| format!("the name of {}", what()))?;
+        let name = lx.expect(&|| format!("the name of {}", what()))?;
         check_name(&name)?;
         let shown = || show(name.text);
         let int = |t: Token, field: &str, hint: &str| match parse_i64(t.text) {
@@ -358,12 +358,12 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
                 hint
             )),
         };
-        let dt = lx.expect(|| format!("the delta of {}", what()))?;
+        let dt = lx.expect(&|| format!("the delta of {}", what()))?;
         // A name where delta should be: the previous list was longer.
         let hint = if s > 0 { " (does the previous skill's count k match its list?)" } else { "" };
         let delta = int(dt, "delta", hint)?;
         lx.plain_int(&dt, "delta")?;
-        let rt = lx.expect(|| format!("the req of {}", what()))?;
+        let rt = lx.expect(&|| format!("the req of {}", what()))?;
         let req = int(rt, "req", "")?;
         lx.plain_int(&rt, "req")?;
         let least = (-i128::from(delta)).max(0);
@@ -375,7 +375,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
                 least
             ));
         }
-        let kt = lx.expect(|| format!("the beaten count k of {}", what()))?;
+        let kt = lx.expect(&|| format!("the beaten count k of {}", what()))?;
         let k = match parse_int(kt.text) {
             Some(k) if (0..i128::from(n)).contains(&k) => k,
             Some(k) if k > 0 => {
@@ -399,7 +399,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         lx.plain_int(&kt, "k")?;
         let id = s as u32;
         for _ in 0..k {
-            let b = lx.expect(|| format!("a skill beaten by `{}`", shown()))?;
+            let b = lx.expect(&|| format!("a skill beaten by `{}`", shown()))?;
             lists.push((id, b));
         }
         lx.end_record(false)?;
@@ -462,13 +462,13 @@ const LASTING: &[u8] = b"lasting";
 /// Reads the section `lasting m`, then m effects, one record each:
 /// `skill j met_1 .. met_j t taken_1 .. taken_t` (all names of skills).
 fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Failure> {
-    let key = lx.expect(|| "`lasting`".to_string())?;
+    let key = lx.expect(&|| "`lasting`".to_string())?;
     if !lx.lasting {
         return key
             .fail("lasting effects (`lasting`) are not supported by this program yet".into());
     }
     let n = v.skills.len() as u64;
-    let mt = lx.expect(|| "the number of lasting effects m".to_string())?;
+    let mt = lx.expect(&|| "the number of lasting effects m".to_string())?;
     let m = match parse_int(mt.text) {
         Some(m) if m >= 1 && m <= i128::from(n) * i128::from(n) => m as u64,
         Some(_) => {
@@ -485,7 +485,7 @@ fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Fail
     lx.end_record(false)?;
     // A list of 1..=n names; `field` names it in messages.
     let count = |lx: &mut Lexer<'a>, field: &str, whose: &str| -> Result<u64, Failure> {
-        let t = lx.expect(|| format!("the {field} count of `{whose}`'s lasting effect"))?;
+        let t = lx.expect(&|| format!("the {field} count of `{whose}`'s lasting effect"))?;
         match parse_int(t.text) {
             Some(c) if c >= 1 && c <= i128::from(n) => {
                 lx.plain_int(&t, field)?;
@@ -501,12 +501,12 @@ fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Fail
         }
     };
     for e in 0..m {
-        let st = lx.expect(|| format!("the skill of lasting effect {} of {}", e + 1, m))?;
+        let st = lx.expect(&|| format!("the skill of lasting effect {} of {}", e + 1, m))?;
         let skill = known(v, &st, "lasting effect of")?;
         let whose = show(st.text);
         let mut met = Vec::new();
         for _ in 0..count(lx, "met", &whose)? {
-            let t = lx.expect(|| format!("a skill that `{whose}` meets"))?;
+            let t = lx.expect(&|| format!("a skill that `{whose}` meets"))?;
             let y = known(v, &t, &format!("lasting effect of `{whose}` meets"))?;
             if v.beats(skill, y) || v.beats(y, skill) {
                 return t.fail(format!(
@@ -527,7 +527,7 @@ fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Fail
         }
         let mut taken = Vec::new();
         for _ in 0..count(lx, "taken", &whose)? {
-            let t = lx.expect(|| format!("a skill that `{whose}` takes"))?;
+            let t = lx.expect(&|| format!("a skill that `{whose}` takes"))?;
             let z = known(v, &t, &format!("lasting effect of `{whose}` takes"))?;
             if taken.contains(&z) {
                 return t.fail(format!(
