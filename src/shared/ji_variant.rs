@@ -424,16 +424,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
     for &(w, t) in &lists {
         // Shown only on failure: no allocation per beaten name.
         let wname = || show(v.skills[w as usize].name);
-        let l = match v.lookup(t.text) {
-            Some(l) => l,
-            None => {
-                return t.fail(format!(
-                    "skill `{}` beats unknown skill `{}`",
-                    wname(),
-                    show(t.text)
-                ))
-            }
-        };
+        let l = known(&v, &t, &|| format!("skill `{}` beats", wname()))?;
         if l == w {
             return t.fail(format!("skill `{}` beats itself", wname()));
         }
@@ -502,12 +493,12 @@ fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Fail
     };
     for e in 0..m {
         let st = lx.expect(&|| format!("the skill of lasting effect {} of {}", e + 1, m))?;
-        let skill = known(v, &st, "lasting effect of")?;
+        let skill = known(v, &st, &|| "lasting effect of".to_string())?;
         let whose = show(st.text);
         let mut met = Vec::new();
         for _ in 0..count(lx, "met", &whose)? {
             let t = lx.expect(&|| format!("a skill that `{whose}` meets"))?;
-            let y = known(v, &t, &format!("lasting effect of `{whose}` meets"))?;
+            let y = known(v, &t, &|| format!("lasting effect of `{whose}` meets"))?;
             if v.beats(skill, y) || v.beats(y, skill) {
                 return t.fail(format!(
                     "lasting effect of `{}` when it meets `{}`: one beats the other, so that \
@@ -528,7 +519,7 @@ fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Fail
         let mut taken = Vec::new();
         for _ in 0..count(lx, "taken", &whose)? {
             let t = lx.expect(&|| format!("a skill that `{whose}` takes"))?;
-            let z = known(v, &t, &format!("lasting effect of `{whose}` takes"))?;
+            let z = known(v, &t, &|| format!("lasting effect of `{whose}` takes"))?;
             if taken.contains(&z) {
                 return t.fail(format!(
                     "lasting effect of `{}` takes `{}` twice",
@@ -547,11 +538,12 @@ fn parse_lasting<'a>(lx: &mut Lexer<'a>, v: &mut Variant<'a>) -> Result<(), Fail
     Ok(())
 }
 
-/// The skill a name token denotes, or a failure: `<what> unknown skill`.
-fn known(v: &Variant<'_>, t: &Token<'_>, what: &str) -> Result<u32, Failure> {
+/// The skill a name token denotes, or a failure: `<what> unknown skill`
+/// (`what` is built only on failure: no allocation per name).
+fn known(v: &Variant<'_>, t: &Token<'_>, what: &dyn Fn() -> String) -> Result<u32, Failure> {
     match v.lookup(t.text) {
         Some(x) => Ok(x),
-        None => t.fail(format!("{} unknown skill `{}`", what, show(t.text))),
+        None => t.fail(format!("{} unknown skill `{}`", what(), show(t.text))),
     }
 }
 // shared: ji-variant end
