@@ -864,6 +864,18 @@ impl Game {
             _ => None,
         }
     }
+
+    /// The value at state s where it is known without solving: settled by
+    /// a limit-sure win, or decided (a player cannot move).
+    fn known(&self, s: usize) -> Option<f64> {
+        self.settled(s).or_else(|| self.decided(s))
+    }
+
+    /// Values `v` lowered by `by` (a shifted strategy source), the known
+    /// states held at their values.
+    fn lowered(&self, v: &[f64], by: f64) -> Vec<f64> {
+        (0..v.len()).map(|s| self.known(s).unwrap_or(v[s] - by)).collect()
+    }
 }
 
 // ---- rules ------------------------------------------------------------------
@@ -1605,8 +1617,9 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     }
     // The narrowest certificate over the queried states, and whether it is
     // narrow enough.
+    // The narrowest certificate so far; proved once its width is at most
+    // CERTIFIED (the search stops there).
     let mut best: Option<(f64, Certificate)> = None;
-    let mut proved = false;
     // How far V_R (or lim V_k) may be from the values after `done` rounds.
     let mut rest = 0.0;
     let warning = loop {
@@ -1646,11 +1659,10 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
             if let Some(cert) = certify(game, &old, &mut stage, schedule.passes(last_call), queried)
             {
                 let width = cert.width(w, queried);
-                proved = width <= CERTIFIED;
-                if proved || best.as_ref().map_or(true, |b| width < b.0) {
+                if best.as_ref().map_or(true, |b| width < b.0) {
                     best = Some((width, cert));
                 }
-                if proved {
+                if width <= CERTIFIED {
                     break None;
                 }
                 note = format!("; certified bounds {width:.1e} wide");
@@ -1675,7 +1687,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // Known without solving: a limit-sure win, a player who cannot move,
     // and V(a, a) = 0 (the game at (a, a) is its own negated transpose).
     let diagonal = |s: usize| (s / w == s % w).then_some(0.0);
-    let exact = |s: usize| game.settled(s).or_else(|| game.decided(s)).or_else(|| diagonal(s));
+    let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
     let bounds: Vec<Bounds> = match &best {
         Some((_, cert)) => (0..w * w).map(|s| cert.bounds(w, s)).collect(),
         None if unlimited => {
@@ -1687,14 +1699,15 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
             .collect(),
     };
     let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
-    let values =
-        if unlimited || warning.is_some() { bounds.iter().map(|b| b.mid()).collect() } else { old };
+    // Exact bounds (R > 0 or p > 0, within the tolerance) have their value
+    // as their midpoint.
+    let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
     // `new` is V_{R-1} (partial when out of work).
     let next = match warning {
         None if rounds > 0 => new,
         _ => values.clone(),
     };
-    let certificate = best.filter(|_| proved).map(|b| b.1);
+    let certificate = best.filter(|b| b.0 <= CERTIFIED).map(|b| b.1);
     Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
 }
 
@@ -1834,13 +1847,12 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
     let ns = w * w;
     let one = 1i128 << STRATEGY_BITS;
     let split = |v: i128| (v >> STRATEGY_BITS, v & (one - 1));
-    let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
     // (1), and A's strategies are distributions.
     for s in 0..ns {
         if phi[s].abs() > GRID_ONE {
             return false;
         }
-        match known(s) {
+        match game.known(s) {
             Some(v) if phi[s] > v as i128 * GRID_ONE => return false,
             Some(_) => {}
             None => {
@@ -1862,7 +1874,7 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
         })
     };
     // (2)
-    for s in (0..ns).filter(|&s| known(s).is_none()) {
+    for s in (0..ns).filter(|&s| game.known(s).is_none()) {
         for j in 0..game.usable[s % w] {
             let (mut whole, mut part) = (0i128, 0i128);
             for (u, o, to) in played(s, j) {
@@ -1877,7 +1889,7 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
     }
     // (3): Z from every state where play goes on, shrunk to its largest
     // fixed point.
-    let mut z: Vec<bool> = (0..ns).map(|s| known(s).is_none()).collect();
+    let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
     let mut shrunk = true;
     while shrunk {
         shrunk = false;
@@ -2458,14 +2470,14 @@ const NEWTON_ROUNDS: usize = 30;
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> NewtonValues {
     let w = game.width();
     let ns = w * w;
-    let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
     let mut v: Vec<Dd> = start.iter().map(|&x| Dd::from(x)).collect();
     let mut best = start.to_vec();
     // The values at the lambda before `best`'s, if that one converged too.
     let mut before: Option<Vec<f64>> = None;
+    let mut disc = game.clone();
     for &lambda in &NEWTON_LAMBDAS {
         let keep = Dd::sum(1.0, -lambda);
-        let disc = Game { keep: keep.hi, ..game.clone() };
+        disc.keep = keep.hi;
         let mut converged = false;
         for _ in 0..NEWTON_ROUNDS {
             if stage.work > limit {
@@ -2478,7 +2490,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
             let mut rhs = vec![Dd::from(0.0); ns];
             for s in 0..ns {
                 a[s * ns + s] = 1.0;
-                if let Some(k) = known(s) {
+                if let Some(k) = game.known(s) {
                     rhs[s] = Dd::from(k);
                     continue;
                 }
@@ -2493,10 +2505,12 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 let (x, y) = (&stage.best_x, &stage.best_y);
                 let (sx, sy) = (Dd::total(x), Dd::total(y));
                 let (ca, cb) = (s / w, s % w);
+                // B's probabilities normalised once, not once per row of A.
+                let yn: Vec<Dd> = y[..cols].iter().map(|&q| Dd::from(q).div(sy)).collect();
                 for i in (0..rows).filter(|&i| x[i] > 0.0) {
                     let xi = Dd::from(x[i]).div(sx);
                     for j in (0..cols).filter(|&j| y[j] > 0.0) {
-                        let p = xi.mul(Dd::from(y[j]).div(sy));
+                        let p = xi.mul(yn[j]);
                         match game.outcome[i * game.n + j] {
                             0 => {
                                 let to = game.next(ca, i) * w + game.next(cb, j);
@@ -2658,17 +2672,13 @@ fn certify(
         };
         let source = match pass.source {
             Source::Iterated => table.to_vec(),
-            Source::Shifted { by } => {
-                let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
-                (0..w * w).map(|s| known(s).unwrap_or(table[s] - by)).collect()
-            }
+            Source::Shifted { by } => game.lowered(table, by),
             Source::NearUpper { below } => between(1.0 - below),
             Source::Lower => between(0.0),
             Source::Newton { by } => {
                 let limit = start + pass.budget;
                 let v = newton.get_or_insert_with(|| newton_values(game, table, stage, limit));
-                let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
-                (0..w * w).map(|s| known(s).unwrap_or(v.last[s] - by)).collect()
+                game.lowered(&v.last, by)
             }
             // Only where the queried states are still open, so that no
             // proved answer changes.
@@ -2677,8 +2687,7 @@ fn certify(
                     Some(v) if cert.width(w, queried) > CERTIFIED => v,
                     _ => continue,
                 };
-                let known = |s: usize| game.settled(s).or_else(|| game.decided(s));
-                (0..w * w).map(|s| known(s).unwrap_or(v[s] - by)).collect()
+                game.lowered(v, by)
             }
             Source::Sweeps { discount, tol } => {
                 let (mut source, mut next) = (between(0.5), between(0.5));
