@@ -841,11 +841,19 @@ impl Game {
         self.cap + 1
     }
 
-    /// The value at state s where a player cannot move (who cannot move
-    /// loses; neither: a draw), as `build_stage` reads it.
+    /// The value at state s where a player cannot move.
     fn decided(&self, s: usize) -> Option<f64> {
         let w = self.width();
-        match (self.usable[s / w], self.usable[s % w]) {
+        self.decided_at(s / w, s % w)
+    }
+
+    /// The value at counts (a, b) where a player cannot move. Reading (the
+    /// statement is silent; its referee says "an illegal move that would
+    /// have won is still ILLEGAL" and "a variant with no req-0 skill gives
+    /// ILLEGAL AB 1"): a player with no usable skill cannot move and loses;
+    /// if neither can move, a draw.
+    fn decided_at(&self, a: usize, b: usize) -> Option<f64> {
+        match (self.usable[a], self.usable[b]) {
             (0, 0) => Some(0.0),
             (0, _) => Some(-1.0),
             (_, 0) => Some(1.0),
@@ -892,17 +900,10 @@ impl Game {
     /// columns B's; or the value where a player cannot move.
     fn build_stage(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> StageGame {
         // "needs at least `req` 集": the usable skills, a prefix by req.
-        let (rows, cols) = (self.usable[a], self.usable[b]);
-        // Reading (the statement is silent; its referee says "an illegal
-        // move that would have won is still ILLEGAL" and "a variant with no
-        // req-0 skill gives ILLEGAL AB 1"): a player with no usable skill
-        // cannot move and loses; if neither can move, a draw.
-        match (rows, cols) {
-            (0, 0) => return StageGame::Decided(0.0),
-            (0, _) => return StageGame::Decided(-1.0),
-            (_, 0) => return StageGame::Decided(1.0),
-            _ => {}
+        if let Some(v) = self.decided_at(a, b) {
+            return StageGame::Decided(v);
         }
+        let (rows, cols) = (self.usable[a], self.usable[b]);
         let w = self.width();
         stage.m.clear();
         stage.work += (rows * cols + 32) as u64;
