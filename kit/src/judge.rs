@@ -102,9 +102,10 @@ pub fn verdict(expected: &str, run: &Outcome, rule: Rule, limits: &Limits) -> Ve
         Status::IdleLimit => return Verdict::IdleLimit,
         Status::MemoryLimit => return Verdict::MemoryLimit,
         Status::OutputLimit => return Verdict::OutputLimit,
+        Status::CpuLimit => return Verdict::TimeLimit,
         _ => {}
     }
-    if run.status == Status::CpuLimit || run.cpu > limits.time {
+    if run.cpu > limits.time {
         return Verdict::TimeLimit;
     }
     if limits.over_memory(run).is_some() {

@@ -121,7 +121,7 @@ impl Watch {
             self.next_check = now + CHECK_EVERY;
             // Orphans reaped first: one that ends in between is then seen
             // as a zombie member now and reaped at the next check.
-            let _ = self.reap_orphans();
+            let _ = self.reap_orphans(false);
             // Without a `/proc`, no figure until the end: then only the
             // idleness rule stops a program in time.
             if let Some(seen) = super::tree::sample(self.leader) {
@@ -154,11 +154,12 @@ impl Watch {
     }
 
     /// Reaps what of the group has ended and is ours (the orphans, and the
-    /// program if it is still in its group), adding their CPU time.
+    /// program if it is still in its group), adding their CPU time; with
+    /// `block`, waits until none of the group is left.
     #[cfg(unix)]
-    fn reap_orphans(&mut self) -> io::Result<()> {
+    fn reap_orphans(&mut self, block: bool) -> io::Result<()> {
         use super::sys::{reap, Whom};
-        while let Some(r) = reap(Whom::Group(self.leader), false)? {
+        while let Some(r) = reap(Whom::Group(self.leader), block)? {
             if r.pid == self.leader {
                 self.end = Some((r.status, Some(r.usage)));
             } else {
@@ -169,7 +170,7 @@ impl Watch {
     }
 
     #[cfg(not(unix))]
-    fn reap_orphans(&mut self) -> io::Result<()> {
+    fn reap_orphans(&mut self, _block: bool) -> io::Result<()> {
         Ok(())
     }
 
@@ -194,11 +195,8 @@ impl Watch {
         #[cfg(not(unix))]
         let _ = child.kill();
         self.ended(child, true)?;
-        #[cfg(unix)]
-        while let Some(r) = super::sys::reap(super::sys::Whom::Group(self.leader), true)? {
-            self.reaped_cpu += r.usage.cpu;
-        }
-        Ok(())
+        // The program is reaped by now, so only orphans are left to reap.
+        self.reap_orphans(true)
     }
 
     /// The figures of the ended run.

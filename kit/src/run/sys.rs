@@ -146,25 +146,18 @@ pub fn die_of(sig: c_int) {
 
 /// In a child between fork and exec (async-signal-safe, no allocation):
 /// SIGKILL when its parent, `parent`, dies, and an error if it has
-/// died already. Linux's `prctl(PR_SET_PDEATHSIG)`; elsewhere nothing.
-#[cfg(target_os = "linux")]
+/// died already. The signal is Linux's `prctl(PR_SET_PDEATHSIG)`; elsewhere
+/// only the check.
 pub fn die_with_parent(parent: u32) -> io::Result<()> {
-    const PR_SET_PDEATHSIG: c_int = 1;
-    // SAFETY: prctl(2) with integer arguments; getppid(2) reads our parent.
-    unsafe {
-        if prctl(PR_SET_PDEATHSIG, SIGKILL as c_long, 0, 0, 0) != 0 {
+    #[cfg(target_os = "linux")]
+    {
+        const PR_SET_PDEATHSIG: c_int = 1;
+        // SAFETY: prctl(2) with integer arguments.
+        if unsafe { prctl(PR_SET_PDEATHSIG, SIGKILL as c_long, 0, 0, 0) } != 0 {
             return Err(io::Error::last_os_error());
         }
-        // The parent may have died before the prctl: then no signal comes.
-        if getppid() != parent as c_int {
-            return Err(io::Error::from_raw_os_error(3)); // ESRCH
-        }
     }
-    Ok(())
-}
-
-#[cfg(not(target_os = "linux"))]
-pub fn die_with_parent(parent: u32) -> io::Result<()> {
+    // The parent may have died before the prctl: then no signal comes.
     // SAFETY: getppid(2) reads our parent.
     if unsafe { getppid() } != parent as c_int {
         return Err(io::Error::from_raw_os_error(3)); // ESRCH
@@ -236,7 +229,7 @@ const POLLOUT: c_short = 0x4;
 /// `O_NONBLOCK` where we know it: Linux on the architectures of the
 /// generic value, and the BSDs and macOS; `None` elsewhere (then stdin is
 /// fed in writes small enough never to block, [`SAFE_WRITE`]).
-#[cfg(all(
+const O_NONBLOCK: Option<c_int> = if cfg!(all(
     target_os = "linux",
     any(
         target_arch = "x86",
@@ -249,40 +242,20 @@ const POLLOUT: c_short = 0x4;
         target_arch = "s390x",
         target_arch = "loongarch64"
     )
-))]
-const O_NONBLOCK: Option<c_int> = Some(0o4000);
-#[cfg(any(
+)) {
+    Some(0o4000)
+} else if cfg!(any(
     target_os = "macos",
     target_os = "ios",
     target_os = "freebsd",
     target_os = "netbsd",
     target_os = "openbsd",
     target_os = "dragonfly"
-))]
-const O_NONBLOCK: Option<c_int> = Some(0x4);
-#[cfg(not(any(
-    all(
-        target_os = "linux",
-        any(
-            target_arch = "x86",
-            target_arch = "x86_64",
-            target_arch = "arm",
-            target_arch = "aarch64",
-            target_arch = "riscv64",
-            target_arch = "powerpc",
-            target_arch = "powerpc64",
-            target_arch = "s390x",
-            target_arch = "loongarch64"
-        )
-    ),
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-)))]
-const O_NONBLOCK: Option<c_int> = None;
+)) {
+    Some(0x4)
+} else {
+    None
+};
 
 /// A write to a pipe that `poll` calls writable never blocks when it is
 /// at most this long (POSIX's smallest `PIPE_BUF`).

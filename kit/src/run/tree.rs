@@ -24,6 +24,7 @@ pub struct Sample {
 /// `/proc` to read.
 #[cfg(target_os = "linux")]
 pub fn sample(pgid: u32) -> Option<Sample> {
+    use std::fmt::Write as _;
     use std::io::Read;
     use std::sync::OnceLock;
     static UNITS: OnceLock<Option<(u64, u64)>> = OnceLock::new();
@@ -33,13 +34,15 @@ pub fn sample(pgid: u32) -> Option<Sample> {
     let mut pages = 0u64;
     let mut members = 0;
     let mut stat = String::with_capacity(512);
+    let mut path = String::with_capacity(32);
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let name = entry.file_name();
         let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else {
             continue;
         };
         stat.clear();
-        let path = format!("/proc/{pid}/stat");
+        path.clear();
+        let _ = write!(path, "/proc/{pid}/stat");
         let Ok(mut file) = std::fs::File::open(&path) else { continue };
         if file.read_to_string(&mut stat).is_err() {
             continue;
@@ -77,12 +80,16 @@ struct Member {
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn parse(stat: &str) -> Option<Member> {
     let after = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = after.split_whitespace().take(22).collect();
-    let number = |k: usize| fields.get(k)?.parse::<u64>().ok();
-    let pgid = u32::try_from(number(2)?).ok()?;
-    let ticks = (11..15).map(number).sum::<Option<u64>>()?;
-    let zombie = fields.first() == Some(&"Z");
-    let pages = if zombie { 0 } else { number(21)? };
+    // One pass over the fields: `nth(k)` skips k fields and takes the next.
+    let mut fields = after.split_whitespace();
+    let number = |field: Option<&str>| field?.parse::<u64>().ok();
+    let zombie = fields.next()? == "Z"; // state, 3
+    let pgid = u32::try_from(number(fields.nth(1))?).ok()?; // pgrp, 5
+    let mut ticks = number(fields.nth(8))?; // utime, 14
+    for _ in 0..3 {
+        ticks += number(fields.next())?; // stime, cutime, cstime
+    }
+    let pages = if zombie { 0 } else { number(fields.nth(6))? }; // rss, 24
     Some(Member { pgid, ticks, pages })
 }
 
