@@ -20,7 +20,7 @@
 //!   input_validators/strict/PROBLEM.rs  our solver: `--validate` is its
 //!                                   strict reading, exit 42 or 43
 //!   output_validators/compare/      our comparison rule: compare.rs
-//!                                   ([`output_validator`]) and the `build`
+//!                                   (`output_validator`) and the `build`
 //!                                   script that compiles it with rustc;
 //!                                   problem.yaml's `validation: custom`
 //!                                   selects it
@@ -336,7 +336,7 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
 /// The package's output validator, one file: the template
 /// kit/packages/every_problem/output_validators/compare/compare.rs with
 /// kit/src/compare.rs inlined as its `mod compare` and `rule` as its `RULE`.
-pub fn output_validator(rule: Rule) -> String {
+fn output_validator(rule: Rule) -> String {
     let module = format!("mod compare {{\n{COMPARE_RS}}}");
     let generated = "// Written by `kit package` from kit/packages/every_problem/\n\
                      // output_validators/compare/compare.rs and kit/src/compare.rs:\n\

@@ -5,7 +5,7 @@
 //! in the solvers and the page only draws.
 //!
 //! Which page a problem has is the problem's business: `kit show` finds the
-//! problem in the one registry (`problems::find`) and calls its
+//! problem in the one registry (`problems::named`) and calls its
 //! [`Problem::page`], which builds the page with the builders of
 //! [`crate::pages`], a layer below the registry. The page is written
 //! straight to the file: a 45 MB Ants page is never held whole in memory.
@@ -31,15 +31,8 @@ Open it in any browser; FILE.html#step=N opens a replay at event N.
 /// The page of `problem` for `input`, in memory (tests and small pages).
 pub fn page(problem: &str, input: &[u8], solver: &Path, title: &str) -> Result<String> {
     let mut page = Vec::new();
-    find(problem)?.page(input, solver, title, &mut page)?;
+    problems::named(problem)?.page(input, solver, title, &mut page)?;
     String::from_utf8(page).map_err(|_| Error::usage("the page is not UTF-8"))
-}
-
-fn find(problem: &str) -> Result<&'static dyn Problem> {
-    problems::find(problem).ok_or_else(|| {
-        let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
-        Error::usage(format!("unknown problem `{problem}`; the problems: {}", names.join(", ")))
-    })
 }
 
 /// Where the page goes without `--out`: `CASE.show.html` beside `CASE.in`

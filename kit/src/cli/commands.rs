@@ -7,7 +7,7 @@ use super::options::{self, GenOptions, JudgeOptions, PackageOptions, StressOptio
 use super::words::Spec;
 use crate::error::{Error, Result};
 use crate::gen::{self, Source};
-use crate::judge::{self, Judge, Limits};
+use crate::judge::{self, Judge};
 use crate::problems::Problem;
 use crate::run::Cmd;
 use crate::solver;
@@ -273,11 +273,7 @@ fn judge_command(o: &JudgeOptions, out: &mut dyn Write) -> Result<bool> {
         rule: o.problem.rule(),
         dirs,
         files: o.cases.clone(),
-        limits: Limits {
-            time: o.time_limit,
-            memory_mb: o.memory_limit_mb,
-            output_mb: o.output_limit_mb,
-        },
+        limits: o.limits(),
         cmd: &o.cmd,
         fail_fast: o.fail_fast,
     };
@@ -293,11 +289,7 @@ fn stress_command(o: &StressOptions, cx: &mut Context) -> Result<bool> {
         solver: &solver,
         count: o.count,
         cmd: &o.cmd,
-        limits: Limits {
-            time: o.time_limit,
-            memory_mb: o.memory_limit_mb,
-            output_mb: o.output_limit_mb,
-        },
+        limits: o.limits(),
         out_dir: o.out.clone(),
         jobs: o.jobs,
         keep_going: o.keep_going,

@@ -23,7 +23,7 @@ pub fn usage() -> String {
     let mut text = format!(
         "kit: seeded generators, a local judge and stress testing for the problems of\n\
          this collection ({}).\n\nusage:\n",
-        problem_names()
+        problems::names()
     );
     for c in &COMMANDS {
         text += &c.synopsis();
@@ -98,12 +98,6 @@ pub fn captured<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
     (code, text(out), text(err))
 }
 
-/// The problems' names, from the one list of problems.
-fn problem_names() -> String {
-    let names: Vec<&str> = problems::all().iter().map(|p| p.name()).collect();
-    names.join(", ")
-}
-
 /// The words before `--` ask for help.
 fn wants_help(args: &[OsString]) -> bool {
     args.iter().take_while(|a| *a != "--").any(|a| a == "--help" || a == "-h")
@@ -160,7 +154,7 @@ mod tests {
     /// The help names every problem of the one list.
     #[test]
     fn help_names_every_problem() {
-        let names = problem_names();
+        let names = problems::names();
         assert!(usage().contains(&format!("({names})")), "{names}");
     }
 

@@ -4,7 +4,7 @@
 use super::words::{self, parse, positive, unexpected, Spec, Word};
 use crate::error::{Error, Result};
 use crate::gen;
-use crate::judge;
+use crate::judge::{self, Limits};
 use crate::problems::Problem;
 use crate::run::Cmd;
 use crate::stress;
@@ -14,6 +14,45 @@ use std::time::Duration;
 
 /// The default time limit, in ms of CPU.
 pub const TIME_LIMIT_MS: u64 = 2000;
+
+/// The words of the three limits judge and stress share (`--time-limit`,
+/// `--memory-limit`, `--output-limit`), as read so far.
+struct LimitWords {
+    time: Duration,
+    memory_mb: u64,
+    /// `None`: the problem's.
+    output_mb: Option<u64>,
+}
+
+impl LimitWords {
+    fn new() -> LimitWords {
+        LimitWords {
+            time: Duration::from_millis(TIME_LIMIT_MS),
+            memory_mb: judge::MEMORY_LIMIT_MB,
+            output_mb: None,
+        }
+    }
+
+    /// Reads `word` if it is one of the limits: whether it was.
+    fn take(&mut self, word: &Word) -> Result<bool> {
+        match *word {
+            Word::Value("--time-limit", v) => self.time = words::time_limit(v)?,
+            Word::Value("--memory-limit", v) => self.memory_mb = words::memory_limit(v)?,
+            Word::Value("--output-limit", v) => self.output_mb = Some(words::output_limit(v)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The limits, the output's by default the problem's.
+    fn limits(&self, problem: &dyn Problem) -> Limits {
+        Limits {
+            time: self.time,
+            memory_mb: self.memory_mb,
+            output_mb: self.output_mb.unwrap_or(problem.output_limit_mb()),
+        }
+    }
+}
 
 /// The profile called `name` of `problem`, or a message listing them.
 fn profile(problem: &dyn Problem, name: &str) -> Result<&'static str> {
@@ -146,18 +185,25 @@ pub struct JudgeOptions {
 }
 
 impl JudgeOptions {
+    /// The limits of each run of the program.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            time: self.time_limit,
+            memory_mb: self.memory_limit_mb,
+            output_mb: self.output_limit_mb,
+        }
+    }
+
     pub fn parse(args: &[OsString]) -> Result<JudgeOptions> {
         let (mut dirs, mut cases) = (Vec::new(), Vec::new());
-        let mut limit = Duration::from_millis(TIME_LIMIT_MS);
-        let mut memory = judge::MEMORY_LIMIT_MB;
-        let mut output = None;
+        let mut limits = LimitWords::new();
         let mut fail_fast = false;
         let parsed = parse(args, &JUDGE, |word| {
+            if limits.take(&word)? {
+                return Ok(());
+            }
             match word {
                 Word::Value("--dir", v) => dirs.push(PathBuf::from(v)),
-                Word::Value("--time-limit", v) => limit = words::time_limit(v)?,
-                Word::Value("--memory-limit", v) => memory = words::memory_limit(v)?,
-                Word::Value("--output-limit", v) => output = Some(words::output_limit(v)?),
                 Word::Flag("--fail-fast") => fail_fast = true,
                 Word::Extra(w) if w.ends_with(".in") => cases.push(PathBuf::from(w)),
                 Word::Extra(w) => return Err(unexpected(w)),
@@ -166,13 +212,14 @@ impl JudgeOptions {
             Ok(())
         })?;
         let cmd = parsed.cmd.expect("JUDGE takes a program");
+        let limits = limits.limits(parsed.problem);
         Ok(JudgeOptions {
             problem: parsed.problem,
             dirs,
             cases,
-            time_limit: limit,
-            memory_limit_mb: memory,
-            output_limit_mb: output.unwrap_or(parsed.problem.output_limit_mb()),
+            time_limit: limits.time,
+            memory_limit_mb: limits.memory_mb,
+            output_limit_mb: limits.output_mb,
             fail_fast,
             cmd,
         })
@@ -211,24 +258,31 @@ pub struct StressOptions {
 }
 
 impl StressOptions {
+    /// The limits of each run of the program.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            time: self.time_limit,
+            memory_mb: self.memory_limit_mb,
+            output_mb: self.output_limit_mb,
+        }
+    }
+
     pub fn parse(args: &[OsString]) -> Result<StressOptions> {
         let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
         let (mut out, mut solver, mut generator) = (None, None, None);
-        let mut limit = Duration::from_millis(TIME_LIMIT_MS);
-        let mut memory = judge::MEMORY_LIMIT_MB;
-        let mut output = None;
+        let mut limits = LimitWords::new();
         let mut keep_going = false;
         let mut shrink_time = stress::SHRINK_TIME;
         let parsed = parse(args, &STRESS, |word| {
+            if limits.take(&word)? {
+                return Ok(());
+            }
             match word {
                 Word::Value("--profile", v) => profile_name = Some(v.to_string()),
                 Word::Value("--seed", v) => seed = words::number("--seed", v)?,
                 Word::Value("--count", v) => count = positive("--count", v, "")?,
                 Word::Value("--jobs", v) => jobs = positive("--jobs", v, "")?,
                 Word::Value("--out", v) => out = Some(PathBuf::from(v)),
-                Word::Value("--time-limit", v) => limit = words::time_limit(v)?,
-                Word::Value("--memory-limit", v) => memory = words::memory_limit(v)?,
-                Word::Value("--output-limit", v) => output = Some(words::output_limit(v)?),
                 Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
                 Word::Value("--gen", v) => generator = Some(v.to_string()),
                 Word::Value("--shrink-time", v) => {
@@ -241,6 +295,7 @@ impl StressOptions {
             Ok(())
         })?;
         let problem = parsed.problem;
+        let limits = limits.limits(problem);
         let profiles = match (profile_name.as_deref(), &generator) {
             (Some(_), Some(_)) => {
                 return Err(Error::usage(
@@ -266,9 +321,9 @@ impl StressOptions {
             count,
             jobs: jobs as usize,
             out: out.unwrap_or_else(|| Path::new("stress-failures").join(problem.name())),
-            time_limit: limit,
-            memory_limit_mb: memory,
-            output_limit_mb: output.unwrap_or(problem.output_limit_mb()),
+            time_limit: limits.time,
+            memory_limit_mb: limits.memory_mb,
+            output_limit_mb: limits.output_mb,
             solver,
             keep_going,
             generator,

@@ -1,7 +1,6 @@
 //! The one reader of every command's words: options by a [`Spec`] (each
 //! command's, in [`super::options`]), the problem, the program after `--`.
 
-use super::problem_names;
 use crate::error::{Error, Result};
 use crate::problems;
 use crate::problems::Problem;
@@ -92,15 +91,13 @@ pub fn parse(
         }
     }
     let name =
-        problem.ok_or_else(|| Error::usage(format!("which problem? ({})", problem_names())))?;
+        problem.ok_or_else(|| Error::usage(format!("which problem? ({})", problems::names())))?;
     if spec.takes_cmd && cmd.is_none() {
         return Err(Error::usage(
             "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`",
         ));
     }
-    let problem = problems::find(name).ok_or_else(|| {
-        Error::usage(format!("unknown problem `{name}`; the problems: {}", problem_names()))
-    })?;
+    let problem = problems::named(name)?;
     Ok(Parsed { problem, cmd })
 }
 

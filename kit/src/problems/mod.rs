@@ -83,6 +83,18 @@ pub fn find(name: &str) -> Option<&'static dyn Problem> {
     all().iter().copied().find(|p| p.name() == name)
 }
 
+/// The problem called `name`, or a usage error that lists the problems.
+pub fn named(name: &str) -> Result<&'static dyn Problem> {
+    find(name)
+        .ok_or_else(|| Error::usage(format!("unknown problem `{name}`; the problems: {}", names())))
+}
+
+/// The problems' names, from the one list of problems: `a, b, c`.
+pub fn names() -> String {
+    let names: Vec<&str> = all().iter().map(|p| p.name()).collect();
+    names.join(", ")
+}
+
 /// The lines of `text` after the checks every strict format shares: a
 /// final newline, no CR, no empty line, no leading or
 /// trailing space, single spaces between tokens.

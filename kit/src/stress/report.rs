@@ -7,6 +7,7 @@ use super::progress::rate;
 use super::save::Saved;
 use super::shrink::Shrunk;
 use super::trial::{times, Kind};
+use crate::cases::display;
 use crate::compare;
 use crate::error::Result;
 use crate::problems::Problem;
@@ -185,10 +186,6 @@ impl Report<'_> {
         )?;
         Ok(())
     }
-}
-
-fn display(path: &Path) -> String {
-    crate::cases::display(path)
 }
 
 /// At most `max` lines of `text`, and how many more there are.

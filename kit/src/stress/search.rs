@@ -6,7 +6,7 @@
 
 use super::cases::Cases;
 use super::progress::{rate, Progress};
-use super::trial::{Failure, Fault, Trial};
+use super::trial::{Failure, Trial};
 use crate::error::Result;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -44,16 +44,7 @@ impl Search<'_> {
     fn try_case(&self, index: u64) -> Result<Option<Failure>> {
         let case = self.cases.draw(index)?;
         let made_by = self.cases.made_by(index, &case);
-        let theirs = self.trial.run_theirs(&case.input)?;
-        Ok(self.trial.fault(&case.ours, &theirs).map(|Fault { kind, what }| Failure {
-            index,
-            input: case.input,
-            ours: case.ours,
-            theirs,
-            kind,
-            what,
-            made_by,
-        }))
+        self.trial.try_input(index, case.input, case.ours, made_by)
     }
 
     /// The cases on which the program fails (or the first error, such as

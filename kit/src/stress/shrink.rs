@@ -12,7 +12,7 @@
 //! [`Problem::shrink`]: crate::problems::Problem::shrink
 
 use super::progress::Progress;
-use super::trial::{times, Failure, Fault, Trial};
+use super::trial::{times, Failure, Trial};
 use crate::error::Result;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -156,19 +156,9 @@ pub fn shrink(
             if !ours.success() {
                 continue; // not a valid case (or a game that never ends)
             }
-            let theirs = t.run_theirs(&candidate)?;
-            match t.fault(&ours, &theirs) {
-                Some(Fault { kind, what }) if kind == best.kind => {
-                    let mut smaller = Failure {
-                        index: best.index,
-                        input: candidate,
-                        ours,
-                        theirs,
-                        kind,
-                        what,
-                        made_by: best.made_by.clone(),
-                    };
-                    if kind.by_time() {
+            match t.try_input(best.index, candidate, ours, best.made_by.clone())? {
+                Some(mut smaller) if smaller.kind == best.kind => {
+                    if smaller.kind.by_time() {
                         match t.again(&smaller)? {
                             Some(confirmed) => smaller = confirmed,
                             None => continue, // noise: it failed once

@@ -115,22 +115,32 @@ impl Trial<'_> {
         Some(Fault { kind, what })
     }
 
+    /// Runs the program on `input` (the case `index`, answered by us with
+    /// `ours`, made by `made_by`): its failure, if it fails.
+    pub fn try_input(
+        &self,
+        index: u64,
+        input: String,
+        ours: Outcome,
+        made_by: Option<String>,
+    ) -> Result<Option<Failure>> {
+        let theirs = self.run_theirs(&input)?;
+        Ok(self.fault(&ours, &theirs).map(|Fault { kind, what }| Failure {
+            index,
+            input,
+            ours,
+            theirs,
+            kind,
+            what,
+            made_by,
+        }))
+    }
+
     /// Runs the program again on a failure by time: the same failure, or
     /// `None` when this run did not fail that way.
     pub fn again(&self, f: &Failure) -> Result<Option<Failure>> {
-        let theirs = self.run_theirs(&f.input)?;
-        Ok(match self.fault(&f.ours, &theirs) {
-            Some(Fault { kind, what }) if kind == f.kind => Some(Failure {
-                index: f.index,
-                input: f.input.clone(),
-                ours: f.ours.clone(),
-                theirs,
-                kind,
-                what,
-                made_by: f.made_by.clone(),
-            }),
-            _ => None,
-        })
+        let again = self.try_input(f.index, f.input.clone(), f.ours.clone(), f.made_by.clone())?;
+        Ok(again.filter(|g| g.kind == f.kind))
     }
 }
 
