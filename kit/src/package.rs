@@ -124,7 +124,8 @@ pub fn command(
         summary.secret,
         summary.submissions,
         summary.bytes
-    )?;
+    )
+    .map_err(Error::stdout)?;
     Ok(())
 }
 
@@ -190,7 +191,7 @@ pub fn write(
     let temp =
         parent.join(format!(".{}.kit-package-{}", file_name.to_string_lossy(), std::process::id()));
     let _ = fs::remove_dir_all(&temp);
-    fs::create_dir(&temp).map_err(|e| Error::io(format!("cannot create {}", temp.display()), e))?;
+    fs::create_dir(&temp).map_err(|e| Error::writing("create", temp.display(), e))?;
     let built = build(problem, repo, solver, &temp);
     let summary = match built {
         Ok(summary) => summary,
@@ -200,12 +201,11 @@ pub fn write(
         }
     };
     if dir.exists() {
-        fs::remove_dir_all(dir)
-            .map_err(|e| Error::io(format!("cannot replace {}", dir.display()), e))?;
+        fs::remove_dir_all(dir).map_err(|e| Error::writing("replace", dir.display(), e))?;
     }
     fs::rename(&temp, dir).map_err(|e| {
         let _ = fs::remove_dir_all(&temp);
-        Error::io(format!("cannot write {}", dir.display()), e)
+        Error::write(dir.display(), e)
     })?;
     Ok(summary)
 }
@@ -222,7 +222,7 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
     let yaml = read(&yaml_path)?;
     // Without it a judge ignores our validator (and verifyproblem errs).
     if !yaml.lines().any(|line| line.trim_end() == CUSTOM_VALIDATION) {
-        return Err(Error::usage(format!(
+        return Err(Error::package(format!(
             "{}: no `{CUSTOM_VALIDATION}` line, so a judge would not run the package's \
              output validator",
             yaml_path.display()
@@ -244,7 +244,7 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
             if let Some(stem) = file_name.strip_suffix(".edit") {
                 let edit = read(&file)?;
                 let planted = apply_edit(&source, &edit)
-                    .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
+                    .map_err(|e| Error::package(format!("{}: {e}", file.display())))?;
                 put(&target.join(format!("{stem}.rs")), planted.as_bytes())?;
             } else {
                 copy_file(&file, &target.join(&file_name))?;
@@ -271,9 +271,9 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
         };
         let case = sample_dir.join(format!("{:02}-{name}", k + 1));
         copy_file(file, &case.with_extension("in"))?;
-        seen.insert(fs::read(file)?);
+        seen.insert(fs::read(file).map_err(|e| Error::read(file.display(), e))?);
         if !answer(solver, &case)? {
-            return Err(Error::usage(format!(
+            return Err(Error::package(format!(
                 "sample {} is not --strict-valid with an answer (exit 0)",
                 file.display()
             )));
@@ -286,8 +286,7 @@ fn build(problem: &dyn Problem, repo: &Path, solver: &Path, root: &Path) -> Resu
     // twice in the package (verifyproblem warns of identical inputs).
     let secret = root.join("data/secret");
     for file in fixtures(&repo.join("tests/data").join(name))? {
-        let bytes =
-            fs::read(&file).map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+        let bytes = fs::read(&file).map_err(|e| Error::read(file.display(), e))?;
         // CRLF cases (which zhuguosha --strict accepts) draw a warning.
         if bytes.len() > MAX_INPUT || bytes.contains(&b'\r') || !seen.insert(bytes.clone()) {
             continue;
@@ -356,17 +355,15 @@ fn output_validator(rule: Rule) -> String {
 fn answer(solver: &Path, case: &Path) -> Result<bool> {
     let input = case.with_extension("in");
     let ans = case.with_extension("ans");
-    let stdin =
-        File::open(&input).map_err(|e| Error::io(format!("cannot read {}", input.display()), e))?;
-    let stdout =
-        File::create(&ans).map_err(|e| Error::io(format!("cannot write {}", ans.display()), e))?;
+    let stdin = File::open(&input).map_err(|e| Error::read(input.display(), e))?;
+    let stdout = File::create(&ans).map_err(|e| Error::write(ans.display(), e))?;
     let status = Command::new(solver)
         .arg("--strict")
         .stdin(stdin)
         .stdout(stdout)
         .stderr(Stdio::null())
         .status()
-        .map_err(|e| Error::io(format!("cannot run {}", solver.display()), e))?;
+        .map_err(|e| Error::start(solver.display(), e))?;
     Ok(status.code() == Some(0))
 }
 
@@ -382,10 +379,9 @@ fn fixtures(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(folder) = stack.pop() {
-        let entries = fs::read_dir(&folder)
-            .map_err(|e| Error::io(format!("cannot read {}", folder.display()), e))?;
+        let entries = fs::read_dir(&folder).map_err(|e| Error::read(folder.display(), e))?;
         for entry in entries {
-            let path = entry?.path();
+            let path = entry.map_err(|e| Error::read(folder.display(), e))?.path();
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "in")
@@ -462,16 +458,15 @@ pub fn apply_edit(source: &str, edit: &str) -> std::result::Result<String, Strin
 }
 
 fn read(path: &Path) -> Result<String> {
-    fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+    fs::read_to_string(path).map_err(|e| Error::read(path.display(), e))
 }
 
 /// Writes `bytes` to `path`, creating its folders.
 fn put(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)
-            .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
+        fs::create_dir_all(parent).map_err(|e| Error::writing("create", parent.display(), e))?;
     }
-    fs::write(path, bytes).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+    fs::write(path, bytes).map_err(|e| Error::write(path.display(), e))
 }
 
 /// Makes `path` executable (rwxr-xr-x), as a build script must be.
@@ -480,7 +475,7 @@ fn executable(path: &Path) -> Result<()> {
     {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(path, fs::Permissions::from_mode(0o755))
-            .map_err(|e| Error::io(format!("cannot make {} executable", path.display()), e))?;
+            .map_err(|e| Error::writing("make executable", path.display(), e))?;
     }
     #[cfg(not(unix))]
     let _ = path;
@@ -488,8 +483,7 @@ fn executable(path: &Path) -> Result<()> {
 }
 
 fn copy_file(from: &Path, to: &Path) -> Result<()> {
-    let bytes =
-        fs::read(from).map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
+    let bytes = fs::read(from).map_err(|e| Error::read(from.display(), e))?;
     put(to, &bytes)
 }
 
@@ -499,10 +493,8 @@ fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>> {
         return Ok(Vec::new());
     }
     let mut files = Vec::new();
-    for entry in
-        fs::read_dir(dir).map_err(|e| Error::io(format!("cannot read {}", dir.display()), e))?
-    {
-        let path = entry?.path();
+    for entry in fs::read_dir(dir).map_err(|e| Error::read(dir.display(), e))? {
+        let path = entry.map_err(|e| Error::read(dir.display(), e))?.path();
         if path.is_file() {
             files.push(path);
         }
@@ -512,10 +504,9 @@ fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    let entries =
-        fs::read_dir(from).map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
+    let entries = fs::read_dir(from).map_err(|e| Error::read(from.display(), e))?;
     for entry in entries {
-        let path = entry?.path();
+        let path = entry.map_err(|e| Error::read(from.display(), e))?.path();
         let target = to.join(path.file_name().unwrap_or_default());
         if path.is_dir() {
             copy_tree(&path, &target)?;
@@ -528,9 +519,10 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 
 fn tree_bytes(dir: &Path) -> Result<u64> {
     let mut total = 0;
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let meta = entry.metadata()?;
+    let unreadable = |e| Error::read(dir.display(), e);
+    for entry in fs::read_dir(dir).map_err(unreadable)? {
+        let entry = entry.map_err(unreadable)?;
+        let meta = entry.metadata().map_err(|e| Error::read(entry.path().display(), e))?;
         total += if meta.is_dir() { tree_bytes(&entry.path())? } else { meta.len() };
     }
     Ok(total)
@@ -546,7 +538,8 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
     let mut archive: Vec<u8> = Vec::new();
     let mut central: Vec<u8> = Vec::new();
     for name in &names {
-        let data = fs::read(dir.join(name))?;
+        let path = dir.join(name);
+        let data = fs::read(&path).map_err(|e| Error::read(path.display(), e))?;
         let mode: u32 = if is_executable(&dir.join(name))? { 0o100755 } else { 0o100644 };
         let name = name.to_string_lossy().replace('\\', "/");
         let (crc, size) = (crc32(&data), data.len() as u32);
@@ -576,7 +569,7 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
         central.extend(name.as_bytes());
     }
     if archive.len() + central.len() > u32::MAX as usize || names.len() > usize::from(u16::MAX) {
-        return Err(Error::usage("the package is too big for a zip archive (4 GB)"));
+        return Err(Error::package("the package is too big for a zip archive (4 GB)"));
     }
     let (count, start) = (names.len() as u16, archive.len() as u32);
     let central_size = central.len() as u32;
@@ -589,11 +582,10 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
     archive.extend(start.to_le_bytes());
     archive.extend([0, 0]);
     let temp = file.with_extension(format!("kit-package-{}", std::process::id()));
-    fs::write(&temp, &archive)
-        .map_err(|e| Error::io(format!("cannot write {}", temp.display()), e))?;
+    fs::write(&temp, &archive).map_err(|e| Error::write(temp.display(), e))?;
     fs::rename(&temp, file).map_err(|e| {
         let _ = fs::remove_file(&temp);
-        Error::io(format!("cannot write {}", file.display()), e)
+        Error::write(file.display(), e)
     })
 }
 
@@ -602,7 +594,9 @@ fn is_executable(path: &Path) -> Result<bool> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        Ok(fs::metadata(path)?.permissions().mode() & 0o100 != 0)
+        Ok(fs::metadata(path).map_err(|e| Error::read(path.display(), e))?.permissions().mode()
+            & 0o100
+            != 0)
     }
     #[cfg(not(unix))]
     {
@@ -612,10 +606,12 @@ fn is_executable(path: &Path) -> Result<bool> {
 }
 
 fn list_files(root: &Path, below: &Path, names: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in fs::read_dir(root.join(below))? {
-        let entry = entry?;
+    let folder = root.join(below);
+    let unreadable = |e| Error::read(folder.display(), e);
+    for entry in fs::read_dir(&folder).map_err(unreadable)? {
+        let entry = entry.map_err(unreadable)?;
         let name = below.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
+        if entry.file_type().map_err(unreadable)?.is_dir() {
             list_files(root, &name, names)?;
         } else {
             names.push(name);
