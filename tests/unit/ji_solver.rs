@@ -698,8 +698,13 @@ fn the_stall_case_is_proved_and_its_open_states_keep_their_bounds() {
     let proved: f64 = out.lines().next().unwrap().parse().unwrap();
     assert!(proved.abs() <= 5e-8, "{}", out);
     const ITERATED_ONLY: [Pass; 1] = [early(Source::Iterated)];
-    let weak =
-        Schedule { early: &ITERATED_ONLY, last: &[], late: &[], late_repeats: 0, rescue: &[] };
+    let weak = Schedule {
+        first: &ITERATED_ONLY,
+        early_rounds: 0,
+        last: &[],
+        late_repeats: 0,
+        rescue: &[],
+    };
     let mut out = Vec::new();
     let why = match answer(&input, &Options::default(), &weak, &mut out) {
         Err(Failure::NoExactAnswer(why)) => why,
