@@ -59,13 +59,13 @@ struct Chain {
 }
 
 /// The responder's chain against a fixed AI: at each state (the AI's 集,
-/// the responder's 集), one choice per skill the responder can afford
-/// (every one, not only the undominated ones), paying P(responder wins) −
+/// the responder's 集, the lost sets), one choice per skill the responder
+/// can use (every one, not only the undominated ones), paying P(responder wins) −
 /// P(AI wins) for the round.
 fn reply_chain(model: &Model, ai: &[f64]) -> Chain {
     let (mut choices, mut edges) = (Vec::new(), Vec::new());
     for s in 0..model.states {
-        for y in bits(model.afford[model.counts(s).1]) {
+        for y in bits(model.replies(s)) {
             let (mut payoff, mut ends) = (0.0, 0.0);
             for x in bits(model.playable[s]).filter(|&x| ai[s * model.n + x] != 0.0) {
                 let p = ai[s * model.n + x];
@@ -291,7 +291,7 @@ pub fn outcomes(model: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
 }
 
 /// The equilibrium of the capped game: value iteration on the stage games
-/// (rows: the mover's playable skills, columns: the opponent's affordable
+/// (rows: the mover's playable skills, columns: the opponent's usable
 /// ones); by symmetry one table serves both sides. Values and policy.
 pub fn equilibrium(model: &Model) -> (Vec<f64>, Vec<f64>) {
     let mut value = vec![0.0; model.states];
@@ -300,7 +300,7 @@ pub fn equilibrium(model: &Model) -> (Vec<f64>, Vec<f64>) {
         let mut change: f64 = 0.0;
         for s in 0..model.states {
             let rows: Vec<usize> = bits(model.playable[s]).collect();
-            let cols: Vec<usize> = bits(model.afford[model.counts(s).1]).collect();
+            let cols: Vec<usize> = bits(model.replies(s)).collect();
             let vs = &value;
             let payoff = |&x: &usize| cols.iter().map(move |&y| model.payoff(s, x, y, vs));
             let mat: Vec<f64> = rows.iter().flat_map(payoff).collect();
