@@ -95,7 +95,7 @@ fn with_siblings(input: PathBuf) -> Result<std::result::Result<Case, String>> {
 }
 
 fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let unreadable = |e| Error::io(display(dir), e);
+    let unreadable = |e| Error::read(display(dir), e);
     for entry in fs::read_dir(dir).map_err(unreadable)? {
         let path = entry.map_err(unreadable)?.path();
         if path.is_dir() {
@@ -109,7 +109,7 @@ fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 
 /// A text file, invalid UTF-8 replaced (outputs are compared as text).
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = fs::read(path).map_err(|e| Error::io(display(path), e))?;
+    let bytes = fs::read(path).map_err(|e| Error::read(display(path), e))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

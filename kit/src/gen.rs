@@ -100,7 +100,7 @@ pub fn answer(solver: &Cmd, input: &str) -> Result<Outcome> {
     // No memory figure needed: parallel jobs need not wait for each
     // other's spawn.
     run::run_with(solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
-        .map_err(|e| Error::io(format!("cannot start our solver {solver}"), e))
+        .map_err(|e| Error::start(format!("our solver {solver}"), e))
 }
 
 /// A user's generator (`kit stress --gen 'CMD {seed}'`): the shell runs
@@ -131,9 +131,9 @@ impl Command<'_> {
             let line = self.line(index, attempt);
             let sh = Cmd::new("sh").arg("-c").arg(&line);
             let made = run::run_with(&sh, b"", OUR_LIMIT, None, run::Memory::Unmeasured)
-                .map_err(|e| Error::io("cannot start sh for --gen", e))?;
+                .map_err(|e| Error::start("sh for --gen", e))?;
             if !made.success() {
-                return Err(Error::usage(format!(
+                return Err(Error::run(format!(
                     "your generator failed on case {index} ({}: {}): {line}",
                     made.status,
                     made.first_stderr_line()
@@ -145,7 +145,7 @@ impl Command<'_> {
                 Status::Exited(0) => return Ok(Drawn { input, ours, rejected: attempt }),
                 Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
                 status => {
-                    return Err(Error::usage(format!(
+                    return Err(Error::run(format!(
                         "our solver refuses the input of your generator for case {index} \
                          ({status}: {}): {line}",
                         ours.first_stderr_line()
@@ -153,7 +153,7 @@ impl Command<'_> {
                 }
             }
         }
-        Err(Error::usage(format!(
+        Err(Error::run(format!(
             "our solver found no answer to {MAX_ATTEMPTS} inputs in a row of your generator for \
              case {index} (the last: {last})"
         )))
@@ -195,7 +195,7 @@ pub fn gen(
 ) -> Result<()> {
     let Some(dir) = dir else {
         let case = src.draw(0)?;
-        return Ok(out.write_all(case.input.as_bytes())?);
+        return out.write_all(case.input.as_bytes()).map_err(Error::stdout);
     };
     let digits = count.saturating_sub(1).to_string().len().max(4);
     if !force {
@@ -208,16 +208,14 @@ pub fn gen(
             )));
         }
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::writing("create", dir.display(), e))?;
     let mut rejected = 0;
     for i in 0..count {
         let case = src.draw(i)?;
         rejected += case.rejected;
         for (ext, bytes) in [("in", case.input.as_bytes()), ("out", &case.ours.stdout[..])] {
             let path = dir.join(format!("{i:0digits$}.{ext}"));
-            std::fs::write(&path, bytes)
-                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+            std::fs::write(&path, bytes).map_err(|e| Error::write(path.display(), e))?;
         }
     }
     let last = count.saturating_sub(1);
@@ -238,7 +236,8 @@ pub fn gen(
         src.profile,
         src.seed,
         crate::cases::display(dir),
-    )?;
+    )
+    .map_err(Error::stdout)?;
     Ok(())
 }
 

@@ -255,11 +255,11 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
     let mut left = judged.len();
     for case in &judged {
         left -= 1;
-        let input = std::fs::read(&case.input).map_err(|e| Error::io(case.name(), e))?;
+        let input = std::fs::read(&case.input).map_err(|e| Error::read(case.name(), e))?;
         let expected_path = case.stdout.as_ref().expect("selected cases have a .out");
         let expected = cases::read_text(expected_path)?;
         let run = run::run(j.cmd, &input, j.limits, None)
-            .map_err(|e| Error::io(format!("cannot start `{}`", j.cmd), e))?;
+            .map_err(|e| Error::start(format!("`{}`", j.cmd), e))?;
         let v = verdict(&expected, &run, j.rule, &j.limits);
         let memory = run.peak.map_or(String::new(), |p| p.to_string());
         writeln!(
@@ -269,55 +269,59 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
             run.cpu.as_millis(),
             run.wall.as_millis(),
             case.name()
-        )?;
+        )
+        .map_err(Error::stdout)?;
         let reproduce = format!("{} < {}", j.cmd, case.name());
         match &v {
             Verdict::Accepted => {}
             Verdict::WrongAnswer(m) => {
-                writeln!(out, "    line {}: {}", m.line + 1, m.detail)?;
+                writeln!(out, "    line {}: {}", m.line + 1, m.detail).map_err(Error::stdout)?;
                 let want = cases::display(expected_path);
-                writeln!(out, "    reproduce: {reproduce} | diff - {want}")?;
+                writeln!(out, "    reproduce: {reproduce} | diff - {want}")
+                    .map_err(Error::stdout)?;
             }
             Verdict::RuntimeError(status) => {
-                writeln!(out, "    {}", runtime_error(*status, &run, "    "))?;
-                writeln!(out, "    reproduce: {reproduce}")?;
+                writeln!(out, "    {}", runtime_error(*status, &run, "    "))
+                    .map_err(Error::stdout)?;
+                writeln!(out, "    reproduce: {reproduce}").map_err(Error::stdout)?;
             }
             Verdict::TimeLimit
             | Verdict::IdleLimit
             | Verdict::MemoryLimit
             | Verdict::OutputLimit => {
-                writeln!(out, "    {}", over_limit(&v, &run, &j.limits))?;
-                writeln!(out, "    reproduce: {reproduce}")?;
+                writeln!(out, "    {}", over_limit(&v, &run, &j.limits)).map_err(Error::stdout)?;
+                writeln!(out, "    reproduce: {reproduce}").map_err(Error::stdout)?;
             }
         }
         let accepted = v == Verdict::Accepted;
         if let Some(why) = &case.beyond {
-            writeln!(out, "    beyond the judge's data: {why}")?;
+            writeln!(out, "    beyond the judge's data: {why}").map_err(Error::stdout)?;
             beyond_run += 1;
             beyond_ac += usize::from(accepted);
         } else {
             counts[v.index()] += 1;
         }
-        out.flush()?;
+        out.flush().map_err(Error::stdout)?;
         if j.fail_fast && !accepted && case.beyond.is_none() && left > 0 {
             writeln!(
                 out,
                 "stopped at the first failure (--fail-fast): {left} {} not run",
                 cases_word(left)
-            )?;
+            )
+            .map_err(Error::stdout)?;
             break;
         }
     }
     if !skipped.is_empty() {
-        writeln!(out, "not judged: {}", skipped.join(", "))?;
+        writeln!(out, "not judged: {}", skipped.join(", ")).map_err(Error::stdout)?;
     }
     let mut line = summary(counts);
     if beyond_run > 0 {
         line += &format!("; beyond the judge's data: {beyond_ac}/{beyond_run}");
     }
-    writeln!(out, "{line}")?;
+    writeln!(out, "{line}").map_err(Error::stdout)?;
     if beyond_run > 0 {
-        writeln!(out, "({BEYOND_MEANS})")?;
+        writeln!(out, "({BEYOND_MEANS})").map_err(Error::stdout)?;
     }
     Ok(counts[0] == counts.iter().sum::<usize>())
 }

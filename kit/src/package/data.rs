@@ -92,7 +92,7 @@ impl Data {
             let input = read_bytes(file)?;
             self.seen.insert(input.clone());
             if !self.add(&dir.join(format!("{:02}-{name}", k + 1)), &input)? {
-                return Err(Error::usage(format!(
+                return Err(Error::package(format!(
                     "sample {} is not --strict-valid with an answer (exit 0)",
                     file.display()
                 )));
@@ -165,7 +165,7 @@ impl Data {
     fn add(&self, case: &Path, input: &[u8]) -> Result<bool> {
         let solver = PathBuf::from(&self.strict.program);
         let run = run::run_with(&self.strict, input, self.limits, None, Memory::Unmeasured)
-            .map_err(|e| Error::io(format!("cannot run our solver {}", solver.display()), e))?;
+            .map_err(|e| Error::start(format!("our solver {}", solver.display()), e))?;
         match run.status {
             Status::Exited(0) => {
                 put(&case.with_extension("in"), input)?;
@@ -173,7 +173,7 @@ impl Data {
                 Ok(true)
             }
             Status::Exited(_) => Ok(false),
-            status => Err(Error::usage(format!(
+            status => Err(Error::run(format!(
                 "our solver {} --strict on the package's {}.in: {status} ({}); a case it \
                  cannot answer on the judge",
                 solver.display(),

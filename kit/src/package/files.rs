@@ -7,21 +7,20 @@ use std::path::{Path, PathBuf};
 
 /// A text file of the repository.
 pub fn read(path: &Path) -> Result<String> {
-    fs::read_to_string(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+    fs::read_to_string(path).map_err(|e| Error::read(path.display(), e))
 }
 
 /// A file's bytes.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+    fs::read(path).map_err(|e| Error::read(path.display(), e))
 }
 
 /// Writes `bytes` to `path`, creating its folders.
 pub fn put(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)
-            .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
+        fs::create_dir_all(parent).map_err(|e| Error::writing("create", parent.display(), e))?;
     }
-    fs::write(path, bytes).map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+    fs::write(path, bytes).map_err(|e| Error::write(path.display(), e))
 }
 
 pub fn copy_file(from: &Path, to: &Path) -> Result<()> {
@@ -44,7 +43,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 
 /// The entries of the folder `dir`, in the system's order.
 pub fn entries(dir: &Path) -> Result<Vec<DirEntry>> {
-    let unreadable = |e| Error::io(format!("cannot read {}", dir.display()), e);
+    let unreadable = |e| Error::read(dir.display(), e);
     fs::read_dir(dir).map_err(unreadable)?.map(|entry| entry.map_err(unreadable)).collect()
 }
 
@@ -64,9 +63,7 @@ pub fn tree_bytes(dir: &Path) -> Result<u64> {
     let mut total = 0;
     for entry in entries(dir)? {
         let path = entry.path();
-        let meta = entry
-            .metadata()
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let meta = entry.metadata().map_err(|e| Error::read(path.display(), e))?;
         total += if meta.is_dir() { tree_bytes(&path)? } else { meta.len() };
     }
     Ok(total)
@@ -78,7 +75,7 @@ pub fn make_executable(path: &Path) -> Result<()> {
     {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(path, fs::Permissions::from_mode(0o755))
-            .map_err(|e| Error::io(format!("cannot make {} executable", path.display()), e))?;
+            .map_err(|e| Error::writing("make executable", path.display(), e))?;
     }
     #[cfg(not(unix))]
     let _ = path;
@@ -90,8 +87,7 @@ pub fn is_executable(path: &Path) -> Result<bool> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let meta = fs::metadata(path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let meta = fs::metadata(path).map_err(|e| Error::read(path.display(), e))?;
         Ok(meta.permissions().mode() & 0o100 != 0)
     }
     #[cfg(not(unix))]

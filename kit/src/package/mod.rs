@@ -100,8 +100,8 @@ pub fn command(
         summary.secret,
         summary.submissions,
         summary.bytes
-    )?;
-    Ok(())
+    )
+    .map_err(Error::stdout)
 }
 
 /// The repository kit reads its sources from.
@@ -166,7 +166,7 @@ pub fn write(
     let temp =
         parent.join(format!(".{}.kit-package-{}", file_name.to_string_lossy(), std::process::id()));
     let _ = fs::remove_dir_all(&temp);
-    fs::create_dir(&temp).map_err(|e| Error::io(format!("cannot create {}", temp.display()), e))?;
+    fs::create_dir(&temp).map_err(|e| Error::writing("create", temp.display(), e))?;
     let built = build(problem, repo, solver, &temp);
     let summary = match built {
         Ok(summary) => summary,
@@ -176,12 +176,11 @@ pub fn write(
         }
     };
     if dir.exists() {
-        fs::remove_dir_all(dir)
-            .map_err(|e| Error::io(format!("cannot replace {}", dir.display()), e))?;
+        fs::remove_dir_all(dir).map_err(|e| Error::writing("replace", dir.display(), e))?;
     }
     fs::rename(&temp, dir).map_err(|e| {
         let _ = fs::remove_dir_all(&temp);
-        Error::io(format!("cannot write {}", dir.display()), e)
+        Error::write(dir.display(), e)
     })?;
     Ok(summary)
 }

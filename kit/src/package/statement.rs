@@ -20,7 +20,7 @@ pub fn write(sources: &Sources, root: &Path) -> Result<()> {
     let yaml_path = sources.content.join("problem.yaml");
     let yaml = read(&yaml_path)?;
     if !yaml.lines().any(|line| line.trim_end() == CUSTOM_VALIDATION) {
-        return Err(Error::usage(format!(
+        return Err(Error::package(format!(
             "{}: no `{CUSTOM_VALIDATION}` line, so a judge would not run the package's \
              output validator",
             yaml_path.display()

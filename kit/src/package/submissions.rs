@@ -31,7 +31,7 @@ pub fn write(sources: &Sources, root: &Path) -> Result<usize> {
             let file_name = file.file_name().unwrap_or_default().to_string_lossy().to_string();
             if let Some(stem) = file_name.strip_suffix(".edit") {
                 let planted = apply_edit(&sources.solver, &read(&file)?)
-                    .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
+                    .map_err(|e| Error::package(format!("{}: {e}", file.display())))?;
                 put(&target.join(format!("{stem}.rs")), planted.as_bytes())?;
             } else {
                 copy_file(&file, &target.join(&file_name))?;

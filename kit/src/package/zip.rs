@@ -53,7 +53,7 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
         central.extend(name.as_bytes());
     }
     if archive.len() + central.len() > u32::MAX as usize || names.len() > usize::from(u16::MAX) {
-        return Err(Error::usage("the package is too big for a zip archive (4 GB)"));
+        return Err(Error::package("the package is too big for a zip archive (4 GB)"));
     }
     let (count, start) = (names.len() as u16, archive.len() as u32);
     let central_size = central.len() as u32;
@@ -66,11 +66,10 @@ pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
     archive.extend(start.to_le_bytes());
     archive.extend([0, 0]);
     let temp = file.with_extension(format!("kit-package-{}", std::process::id()));
-    fs::write(&temp, &archive)
-        .map_err(|e| Error::io(format!("cannot write {}", temp.display()), e))?;
+    fs::write(&temp, &archive).map_err(|e| Error::write(temp.display(), e))?;
     fs::rename(&temp, file).map_err(|e| {
         let _ = fs::remove_file(&temp);
-        Error::io(format!("cannot write {}", file.display()), e)
+        Error::write(file.display(), e)
     })
 }
 

@@ -93,7 +93,7 @@ pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> e
     if run.code != 0 {
         return Err(run.refusal("ants_battle"));
     }
-    let battle = reader.finish()?;
+    let battle = reader.finish().map_err(error::Error::page)?;
     super::page::write_page(page, title, SCRIPT, &mut |out| write_data(&battle, out))
         .map_err(super::page::written)
 }

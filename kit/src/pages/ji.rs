@@ -27,10 +27,10 @@ pub fn referee_page(
 ) -> error::Result<()> {
     let text = String::from_utf8_lossy(input);
     let words = tokens(&text);
-    let (skills, _) = skills(&words)?;
+    let (skills, _) = skills(&words).map_err(Error::page)?;
     let traced = super::page::run(solver, &["--trace"], input)?;
     let data = if traced.code == 0 {
-        let rounds = rounds(&traced.stderr)?;
+        let rounds = rounds(&traced.stderr).map_err(Error::page)?;
         referee_json(&skills, &rounds, &traced.stdout, None)
     } else {
         // A ji_referee without `--trace` (docs/contract.md) refuses it:
@@ -39,7 +39,7 @@ pub fn referee_page(
         if plain.code != 0 {
             return Err(plain.refusal("ji_referee"));
         }
-        let rounds = record_rounds(&text, &plain.stdout)?;
+        let rounds = record_rounds(&text, &plain.stdout).map_err(Error::page)?;
         let note = "this ji_referee has no --trace: the counts of 集 are not shown";
         referee_json(&skills, &rounds, &plain.stdout, Some(note))
     };
@@ -53,7 +53,7 @@ pub fn solver_page(
     title: &str,
     page: &mut dyn Write,
 ) -> error::Result<()> {
-    let table = table(&String::from_utf8_lossy(input))?;
+    let table = table(&String::from_utf8_lossy(input)).map_err(Error::page)?;
     let run = super::page::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
     let note = match run.code {
         0 => None,
@@ -66,7 +66,7 @@ pub fn solver_page(
     let cells = cells(&run.stdout);
     let side = table.c + 1;
     if cells.len() != side * side {
-        return Err(Error::usage(format!(
+        return Err(Error::run(format!(
             "ji_solver answered {} of the {} states",
             cells.len(),
             side * side

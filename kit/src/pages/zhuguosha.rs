@@ -18,7 +18,8 @@ pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> e
     if run.code != 0 && run.code != 3 {
         return Err(run.refusal("zhuguosha"));
     }
-    let replay = replay(&String::from_utf8_lossy(input), &run.stdout, &run.stderr, run.code)?;
+    let replay = replay(&String::from_utf8_lossy(input), &run.stdout, &run.stderr, run.code)
+        .map_err(error::Error::page)?;
     super::page::write_json_page(page, title, SCRIPT, &to_json(&replay))
 }
 

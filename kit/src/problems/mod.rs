@@ -69,7 +69,7 @@ pub trait Problem: Sync {
     /// builders are in kit/src/pages/). `title` heads the page.
     fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
         let _ = (input, solver, title, page);
-        Err(Error::usage(format!("kit show has no page for {}", self.name())))
+        Err(Error::page(format!("kit show has no page for {}", self.name())))
     }
 }
 

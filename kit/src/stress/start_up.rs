@@ -57,7 +57,7 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
     }
     let (bytes, ms) = (input.len(), t.limits.time.as_millis());
     if idle {
-        return Err(Error::usage(format!(
+        return Err(Error::run(format!(
             "your program waits on our smallest input ({bytes} bytes): idle past the \
              idleness limit (2 x {ms} + 1000 ms of wall time) with {} ms of CPU; it sleeps, \
              or waits for input it never gets (it reads stdin to its end?)",
@@ -67,16 +67,16 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
     let longer = t.limits.time * START_UP_GRACE;
     let cmd = t.cmd;
     let run = run::run_with(cmd, input.as_bytes(), longer, None, run::Memory::Unmeasured)
-        .map_err(|e| Error::io(format!("cannot start `{cmd}`"), e))?;
+        .map_err(|e| Error::start(format!("`{cmd}`"), e))?;
     if matches!(run.status, run::Status::CpuLimit | run::Status::IdleLimit) {
-        return Err(Error::usage(format!(
+        return Err(Error::run(format!(
             "your program does not end on our smallest input ({bytes} bytes): still running \
              after {} ms of CPU, {START_UP_GRACE} x the time limit of {ms} ms; an endless \
              loop at start-up?",
             run.cpu.as_millis()
         )));
     }
-    Err(Error::usage(format!(
+    Err(Error::run(format!(
         "your program takes {} ms of CPU on our smallest input ({bytes} bytes), over the \
          time limit of {ms} ms: its start-up alone is over the limit; raise --time-limit",
         best.min(run.cpu).as_millis()

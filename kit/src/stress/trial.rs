@@ -91,7 +91,7 @@ impl Trial<'_> {
         // The peak memory is measured (for the memory limit): spawns are
         // then one at a time, the runs still in parallel.
         run::run_with(self.cmd, input.as_bytes(), self.limits, None, run::Memory::Measured)
-            .map_err(|e| Error::io(format!("cannot start `{}`", self.cmd), e))
+            .map_err(|e| Error::start(format!("`{}`", self.cmd), e))
     }
 
     /// The program's failure on an input we answered with `ours`, if any.
