@@ -1992,7 +1992,7 @@ impl Options {
     }
 }
 
-// ---- shared blocks (copies: edit their masters) ---------------------------
+// ---- shared blocks (copies: edit their masters) -----------------------------
 
 // shared: show begin, master src/shared/show.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
