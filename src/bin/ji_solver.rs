@@ -2125,9 +2125,12 @@ pub struct Options {
 const HELP: &str = "\
 ji_solver: the value of 集 (波波攒) under optimal play.
 usage:   ji_solver [options] < input
-input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
-         (round limit, 0 = none; draw chance in percent), then q queries
-         `x y` (counts of A and B, 0..=C = max req); any whitespace. R = 0
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, optionally
+         `lasting m` and m lasting effects (docs/ji.md), then `R p` (round
+         limit, 0 = none; draw chance in percent), then q queries `x y`
+         (counts of A and B, 0..=C = max req), each optionally followed by
+         `lost i a_1 .. a_i j b_1 .. b_j`: the skills A and B have lost (a
+         union of taken lists; none if absent); any whitespace. R = 0
          with p = 0 is the unlimited game (endless play pays 0).
 output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
@@ -2137,7 +2140,9 @@ options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      game: the proof,
                      `lower|upper a b name u ...`, A's|B's strategy at each
                      reachable (a, b), u / 2^60, or `limit A|B a b` where
-                     that player wins as surely as it likes (docs/ji.md)
+                     that player wins as surely as it likes (docs/ji.md);
+                     with lasting effects each state `a b` is written
+                     `a b lost i names.. j names..` (here and in `open`)
          --strict    also check the layout: one record per line, single
                      spaces, a final newline, integers without a leading
                      zero, p with at most 3 decimals (`line L column C: ...`).
