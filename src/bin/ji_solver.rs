@@ -125,16 +125,66 @@ struct Problem<'a> {
     queries: Vec<Query>,
 }
 
-/// One query: the counts of 集 of A and B.
+/// One query: the counts of 集 of A and B, and the skills each has lost
+/// (bits of the variant's indexes).
 struct Query {
     a: usize,
     b: usize,
+    lost: [u64; 2],
+}
+
+/// The keyword of a query's lost sets: it stands where the next query's x
+/// or the end would be, so a query without it reads as before.
+const LOST: &[u8] = b"lost";
+
+/// Reads query t's `lost i a_1 .. a_i j b_1 .. b_j` if it follows: A's and
+/// B's lost skills, each a set that lasting effects can take (a union of
+/// taken lists).
+fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], Failure> {
+    let mut lost = [0u64; 2];
+    if lx.peek() != Some(LOST) {
+        return Ok(lost);
+    }
+    lx.expect(&|| "`lost`".to_string())?;
+    let n = v.skills.len();
+    // Every set an effect takes, as bits.
+    let taken: Vec<u64> =
+        v.lasting.iter().map(|e| e.taken.iter().fold(0, |m, &z| m | 1 << z)).collect();
+    for (set, who) in lost.iter_mut().zip(["A", "B"]) {
+        let ct = lx.expect(&|| format!("the count of {who}'s lost skills in query {t}"))?;
+        let count = match parse_u64(ct.text) {
+            Some(c) if c <= n as u64 => c,
+            _ => {
+                let what =
+                    format!("query {t}: {who}'s lost count `{}` is not in 0..={n}", show(ct.text));
+                return ct.fail(what);
+            }
+        };
+        lx.plain_int(&ct, "lost count")?;
+        for _ in 0..count {
+            let nt = lx.expect(&|| format!("a skill {who} has lost in query {t}"))?;
+            let x = known(v, &nt, &|| format!("query {t}: {who} has lost"))?;
+            if *set >> x & 1 == 1 {
+                return nt.fail(format!("query {t}: {who} has lost `{}` twice", show(nt.text)));
+            }
+            *set |= 1 << x;
+        }
+        if taken.iter().filter(|&&m| m & !*set == 0).fold(0, |u, m| u | m) != *set {
+            let what = format!(
+                "query {t}: no lasting effects take exactly the skills {who} has lost (a lost \
+                 set is a union of taken lists)"
+            );
+            return ct.fail(what);
+        }
+    }
+    Ok(lost)
 }
 
 /// Reads the problem (`strict`: one record per line, as in `HELP`).
 fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     let mut lx = Lexer::new(input);
     lx.strict = strict;
+    lx.lasting = true;
     let variant = parse_variant(&mut lx)?;
     let cap = variant.skills.iter().map(|s| s.req).max().unwrap_or(0);
     let rt = lx.expect(&|| "the round limit R".to_string())?;
@@ -214,8 +264,9 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
                 }
             }
         }
+        let lost = parse_lost(&mut lx, &variant, t)?;
         lx.end_record(t == q)?;
-        queries.push(Query { a: pair[0], b: pair[1] });
+        queries.push(Query { a: pair[0], b: pair[1], lost });
     }
     // Reading: like `cin`, what follows the last query is not read
     // (`--strict` has refused it in `end_record`).
@@ -225,7 +276,10 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
 // ---- model ------------------------------------------------------------------
 
 /// The game as the solver sees it: skills sorted by req, so that the skills
-/// usable with c 集 are a prefix of the list.
+/// a side still has and can use with c 集 are a prefix of its list. A state
+/// is the counts and the lost-set pair (a layer): s = layer * (C+1)^2 + a *
+/// (C+1) + b. Lost sets only grow: a round that takes skills leads to a
+/// layer of larger lost sets.
 #[derive(Clone)]
 struct Game {
     n: usize,
@@ -233,21 +287,48 @@ struct Game {
     cap: usize,
     /// delta of each skill, in req order.
     delta: Vec<i64>,
-    /// usable[c] = number of skills with req <= c.
-    usable: Vec<usize>,
     /// outcome[i * n + j]: +1 if skill i beats skill j, -1 if j beats i.
     outcome: Vec<i8>,
     /// 1 - p/100: the chance an unfinished round is not called off.
     keep: f64,
     /// The variant's index of each skill.
     order: Vec<usize>,
+    /// The lost-set pairs reachable from the queried ones and their mirrors.
+    layers: Vec<Layer>,
     /// The unlimited game only: per state, whether A wins limit-surely
     /// there (`limit_wins`; B does where A does at the mirrored state).
     won: Vec<bool>,
+    /// A game of some layers only (`certify_layers`): per state of the
+    /// whole game, the value the rounds that leave these layers reach (a
+    /// proved lower bound L, and the midpoint of [L, H] for strategies).
+    outside_lower: Vec<i128>,
+    outside: Vec<f64>,
 }
 
+/// One lost-set pair (A's, B's) and what it leaves each side.
+#[derive(Clone)]
+struct Layer {
+    /// Per side (A, B): the skills lost (bits of the variant's indexes),
+    /// the skills kept (ids in req order), and per count how many of them
+    /// are usable.
+    lost: [u64; 2],
+    kept: [Vec<usize>; 2],
+    usable: [Vec<usize>; 2],
+    /// The layer after a round that goes on, per pair (A's kept i, B's j).
+    then: Vec<usize>,
+    /// The layer (B's lost set, A's).
+    mirror: usize,
+}
+
+/// Largest number of lost-set pairs built (each a table of (C+1)^2 states;
+/// one breakthrough gives at most 4).
+const MAX_LAYERS: usize = 1024;
+
 impl Game {
-    fn new(v: &Variant<'_>, cap: i64, keep: f64) -> Game {
+    /// The game over the lost-set pairs reachable from `lost` (A's, B's
+    /// lost skills as bits of the variant's indexes) and their mirrors;
+    /// `None` past `MAX_LAYERS`.
+    fn new(v: &Variant<'_>, cap: i64, keep: f64, lost: &[[u64; 2]]) -> Option<Game> {
         let n = v.skills.len();
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| v.skills[i].req);
@@ -257,37 +338,100 @@ impl Game {
             .flat_map(|&i| order.iter().map(move |&j| wins(i, j) - wins(j, i)))
             .collect();
         let cap = cap as usize;
-        let usable =
-            (0..=cap).map(|c| order.partition_point(|&i| v.skills[i].req <= c as i64)).collect();
-        Game {
-            n,
-            cap,
-            delta: order.iter().map(|&i| v.skills[i].delta).collect(),
-            usable,
-            outcome,
-            keep,
-            order,
-            won: Vec::new(),
+        let delta = order.iter().map(|&i| v.skills[i].delta).collect();
+        let (layers, won, outside_lower, outside) = (vec![], vec![], vec![], vec![]);
+        let mut game =
+            Game { n, cap, delta, outcome, keep, order, layers, won, outside_lower, outside };
+        // What skill x takes when it meets y, as bits.
+        let takes =
+            |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
+        let mut index = std::collections::HashMap::new();
+        let mut at = 0;
+        // No query: the table of nothing lost (so that there is a game).
+        let seeds = if lost.is_empty() { &[[0, 0]][..] } else { lost };
+        for pair in seeds.iter().flat_map(|&[a, b]| [[a, b], [b, a]]) {
+            if !index.contains_key(&pair) {
+                index.insert(pair, index.len());
+                game.layers.push(game.layer(v, pair));
+            }
         }
+        while at < game.layers.len() {
+            if game.layers.len() > MAX_LAYERS {
+                return None;
+            }
+            let [la, lb] = game.layers[at].lost;
+            let (ka, kb) = (game.layers[at].kept[0].clone(), game.layers[at].kept[1].clone());
+            let mut then = Vec::with_capacity(ka.len() * kb.len());
+            for &i in &ka {
+                for &j in &kb {
+                    let (x, y) = (game.order[i], game.order[j]);
+                    let pair = [la | takes(y, x), lb | takes(x, y)];
+                    let next = index.len();
+                    let l = *index.entry(pair).or_insert(next);
+                    if l == next {
+                        game.layers.push(game.layer(v, pair));
+                    }
+                    then.push(l);
+                }
+            }
+            game.layers[at].then = then;
+            at += 1;
+        }
+        for l in 0..game.layers.len() {
+            let [a, b] = game.layers[l].lost;
+            game.layers[l].mirror = index[&[b, a]];
+        }
+        Some(game)
+    }
+
+    /// The layer of lost sets `lost` (its `then` and `mirror` left empty).
+    fn layer(&self, v: &Variant<'_>, lost: [u64; 2]) -> Layer {
+        let side = |l: u64| -> (Vec<usize>, Vec<usize>) {
+            let kept: Vec<usize> = (0..self.n).filter(|&i| l >> self.order[i] & 1 == 0).collect();
+            let req = |i: usize| v.skills[self.order[i]].req;
+            let usable = (0..=self.cap).map(|c| kept.partition_point(|&i| req(i) <= c as i64));
+            (kept.clone(), usable.collect())
+        };
+        let ((ka, ua), (kb, ub)) = (side(lost[0]), side(lost[1]));
+        Layer { lost, kept: [ka, kb], usable: [ua, ub], then: Vec::new(), mirror: 0 }
     }
 
     fn width(&self) -> usize {
         self.cap + 1
     }
 
-    /// The value at state s where a player cannot move.
-    fn decided(&self, s: usize) -> Option<f64> {
-        let w = self.width();
-        self.decided_at(s / w, s % w)
+    /// Every state's index is below this.
+    fn states(&self) -> usize {
+        self.layers.len() * self.width() * self.width()
     }
 
-    /// The value at counts (a, b) where a player cannot move. Reading (the
+    /// State s as (layer, A's count, B's count).
+    fn at(&self, s: usize) -> (usize, usize, usize) {
+        let w = self.width();
+        (s / (w * w), s / w % w, s % w)
+    }
+
+    /// The state (B's count, A's count) with the lost sets swapped.
+    fn mirror(&self, s: usize) -> usize {
+        let (l, a, b) = self.at(s);
+        let w = self.width();
+        (self.layers[l].mirror * w + b) * w + a
+    }
+
+    /// How many skills A (rows) and B (columns) can play at state s.
+    fn moves(&self, s: usize) -> (usize, usize) {
+        let (l, a, b) = self.at(s);
+        let layer = &self.layers[l];
+        (layer.usable[0][a], layer.usable[1][b])
+    }
+
+    /// The value at state s where a player cannot move. Reading (the
     /// statement is silent; its referee says "an illegal move that would
     /// have won is still ILLEGAL" and "a variant with no req-0 skill gives
     /// ILLEGAL AB 1"): a player with no usable skill cannot move and loses;
     /// if neither can move, a draw.
-    fn decided_at(&self, a: usize, b: usize) -> Option<f64> {
-        match (self.usable[a], self.usable[b]) {
+    fn decided(&self, s: usize) -> Option<f64> {
+        match self.moves(s) {
             (0, 0) => Some(0.0),
             (0, _) => Some(-1.0),
             (_, 0) => Some(1.0),
@@ -298,9 +442,8 @@ impl Game {
     /// The value at state s if a combinatorial argument settles it: +1
     /// where A wins limit-surely, -1 where B does (unlimited game only).
     fn settled(&self, s: usize) -> Option<f64> {
-        let w = self.width();
         let won = |s: usize| self.won.get(s) == Some(&true);
-        match (won(s), won((s % w) * w + s / w)) {
+        match (won(s), won(self.mirror(s))) {
             (true, _) => Some(1.0),
             (_, true) => Some(-1.0),
             _ => None,
@@ -329,30 +472,71 @@ impl Game {
         (c as i64).saturating_add(self.delta[i]).clamp(0, self.cap as i64) as usize
     }
 
-    /// Builds the stage game at counts (a, b) into `stage.m` given the
-    /// values `next` of the states one round later: rows are A's skills,
-    /// columns B's; or the value where a player cannot move.
-    fn build_stage(&self, a: usize, b: usize, next: &[f64], stage: &mut Stage) -> StageGame {
+    /// A's move i against B's move j at state s (indexes into the skills
+    /// each side kept): +1 or -1 if one beats the other and the game ends,
+    /// else 0 and the next state ("otherwise both deltas apply", and a
+    /// lasting effect takes its skills for the rest of the game).
+    fn round(&self, s: usize, i: usize, j: usize) -> (i8, usize) {
+        let (l, a, b) = self.at(s);
+        let layer = &self.layers[l];
+        let (x, y) = (layer.kept[0][i], layer.kept[1][j]);
+        let o = self.outcome[x * self.n + y];
+        let then = layer.then[i * layer.kept[1].len() + j];
+        let w = self.width();
+        (o, (then * w + self.next(a, x)) * w + self.next(b, y))
+    }
+
+    /// Where a round ends for the exact check and B's best reply: A's value
+    /// (grid units) if a skill beats the other (`o`), or if the round
+    /// leaves this game's layers (`to` past its states: the proved lower
+    /// bound there); `None` if it goes on to state `to`.
+    fn ending(&self, o: i8, to: usize) -> Option<i128> {
+        let ns = self.states();
+        match o {
+            0 if to < ns => None,
+            0 => Some(self.outside_lower[to - ns]),
+            o => Some(i128::from(o) * GRID_ONE),
+        }
+    }
+
+    /// The game of the layers `members` (a layer and its mirror) alone:
+    /// rounds that leave them end at the values `outside_lower` and
+    /// `outside` of the whole game's states.
+    fn part(&self, members: &[usize], outside_lower: Vec<i128>, outside: Vec<f64>) -> Game {
+        let size = self.width() * self.width();
+        let local = |l: usize| members.iter().position(|&m| m == l);
+        let mut layers: Vec<Layer> = members.iter().map(|&m| self.layers[m].clone()).collect();
+        for layer in &mut layers {
+            layer.then.iter_mut().for_each(|t| *t = local(*t).unwrap_or(members.len() + *t));
+            layer.mirror = local(layer.mirror).unwrap_or(0);
+        }
+        let won = match self.won.is_empty() {
+            true => vec![],
+            false => members.iter().flat_map(|&m| self.won[m * size..][..size].to_vec()).collect(),
+        };
+        Game { layers, won, outside_lower, outside, ..self.clone() }
+    }
+
+    /// Builds the stage game at state s into `stage.m` given the values
+    /// `next` of the states one round later: rows are A's skills, columns
+    /// B's; or the value where a player cannot move.
+    fn build_stage(&self, s: usize, next: &[f64], stage: &mut Stage) -> StageGame {
         // "needs at least `req` 集": the usable skills, a prefix by req.
-        if let Some(v) = self.decided_at(a, b) {
+        if let Some(v) = self.decided(s) {
             return StageGame::Decided(v);
         }
-        let (rows, cols) = (self.usable[a], self.usable[b]);
-        let w = self.width();
+        let (rows, cols) = self.moves(s);
         stage.m.clear();
         stage.work += (rows * cols + 32) as u64;
         for i in 0..rows {
-            let row = self.next(a, i) * w;
-            let out = &self.outcome[i * self.n..i * self.n + cols];
-            // "If one side's skill beats the other's, that side wins and
-            // the game ends; otherwise both deltas apply", and the next
-            // round is played with probability 1 - p/100.
-            for (j, &o) in out.iter().enumerate() {
-                stage.m.push(if o != 0 {
-                    f64::from(o)
-                } else {
-                    self.keep * next[row + self.next(b, j)]
-                });
+            for j in 0..cols {
+                // "If one side's skill beats the other's, that side wins
+                // and the game ends", else the next round is played with
+                // probability 1 - p/100.
+                let (o, to) = self.round(s, i, j);
+                let later =
+                    |to: usize| next.get(to).unwrap_or_else(|| &self.outside[to - next.len()]);
+                stage.m.push(if o != 0 { f64::from(o) } else { self.keep * later(to) });
             }
         }
         StageGame::Matrix { rows, cols }
@@ -443,14 +627,17 @@ const GEOMETRIC_REST: f64 = 1e-9;
 
 /// Solves the table; `queried` are the states whose values are printed.
 fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule) -> Solution {
-    let w = game.width();
+    let ns = game.states();
     let mut stage = Stage::default();
-    let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
+    let (mut old, mut new) = (vec![0.0; ns], vec![0.0; ns]);
     // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
     // a certificate gives it. Its values +-1 come first, with no numbers.
     let unlimited = rounds == 0 && game.keep == 1.0;
     let mut game = game.clone();
-    if unlimited && w * w <= MAX_CERTIFY_STATES {
+    // Several layers are certified a layer and its mirror at a time.
+    let part = 2 * game.width() * game.width();
+    let layered = game.layers.len() > 1;
+    if unlimited && (ns <= MAX_CERTIFY_STATES || layered && part <= MAX_CERTIFY_STATES) {
         game.won = limit_wins(&game, &mut stage.work);
     }
     let game = &game;
@@ -460,8 +647,11 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes = Vec::new();
     let mut note = String::new();
-    if unlimited && w * w > MAX_CERTIFY_STATES {
-        note = format!("; certificates are made for C <= {MAX_CERTIFY_CAP} only");
+    if unlimited && (layered && part > MAX_CERTIFY_STATES || !layered && ns > MAX_CERTIFY_STATES) {
+        note = match game.layers.len() {
+            1 => format!("; certificates are made for C <= {MAX_CERTIFY_CAP} only"),
+            _ => format!("; certificates are made for {MAX_CERTIFY_STATES} states (counts and lost sets) only, here {ns}"),
+        };
     }
     // The narrowest certificate over the queried states, and whether it is
     // narrow enough.
@@ -504,9 +694,13 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
         if unlimited && (change.is_none() || converged || checkpoint) {
             let last_call = change.is_none() || converged;
-            if let Some(cert) = certify(game, &old, &mut stage, schedule.passes(last_call), queried)
-            {
-                let width = cert.width(w, queried);
+            let passes = schedule.passes(last_call);
+            let cert = match layered {
+                true => certify_layers(game, &old, &mut stage, passes, queried),
+                false => certify(game, &old, &mut stage, passes, queried),
+            };
+            if let Some(cert) = cert {
+                let width = cert.width(game, queried);
                 if best.as_ref().map_or(true, |b| width < b.0) {
                     best = Some((width, cert));
                 }
@@ -533,16 +727,15 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     });
     let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(done as f64);
     // Known without solving: a limit-sure win, a player who cannot move,
-    // and V(a, a) = 0 (the game at (a, a) is its own negated transpose).
-    let diagonal = |s: usize| (s / w == s % w).then_some(0.0);
+    // and V = 0 at a state that is its own mirror (its game is its own
+    // negated transpose).
+    let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
     let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
     let bounds: Vec<Bounds> = match &best {
-        Some((_, cert)) => (0..w * w).map(|s| cert.bounds(w, s)).collect(),
-        None if unlimited => {
-            (0..w * w).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect()
-        }
+        Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
+        None if unlimited => (0..ns).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect(),
         None if warning.is_none() => old.iter().map(|&v| Bounds::exact(v)).collect(),
-        None => (0..w * w)
+        None => (0..ns)
             .map(|s| exact(s).map_or(Bounds::around(old[s], rest + carried), Bounds::exact))
             .collect(),
     };
@@ -564,8 +757,8 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
 const WORK: u64 = 200_000_000;
 
 impl Game {
-    /// One round: `new` = T(`old`) on the states a < b, mirrored; V(a, a) =
-    /// 0. The largest change, or `None` when out of work (`new` partial).
+    /// One round: `new` = T(`old`) on the states below their mirror,
+    /// mirrored; 0 on a state that is its own mirror. The largest change, or `None` when out of work (`new` partial).
     fn sweep(
         &self,
         old: &[f64],
@@ -573,26 +766,29 @@ impl Game {
         stage: &mut Stage,
         tol: Tolerances,
     ) -> Option<f64> {
-        let w = self.width();
         let mut change: f64 = 0.0;
-        for a in 0..w {
-            new[a * w + a] = 0.0;
-            for b in a + 1..w {
-                if stage.work > WORK {
-                    return None;
-                }
-                // A limit-sure win is +-1 whatever the estimates say.
-                let v = match self.settled(a * w + b) {
-                    Some(v) => v,
-                    None => match self.build_stage(a, b, old, stage) {
-                        StageGame::Matrix { rows, cols } => stage.value(rows, cols, tol),
-                        StageGame::Decided(v) => v,
-                    },
-                };
-                change = change.max((v - old[a * w + b]).abs());
-                new[a * w + b] = v;
-                new[b * w + a] = -v;
+        for s in 0..self.states() {
+            let m = self.mirror(s);
+            if m == s {
+                new[s] = 0.0;
             }
+            if m <= s {
+                continue;
+            }
+            if stage.work > WORK {
+                return None;
+            }
+            // A limit-sure win is +-1 whatever the estimates say.
+            let v = match self.settled(s) {
+                Some(v) => v,
+                None => match self.build_stage(s, old, stage) {
+                    StageGame::Matrix { rows, cols } => stage.value(rows, cols, tol),
+                    StageGame::Decided(v) => v,
+                },
+            };
+            change = change.max((v - old[s]).abs());
+            new[s] = v;
+            new[m] = -v;
         }
         Some(change)
     }
@@ -818,17 +1014,17 @@ fn certify(
     passes: Vec<Pass>,
     queried: &[usize],
 ) -> Option<Certificate> {
-    let w = game.width();
-    if w * w > MAX_CERTIFY_STATES {
+    let ns = game.states();
+    if ns > MAX_CERTIFY_STATES {
         return None;
     }
     let mut cert = Certificate {
-        lower: vec![-GRID_ONE; w * w],
-        pass_of: vec![usize::MAX; w * w],
+        lower: vec![-GRID_ONE; ns],
+        pass_of: vec![usize::MAX; ns],
         strategies: Vec::new(),
     };
     let start = stage.work;
-    let everywhere: Vec<usize> = (0..w * w).collect();
+    let everywhere: Vec<usize> = (0..ns).collect();
     let mut newton: Option<NewtonValues> = None;
     for pass in passes {
         // Past the budget the rest is skipped, but for the rescue passes
@@ -836,10 +1032,9 @@ fn certify(
         if stage.work - start > pass.budget {
             continue;
         }
-        let bounds = |s: usize| cert.bounds(w, s);
-        let between = |at: f64| -> Vec<f64> {
-            (0..w * w).map(bounds).map(|b| b.lo + b.width() * at).collect()
-        };
+        let bounds = |s: usize| cert.bounds(game, s);
+        let between =
+            |at: f64| -> Vec<f64> { (0..ns).map(bounds).map(|b| b.lo + b.width() * at).collect() };
         let source = match pass.source {
             Source::Iterated => table.to_vec(),
             Source::Shifted { by } => game.lowered(table, by),
@@ -854,7 +1049,7 @@ fn certify(
             // proved answer changes.
             Source::NewtonLimit { by } => {
                 let v = match newton.as_ref().and_then(|n| n.limit.as_ref()) {
-                    Some(v) if cert.width(w, queried) > CERTIFIED => v,
+                    Some(v) if cert.width(game, queried) > CERTIFIED => v,
                     _ => continue,
                 };
                 game.lowered(v, by)
@@ -875,14 +1070,14 @@ fn certify(
             continue;
         }
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - pass.tilt)).collect();
-        let mut x = Vec::with_capacity(w * w);
-        for s in 0..w * w {
+        let mut x = Vec::with_capacity(ns);
+        for s in 0..ns {
             // The stage game's strategy, or none (decided).
             if game.settled(s).is_some() {
                 x.push(Vec::new());
                 continue;
             }
-            x.push(match game.build_stage(s / w, s % w, &tilted, stage) {
+            x.push(match game.build_stage(s, &tilted, stage) {
                 StageGame::Matrix { rows, cols } => {
                     stage.strategies(rows, cols, pass.tol);
                     dyadic(&stage.best_x, pass.noise)
@@ -891,11 +1086,66 @@ fn certify(
             });
         }
         cert.consider(game, x, &mut stage.work);
-        if cert.width(w, &everywhere) <= CERTIFIED {
+        if cert.width(game, &everywhere) <= CERTIFIED {
             break;
         }
     }
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
+}
+
+/// `certify` for a game of several lost-set pairs, a layer and its mirror
+/// at a time, the largest lost sets first: lost sets only grow, so the
+/// rounds that leave a pair reach pairs proved before, valued there at
+/// their proved lower bounds (`Game::part`). A pair's proof is one
+/// strategy per state (the best pass's there) with the bounds `proves`
+/// passes for it, so that the whole proof is one stationary strategy.
+fn certify_layers(
+    game: &Game,
+    table: &[f64],
+    stage: &mut Stage,
+    passes: Vec<Pass>,
+    queried: &[usize],
+) -> Option<Certificate> {
+    let (ns, size) = (game.states(), game.width() * game.width());
+    let mut lower = vec![-GRID_ONE; ns];
+    let mut strategy: Vec<Dyadic> = vec![Vec::new(); ns];
+    let lost = |l: &usize| game.layers[*l].lost.iter().map(|m| m.count_ones()).sum::<u32>();
+    let mut order: Vec<usize> = (0..game.layers.len()).collect();
+    order.sort_by_key(|l| std::cmp::Reverse(lost(l)));
+    for l in order {
+        let m = game.layers[l].mirror;
+        if m < l {
+            continue;
+        }
+        let members = if m == l { vec![l] } else { vec![l, m] };
+        let global = |s: usize| members[s / size] * size + s % size;
+        let outside =
+            (0..ns).map(|s| (lower[s] - lower[game.mirror(s)]) as f64 * 0.5 / GRID_ONE as f64);
+        let part = game.part(&members, lower.clone(), outside.collect());
+        let states: Vec<usize> = (0..part.states()).collect();
+        let local = |s: &usize| states.iter().position(|&t| global(t) == *s);
+        let asked: Vec<usize> = queried.iter().filter_map(local).collect();
+        let table: Vec<f64> = states.iter().map(|&s| table[global(s)]).collect();
+        let cert = match certify(&part, &table, stage, passes.clone(), &asked) {
+            Some(cert) => cert,
+            None => continue,
+        };
+        let x: Vec<Dyadic> =
+            states.iter().map(|&s| cert.strategies[cert.pass_of[s]][s].clone()).collect();
+        let phi = match proves(&part, &x, &cert.lower) {
+            true => Some(cert.lower),
+            false => ReplyProcess::new(&part, &x)
+                .lower_bound(&mut stage.work)
+                .filter(|phi| proves(&part, &x, phi)),
+        };
+        for (s, phi) in phi.iter().flatten().enumerate() {
+            lower[global(s)] = *phi;
+        }
+        for (s, x) in x.into_iter().enumerate() {
+            strategy[global(s)] = x;
+        }
+    }
+    Some(Certificate { lower, pass_of: vec![0; ns], strategies: vec![strategy] })
 }
 
 /// Proved bounds on the unlimited game's values.
@@ -924,15 +1174,15 @@ impl Certificate {
     }
 
     /// [L(s), H(s)], H(a, b) = -L(b, a).
-    fn bounds(&self, w: usize, s: usize) -> Bounds {
-        let t = (s % w) * w + s / w;
+    fn bounds(&self, game: &Game, s: usize) -> Bounds {
+        let t = game.mirror(s);
         let unit = GRID_ONE as f64;
         Bounds { lo: self.lower[s] as f64 / unit, hi: -self.lower[t] as f64 / unit }
     }
 
     /// The largest H - L over `states`.
-    fn width(&self, w: usize, states: &[usize]) -> f64 {
-        let gap = |&s: &usize| self.bounds(w, s).width();
+    fn width(&self, game: &Game, states: &[usize]) -> f64 {
+        let gap = |&s: &usize| self.bounds(game, s).width();
         states.iter().map(gap).fold(0.0, f64::max)
     }
 }
@@ -1126,8 +1376,7 @@ const NEWTON_ROUNDS: usize = 30;
 /// lambda where it converged (or when the work passes `limit`), and the
 /// limit lambda -> 0 extrapolated if it stopped converging.
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> NewtonValues {
-    let w = game.width();
-    let ns = w * w;
+    let ns = game.states();
     let mut v: Vec<Dd> = start.iter().map(|&x| Dd::from(x)).collect();
     let mut best = start.to_vec();
     // The values at the lambda before `best`'s, if that one converged too.
@@ -1152,7 +1401,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                     rhs[s] = Dd::from(k);
                     continue;
                 }
-                let (rows, cols) = match disc.build_stage(s / w, s % w, &hi, stage) {
+                let (rows, cols) = match disc.build_stage(s, &hi, stage) {
                     StageGame::Matrix { rows, cols } => (rows, cols),
                     StageGame::Decided(d) => {
                         rhs[s] = Dd::from(d);
@@ -1162,16 +1411,18 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 stage.strategies(rows, cols, FINE);
                 let (x, y) = (&stage.best_x, &stage.best_y);
                 let (sx, sy) = (Dd::total(x), Dd::total(y));
-                let (ca, cb) = (s / w, s % w);
                 // B's probabilities normalised once, not once per row of A.
                 let yn: Vec<Dd> = y[..cols].iter().map(|&q| Dd::from(q).div(sy)).collect();
                 for i in (0..rows).filter(|&i| x[i] > 0.0) {
                     let xi = Dd::from(x[i]).div(sx);
                     for j in (0..cols).filter(|&j| y[j] > 0.0) {
                         let p = xi.mul(yn[j]);
-                        match game.outcome[i * game.n + j] {
-                            0 => {
-                                let to = game.next(ca, i) * w + game.next(cb, j);
+                        match game.round(s, i, j) {
+                            (0, to) if to >= ns => {
+                                let v = Dd::from(game.outside[to - ns]);
+                                rhs[s] = rhs[s].add(p.mul(keep).mul(v));
+                            }
+                            (0, to) => {
                                 let c = p.mul(keep);
                                 a[s * ns + to] -= c.hi;
                                 match coef[s].iter_mut().find(|e| e.0 == to) {
@@ -1179,7 +1430,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                                     None => coef[s].push((to, c)),
                                 }
                             }
-                            o => rhs[s] = rhs[s].add(p.mul(Dd::from(f64::from(o)))),
+                            (o, _) => rhs[s] = rhs[s].add(p.mul(Dd::from(f64::from(o)))),
                         }
                     }
                 }
@@ -1321,8 +1572,10 @@ struct Step {
 
 /// One reply of B to A's dyadic strategy at a state.
 struct Reply {
-    /// sum of weight * (+1 or -1) over A's skills that end the game.
+    /// Over A's skills that end the game (or leave the layers solved):
+    /// sum of weight * value, split as in `exact_q` (grid units).
     ending: i128,
+    ending_part: i128,
     /// No skill of A's strategy ends the game against it.
     endless: bool,
     /// Where the game goes on.
@@ -1344,13 +1597,11 @@ struct ReplyProcess {
 
 impl ReplyProcess {
     fn new(game: &Game, x: &[Dyadic]) -> ReplyProcess {
-        let w = game.width();
-        let ns = w * w;
+        let ns = game.states();
         let mut replies: Vec<Vec<Reply>> = (0..ns).map(|_| Vec::new()).collect();
         let mut decided = vec![0i128; ns];
         for s in 0..ns {
-            let (a, b) = (s / w, s % w);
-            let (rows, cols) = (game.usable[a], game.usable[b]);
+            let (rows, cols) = game.moves(s);
             if let Some(v) = game.settled(s) {
                 // Limit-sure: A (v = 1) or B wins with probability as close
                 // to 1 as it likes (A switches to that strategy there).
@@ -1367,15 +1618,15 @@ impl ReplyProcess {
                 continue;
             }
             for j in 0..cols {
-                let mut reply = Reply { ending: 0, endless: true, steps: Vec::new() };
+                let mut reply = Reply { ending: 0, ending_part: 0, endless: true, steps: vec![] };
                 for (i, &weight) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
-                    match game.outcome[i * game.n + j] {
-                        0 => {
-                            let to = game.next(a, i) * w + game.next(b, j);
-                            reply.steps.push(Step { to, weight });
-                        }
-                        o => {
-                            reply.ending += i128::from(o) * i128::from(weight);
+                    let (o, to) = game.round(s, i, j);
+                    match game.ending(o, to) {
+                        None => reply.steps.push(Step { to, weight }),
+                        Some(v) => {
+                            let weight = i128::from(weight);
+                            reply.ending += weight * (v >> STRATEGY_BITS);
+                            reply.ending_part += weight * (v & ((1 << STRATEGY_BITS) - 1));
                             reply.endless = false;
                         }
                     }
@@ -1403,7 +1654,7 @@ impl ReplyProcess {
     /// exceeds 2^(GRID_BITS + 1).
     fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
         let r = &self.replies[s][j];
-        let (mut whole, mut part) = (r.ending << (GRID_BITS - STRATEGY_BITS), 0i128);
+        let (mut whole, mut part) = (r.ending, r.ending_part);
         for st in &r.steps {
             let weight = i128::from(st.weight);
             whole += weight * (phi[st.to] >> STRATEGY_BITS);
@@ -1435,7 +1686,7 @@ impl ReplyProcess {
                     for st in &r.steps {
                         a[s * ns + st.to] -= st.weight as f64 / unit;
                     }
-                    rhs[s] = r.ending as f64 / unit;
+                    rhs[s] = (r.ending as f64 + r.ending_part as f64 / unit) / GRID_ONE as f64;
                 } else {
                     // Decided, or B stops (worth 0).
                     phi[s] = self.decided[s];
@@ -1532,11 +1783,10 @@ impl ReplyProcess {
 
 /// Per state, whether A wins limit-surely there (value exactly 1).
 fn limit_wins(game: &Game, work: &mut u64) -> Vec<bool> {
-    let w = game.width();
-    let ns = w * w;
+    let ns = game.states();
     // Y starts as every state where A can move; states leave it until
     // each one left is reached by its ladders.
-    let mut inside: Vec<bool> = (0..ns).map(|s| game.usable[s / w] > 0).collect();
+    let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
     loop {
         // Out of work: no state settled (a part of the fixpoint proves
         // nothing; this is never seen on the bench variants).
@@ -1544,7 +1794,7 @@ fn limit_wins(game: &Game, work: &mut u64) -> Vec<bool> {
             return vec![false; ns];
         }
         // X: the states of Y proved so far, in the order they were added.
-        let mut proved: Vec<bool> = (0..ns).map(|s| inside[s] && game.usable[s % w] == 0).collect();
+        let mut proved: Vec<bool> = (0..ns).map(|s| inside[s] && game.moves(s).1 == 0).collect();
         let mut grew = true;
         while grew {
             grew = false;
@@ -1569,19 +1819,16 @@ impl Game {
     /// Whether A has a ladder at state s towards `proved` inside `inside`
     /// (see the section's head).
     fn has_ladder(&self, s: usize, inside: &[bool], proved: &[bool], work: &mut u64) -> bool {
-        let w = self.width();
-        let (a, b) = (s / w, s % w);
-        let (rows, cols) = (self.usable[a], self.usable[b]);
-        let to = |i: usize, j: usize| self.next(a, i) * w + self.next(b, j);
+        let (rows, cols) = self.moves(s);
         // Skill i against reply j: B wins, or the game leaves Y.
-        let loses = |i: usize, j: usize| match self.outcome[i * self.n + j] {
-            0 => !inside[to(i, j)],
-            o => o < 0,
+        let loses = |i: usize, j: usize| match self.round(s, i, j) {
+            (0, to) => !inside[to],
+            (o, _) => o < 0,
         };
         // A wins, or the game goes to a state proved before.
-        let progresses = |i: usize, j: usize| match self.outcome[i * self.n + j] {
-            0 => proved[to(i, j)],
-            o => o > 0,
+        let progresses = |i: usize, j: usize| match self.round(s, i, j) {
+            (0, to) => proved[to],
+            (o, _) => o > 0,
         };
         let mut open = vec![true; cols];
         let mut climbed = vec![false; rows];
@@ -1646,8 +1893,7 @@ type Dyadic = Vec<u64>;
 /// Whether `phi` (grid units) is a proved lower bound on the unlimited
 /// game's value, A playing `x` (the section's head).
 fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
-    let w = game.width();
-    let ns = w * w;
+    let ns = game.states();
     let one = 1i128 << STRATEGY_BITS;
     let split = |v: i128| (v >> STRATEGY_BITS, v & (one - 1));
     // (1), and A's strategies are distributions.
@@ -1659,7 +1905,7 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
             Some(v) if phi[s] > v as i128 * GRID_ONE => return false,
             Some(_) => {}
             None => {
-                let rows = game.usable[s / w];
+                let rows = game.moves(s).0;
                 let sum: i128 = x[s].iter().map(|&u| i128::from(u)).sum();
                 if x[s].len() != rows || sum != one {
                     return false;
@@ -1670,18 +1916,17 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
     // The support of x(s) against reply j: (A's weight, the outcome or
     // the next state).
     let played = |s: usize, j: usize| {
-        let (a, b) = (s / w, s % w);
         x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
-            let o = game.outcome[i * game.n + j];
-            (i128::from(u), o, game.next(a, i) * w + game.next(b, j))
+            let (o, to) = game.round(s, i, j);
+            (i128::from(u), game.ending(o, to), to)
         })
     };
     // (2)
     for s in (0..ns).filter(|&s| game.known(s).is_none()) {
-        for j in 0..game.usable[s % w] {
+        for j in 0..game.moves(s).1 {
             let (mut whole, mut part) = (0i128, 0i128);
-            for (u, o, to) in played(s, j) {
-                let (hi, lo) = if o != 0 { (i128::from(o) * one, 0) } else { split(phi[to]) };
+            for (u, ends, to) in played(s, j) {
+                let (hi, lo) = split(ends.unwrap_or_else(|| phi[to]));
                 whole += u * hi;
                 part += u * lo;
             }
@@ -1697,8 +1942,8 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
     while shrunk {
         shrunk = false;
         for s in 0..ns {
-            let stays = |j: usize| played(s, j).all(|(_, o, to)| o == 0 && z[to]);
-            if z[s] && !(0..game.usable[s % w]).any(stays) {
+            let stays = |j: usize| played(s, j).all(|(_, ends, to)| ends.is_none() && z[to]);
+            if z[s] && !(0..game.moves(s).1).any(stays) {
                 z[s] = false;
                 shrunk = true;
             }
@@ -1735,21 +1980,55 @@ fn answer(
             n, prob.cap, MAX_SKILLS, MAX_CAP
         )));
     }
-    let game = Game::new(&prob.variant, prob.cap, prob.keep);
-    let w = game.width();
-    let queried: Vec<usize> = prob.queries.iter().map(|q| q.a * w + q.b).collect();
-    let name = |i: usize| String::from_utf8_lossy(prob.variant.skills[game.order[i]].name);
-    // The skills of positive weight, in the variant's order.
-    let shown = |units: &[i64]| {
-        let mut shown: Vec<(usize, i64)> = units.iter().copied().enumerate().collect();
+    let lost: Vec<[u64; 2]> = prob.queries.iter().map(|q| q.lost).collect();
+    let w = prob.cap as usize + 1;
+    let game = match Game::new(&prob.variant, prob.cap, prob.keep, &lost) {
+        Some(game) if game.states() <= (MAX_CAP as usize + 1).pow(2) => game,
+        _ => {
+            return Err(Failure::NoExactAnswer(format!(
+                "the variant is too large to solve here (C = {}: more than {} pairs of lost \
+                 sets, or (C+1)^2 states per pair past {} in all, reachable from the queries)",
+                prob.cap,
+                MAX_LAYERS,
+                (MAX_CAP + 1).pow(2)
+            )))
+        }
+    };
+    let layer: std::collections::HashMap<[u64; 2], usize> =
+        game.layers.iter().enumerate().map(|(l, layer)| (layer.lost, l)).collect();
+    let queried: Vec<usize> =
+        prob.queries.iter().map(|q| (layer[&q.lost] * w + q.a) * w + q.b).collect();
+    let name = |x: usize| String::from_utf8_lossy(prob.variant.skills[x].name);
+    // The skills of positive weight, in the variant's order: A's (side 0)
+    // or B's kept skills at state s.
+    let shown = |units: &[i64], s: usize, side: usize| {
+        let kept = &game.layers[game.at(s).0].kept[side];
+        let mut shown: Vec<(usize, i64)> =
+            units.iter().enumerate().map(|(i, &u)| (game.order[kept[i]], u)).collect();
         shown.retain(|e| e.1 > 0);
-        shown.sort_unstable_by_key(|e| game.order[e.0]);
+        shown.sort_unstable_by_key(|e| e.0);
         shown
+    };
+    // A state as its lines write it: `a b`, and in a variant with lasting
+    // effects `lost i names.. j names..` after it.
+    let state = |s: usize| {
+        let (l, a, b) = game.at(s);
+        let mut text = format!("{a} {b}");
+        if !prob.variant.lasting.is_empty() {
+            text += " lost";
+            for set in game.layers[l].lost {
+                text += &format!(" {}", set.count_ones());
+                for x in (0..n).filter(|&x| set >> x & 1 == 1) {
+                    text += &format!(" {}", name(x));
+                }
+            }
+        }
+        text
     };
     let solution = solve_table(&game, prob.rounds, &queried, schedule);
     let mut text = String::new();
     let mut stage = Stage::default();
-    for (q, &s) in prob.queries.iter().zip(&queried) {
+    for &s in &queried {
         text.push_str(&format_value(solution.values[s]));
         text.push('\n');
         if !options.strategy {
@@ -1757,15 +2036,15 @@ fn answer(
         }
         let (mut xs, mut ys) = (Vec::new(), Vec::new());
         if let StageGame::Matrix { rows: r, cols: c } =
-            game.build_stage(q.a, q.b, &solution.next, &mut stage)
+            game.build_stage(s, &solution.next, &mut stage)
         {
             stage.strategies(r, c, COARSE);
             xs = shown_strategy(&stage.best_x, &stage.m, c);
             ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
         }
-        for (who, units) in [("A:", xs), ("B:", ys)] {
+        for (side, who, units) in [(0, "A:", xs), (1, "B:", ys)] {
             text.push_str(who);
-            for (i, u) in shown(&units) {
+            for (i, u) in shown(&units, s, side) {
                 let (whole, part) = (u / 1_000_000, u % 1_000_000);
                 text += &format!(" {} {}.{:06}", name(i), whole, part);
             }
@@ -1774,20 +2053,19 @@ fn answer(
         if let Some(cert) = &solution.certificate {
             // The proof: A's strategies, and B's (A's mirrored); states
             // settled by a limit-sure win (with their winner) end it.
-            for (keyword, from) in [("lower", s), ("upper", q.b * w + q.a)] {
+            for (keyword, from) in [("lower", s), ("upper", game.mirror(s))] {
                 let x = &cert.strategies[cert.pass_of[from]];
                 let lower = keyword == "lower";
                 for s in reachable(&solution.game, x, from) {
-                    let (a, b) = (s / w, s % w);
-                    let (a, b) = if lower { (a, b) } else { (b, a) };
+                    let shown_at = if lower { state(s) } else { state(game.mirror(s)) };
                     if let Some(v) = solution.game.settled(s) {
                         let winner = if (v > 0.0) == lower { "A" } else { "B" };
-                        text += &format!("limit {winner} {a} {b}\n");
+                        text += &format!("limit {winner} {shown_at}\n");
                         continue;
                     }
-                    text += &format!("{keyword} {a} {b}");
+                    text += &format!("{keyword} {shown_at}");
                     let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
-                    for (i, u) in shown(&units) {
+                    for (i, u) in shown(&units, s, 0) {
                         text += &format!(" {} {}", name(i), u);
                     }
                     text.push('\n');
@@ -1796,8 +2074,9 @@ fn answer(
         }
     }
     let (bounds, tolerance) = (&solution.bounds, solution.tolerance);
-    let why =
-        solution.warning.map(|why| open_states(bounds, &queried, tolerance, w, &mut text, why));
+    let why = solution
+        .warning
+        .map(|why| open_states(bounds, &queried, tolerance, &state, &mut text, why));
     out.write_all(text.as_bytes()).map_err(unwritable)?;
     match why {
         Some(why) => Err(Failure::NoExactAnswer(why)),
@@ -1805,7 +2084,7 @@ fn answer(
     }
 }
 
-/// Exit 3: after the queries' lines, one line `open a b L H` per queried
+/// Exit 3: after the queries' lines, one line `open STATE L H` per queried
 /// state (in the order first asked) whose proved bounds are wider than
 /// `tolerance`, L rounded down and H up to 9 digits (its value line printed
 /// the midpoint); the stderr line says how many and the widest.
@@ -1813,7 +2092,7 @@ fn open_states(
     bounds: &[Bounds],
     queried: &[usize],
     tolerance: f64,
-    w: usize,
+    state: &dyn Fn(usize) -> String,
     text: &mut String,
     why: String,
 ) -> String {
@@ -1830,12 +2109,13 @@ fn open_states(
             widest = Some(s);
         }
         let (lo, hi) = (format_bound(b.lo, f64::floor), format_bound(b.hi, f64::ceil));
-        *text += &format!("open {} {} {lo} {hi}\n", s / w, s % w);
+        *text += &format!("open {} {lo} {hi}\n", state(s));
     }
     let states = format!("{count} queried state{} open", if count == 1 { "" } else { "s" });
     match widest {
         Some(s) => {
-            format!("{states} (widest: {:.1e} at ({}, {})): {why}", bounds[s].width(), s / w, s % w)
+            let at = state(s).replacen(' ', ", ", 1);
+            format!("{states} (widest: {:.1e} at ({at})): {why}", bounds[s].width())
         }
         None => format!("{states}: {why}"),
     }
@@ -1955,9 +2235,12 @@ pub struct Options {
 const HELP: &str = "\
 ji_solver: the value of 集 (波波攒) under optimal play.
 usage:   ji_solver [options] < input
-input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
-         (round limit, 0 = none; draw chance in percent), then q queries
-         `x y` (counts of A and B, 0..=C = max req); any whitespace. R = 0
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, optionally
+         `lasting m` and m lasting effects (docs/ji.md), then `R p` (round
+         limit, 0 = none; draw chance in percent), then q queries `x y`
+         (counts of A and B, 0..=C = max req), each optionally followed by
+         `lost i a_1 .. a_i j b_1 .. b_j`: the skills A and B have lost (a
+         union of taken lists; none if absent); any whitespace. R = 0
          with p = 0 is the unlimited game (endless play pays 0).
 output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
@@ -1967,7 +2250,9 @@ options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      game: the proof,
                      `lower|upper a b name u ...`, A's|B's strategy at each
                      reachable (a, b), u / 2^60, or `limit A|B a b` where
-                     that player wins as surely as it likes (docs/ji.md)
+                     that player wins as surely as it likes (docs/ji.md);
+                     with lasting effects each state `a b` is written
+                     `a b lost i names.. j names..` (here and in `open`)
          --strict    also check the layout: one record per line, single
                      spaces, a final newline, integers without a leading
                      zero, p with at most 3 decimals (`line L column C: ...`).
