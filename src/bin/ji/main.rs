@@ -133,3 +133,7 @@ fn main() {
 #[cfg(test)]
 #[path = "../../../tests/unit/ji.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "../../../tests/unit/ji_lasting.rs"]
+mod lasting_tests;
