@@ -26,13 +26,12 @@ type Lost = BTreeSet<u32>;
 fn random_lasting_variant(rng: &mut Rng) -> String {
     let n = 2 + rng.below(4);
     let mut beats = vec![vec![false; n]; n];
-    for x in 0..n {
-        for y in x + 1..n {
-            match rng.below(10) {
-                0..=3 => beats[x][y] = true,
-                4..=6 => beats[y][x] = true,
-                _ => {}
-            }
+    let pairs: Vec<(usize, usize)> = (0..n).flat_map(|x| (x + 1..n).map(move |y| (x, y))).collect();
+    for (x, y) in pairs {
+        match rng.below(10) {
+            0..=3 => beats[x][y] = true,
+            4..=6 => beats[y][x] = true,
+            _ => {}
         }
     }
     let mut text = format!("{n}\n");
