@@ -346,7 +346,7 @@ fn whole_table(stdout: &str) -> Vec<&str> {
 
 /// The number after `exploitability: ` on the transcript's last such line.
 fn exploitability(stdout: &str) -> f64 {
-    let line = stdout.lines().filter(|l| l.starts_with("exploitability: ")).last();
+    let line = stdout.lines().rev().find(|l| l.starts_with("exploitability: "));
     line.and_then(|l| l[16..].parse().ok()).expect("an exploitability line")
 }
 
