@@ -441,7 +441,8 @@ fn lasting_effects_are_read_by_the_referee_and_refused_by_the_others_for_now() {
     let not_yet =
         refused("line 5: lasting effects (`lasting`) are not supported by this program yet");
     assert_eq!(judge("ji_solver", text.as_bytes()), not_yet);
-    assert_eq!(trainer(text.as_bytes(), "lasting.txt"), not_yet);
+    // The trainer plays it (docs/ji_trainer.md, "Lasting effects").
+    assert_eq!(trainer(text.as_bytes(), "lasting.txt"), Verdict::Accepted);
     assert_eq!(same_verdict(base.as_bytes(), "base.txt"), Verdict::Accepted);
     // A malformed section: the referee names the fault.
     let bad = format!("{base}lasting 1\nbreak 1 save 1 shield\n");
