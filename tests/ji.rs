@@ -431,6 +431,13 @@ impl Terminal {
         terminal
     }
 
+    /// `ji ARGS` (shell words) in `dir`, then its exit code on a line of
+    /// its own.
+    fn ji(name: &str, dir: &std::path::Path, args: &str) -> Terminal {
+        let bin = assert_cmd::cargo::cargo_bin("ji");
+        Terminal::start(name, dir, &format!("'{}' {args}; echo EXIT=$?; sleep 60", bin.display()))
+    }
+
     fn tmux(&self, args: &[&str]) -> String {
         let out = std::process::Command::new("tmux")
             .args(["-L", &self.socket])
@@ -485,9 +492,7 @@ fn a_session_in_a_real_terminal() {
         return;
     }
     let dir = scratch("tmux");
-    let bin = assert_cmd::cargo::cargo_bin("ji");
-    let shell = format!("'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60", bin.display());
-    let term = Terminal::start("session", &dir, &shell);
+    let term = Terminal::ji("session", &dir, "--seed 7 --archive a.txt");
     term.wait_for("ji> ");
     term.keys(&["p", "Enter"]);
     term.wait_for("your skill> ");
@@ -507,8 +512,7 @@ fn a_session_in_a_real_terminal() {
     assert!(!s.contains("generation 1:"), "{s}");
     // Ctrl-D at the prompt ended the session on a line of its own.
     assert!(s.contains("ji> \nEXIT=0"), "{s}");
-    let wide: Vec<&str> = s.lines().filter(|l| width(l) > 80).collect();
-    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
+    assert_fits_80_columns(&s);
 }
 
 /// A breakthrough variant in a real terminal: the round that takes your
@@ -521,13 +525,8 @@ fn lost_skills_on_a_real_terminal() {
         return;
     }
     let dir = scratch("tmux-lost");
-    let bin = assert_cmd::cargo::cargo_bin("ji");
-    let variant = breakthrough_variant();
-    let shell = format!(
-        "'{}' --seed 1 --archive a.txt --variant '{variant}'; echo EXIT=$?; sleep 60",
-        bin.display()
-    );
-    let term = Terminal::start("lost", &dir, &shell);
+    let args = format!("--seed 1 --archive a.txt --variant '{}'", breakthrough_variant());
+    let term = Terminal::ji("lost", &dir, &args);
     term.wait_for("ji> ");
     term.keys(&["p", "Enter"]);
     for (round, key) in [(1, "energy"), (2, "energy"), (3, "defence"), (4, "defence")] {
@@ -554,8 +553,7 @@ you gave up in round 5: the AI wins. p plays again, h for help
 ji> 
 EXIT=0";
     assert!(s.contains(want), "{s}");
-    let wide: Vec<&str> = s.lines().filter(|l| width(l) > 80).collect();
-    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
+    assert_fits_80_columns(&s);
 }
 
 /// `cargo r -r` at the repository's root starts the trainer, as the
@@ -589,6 +587,12 @@ fn cargo_r_r_starts_the_trainer_and_q_quits() {
     assert!(s.contains("type t to train the AI, p to play against it"), "{s}");
     assert!(s.contains("ji> q\nEXIT=0"), "{s}");
     assert!(archive() == before, "q changed the archive");
+}
+
+/// No line of `screen` is wider than 80 columns.
+fn assert_fits_80_columns(screen: &str) {
+    let wide: Vec<&str> = screen.lines().filter(|l| width(l) > 80).collect();
+    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
 }
 
 /// Terminal columns, as `ji` counts them: CJK characters and emoji are two.
