@@ -242,6 +242,9 @@ fn a_table_beyond_the_bound_is_refused_in_the_trainers_words() {
     for i in 0..6 {
         text += &format!("w 1 a{i} 1 a{i}\n");
     }
+    let extra = format!("{text}x\n");
+    let e = parse_variant(extra.as_bytes(), "v.txt", 0).unwrap_err();
+    assert_eq!(e.to_string(), "v.txt: line 16: extra token `x` after the last lasting effect");
     let e = parse_variant(text.as_bytes(), "v.txt", 0).unwrap_err();
     assert_eq!(e.exit_code(), 2);
     assert_eq!(
