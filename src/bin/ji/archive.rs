@@ -141,11 +141,7 @@ fn read_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, Archi
                     let (there, here) = (archived.skill_line(i), model.variant.skill_line(i));
                     format!("skill {} is '{there}' there, '{here}' here", i + 1)
                 }
-                None => {
-                    let count = |v: &crate::variant::Variant| v.lasting_lines().len();
-                    let (there, here) = (count(&archived), count(&model.variant));
-                    format!("other lasting effects: {there} there, {here} here")
-                }
+                None => "other lasting effects".to_string(),
             }
         };
         return refuse(2, format!("archive is for another variant ({why})"));

@@ -32,6 +32,8 @@ pub struct Model {
     pub losses: Vec<Losses>,
     /// The index of a pair of lost sets in `losses`.
     loss_index: HashMap<Losses, usize>,
+    /// The index of each pair seen from the other side.
+    swapped_loss: Vec<usize>,
     /// The pair after a round that goes on from pair `p` where the mover
     /// plays x and the opponent y: `next_loss[(p * n + x) * n + y]`.
     next_loss: Vec<u32>,
@@ -92,6 +94,9 @@ impl Model {
         let losses = variant.losses.clone();
         let loss_index: HashMap<Losses, usize> =
             losses.iter().enumerate().map(|(p, &l)| (l, p)).collect();
+        // The pairs are closed under swapping the sides (`reachable_losses`).
+        let swap = |l: &Losses| loss_index.get(&l.swapped()).copied().unwrap_or(0);
+        let swapped_loss = losses.iter().map(swap).collect();
         let mut next_loss = vec![0u32; losses.len() * n * n];
         for (p, l) in losses.iter().enumerate() {
             for x in bits(!l.own).take_while(|&x| x < n) {
@@ -114,6 +119,7 @@ impl Model {
             states: losses.len() * side * side,
             losses,
             loss_index,
+            swapped_loss,
             next_loss,
             afford,
             next,
@@ -155,7 +161,8 @@ impl Model {
     /// State `s` seen from the opponent.
     pub fn swapped(&self, s: usize) -> usize {
         let (a, b) = self.counts(s);
-        self.state(b, a, self.lost(s).swapped()).unwrap_or(s)
+        let p = self.swapped_loss[s / (self.side * self.side)];
+        (p * self.side + b) * self.side + a
     }
 
     /// The skills the mover may play at `s`: affordable and not lost.

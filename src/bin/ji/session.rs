@@ -207,8 +207,10 @@ impl Session {
     fn show(&self, out: &mut impl Write) -> Done {
         let (model, p, g) = (&self.model, self.best(), self.trainer.generation);
         let lasting = model.variant.lasting();
-        let what = if lasting { ", lost: own / opponent's" } else { "" };
-        writeln!(out, "best AI, generation {g}: P(skill) per state (own 集, opponent 集{what})")?;
+        writeln!(out, "best AI, generation {g}: P(skill) per state (own 集, opponent 集)")?;
+        if lasting {
+            writeln!(out, "and the skills each side has lost (own / opponent's)")?;
+        }
         let state = |s: usize| {
             let (a, b) = model.counts(s);
             let lost = model.lost(s);

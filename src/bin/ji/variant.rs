@@ -177,7 +177,8 @@ pub fn parse_variant(text: &[u8], file: &str, line_base: usize) -> Result<Varian
     let parsed = format::parse_variant(&mut lx).map_err(|f| at(f.line, f.what).in_file(file))?;
     if let Some(t) = lx.next() {
         let extra = show(t.text);
-        let what = format!("extra token `{extra}` after the last skill");
+        let last = if parsed.lasting.is_empty() { "skill" } else { "lasting effect" };
+        let what = format!("extra token `{extra}` after the last {last}");
         return Err(at(t.line, what).in_file(file));
     }
     let n = parsed.skills.len();
