@@ -40,13 +40,13 @@
 use crate::compare::Rule;
 use crate::error::{Error, Result};
 use crate::gen::Source;
+use crate::gen::OUR_LIMIT;
 use crate::problems::Problem;
-use crate::run::Cmd;
+use crate::run::{self, Cmd, Status};
 use std::collections::HashSet;
-use std::fs::{self, File};
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// `kit package --help`.
 pub const HELP: &str = "\
@@ -351,23 +351,26 @@ fn output_validator(rule: Rule) -> String {
         )
 }
 
-/// Runs our solver with `--strict` on `case.in` into `case.ans`: true when
-/// it exits 0 (a valid input with an answer).
+/// Runs our solver with `--strict` on `case.in` into `case.ans`, as every
+/// program is run (`run`, under our solvers' limit): true when it exits 0
+/// (a valid input with an answer); an error when it is stopped at a limit.
 fn answer(solver: &Path, case: &Path) -> Result<bool> {
     let input = case.with_extension("in");
     let ans = case.with_extension("ans");
     let stdin =
-        File::open(&input).map_err(|e| Error::io(format!("cannot read {}", input.display()), e))?;
-    let stdout =
-        File::create(&ans).map_err(|e| Error::io(format!("cannot write {}", ans.display()), e))?;
-    let status = Command::new(solver)
-        .arg("--strict")
-        .stdin(stdin)
-        .stdout(stdout)
-        .stderr(Stdio::null())
-        .status()
-        .map_err(|e| Error::io(format!("cannot run {}", solver.display()), e))?;
-    Ok(status.code() == Some(0))
+        fs::read(&input).map_err(|e| Error::io(format!("cannot read {}", input.display()), e))?;
+    let cmd = Cmd::new(solver).arg("--strict");
+    let cannot_run = |e| Error::io(format!("cannot run {}", solver.display()), e);
+    let ran = run::run(&cmd, &stdin, OUR_LIMIT, None).map_err(cannot_run)?;
+    if let Status::CpuLimit | Status::IdleLimit | Status::MemoryLimit | Status::OutputLimit =
+        ran.status
+    {
+        let why = format!("{} on {}", ran.status, input.display());
+        return Err(cannot_run(std::io::Error::new(std::io::ErrorKind::TimedOut, why)));
+    }
+    fs::write(&ans, &ran.stdout)
+        .map_err(|e| Error::io(format!("cannot write {}", ans.display()), e))?;
+    Ok(ran.success())
 }
 
 fn remove_case(case: &Path) {

@@ -246,12 +246,16 @@ pub struct Limits {
     /// Bytes of stdout; `None`: no limit (then at most [`OUTPUT_CAP`] is
     /// kept).
     pub output_bytes: Option<u64>,
+    /// Wall time, a backstop tighter than [`idle_limit`] for a check that
+    /// must end soon whatever the machine's load: past it a program still
+    /// running is stopped as at the idleness limit. `None`: none.
+    pub wall: Option<Duration>,
 }
 
 /// A time limit alone.
 impl From<Duration> for Limits {
     fn from(time: Duration) -> Limits {
-        Limits { time, memory_kib: None, output_bytes: None }
+        Limits { time, memory_kib: None, output_bytes: None, wall: None }
     }
 }
 
@@ -631,6 +635,21 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         assert!(gone, "sleep {pid} outlived the run");
+    }
+
+    /// A stderr flood is kept as its head and its tail, the cut said:
+    /// kit holds a bounded amount whatever the program writes.
+    #[test]
+    fn stderr_is_kept_as_a_bounded_head_and_tail() {
+        let flood = "echo first >&2; yes spam | head -c 30000000 >&2; echo last >&2";
+        let o = go(&sh(flood), "", 20_000);
+        assert!(o.success(), "{:?}", o.status);
+        assert!(o.stderr.len() <= STDERR_HEAD + STDERR_TAIL + 100, "{}", o.stderr.len());
+        assert_eq!(o.first_stderr_line(), "first");
+        assert!(o.last_stderr_lines(1) == ["last"], "{:?}", o.last_stderr_lines(2));
+        let cut = 30_000_000 + 11 - (STDERR_HEAD + STDERR_TAIL);
+        let note = format!("[kit: {cut} bytes of stderr not kept]");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(&note));
     }
 
     #[test]

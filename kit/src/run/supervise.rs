@@ -257,7 +257,8 @@ impl Watch {
             }
         }
         let wall = now - self.start;
-        if wall > self.backstop && self.idle || wall > self.backstop * HARD_STOP {
+        let past_wall = self.limits.wall.is_some_and(|w| wall > w);
+        if wall > self.backstop && self.idle || wall > self.backstop * HARD_STOP || past_wall {
             // Only a program still running is idle: one whose exit kit has
             // not seen yet (kit was stopped) is judged by that exit.
             if !self.ended(child, false)? {
