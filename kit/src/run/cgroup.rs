@@ -22,10 +22,15 @@
 //! one line on stderr, once, and the next one is tried.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+
+/// Bytes a group may hold at the start of a run (page cache charged by
+/// the runs before) before kit empties it: about what a small program's
+/// own pages are, so that its peak is not mostly another run's.
+const LEFT_CHARGED: u64 = 4 << 20;
 
 /// Most tasks (processes and threads) a run may have at once: a fork bomb
 /// stops here, while a program with a thread per core, or a shell script's
@@ -88,14 +93,54 @@ pub struct Group {
     dirs: Vec<PathBuf>,
     /// `cgroup.procs` of each, open for the child to write itself in.
     attach: Vec<File>,
-    /// `cpuacct.usage` (v1) or `cpu.stat` (v2), read at every check.
-    cpu_file: File,
+    /// Its counters, kept open: a read or a write of an open file costs a
+    /// few microseconds, an open some tens.
+    counters: Counters,
     /// The memory limit written now, in bytes (`None`: none).
     memory_limit: Option<u64>,
     /// At the start of the run: OOM kills so far, CPU so far (v2, whose
     /// counters cannot be reset).
     start_ooms: u64,
     start_cpu: Duration,
+}
+
+/// The counter files of a group, open.
+struct Counters {
+    /// `cpuacct.usage` (v1, reset by a write) or `cpu.stat` (v2): read at
+    /// every check.
+    cpu: File,
+    /// `memory.max_usage_in_bytes` (v1, reset by a write) or
+    /// `memory.peak` (v2).
+    peak: File,
+    /// `memory.oom_control` (v1) or `memory.events` (v2): `oom_kill N`.
+    ooms: File,
+    /// `memory.usage_in_bytes` (v1) or `memory.current` (v2).
+    usage: File,
+    /// `pids.current`: tasks in the group (zombies not yet reaped too).
+    tasks: File,
+}
+
+/// A counter file's text, read from its start (`pread`: no seek, no open).
+fn pread(file: &File) -> String {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 512];
+    let n = file.read_at(&mut buf, 0).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+fn pwrite(file: &File, value: &str) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.write_at(value.as_bytes(), 0).map(|_| ())
+}
+
+/// Opens `dir/name` for reading, and writing too with `write`.
+fn open(dir: &Path, name: &str, write: bool) -> io::Result<File> {
+    let path = dir.join(name);
+    OpenOptions::new()
+        .read(true)
+        .write(write)
+        .open(&path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
 /// The accounting of this kit, chosen at its first run: the first group is
@@ -279,42 +324,56 @@ impl Group {
             }
         };
         let mut dirs = Vec::new();
-        let made = (|| -> io::Result<Group> {
-            for parent in parents {
-                let dir = parent.join(&name);
-                fs::create_dir(&dir)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-                super::guard::keep_group(&dir);
-                dirs.push(dir);
-            }
-            let mut attach = Vec::new();
-            for dir in &dirs {
-                let procs = dir.join("cgroup.procs");
-                attach.push(
-                    OpenOptions::new().write(true).open(&procs).map_err(|e| {
+        let made =
+            (|| -> io::Result<Group> {
+                for parent in parents {
+                    let dir = parent.join(&name);
+                    fs::create_dir(&dir)
+                        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+                    super::guard::keep_group(&dir);
+                    dirs.push(dir);
+                }
+                let mut attach = Vec::new();
+                for dir in &dirs {
+                    let procs = dir.join("cgroup.procs");
+                    attach.push(OpenOptions::new().write(true).open(&procs).map_err(|e| {
                         io::Error::new(e.kind(), format!("{}: {e}", procs.display()))
-                    })?,
-                );
-            }
-            let cpu_name = match layout {
-                Layout::V2 { .. } => "cpu.stat",
-                Layout::V1 { .. } => "cpuacct.usage",
-            };
-            let cpu_path = dirs[0].join(cpu_name);
-            let cpu_file = File::open(&cpu_path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", cpu_path.display())))?;
-            let tasks = dirs[if matches!(layout, Layout::V1 { .. }) { 2 } else { 0 }].clone();
-            write(&tasks.join("pids.max"), &TASK_LIMIT.to_string())?;
-            Ok(Group {
-                layout: layout.clone(),
-                dirs: dirs.clone(),
-                attach,
-                cpu_file,
-                memory_limit: None,
-                start_ooms: 0,
-                start_cpu: Duration::ZERO,
-            })
-        })();
+                    })?);
+                }
+                let counters = match layout {
+                    Layout::V1 { .. } => {
+                        let (cpu, mem, tasks) = (&dirs[0], &dirs[1], &dirs[2]);
+                        write(&tasks.join("pids.max"), &TASK_LIMIT.to_string())?;
+                        Counters {
+                            cpu: open(cpu, "cpuacct.usage", true)?,
+                            peak: open(mem, "memory.max_usage_in_bytes", true)?,
+                            ooms: open(mem, "memory.oom_control", false)?,
+                            usage: open(mem, "memory.usage_in_bytes", false)?,
+                            tasks: open(tasks, "pids.current", false)?,
+                        }
+                    }
+                    Layout::V2 { .. } => {
+                        let dir = &dirs[0];
+                        write(&dir.join("pids.max"), &TASK_LIMIT.to_string())?;
+                        Counters {
+                            cpu: open(dir, "cpu.stat", false)?,
+                            peak: open(dir, "memory.peak", false)?,
+                            ooms: open(dir, "memory.events", false)?,
+                            usage: open(dir, "memory.current", false)?,
+                            tasks: open(dir, "pids.current", false)?,
+                        }
+                    }
+                };
+                Ok(Group {
+                    layout: layout.clone(),
+                    dirs: dirs.clone(),
+                    attach,
+                    counters,
+                    memory_limit: None,
+                    start_ooms: 0,
+                    start_cpu: Duration::ZERO,
+                })
+            })();
         if made.is_err() {
             for dir in dirs.iter().rev() {
                 let _ = fs::remove_dir(dir);
@@ -346,20 +405,23 @@ impl Group {
             write(&mem.join(file), &value)?;
             self.memory_limit = limit;
         }
+        let c = &self.counters;
         if v1 {
-            // The page cache the last run left charged here goes first,
-            // so that each run's peak starts from (almost) nothing.
-            let _ = write(&mem.join("memory.force_empty"), "0");
-            write(&mem.join("memory.max_usage_in_bytes"), "0")?;
-            write(&self.dirs[0].join("cpuacct.usage"), "0")?;
-            self.start_ooms = number(&read(&mem.join("memory.oom_control"))?, Some("oom_kill"));
+            // The page cache the last runs left charged here goes first
+            // once it is more than a little (emptying costs some 75 us), so
+            // that each run's peak starts from (almost) nothing.
+            if number(&pread(&c.usage), None) > LEFT_CHARGED {
+                let _ = write(&mem.join("memory.force_empty"), "0");
+            }
+            pwrite(&c.peak, "0")?;
+            pwrite(&c.cpu, "0")?;
         } else {
             // A v2 group is used once (see `give`): its memory.peak is the
             // run's.
-            self.start_ooms = number(&read(&mem.join("memory.events"))?, Some("oom_kill"));
             self.start_cpu = Duration::ZERO;
             self.start_cpu = self.cpu();
         }
+        self.start_ooms = number(&pread(&self.counters.ooms), Some("oom_kill"));
         Ok(())
     }
 
@@ -372,19 +434,17 @@ impl Group {
 
     /// The group's CPU time so far in this run.
     pub fn cpu(&mut self) -> Duration {
-        let mut text = String::new();
-        let read = self
-            .cpu_file
-            .seek(SeekFrom::Start(0))
-            .and_then(|_| self.cpu_file.read_to_string(&mut text));
-        if read.is_err() {
-            return Duration::ZERO;
-        }
+        let text = pread(&self.counters.cpu);
         let total = match self.layout {
             Layout::V1 { .. } => Duration::from_nanos(number(&text, None)),
             Layout::V2 { .. } => Duration::from_micros(number(&text, Some("usage_usec"))),
         };
         total.saturating_sub(self.start_cpu)
+    }
+
+    /// Whether no task is in the group (nor a zombie of it unreaped).
+    pub fn is_empty(&self) -> bool {
+        number(&pread(&self.counters.tasks), None) == 0
     }
 
     /// The pids in the group now.
@@ -454,13 +514,8 @@ impl Group {
 
     /// The figures of the run, once its processes are gone.
     pub fn end(&mut self) -> GroupEnd {
-        let mem = self.memory_dir().to_path_buf();
-        let (peak_file, events, key) = match self.layout {
-            Layout::V1 { .. } => ("memory.max_usage_in_bytes", "memory.oom_control", "oom_kill"),
-            Layout::V2 { .. } => ("memory.peak", "memory.events", "oom_kill"),
-        };
-        let peak = read(&mem.join(peak_file)).map_or(0, |t| number(&t, None) / 1024);
-        let ooms = read(&mem.join(events)).map_or(0, |t| number(&t, Some(key)));
+        let peak = number(&pread(&self.counters.peak), None) / 1024;
+        let ooms = number(&pread(&self.counters.ooms), Some("oom_kill"));
         GroupEnd { cpu: self.cpu(), peak_kib: peak, oom: ooms > self.start_ooms }
     }
 

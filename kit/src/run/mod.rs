@@ -325,13 +325,16 @@ fn run_seen(
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
-    // The run's mark, by which an orphan kit adopts is known as its own.
-    let mark = next_mark();
-    command.env(tree::MARK, &mark);
     #[cfg(unix)]
     let group = cgroup::take(limits.memory_kib);
     #[cfg(not(unix))]
     let group: Option<cgroup::Group> = None;
+    // Without a group, the run's mark, by which an orphan kit adopts is
+    // known as its own.
+    let mark = next_mark();
+    if group.is_none() {
+        command.env(tree::MARK, &mark);
+    }
     #[cfg(unix)]
     {
         // A group of its own, killed as one (its children too).

@@ -331,11 +331,17 @@ impl Watch {
             if self.end.is_none() {
                 let _ = child.kill();
             }
+            if let Meter::Group { .. } = self.meter {
+                // The program reaped first: most groups are empty then, and
+                // one read says so.
+                self.ended(child, true)?;
+            }
             match &mut self.meter {
                 Meter::Group { group, seen } => {
                     let mut strays = std::mem::take(seen);
-                    strays.extend(group.kill_all());
-                    self.ended(child, true)?;
+                    if !group.is_empty() {
+                        strays.extend(group.kill_all());
+                    }
                     self.reap_group(true)?;
                     self.reap_strays(&strays)?;
                 }
