@@ -72,6 +72,7 @@ impl From<Limits> for run::Limits {
             time: l.time,
             memory_kib: Some(l.memory_mb.saturating_mul(1024)),
             output_bytes: Some(l.output_mb.saturating_mul(1 << 20)),
+            wall: None,
         }
     }
 }
@@ -84,10 +85,14 @@ impl Limits {
     }
 
     /// The peak of `run` when it is known to be over the memory limit
-    /// (a bound only, [`Peak::AtMost`], is never over it).
+    /// (a bound only, [`Peak::AtMost`], is never over it; a run the kernel
+    /// stopped at the limit wanted more than its peak, which is the limit).
     pub fn over_memory(&self, run: &Outcome) -> Option<u64> {
+        let killed = run.status == Status::MemoryLimit;
         match run.peak {
-            Some(Peak::Exact(kib)) if kib > self.memory_mb.saturating_mul(1024) => Some(kib),
+            Some(Peak::Exact(kib)) if kib > self.memory_mb.saturating_mul(1024) || killed => {
+                Some(kib)
+            }
             _ => None,
         }
     }

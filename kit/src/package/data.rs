@@ -75,6 +75,7 @@ impl Data {
             time: gen::OUR_LIMIT,
             memory_kib: Some(MEMORY_LIMIT_MB << 10),
             output_bytes: Some(problem.output_limit_mb() << 20),
+            wall: None,
         };
         Data { strict: Cmd::new(solver).arg("--strict"), limits, seen: HashSet::new() }
     }
