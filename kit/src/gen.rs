@@ -6,7 +6,7 @@
 //! same bytes, and case `i` does not depend on the count asked for.
 
 use crate::error::{Error, Result};
-use crate::problems::Problem;
+use crate::problems::{Problem, Profile};
 use crate::rng::Rng;
 use crate::run::{self, Cmd, Outcome, Status};
 use std::fmt::Write as _;
@@ -70,7 +70,7 @@ impl Source<'_> {
                 Status::Exited(0) => return Ok(Drawn { input, ours, rejected: attempt }),
                 Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
                 status => {
-                    return Err(Error::usage(format!(
+                    return Err(Error::run(format!(
                         "{} profile {} seed {} case {index} (attempt {attempt}): our solver \
                          failed ({status}: {}); a bug in the generator or the solver",
                         self.problem.name(),
@@ -81,7 +81,7 @@ impl Source<'_> {
                 }
             }
         }
-        Err(Error::usage(format!(
+        Err(Error::run(format!(
             "{} profile {}: our solver found no answer to {MAX_ATTEMPTS} draws in a row for case \
              {index} (the last: {last}); the generator is broken",
             self.problem.name(),
@@ -160,10 +160,13 @@ impl Command<'_> {
     }
 }
 
-/// The profile named `name` of `problem`, or a message listing them.
-pub fn check_profile(problem: &dyn Problem, name: &str) -> Result<()> {
-    if problem.profiles().iter().any(|p| p.name == name) {
-        return Ok(());
+/// The profile named `name` of `problem`.
+///
+/// # Errors
+/// A usage error listing the problem's profiles when it has none so named.
+pub fn profile(problem: &dyn Problem, name: &str) -> Result<&'static Profile> {
+    if let Some(profile) = problem.profiles().iter().find(|p| p.name == name) {
+        return Ok(profile);
     }
     let names: Vec<&str> = problem.profiles().iter().map(|p| p.name).collect();
     Err(Error::usage(format!(
@@ -410,8 +413,14 @@ mod tests {
             list(&Largest),
             "random  1 to 8 digits\nfour    always 4 digits (never accepted)\n"
         );
-        assert!(check_profile(&Largest, "four").is_ok());
-        let err = check_profile(&Largest, "big").unwrap_err().to_string();
-        assert_eq!(err, "largest has no profile `big`; its profiles: random, four");
+        assert_eq!(
+            profile(&Largest, "four").map(|p| p.about).ok(),
+            Some("always 4 digits (never accepted)")
+        );
+        let err = profile(&Largest, "big").err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("largest has no profile `big`; its profiles: random, four")
+        );
     }
 }

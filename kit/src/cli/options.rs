@@ -1,7 +1,7 @@
 //! Each command's options: what it accepts ([`Spec`]) and the typed
 //! options read from its words.
 
-use super::words::{self, parse, positive, unexpected, Spec, Word};
+use super::words::{self, parse, parse_with_program, positive, unexpected, Spec, Word};
 use crate::error::{Error, Result};
 use crate::gen;
 use crate::judge::{self, Limits};
@@ -56,8 +56,7 @@ impl LimitWords {
 
 /// The profile called `name` of `problem`, or a message listing them.
 fn profile(problem: &dyn Problem, name: &str) -> Result<&'static str> {
-    gen::check_profile(problem, name)?;
-    Ok(problem.profiles().iter().find(|p| p.name == name).expect("checked").name)
+    Ok(gen::profile(problem, name)?.name)
 }
 
 pub const GEN: Spec = Spec {
@@ -124,7 +123,7 @@ impl GenOptions {
         let (mut list, mut force) = (false, false);
         let (mut profile_name, mut seed, mut count) = (None, 1, None);
         let (mut out, mut solver) = (None, None);
-        let parsed = parse(args, &GEN, |word| {
+        let problem = parse(args, &GEN, |word| {
             match word {
                 Word::Value("--profile", v) => profile_name = Some(v.to_string()),
                 Word::Value("--seed", v) => seed = words::number("--seed", v)?,
@@ -138,7 +137,6 @@ impl GenOptions {
             }
             Ok(())
         })?;
-        let problem = parsed.problem;
         let mut options = GenOptions {
             problem,
             list,
@@ -198,7 +196,7 @@ impl JudgeOptions {
         let (mut dirs, mut cases) = (Vec::new(), Vec::new());
         let mut limits = LimitWords::new();
         let mut fail_fast = false;
-        let parsed = parse(args, &JUDGE, |word| {
+        let parsed = parse_with_program(args, &JUDGE, |word| {
             if limits.take(&word)? {
                 return Ok(());
             }
@@ -211,7 +209,6 @@ impl JudgeOptions {
             }
             Ok(())
         })?;
-        let cmd = parsed.cmd.expect("JUDGE takes a program");
         let limits = limits.limits(parsed.problem);
         Ok(JudgeOptions {
             problem: parsed.problem,
@@ -221,7 +218,7 @@ impl JudgeOptions {
             memory_limit_mb: limits.memory_mb,
             output_limit_mb: limits.output_mb,
             fail_fast,
-            cmd,
+            cmd: parsed.cmd,
         })
     }
 }
@@ -273,7 +270,7 @@ impl StressOptions {
         let mut limits = LimitWords::new();
         let mut keep_going = false;
         let mut shrink_time = stress::SHRINK_TIME;
-        let parsed = parse(args, &STRESS, |word| {
+        let parsed = parse_with_program(args, &STRESS, |word| {
             if limits.take(&word)? {
                 return Ok(());
             }
@@ -328,7 +325,7 @@ impl StressOptions {
             keep_going,
             generator,
             shrink_time,
-            cmd: parsed.cmd.expect("STRESS takes a program"),
+            cmd: parsed.cmd,
         })
     }
 }
@@ -338,7 +335,7 @@ pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
     let (mut case, mut page_file, mut solver) = (None, None, None);
     let usage =
         "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)";
-    let parsed = parse(args, &SHOW, |word| {
+    let problem = parse(args, &SHOW, |word| {
         match word {
             Word::Value("--out", v) => page_file = Some(PathBuf::from(v)),
             Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
@@ -349,7 +346,7 @@ pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
         Ok(())
     })?;
     let case = case.ok_or_else(|| Error::usage(usage))?;
-    Ok(crate::show::Options { problem: parsed.problem, case, page_file, solver })
+    Ok(crate::show::Options { problem, case, page_file, solver })
 }
 
 /// `kit package`'s options.
@@ -368,7 +365,7 @@ pub struct PackageOptions {
 impl PackageOptions {
     pub fn parse(args: &[OsString]) -> Result<PackageOptions> {
         let (mut dir, mut zip, mut solver, mut force) = (None, None, None, false);
-        let parsed = parse(args, &PACKAGE, |word| {
+        let problem = parse(args, &PACKAGE, |word| {
             match word {
                 Word::Value("--out", v) => dir = Some(PathBuf::from(v)),
                 Word::Value("--zip", v) => zip = Some(PathBuf::from(v)),
@@ -380,6 +377,6 @@ impl PackageOptions {
             Ok(())
         })?;
         let dir = dir.ok_or_else(|| Error::usage("--out DIR is required"))?;
-        Ok(PackageOptions { problem: parsed.problem, dir, zip, force, solver })
+        Ok(PackageOptions { problem, dir, zip, force, solver })
     }
 }

@@ -28,21 +28,56 @@ pub enum Word<'w> {
     Extra(&'w str),
 }
 
-/// What every command's words hold besides its options.
-pub struct Parsed {
+/// What the words of a command that runs a program hold besides its
+/// options.
+pub struct WithProgram {
     pub problem: &'static dyn Problem,
-    /// The words after `--` (with [`Spec::takes_cmd`]).
-    pub cmd: Option<Cmd>,
+    /// The words after `--`.
+    pub cmd: Cmd,
 }
 
-/// Reads a command's words by `spec`: the first plain word is the
-/// problem, each option goes to `take`, the words after `--` are the
-/// program to run.
+/// Reads the words of a command without a program by `spec`: the first
+/// plain word is the problem, each option goes to `take`.
+///
+/// # Errors
+/// A usage error for a word `spec` does not allow, a missing or unknown
+/// problem, or what `take` refuses.
 pub fn parse(
     args: &[OsString],
     spec: &Spec,
+    take: impl FnMut(Word) -> Result<()>,
+) -> Result<&'static dyn Problem> {
+    let (name, _) = read(args, spec, take)?;
+    problems::named(name)
+}
+
+/// Reads the words of a command that runs a program by `spec` (one with
+/// [`Spec::takes_cmd`]), as [`parse`] does; the words after `--` are the
+/// program.
+///
+/// # Errors
+/// As [`parse`]'s, and a usage error when no program follows `--`.
+pub fn parse_with_program(
+    args: &[OsString],
+    spec: &Spec,
+    take: impl FnMut(Word) -> Result<()>,
+) -> Result<WithProgram> {
+    let (name, cmd) = read(args, spec, take)?;
+    let cmd = cmd.ok_or_else(|| {
+        Error::usage(
+            "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`",
+        )
+    })?;
+    Ok(WithProgram { problem: problems::named(name)?, cmd })
+}
+
+/// The problem's name and the program, if any, of a command's words; the
+/// options handed to `take`.
+fn read<'a>(
+    args: &'a [OsString],
+    spec: &Spec,
     mut take: impl FnMut(Word) -> Result<()>,
-) -> Result<Parsed> {
+) -> Result<(&'a str, Option<Cmd>)> {
     let mut problem = None;
     let mut cmd = None;
     let mut given: Vec<&str> = Vec::new();
@@ -92,13 +127,7 @@ pub fn parse(
     }
     let name =
         problem.ok_or_else(|| Error::usage(format!("which problem? ({})", problems::names())))?;
-    if spec.takes_cmd && cmd.is_none() {
-        return Err(Error::usage(
-            "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`",
-        ));
-    }
-    let problem = problems::named(name)?;
-    Ok(Parsed { problem, cmd })
+    Ok((name, cmd))
 }
 
 /// An option of a command's [`Spec`] that its options do not read: our

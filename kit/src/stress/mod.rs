@@ -134,13 +134,14 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
         };
         let before = progress.elapsed();
         let found = search.find(progress)?;
-        if found.failures.is_empty() {
+        let count = found.failures.len();
+        let mut failures = found.failures.into_iter();
+        let Some(first) = failures.next() else {
             progress.clear();
             report.agrees(profile, found.done, progress.elapsed() - before, out)?;
             continue;
-        }
+        };
         if !s.keep_going {
-            let first = found.failures.into_iter().next().expect("one failure");
             let found_after = progress.elapsed() - before;
             let shrunk = s.shrink(first, progress)?;
             let saved = s.save(profile, &shrunk)?;
@@ -148,8 +149,7 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
             return Ok(false);
         }
         let mut kinds: Vec<(Kind, usize)> = Vec::new();
-        let count = found.failures.len();
-        for failure in found.failures {
+        for failure in std::iter::once(first).chain(failures) {
             let shrunk = s.shrink(failure, progress)?;
             let saved = s.save(profile, &shrunk)?;
             let kind = shrunk.best.kind;

@@ -125,6 +125,8 @@ pub fn shrink(
         what: found.what.clone(),
         times: times(&found.theirs),
     };
+    // A failure by time (every smaller case kept has the same kind) falls
+    // back to the case as found if the last one does not fail again.
     let kept = if found.kind.by_time() { Some(found.clone()) } else { None };
     let start = Instant::now();
     let mut best = found;
@@ -176,12 +178,12 @@ pub fn shrink(
     let took = start.elapsed();
     // The final case, once more: a failure by time must show again.
     let mut unconfirmed = None;
-    if best.kind.by_time() {
+    if let Some(kept) = kept {
         match t.again(&best)? {
             Some(confirmed) => best = confirmed,
             None => {
                 unconfirmed = Some(best.input.len());
-                best = kept.expect("kept for failures by time");
+                best = kept;
             }
         }
     }
