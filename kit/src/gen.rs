@@ -58,6 +58,11 @@ impl Source<'_> {
     /// convention: a 猪国杀 game that never ends) is drawn again; any other
     /// failure (exit 2: the generator wrote bad input; a crash; 60 s) is an
     /// error that names the case, so that a broken generator shows.
+    ///
+    /// # Errors
+    /// A usage error for a profile the problem does not have; a run error
+    /// when our solver fails on a draw or answers none of them; a start error
+    /// when it cannot be started.
     pub fn draw(&self, index: u64) -> Result<Drawn> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
@@ -90,12 +95,18 @@ impl Source<'_> {
     }
 
     /// Our solver's run on `input`.
+    ///
+    /// # Errors
+    /// A start error when our solver cannot be started.
     pub fn answer(&self, input: &str) -> Result<Outcome> {
         answer(self.solver, input)
     }
 }
 
 /// The run of our `solver` on `input`.
+///
+/// # Errors
+/// A start error when `solver` cannot be started.
 pub fn answer(solver: &Cmd, input: &str) -> Result<Outcome> {
     // No memory figure needed: parallel jobs need not wait for each
     // other's spawn.
@@ -125,6 +136,11 @@ impl Command<'_> {
     /// Case `index`: the first draw our solver answers. The generator
     /// failing, or writing an input our solver refuses (exit 2), is an
     /// error that shows the command to run it again.
+    ///
+    /// # Errors
+    /// A run error when the generator fails or writes an input our solver
+    /// refuses or answers none of; a start error when `sh` or our solver
+    /// cannot be started.
     pub fn draw(&self, index: u64) -> Result<Drawn> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
@@ -189,6 +205,10 @@ pub fn list(problem: &dyn Problem) -> String {
 /// `kit gen`: case 0 to `out`, or with `dir` the cases `0..count` as
 /// `NNNN.in` and our answers `NNNN.out` there, and a summary line to `out`.
 /// Files already in `dir` with those names are an error unless `force`.
+///
+/// # Errors
+/// A usage error when a case file exists without `force`; a write error
+/// for a file or folder; the errors of [`Source::draw`].
 pub fn gen(
     src: &Source,
     count: u64,

@@ -404,6 +404,9 @@ impl Tally {
 
 /// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE, ILE,
 /// MLE, OLE. `counts` in the order of [`Verdict::CODES`] (those left out are 0).
+///
+/// # Panics
+/// If `counts` is empty.
 pub fn summary(counts: impl AsRef<[usize]>) -> String {
     let counts = counts.as_ref();
     let total: usize = counts.iter().sum();

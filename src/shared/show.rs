@@ -2,6 +2,9 @@
 //! input (docs/contract.md). The master of the marked block `show`: the
 //! trainer imports this module; scripts/sync-shared copies the block into
 //! the four pasted solvers, which must compile alone.
+//!
+//! `show` is linear in the bytes it shows (at most 40 characters' worth)
+//! and never panics: every slice it takes is within the token.
 
 // shared: show begin, master src/shared/show.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they

@@ -114,11 +114,13 @@ pub struct GenOptions {
     pub out: Option<PathBuf>,
     /// `--force`: overwrite cases in `out`.
     pub force: bool,
-    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
     pub solver: Option<PathBuf>,
 }
 
 impl GenOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
     pub fn parse(args: &[OsString]) -> Result<GenOptions> {
         let (mut list, mut force) = (false, false);
         let (mut profile_name, mut seed, mut count) = (None, 1, None);
@@ -192,6 +194,8 @@ impl JudgeOptions {
         }
     }
 
+    /// # Errors
+    /// A usage error naming the word refused.
     pub fn parse(args: &[OsString]) -> Result<JudgeOptions> {
         let (mut dirs, mut cases) = (Vec::new(), Vec::new());
         let mut limits = LimitWords::new();
@@ -242,7 +246,7 @@ pub struct StressOptions {
     pub memory_limit_mb: u64,
     /// `--output-limit MB` of stdout per run, by default the problem's.
     pub output_limit_mb: u64,
-    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
     pub solver: Option<PathBuf>,
     /// `--keep-going`: past every failure, each one shrunk and saved.
     pub keep_going: bool,
@@ -264,6 +268,8 @@ impl StressOptions {
         }
     }
 
+    /// # Errors
+    /// A usage error naming the word refused, or a profile the problem lacks.
     pub fn parse(args: &[OsString]) -> Result<StressOptions> {
         let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
         let (mut out, mut solver, mut generator) = (None, None, None);
@@ -331,6 +337,9 @@ impl StressOptions {
 }
 
 /// `kit show`'s options: the problem, one case, `--out`, `--solver`.
+///
+/// # Errors
+/// A usage error naming the word refused.
 pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
     let (mut case, mut page_file, mut solver) = (None, None, None);
     let usage =
@@ -358,11 +367,13 @@ pub struct PackageOptions {
     pub zip: Option<PathBuf>,
     /// `--force`: replace DIR (and FILE) if they exist.
     pub force: bool,
-    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
     pub solver: Option<PathBuf>,
 }
 
 impl PackageOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
     pub fn parse(args: &[OsString]) -> Result<PackageOptions> {
         let (mut dir, mut zip, mut solver, mut force) = (None, None, None, false);
         let problem = parse(args, &PACKAGE, |word| {

@@ -144,6 +144,9 @@ pub fn unexpected(word: &str) -> Error {
 }
 
 /// The value of `--name` as a non-negative integer (of 64 bits).
+///
+/// # Errors
+/// A usage error naming the option when `value` is not a number.
 pub fn number(name: &str, value: &str) -> Result<u64> {
     value.parse().map_err(|_| {
         let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
@@ -156,6 +159,9 @@ pub fn number(name: &str, value: &str) -> Result<u64> {
 }
 
 /// The value of `--name` as a number of at least 1.
+///
+/// # Errors
+/// A usage error naming the option when `value` is not a number or is 0.
 pub fn positive(name: &str, value: &str, unit: &str) -> Result<u64> {
     match number(name, value)? {
         0 => Err(Error::usage(format!("{name} must be at least 1{unit}"))),
@@ -164,16 +170,25 @@ pub fn positive(name: &str, value: &str, unit: &str) -> Result<u64> {
 }
 
 /// `--time-limit MS`: CPU time per run.
+///
+/// # Errors
+/// A usage error when `value` is not a positive number of milliseconds.
 pub fn time_limit(value: &str) -> Result<Duration> {
     Ok(Duration::from_millis(positive("--time-limit", value, " ms")?))
 }
 
 /// `--memory-limit MB`: resident memory per run, in MiB.
+///
+/// # Errors
+/// A usage error when `value` is not a positive number of MB.
 pub fn memory_limit(value: &str) -> Result<u64> {
     positive("--memory-limit", value, " MB")
 }
 
 /// `--output-limit MB`: stdout per run, in MiB.
+///
+/// # Errors
+/// A usage error when `value` is not a positive number of MB.
 pub fn output_limit(value: &str) -> Result<u64> {
     positive("--output-limit", value, " MB")
 }

@@ -111,6 +111,9 @@ pub fn find(name: &str) -> Option<&'static dyn Problem> {
 }
 
 /// The problem called `name`, or a usage error that lists the problems.
+///
+/// # Errors
+/// A usage error listing the problems.
 pub fn named(name: &str) -> Result<&'static dyn Problem> {
     find(name)
         .ok_or_else(|| Error::usage(format!("unknown problem `{name}`; the problems: {}", names())))

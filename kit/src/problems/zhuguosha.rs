@@ -1,4 +1,4 @@
-//! 猪国杀 ([SDOI2010]): `n m`, then n lines `ROLE c1 c2 c3 c4` (pig 1 is
+//! 猪国杀 (SDOI2010): `n m`, then n lines `ROLE c1 c2 c3 c4` (pig 1 is
 //! MP), then one line of the m deck cards, top first.
 
 use super::{Problem, Profile, Shrinkable};

@@ -118,6 +118,13 @@ impl Stress<'_> {
 /// every profile. Else the shrunk failure is printed to `out` and written
 /// to the folder; with `keep_going`, every failing case is, in a line each,
 /// and counted per profile.
+///
+/// # Errors
+/// The errors of drawing a case ([`crate::gen`]), of starting the program,
+/// of the start-up check, of saving a failure and of writing to `out`.
+///
+/// Each case costs one run of ours and one of theirs; a failure adds the
+/// shrinker's runs, at most its budget.
 pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<bool> {
     let (trial, report) = (s.trial(), s.report());
     start_up::check(&trial, &s.cases(s.profiles[0]))?;

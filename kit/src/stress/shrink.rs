@@ -112,6 +112,12 @@ pub struct Shrunk {
 }
 
 /// Shrinks `found` within `budget`, with the progress shown meanwhile.
+///
+/// # Errors
+/// The errors of running ours or theirs on a candidate.
+///
+/// At most the budget's candidates, each two runs (a failure by time one
+/// more to confirm it).
 pub fn shrink(
     t: &Trial,
     found: Failure,
