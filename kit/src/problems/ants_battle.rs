@@ -311,13 +311,28 @@ fn random(rng: &mut Rng) -> Drawn {
     Drawn { cells, r2: small_r2(rng), mode: any_mode(rng), players: None }
 }
 
+/// A square-ish map and its owners, drawn in this order: rows and columns
+/// in `side`, the owners ([`owners`] in `players`), the ants' share per
+/// mille in `ants`; then filled by [`scatter`] with the ants and the fixed
+/// shares `rest` of water, food and hills.
+fn scattered(
+    rng: &mut Rng,
+    side: [usize; 2],
+    players: [usize; 2],
+    ants: [i64; 2],
+    rest: [u32; 3],
+) -> (Vec<Vec<u8>>, Vec<u32>) {
+    let (h, w) = (size(rng, side[0], side[1]), size(rng, side[0], side[1]));
+    let who = owners(rng, players[0], players[1]);
+    let mut cells = blank(h, w);
+    let ants = rng.range(ants[0], ants[1]) as u32;
+    scatter(rng, &mut cells, &who, [ants, rest[0], rest[1], rest[2]]);
+    (cells, who)
+}
+
 /// A map of at most 6 x 6 with a radius that reaches round the torus.
 fn tiny_torus(rng: &mut Rng) -> Drawn {
-    let (h, w) = (size(rng, 1, 6), size(rng, 1, 6));
-    let who = owners(rng, 2, 4);
-    let mut cells = blank(h, w);
-    let ants = rng.range(200, 1000) as u32;
-    scatter(rng, &mut cells, &who, [ants, 0, 0, 0]);
+    let (cells, _) = scattered(rng, [1, 6], [2, 4], [200, 1000], [0, 0, 0]);
     Drawn {
         cells,
         r2: *rng.pick(&[8, 10, 13, 18, 25, 50, 100]),
@@ -328,11 +343,7 @@ fn tiny_torus(rng: &mut Rng) -> Drawn {
 
 /// Ants on most cells, of 3 to 10 players.
 fn dense(rng: &mut Rng) -> Drawn {
-    let (h, w) = (size(rng, 8, 40), size(rng, 8, 40));
-    let who = owners(rng, 3, 10);
-    let mut cells = blank(h, w);
-    let ants = rng.range(600, 900) as u32;
-    scatter(rng, &mut cells, &who, [ants, 30, 20, 20]);
+    let (cells, _) = scattered(rng, [8, 40], [3, 10], [600, 900], [30, 20, 20]);
     Drawn { cells, r2: small_r2(rng), mode: any_mode(rng), players: None }
 }
 
@@ -351,11 +362,8 @@ fn ten_players(rng: &mut Rng) -> Drawn {
 
 /// Hills, some with their owner's ant on them, friends and enemies around.
 fn hills(rng: &mut Rng) -> Drawn {
-    let (h, w) = (size(rng, 10, 40), size(rng, 10, 40));
-    let who = owners(rng, 2, 10);
-    let mut cells = blank(h, w);
-    let ants = rng.range(20, 200) as u32;
-    scatter(rng, &mut cells, &who, [ants, 80, 30, 0]);
+    let (mut cells, who) = scattered(rng, [10, 40], [2, 10], [20, 200], [80, 30, 0]);
+    let (h, w) = (cells.len(), cells[0].len());
     for &o in &who {
         for _ in 0..rng.range(1, 4) {
             let (r, c) = (size(rng, 0, h - 1), size(rng, 0, w - 1));
@@ -375,11 +383,7 @@ fn hills(rng: &mut Rng) -> Drawn {
 /// Attack damage with a small radius, where received totals of exactly 1
 /// are common.
 fn damage_near_1(rng: &mut Rng) -> Drawn {
-    let (h, w) = (size(rng, 4, 30), size(rng, 4, 30));
-    let who = owners(rng, 2, 3);
-    let mut cells = blank(h, w);
-    let ants = rng.range(150, 500) as u32;
-    scatter(rng, &mut cells, &who, [ants, 30, 0, 0]);
+    let (cells, _) = scattered(rng, [4, 30], [2, 3], [150, 500], [30, 0, 0]);
     Drawn { cells, r2: *rng.pick(&[1, 1, 2, 2, 4, 5, 5, 8]), mode: "damage", players: None }
 }
 
