@@ -99,7 +99,7 @@ pub(super) fn variant(rng: &mut Rng, shape: &Shape, no_free: bool) -> Variant {
     for k in &mut skills {
         rng.shuffle(&mut k.beats);
     }
-    let mut v = Variant { skills };
+    let mut v = Variant { skills, lasting: Vec::new() };
     // The free skill somewhere in the list, not always first.
     let j = rng.below(n as u64) as usize;
     v.skills.swap(0, j);

@@ -84,8 +84,7 @@ impl Record {
     }
 
     pub(super) fn parse(input: &str) -> Option<Record> {
-        let mut t = input.split_whitespace();
-        let variant = Variant::parse(&mut t)?;
+        let (variant, mut t) = Variant::read(input)?;
         let r: usize = t.next()?.parse().ok()?;
         if !(1..=200_000).contains(&r) {
             return None;

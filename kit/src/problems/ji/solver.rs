@@ -89,8 +89,7 @@ impl Solve {
     }
 
     pub(super) fn parse(input: &str) -> Option<Solve> {
-        let mut t = input.split_whitespace();
-        let variant = Variant::parse(&mut t)?;
+        let (variant, mut t) = Variant::read(input)?;
         let rounds: u64 = t.next()?.parse().ok()?;
         let p = t.next()?.to_string();
         let digits = p.bytes().all(|c| c.is_ascii_digit() || c == b'.');

@@ -7,8 +7,8 @@ use super::variant::*;
 use crate::problems::Problem;
 use crate::rng::Rng;
 
-/// The kit's copy of the common variant is byte for byte the
-/// repository's one definition (the file our 集 programs' tests read).
+/// The kit's common variant is read from the repository's one definition
+/// (the file our 集 programs' tests read), and writes it back byte for byte.
 #[test]
 fn the_common_variant_is_the_one_definition() {
     let mut text = String::new();
