@@ -57,15 +57,18 @@ pub(crate) fn read_variant(
     }
 }
 
-/// The sets of skills one side can have lost (ascending ids): the unions
-/// of the effects' taken lists, the empty set first, then by size and
-/// ids. `None` past `most` sets. Cost: O(sets x effects x n).
-pub(crate) fn lost_sets(v: &format::Variant<'_>, most: usize) -> Option<Vec<Vec<u32>>> {
-    let mut sets: Vec<Vec<u32>> = vec![Vec::new()];
-    for effect in &v.lasting {
+/// The sets of skills one side can have lost to effects with these
+/// `taken` lists (ascending ids): their unions, the empty set first, then
+/// by size and ids. `None` past `most` sets. Cost: O(sets x effects x n).
+pub(crate) fn lost_sets<'t>(
+    taken: impl IntoIterator<Item = &'t [usize]>,
+    most: usize,
+) -> Option<Vec<Vec<usize>>> {
+    let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
+    for taken in taken {
         for i in 0..sets.len() {
             let mut union = sets[i].clone();
-            union.extend(&effect.taken);
+            union.extend(taken);
             union.sort_unstable();
             union.dedup();
             if !sets.contains(&union) {
@@ -314,12 +317,13 @@ pub fn table(input: &str) -> Result<Table, String> {
     if !(0..=MAX_C).contains(&c) {
         return Err(format!("the largest req is {c}: the page draws at most {MAX_C}"));
     }
-    let sets = lost_sets(&v, MOST_LOST_SETS).ok_or_else(|| {
+    let taken: Vec<Vec<usize>> =
+        v.lasting.iter().map(|e| e.taken.iter().map(|&z| z as usize).collect()).collect();
+    let sets = lost_sets(taken.iter().map(Vec::as_slice), MOST_LOST_SETS).ok_or_else(|| {
         format!("the lasting effects make more than {MOST_LOST_SETS} lost sets per side: the page draws at most that many")
     })?;
-    let names = |set: &Vec<u32>| -> Vec<String> {
-        set.iter().map(|&x| skills[x as usize].name.clone()).collect()
-    };
+    let names =
+        |set: &Vec<usize>| -> Vec<String> { set.iter().map(|&x| skills[x].name.clone()).collect() };
     let lost: Vec<[Vec<String>; 2]> =
         sets.iter().flat_map(|a| sets.iter().map(move |b| [names(a), names(b)])).collect();
     let no_line = "the input has no `R p` line";

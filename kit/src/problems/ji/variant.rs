@@ -5,7 +5,7 @@
 //! simpler variants a shrinker tries. Texts are read by the 集 format's one
 //! reader ([`crate::pages::ji::read_variant`]).
 
-use crate::pages::ji::read_variant;
+use crate::pages::ji::{lost_sets, read_variant};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Skill {
@@ -24,6 +24,11 @@ pub(super) struct Effect {
     pub(super) met: Vec<usize>,
     pub(super) taken: Vec<usize>,
 }
+
+/// The most lost sets per side kit's inputs have: the generators draw at
+/// most two effects of at most three taken skills (at most 4 sets), and a
+/// query names one of them.
+pub(super) const MOST_LOST_SETS: usize = 64;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Variant {
@@ -109,6 +114,20 @@ impl Variant {
 
     pub(super) fn beats(&self, a: usize, b: usize) -> bool {
         self.skills[a].beats.contains(&b)
+    }
+
+    /// What skill `x` takes from the opponent when it meets `met` in a
+    /// round that goes on (empty: nothing).
+    pub(super) fn takes(&self, x: usize, met: usize) -> impl Iterator<Item = usize> + '_ {
+        let effect = self.lasting.iter().find(|e| e.skill == x && e.met.contains(&met));
+        effect.into_iter().flat_map(|e| e.taken.iter().copied())
+    }
+
+    /// The sets of skills a side can have lost (the unions of the taken
+    /// lists, ascending ids, the empty set first); `None` past
+    /// [`MOST_LOST_SETS`].
+    pub(super) fn lost_sets(&self) -> Option<Vec<Vec<usize>>> {
+        lost_sets(self.lasting.iter().map(|e| e.taken.as_slice()), MOST_LOST_SETS)
     }
 
     pub(super) fn index(&self, name: &str) -> Option<usize> {
