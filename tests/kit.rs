@@ -703,6 +703,26 @@ fn stress_finds_the_referee_whose_b_keeps_lost_skills_and_shrinks_it() {
     assert!(f.answer.starts_with("ILLEGAL"), "{}", f.report);
 }
 
+/// The `lasting` profiles are stressed as the others: our programs agree
+/// with themselves on every case (each case is judged by running ours).
+#[test]
+fn stress_runs_the_lasting_profiles() {
+    for problem in ["ji_referee", "ji_solver"] {
+        if problem == "ji_solver" && !ji_solver_plays_lasting_effects() {
+            eprintln!(
+                "SKIPPED ji_solver lasting: this ji_solver does not play lasting effects yet"
+            );
+            continue;
+        }
+        let ours = solver(problem);
+        let args = ["stress", problem, "--profile", "lasting", "--count", "60", "--solver", ours];
+        let (code, out, err) = kit(&[&args[..], &["--", ours]].concat());
+        assert_eq!(code, 0, "{out}{err}");
+        let want = format!("stress {problem}: 60 cases (profile lasting, seed 1), your program agrees with ours on all (");
+        assert!(out.starts_with(&want), "{out}");
+    }
+}
+
 #[test]
 fn stress_finds_the_solver_that_applies_the_draw_chance_twice() {
     let dir = Scratch::new("kit-stress-jis");

@@ -775,3 +775,26 @@ fn the_value_page_has_one_table_per_combination_of_lost_skills() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// With our ji_solver: a breakthrough's four tables hold the values the
+/// solver gives the input's own queries, each in its table.
+#[test]
+fn the_lost_skill_tables_equal_the_solvers_answers() {
+    let input = root().join("tests/data/ji_solver/lasting/toy_breakthrough_p10.in");
+    let table = ji::table(&read(&input)).unwrap();
+    assert_eq!((table.c, table.lost.len()), (1, 4));
+    assert_eq!(table.query_tables, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+    let page = show::page("ji_solver", read(&input).as_bytes(), &solver("ji_solver"), "t").unwrap();
+    let cells_json = page.split("\"cells\":[").nth(1).unwrap();
+    let cells: Vec<&str> = cells_json.split("],[").collect();
+    let expected = sibling(&input, "out");
+    for ((&(x, y), &t), value) in
+        table.queries.iter().zip(&table.query_tables).zip(expected.lines())
+    {
+        let found = cells[t * 4 + x * 2 + y].trim_start_matches('[');
+        assert!(
+            found.starts_with(&format!("\"{value}\"")),
+            "({x},{y}) in table {t}: {found} vs {value}"
+        );
+    }
+}
