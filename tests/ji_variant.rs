@@ -397,16 +397,21 @@ fn capacity_refusals_are_in_each_programs_words() {
     }
 }
 
-/// The common variant is written once, in `tests/data/ji_variant/common.txt`;
-/// ji's built-in, the README and docs/ji.md hold copies checked here.
+/// The common variant is written once, in `tests/data/ji_variant/common.txt`:
+/// ji's built-in and kit's read that file; the README and docs/ji.md hold
+/// copies checked here.
 #[test]
 fn the_common_variant_has_one_definition() {
     let common = common_variant();
-    let ji = fs::read_to_string(common::root().join("src/bin/ji/variant.rs")).unwrap();
-    let start = "const COMMON_VARIANT: &str = \"";
-    let at = ji.find(start).expect("ji/variant.rs defines COMMON_VARIANT") + start.len();
-    let end = ji[at..].find("\";").unwrap();
-    assert_eq!(&ji[at..at + end], common, "src/bin/ji/variant.rs COMMON_VARIANT");
+    let reads = "/tests/data/ji_variant/common.txt\");";
+    for (file, item) in [
+        ("src/bin/ji/variant.rs", "const COMMON_VARIANT: &str = include_str!("),
+        ("kit/src/problems/ji/variant.rs", "const COMMON: &str = include_str!("),
+    ] {
+        let text = fs::read_to_string(common::root().join(file)).unwrap();
+        let line = text.lines().find(|l| l.contains(item)).expect(item);
+        assert!(line.ends_with(reads), "{file}: {line}");
+    }
     for doc in ["README.md", "docs/ji.md"] {
         let text = fs::read_to_string(common::root().join(doc)).unwrap();
         let fenced = format!("```\n{common}```");
