@@ -142,8 +142,37 @@ fn the_lasting_fixtures_are_package_data() {
         }
         if problem == "ji_referee" {
             assert!(joined >= 7, "{problem}: {joined} lasting fixtures in the package");
+        } else {
+            for (input, bytes) in inputs.iter().zip(&data) {
+                let taken = taken_sets(&String::from_utf8_lossy(bytes));
+                assert!(taken <= 5, "{}: {taken} taken sets (the statement: 5)", input.display());
+            }
         }
     }
+}
+
+/// How many different sets of skills the lasting effects of a 集 input
+/// take (0 without the section): after the n skills, `lasting m` and one
+/// record per line, `s j met.. t taken..`, as `--strict` lays it out.
+fn taken_sets(input: &str) -> usize {
+    let mut lines = input.lines();
+    let n: usize = lines.next().unwrap().parse().unwrap();
+    let mut lines = lines.skip(n);
+    let Some(header) = lines.next().filter(|l| l.starts_with("lasting ")) else { return 0 };
+    let m: usize = header["lasting ".len()..].parse().unwrap();
+    let mut sets: Vec<Vec<&str>> = lines
+        .take(m)
+        .map(|record| {
+            let words: Vec<&str> = record.split(' ').collect();
+            let j: usize = words[1].parse().unwrap();
+            let mut taken = words[3 + j..].to_vec();
+            taken.sort_unstable();
+            taken
+        })
+        .collect();
+    sets.sort();
+    sets.dedup();
+    sets.len()
 }
 
 /// An output to judge against our answer, and the verdict that the

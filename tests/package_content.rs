@@ -110,11 +110,12 @@ fn output_of(exe: &Path, input: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Our cases of `problem` with an answer (exit 0), as the package would
-/// take them: every fixture that `--strict` accepts, then `seeds` seeds of
-/// every small kit profile.
+/// take them: the statement's samples, every fixture that `--strict`
+/// accepts, then `seeds` seeds of every small kit profile.
 fn cases(problem: &str, seeds: u64) -> Vec<Vec<u8>> {
     let (fixtures, _) = common::cases(problem);
-    let mut out = Vec::new();
+    let samples = files(&package(problem).join("sample"), "in");
+    let mut out: Vec<Vec<u8>> = samples.iter().map(|f| fs::read(f).unwrap()).collect();
     for case in fixtures.iter().filter(|c| c.args.is_empty() && c.code == 0) {
         let input = fs::read(&case.input).unwrap();
         let strict = common::run(problem, &["--strict".into()], &input, Duration::from_secs(20));
