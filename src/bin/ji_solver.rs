@@ -298,6 +298,11 @@ struct Game {
     /// The unlimited game only: per state, whether A wins limit-surely
     /// there (`limit_wins`; B does where A does at the mirrored state).
     won: Vec<bool>,
+    /// A game of some layers only (`certify_layers`): per state of the
+    /// whole game, the value the rounds that leave these layers reach (a
+    /// proved lower bound L, and the midpoint of [L, H] for strategies).
+    outside_lower: Vec<i128>,
+    outside: Vec<f64>,
 }
 
 /// One lost-set pair (A's, B's) and what it leaves each side.
@@ -334,8 +339,9 @@ impl Game {
             .collect();
         let cap = cap as usize;
         let delta = order.iter().map(|&i| v.skills[i].delta).collect();
+        let (layers, won, outside_lower, outside) = (vec![], vec![], vec![], vec![]);
         let mut game =
-            Game { n, cap, delta, outcome, keep, order, layers: Vec::new(), won: vec![] };
+            Game { n, cap, delta, outcome, keep, order, layers, won, outside_lower, outside };
         // What skill x takes when it meets y, as bits.
         let takes =
             |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
@@ -480,6 +486,37 @@ impl Game {
         (o, (then * w + self.next(a, x)) * w + self.next(b, y))
     }
 
+    /// Where a round ends for the exact check and B's best reply: A's value
+    /// (grid units) if a skill beats the other (`o`), or if the round
+    /// leaves this game's layers (`to` past its states: the proved lower
+    /// bound there); `None` if it goes on to state `to`.
+    fn ending(&self, o: i8, to: usize) -> Option<i128> {
+        let ns = self.states();
+        match o {
+            0 if to < ns => None,
+            0 => Some(self.outside_lower[to - ns]),
+            o => Some(i128::from(o) * GRID_ONE),
+        }
+    }
+
+    /// The game of the layers `members` (a layer and its mirror) alone:
+    /// rounds that leave them end at the values `outside_lower` and
+    /// `outside` of the whole game's states.
+    fn part(&self, members: &[usize], outside_lower: Vec<i128>, outside: Vec<f64>) -> Game {
+        let size = self.width() * self.width();
+        let local = |l: usize| members.iter().position(|&m| m == l);
+        let mut layers: Vec<Layer> = members.iter().map(|&m| self.layers[m].clone()).collect();
+        for layer in &mut layers {
+            layer.then.iter_mut().for_each(|t| *t = local(*t).unwrap_or(members.len() + *t));
+            layer.mirror = local(layer.mirror).unwrap_or(0);
+        }
+        let won = match self.won.is_empty() {
+            true => vec![],
+            false => members.iter().flat_map(|&m| self.won[m * size..][..size].to_vec()).collect(),
+        };
+        Game { layers, won, outside_lower, outside, ..self.clone() }
+    }
+
     /// Builds the stage game at state s into `stage.m` given the values
     /// `next` of the states one round later: rows are A's skills, columns
     /// B's; or the value where a player cannot move.
@@ -497,7 +534,9 @@ impl Game {
                 // and the game ends", else the next round is played with
                 // probability 1 - p/100.
                 let (o, to) = self.round(s, i, j);
-                stage.m.push(if o != 0 { f64::from(o) } else { self.keep * next[to] });
+                let later =
+                    |to: usize| next.get(to).unwrap_or_else(|| &self.outside[to - next.len()]);
+                stage.m.push(if o != 0 { f64::from(o) } else { self.keep * later(to) });
             }
         }
         StageGame::Matrix { rows, cols }
@@ -595,7 +634,10 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // a certificate gives it. Its values +-1 come first, with no numbers.
     let unlimited = rounds == 0 && game.keep == 1.0;
     let mut game = game.clone();
-    if unlimited && ns <= MAX_CERTIFY_STATES {
+    // Several layers are certified a layer and its mirror at a time.
+    let part = 2 * game.width() * game.width();
+    let layered = game.layers.len() > 1;
+    if unlimited && (ns <= MAX_CERTIFY_STATES || layered && part <= MAX_CERTIFY_STATES) {
         game.won = limit_wins(&game, &mut stage.work);
     }
     let game = &game;
@@ -605,7 +647,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes = Vec::new();
     let mut note = String::new();
-    if unlimited && ns > MAX_CERTIFY_STATES {
+    if unlimited && (layered && part > MAX_CERTIFY_STATES || !layered && ns > MAX_CERTIFY_STATES) {
         note = match game.layers.len() {
             1 => format!("; certificates are made for C <= {MAX_CERTIFY_CAP} only"),
             _ => format!("; certificates are made for {MAX_CERTIFY_STATES} states (counts and lost sets) only, here {ns}"),
@@ -652,8 +694,12 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
         if unlimited && (change.is_none() || converged || checkpoint) {
             let last_call = change.is_none() || converged;
-            if let Some(cert) = certify(game, &old, &mut stage, schedule.passes(last_call), queried)
-            {
+            let passes = schedule.passes(last_call);
+            let cert = match layered {
+                true => certify_layers(game, &old, &mut stage, passes, queried),
+                false => certify(game, &old, &mut stage, passes, queried),
+            };
+            if let Some(cert) = cert {
                 let width = cert.width(game, queried);
                 if best.as_ref().map_or(true, |b| width < b.0) {
                     best = Some((width, cert));
@@ -1047,6 +1093,61 @@ fn certify(
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
+/// `certify` for a game of several lost-set pairs, a layer and its mirror
+/// at a time, the largest lost sets first: lost sets only grow, so the
+/// rounds that leave a pair reach pairs proved before, valued there at
+/// their proved lower bounds (`Game::part`). A pair's proof is one
+/// strategy per state (the best pass's there) with the bounds `proves`
+/// passes for it, so that the whole proof is one stationary strategy.
+fn certify_layers(
+    game: &Game,
+    table: &[f64],
+    stage: &mut Stage,
+    passes: Vec<Pass>,
+    queried: &[usize],
+) -> Option<Certificate> {
+    let (ns, size) = (game.states(), game.width() * game.width());
+    let mut lower = vec![-GRID_ONE; ns];
+    let mut strategy: Vec<Dyadic> = vec![Vec::new(); ns];
+    let lost = |l: &usize| game.layers[*l].lost.iter().map(|m| m.count_ones()).sum::<u32>();
+    let mut order: Vec<usize> = (0..game.layers.len()).collect();
+    order.sort_by_key(|l| std::cmp::Reverse(lost(l)));
+    for l in order {
+        let m = game.layers[l].mirror;
+        if m < l {
+            continue;
+        }
+        let members = if m == l { vec![l] } else { vec![l, m] };
+        let global = |s: usize| members[s / size] * size + s % size;
+        let outside =
+            (0..ns).map(|s| (lower[s] - lower[game.mirror(s)]) as f64 * 0.5 / GRID_ONE as f64);
+        let part = game.part(&members, lower.clone(), outside.collect());
+        let states: Vec<usize> = (0..part.states()).collect();
+        let local = |s: &usize| states.iter().position(|&t| global(t) == *s);
+        let asked: Vec<usize> = queried.iter().filter_map(local).collect();
+        let table: Vec<f64> = states.iter().map(|&s| table[global(s)]).collect();
+        let cert = match certify(&part, &table, stage, passes.clone(), &asked) {
+            Some(cert) => cert,
+            None => continue,
+        };
+        let x: Vec<Dyadic> =
+            states.iter().map(|&s| cert.strategies[cert.pass_of[s]][s].clone()).collect();
+        let phi = match proves(&part, &x, &cert.lower) {
+            true => Some(cert.lower),
+            false => ReplyProcess::new(&part, &x)
+                .lower_bound(&mut stage.work)
+                .filter(|phi| proves(&part, &x, phi)),
+        };
+        for (s, phi) in phi.iter().flatten().enumerate() {
+            lower[global(s)] = *phi;
+        }
+        for (s, x) in x.into_iter().enumerate() {
+            strategy[global(s)] = x;
+        }
+    }
+    Some(Certificate { lower, pass_of: vec![0; ns], strategies: vec![strategy] })
+}
+
 /// Proved bounds on the unlimited game's values.
 struct Certificate {
     /// Per state, A's proved L (H(a, b) = -L(b, a)) and its strategy.
@@ -1317,6 +1418,10 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                     for j in (0..cols).filter(|&j| y[j] > 0.0) {
                         let p = xi.mul(yn[j]);
                         match game.round(s, i, j) {
+                            (0, to) if to >= ns => {
+                                let v = Dd::from(game.outside[to - ns]);
+                                rhs[s] = rhs[s].add(p.mul(keep).mul(v));
+                            }
                             (0, to) => {
                                 let c = p.mul(keep);
                                 a[s * ns + to] -= c.hi;
@@ -1467,8 +1572,10 @@ struct Step {
 
 /// One reply of B to A's dyadic strategy at a state.
 struct Reply {
-    /// sum of weight * (+1 or -1) over A's skills that end the game.
+    /// Over A's skills that end the game (or leave the layers solved):
+    /// sum of weight * value, split as in `exact_q` (grid units).
     ending: i128,
+    ending_part: i128,
     /// No skill of A's strategy ends the game against it.
     endless: bool,
     /// Where the game goes on.
@@ -1511,12 +1618,15 @@ impl ReplyProcess {
                 continue;
             }
             for j in 0..cols {
-                let mut reply = Reply { ending: 0, endless: true, steps: Vec::new() };
+                let mut reply = Reply { ending: 0, ending_part: 0, endless: true, steps: vec![] };
                 for (i, &weight) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
-                    match game.round(s, i, j) {
-                        (0, to) => reply.steps.push(Step { to, weight }),
-                        (o, _) => {
-                            reply.ending += i128::from(o) * i128::from(weight);
+                    let (o, to) = game.round(s, i, j);
+                    match game.ending(o, to) {
+                        None => reply.steps.push(Step { to, weight }),
+                        Some(v) => {
+                            let weight = i128::from(weight);
+                            reply.ending += weight * (v >> STRATEGY_BITS);
+                            reply.ending_part += weight * (v & ((1 << STRATEGY_BITS) - 1));
                             reply.endless = false;
                         }
                     }
@@ -1544,7 +1654,7 @@ impl ReplyProcess {
     /// exceeds 2^(GRID_BITS + 1).
     fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
         let r = &self.replies[s][j];
-        let (mut whole, mut part) = (r.ending << (GRID_BITS - STRATEGY_BITS), 0i128);
+        let (mut whole, mut part) = (r.ending, r.ending_part);
         for st in &r.steps {
             let weight = i128::from(st.weight);
             whole += weight * (phi[st.to] >> STRATEGY_BITS);
@@ -1576,7 +1686,7 @@ impl ReplyProcess {
                     for st in &r.steps {
                         a[s * ns + st.to] -= st.weight as f64 / unit;
                     }
-                    rhs[s] = r.ending as f64 / unit;
+                    rhs[s] = (r.ending as f64 + r.ending_part as f64 / unit) / GRID_ONE as f64;
                 } else {
                     // Decided, or B stops (worth 0).
                     phi[s] = self.decided[s];
@@ -1808,15 +1918,15 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
     let played = |s: usize, j: usize| {
         x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
             let (o, to) = game.round(s, i, j);
-            (i128::from(u), o, to)
+            (i128::from(u), game.ending(o, to), to)
         })
     };
     // (2)
     for s in (0..ns).filter(|&s| game.known(s).is_none()) {
         for j in 0..game.moves(s).1 {
             let (mut whole, mut part) = (0i128, 0i128);
-            for (u, o, to) in played(s, j) {
-                let (hi, lo) = if o != 0 { (i128::from(o) * one, 0) } else { split(phi[to]) };
+            for (u, ends, to) in played(s, j) {
+                let (hi, lo) = split(ends.unwrap_or_else(|| phi[to]));
                 whole += u * hi;
                 part += u * lo;
             }
@@ -1832,7 +1942,7 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
     while shrunk {
         shrunk = false;
         for s in 0..ns {
-            let stays = |j: usize| played(s, j).all(|(_, o, to)| o == 0 && z[to]);
+            let stays = |j: usize| played(s, j).all(|(_, ends, to)| ends.is_none() && z[to]);
             if z[s] && !(0..game.moves(s).1).any(stays) {
                 z[s] = false;
                 shrunk = true;
@@ -2125,9 +2235,12 @@ pub struct Options {
 const HELP: &str = "\
 ji_solver: the value of 集 (波波攒) under optimal play.
 usage:   ji_solver [options] < input
-input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, then `R p`
-         (round limit, 0 = none; draw chance in percent), then q queries
-         `x y` (counts of A and B, 0..=C = max req); any whitespace. R = 0
+input:   n, then n skills `name delta req k beaten_1 .. beaten_k`, optionally
+         `lasting m` and m lasting effects (docs/ji.md), then `R p` (round
+         limit, 0 = none; draw chance in percent), then q queries `x y`
+         (counts of A and B, 0..=C = max req), each optionally followed by
+         `lost i a_1 .. a_i j b_1 .. b_j`: the skills A and B have lost (a
+         union of taken lists; none if absent); any whitespace. R = 0
          with p = 0 is the unlimited game (endless play pays 0).
 output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
@@ -2137,7 +2250,9 @@ options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      game: the proof,
                      `lower|upper a b name u ...`, A's|B's strategy at each
                      reachable (a, b), u / 2^60, or `limit A|B a b` where
-                     that player wins as surely as it likes (docs/ji.md)
+                     that player wins as surely as it likes (docs/ji.md);
+                     with lasting effects each state `a b` is written
+                     `a b lost i names.. j names..` (here and in `open`)
          --strict    also check the layout: one record per line, single
                      spaces, a final newline, integers without a leading
                      zero, p with at most 3 decimals (`line L column C: ...`).
