@@ -72,10 +72,9 @@ struct Data {
 impl Data {
     fn new(problem: &dyn Problem, solver: &Path) -> Data {
         let limits = run::Limits {
-            time: gen::OUR_LIMIT,
             memory_kib: Some(MEMORY_LIMIT_MB << 10),
             output_bytes: Some(problem.output_limit_mb() << 20),
-            wall: None,
+            ..run::Limits::from(gen::OUR_LIMIT)
         };
         Data { strict: Cmd::new(solver).arg("--strict"), limits, seen: HashSet::new() }
     }

@@ -10,7 +10,8 @@
 //! `tests/data/PROBLEM/`, and cases drawn from every `kit gen` profile.
 //!
 //! The package, by room:
-//!   problem.yaml, problem_statement/   [`statement`]: copied from
+//!   problem.yaml, problem_statement/
+//!                                   [`statement`]: copied from
 //!                                   kit/packages/PROBLEM/
 //!   data/sample/, data/secret/      [`data`]: the samples, our fixtures and
 //!                                   generated cases, with our answers
@@ -72,6 +73,11 @@ The sources are read from the repository kit was built in (or $KIT_REPO).
 
 /// `kit package PROBLEM --out DIR [--zip FILE] [--force]` (the options
 /// as `cli::PackageOptions` read them; `solver`: our solver, located).
+///
+/// # Errors
+///
+/// Those of [`write`] and [`write_zip`]; FILE existing without `force`;
+/// stdout that cannot be written.
 pub fn command(
     problem: &'static dyn Problem,
     dir: &Path,
@@ -122,7 +128,16 @@ pub struct Summary {
 }
 
 /// Writes the package of `problem` to `dir` (replacing it if `force`),
-/// from the repository at `repo`, answering with `solver`.
+/// from the repository at `repo`, answering with `solver`. About one run
+/// of our solver per case (two per generated case).
+///
+/// # Errors
+///
+/// A usage error for a `dir` that exists without `force`, whose name is
+/// not a short name ([a-z0-9]+) or whose folder does not exist; else the
+/// first error of a room (a source that cannot be read, a file that cannot
+/// be written, a stale `.edit`, a sample without an answer, our solver
+/// over a limit), after which nothing is left behind.
 pub fn write(
     problem: &dyn Problem,
     repo: &Path,
