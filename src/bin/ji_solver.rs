@@ -345,15 +345,22 @@ impl Game {
         // What skill x takes when it meets y, as bits.
         let takes =
             |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
-        let mut index = std::collections::HashMap::new();
+        // The layers built so far by lost-set pair, sorted.
+        let mut index: Vec<([u64; 2], usize)> = Vec::new();
+        let mut layer_of = |game: &mut Game, pair: [u64; 2]| match index.binary_search(&(pair, 0)) {
+            Ok(k) | Err(k) if index.get(k).map(|e| e.0) == Some(pair) => index[k].1,
+            Ok(k) | Err(k) => {
+                index.insert(k, (pair, game.layers.len()));
+                game.layers.push(game.layer(v, pair));
+                game.layers.len() - 1
+            }
+        };
         let mut at = 0;
         // No query: the table of nothing lost (so that there is a game).
         let seeds = if lost.is_empty() { &[[0, 0]][..] } else { lost };
-        for pair in seeds.iter().flat_map(|&[a, b]| [[a, b], [b, a]]) {
-            if !index.contains_key(&pair) {
-                index.insert(pair, index.len());
-                game.layers.push(game.layer(v, pair));
-            }
+        for &[a, b] in seeds {
+            layer_of(&mut game, [a, b]);
+            layer_of(&mut game, [b, a]);
         }
         while at < game.layers.len() {
             if game.layers.len() > MAX_LAYERS {
@@ -366,12 +373,7 @@ impl Game {
                 for &j in &kb {
                     let (x, y) = (game.order[i], game.order[j]);
                     let pair = [la | takes(y, x), lb | takes(x, y)];
-                    let next = index.len();
-                    let l = *index.entry(pair).or_insert(next);
-                    if l == next {
-                        game.layers.push(game.layer(v, pair));
-                    }
-                    then.push(l);
+                    then.push(if pair == [la, lb] { at } else { layer_of(&mut game, pair) });
                 }
             }
             game.layers[at].then = then;
@@ -379,7 +381,7 @@ impl Game {
         }
         for l in 0..game.layers.len() {
             let [a, b] = game.layers[l].lost;
-            game.layers[l].mirror = index[&[b, a]];
+            game.layers[l].mirror = layer_of(&mut game, [b, a]);
         }
         Some(game)
     }
@@ -510,10 +512,10 @@ impl Game {
             layer.then.iter_mut().for_each(|t| *t = local(*t).unwrap_or(members.len() + *t));
             layer.mirror = local(layer.mirror).unwrap_or(0);
         }
-        let won = match self.won.is_empty() {
-            true => vec![],
-            false => members.iter().flat_map(|&m| self.won[m * size..][..size].to_vec()).collect(),
-        };
+        let mut won = Vec::new();
+        for &m in members.iter().filter(|_| !self.won.is_empty()) {
+            won.extend_from_slice(&self.won[m * size..(m + 1) * size]);
+        }
         Game { layers, won, outside_lower, outside, ..self.clone() }
     }
 
@@ -1109,40 +1111,41 @@ fn certify_layers(
     let (ns, size) = (game.states(), game.width() * game.width());
     let mut lower = vec![-GRID_ONE; ns];
     let mut strategy: Vec<Dyadic> = vec![Vec::new(); ns];
-    let lost = |l: &usize| game.layers[*l].lost.iter().map(|m| m.count_ones()).sum::<u32>();
-    let mut order: Vec<usize> = (0..game.layers.len()).collect();
-    order.sort_by_key(|l| std::cmp::Reverse(lost(l)));
-    for l in order {
-        let m = game.layers[l].mirror;
-        if m < l {
-            continue;
-        }
-        let members = if m == l { vec![l] } else { vec![l, m] };
-        let global = |s: usize| members[s / size] * size + s % size;
-        let outside =
-            (0..ns).map(|s| (lower[s] - lower[game.mirror(s)]) as f64 * 0.5 / GRID_ONE as f64);
-        let part = game.part(&members, lower.clone(), outside.collect());
-        let states: Vec<usize> = (0..part.states()).collect();
-        let local = |s: &usize| states.iter().position(|&t| global(t) == *s);
-        let asked: Vec<usize> = queried.iter().filter_map(local).collect();
-        let table: Vec<f64> = states.iter().map(|&s| table[global(s)]).collect();
-        let cert = match certify(&part, &table, stage, passes.clone(), &asked) {
-            Some(cert) => cert,
-            None => continue,
-        };
-        let x: Vec<Dyadic> =
-            states.iter().map(|&s| cert.strategies[cert.pass_of[s]][s].clone()).collect();
-        let phi = match proves(&part, &x, &cert.lower) {
-            true => Some(cert.lower),
-            false => ReplyProcess::new(&part, &x)
-                .lower_bound(&mut stage.work)
-                .filter(|phi| proves(&part, &x, phi)),
-        };
-        for (s, phi) in phi.iter().flatten().enumerate() {
-            lower[global(s)] = *phi;
-        }
-        for (s, x) in x.into_iter().enumerate() {
-            strategy[global(s)] = x;
+    let lost = |l: usize| game.layers[l].lost[0].count_ones() + game.layers[l].lost[1].count_ones();
+    for total in (0..=2 * MAX_SKILLS as u32).rev() {
+        for l in (0..game.layers.len()).filter(|&l| lost(l) == total) {
+            let members = [l, game.layers[l].mirror];
+            if members[1] < l {
+                continue;
+            }
+            let members = &members[..if members[1] == l { 1 } else { 2 }];
+            let global = |s: usize| members[s / size] * size + s % size;
+            let mut outside = vec![0.0; ns];
+            for (s, v) in outside.iter_mut().enumerate() {
+                *v = (lower[s] - lower[game.mirror(s)]) as f64 * 0.5 / GRID_ONE as f64;
+            }
+            let part = game.part(members, lower.clone(), outside);
+            let states = part.states();
+            let asked: Vec<usize> = (0..states).filter(|&s| queried.contains(&global(s))).collect();
+            let table: Vec<f64> = (0..states).map(|s| table[global(s)]).collect();
+            let cert = match certify(&part, &table, stage, passes.clone(), &asked) {
+                Some(cert) => cert,
+                None => continue,
+            };
+            let x: Vec<Dyadic> =
+                (0..states).map(|s| cert.strategies[cert.pass_of[s]][s].clone()).collect();
+            let phi = match proves(&part, &x, &cert.lower) {
+                true => Some(cert.lower),
+                false => ReplyProcess::new(&part, &x)
+                    .lower_bound(&mut stage.work)
+                    .filter(|phi| proves(&part, &x, phi)),
+            };
+            for s in 0..states {
+                if let Some(phi) = &phi {
+                    lower[global(s)] = phi[s];
+                }
+                strategy[global(s)] = x[s].clone();
+            }
         }
     }
     Some(Certificate { lower, pass_of: vec![0; ns], strategies: vec![strategy] })
@@ -1994,10 +1997,9 @@ fn answer(
             )))
         }
     };
-    let layer: std::collections::HashMap<[u64; 2], usize> =
-        game.layers.iter().enumerate().map(|(l, layer)| (layer.lost, l)).collect();
+    let layer = |lost: [u64; 2]| game.layers.iter().position(|l| l.lost == lost).unwrap_or(0);
     let queried: Vec<usize> =
-        prob.queries.iter().map(|q| (layer[&q.lost] * w + q.a) * w + q.b).collect();
+        prob.queries.iter().map(|q| (layer(q.lost) * w + q.a) * w + q.b).collect();
     let name = |x: usize| String::from_utf8_lossy(prob.variant.skills[x].name);
     // The skills of positive weight, in the variant's order: A's (side 0)
     // or B's kept skills at state s.
@@ -2011,9 +2013,10 @@ fn answer(
     };
     // A state as its lines write it: `a b`, and in a variant with lasting
     // effects `lost i names.. j names..` after it.
-    let state = |s: usize| {
+    // (`sep` between the counts: a space, or `, ` in a message.)
+    let state = |s: usize, sep: &str| {
         let (l, a, b) = game.at(s);
-        let mut text = format!("{a} {b}");
+        let mut text = format!("{a}{sep}{b}");
         if !prob.variant.lasting.is_empty() {
             text += " lost";
             for set in game.layers[l].lost {
@@ -2057,7 +2060,7 @@ fn answer(
                 let x = &cert.strategies[cert.pass_of[from]];
                 let lower = keyword == "lower";
                 for s in reachable(&solution.game, x, from) {
-                    let shown_at = if lower { state(s) } else { state(game.mirror(s)) };
+                    let shown_at = state(if lower { s } else { game.mirror(s) }, " ");
                     if let Some(v) = solution.game.settled(s) {
                         let winner = if (v > 0.0) == lower { "A" } else { "B" };
                         text += &format!("limit {winner} {shown_at}\n");
@@ -2092,7 +2095,7 @@ fn open_states(
     bounds: &[Bounds],
     queried: &[usize],
     tolerance: f64,
-    state: &dyn Fn(usize) -> String,
+    state: &dyn Fn(usize, &str) -> String,
     text: &mut String,
     why: String,
 ) -> String {
@@ -2109,12 +2112,12 @@ fn open_states(
             widest = Some(s);
         }
         let (lo, hi) = (format_bound(b.lo, f64::floor), format_bound(b.hi, f64::ceil));
-        *text += &format!("open {} {lo} {hi}\n", state(s));
+        *text += &format!("open {} {lo} {hi}\n", state(s, " "));
     }
     let states = format!("{count} queried state{} open", if count == 1 { "" } else { "s" });
     match widest {
         Some(s) => {
-            let at = state(s).replacen(' ', ", ", 1);
+            let at = state(s, ", ");
             format!("{states} (widest: {:.1e} at ({at})): {why}", bounds[s].width())
         }
         None => format!("{states}: {why}"),
