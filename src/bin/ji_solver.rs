@@ -530,14 +530,18 @@ impl Game {
         let (rows, cols) = self.moves(s);
         stage.m.clear();
         stage.work += (rows * cols + 32) as u64;
-        for i in 0..rows {
-            for j in 0..cols {
+        // `round` unrolled: this is the hot loop of value iteration.
+        let (l, a, b) = self.at(s);
+        let (layer, w) = (&self.layers[l], self.width());
+        let later = |to: usize| next.get(to).unwrap_or_else(|| &self.outside[to - next.len()]);
+        for (i, &x) in layer.kept[0][..rows].iter().enumerate() {
+            let (row, then) = (self.next(a, x), &layer.then[i * layer.kept[1].len()..]);
+            for (j, &y) in layer.kept[1][..cols].iter().enumerate() {
                 // "If one side's skill beats the other's, that side wins
                 // and the game ends", else the next round is played with
                 // probability 1 - p/100.
-                let (o, to) = self.round(s, i, j);
-                let later =
-                    |to: usize| next.get(to).unwrap_or_else(|| &self.outside[to - next.len()]);
+                let o = self.outcome[x * self.n + y];
+                let to = (then[j] * w + row) * w + self.next(b, y);
                 stage.m.push(if o != 0 { f64::from(o) } else { self.keep * later(to) });
             }
         }
