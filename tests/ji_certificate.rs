@@ -973,7 +973,11 @@ fn proofs_with_lost_skills_hold() {
     // those of the checker's own fixpoint over counts and lost sets.
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ji_solver/lasting");
     let (mut checked, mut lost) = (0, 0);
-    for fixture in ["toy_breakthrough_unlimited", "two_breakthroughs_unlimited"] {
+    for fixture in [
+        "toy_breakthrough_unlimited",
+        "two_breakthroughs_unlimited",
+        "common_breakthrough_per_defence_unlimited",
+    ] {
         let input = std::fs::read_to_string(format!("{root}/{fixture}.in")).unwrap();
         let variant_end = input.find("\n0 0\n").unwrap() + 1;
         let v = parse_variant(&input[..variant_end]);
@@ -983,6 +987,11 @@ fn proofs_with_lost_skills_hold() {
             // A query without `lost` has lost nothing.
             .map(|l| if l.contains("lost") { l.to_string() } else { format!("{l} lost 0 0") })
             .map(|l| read_state(&v, &l.split(' ').collect::<Vec<_>>()).0)
+            // The common variant's states where 4 or more defences are
+            // lost: the exact best replies of its 64 pairs would take long.
+            .filter(|s| {
+                !fixture.starts_with("common") || (s.2.count_ones() + s.3.count_ones()) >= 4
+            })
             .collect();
         assert_eq!(check_states(&input[..variant_end], &queries), queries.len(), "{fixture}");
         checked += queries.len();
