@@ -169,6 +169,14 @@ fn the_model_matches_a_naive_one_on_random_lasting_variants() {
             assert_eq!(model.usable(s), usable(a, &la), "case {case} state {s}");
             assert_eq!(model.replies(s), usable(b, &lb), "case {case} state {s}");
             assert_eq!(model.playable[s] & !model.usable(s), 0);
+            // Who cannot move loses; neither: a draw (docs/ji.md).
+            let decided = match (usable(a, &la) == 0, usable(b, &lb) == 0) {
+                (false, false) => None,
+                (true, false) => Some(-1.0),
+                (false, true) => Some(1.0),
+                (true, true) => Some(0.0),
+            };
+            assert_eq!(model.decided(s), decided, "case {case} state {s}");
             if model.usable(s) != 0 {
                 assert_ne!(model.playable[s], 0, "case {case}: something usable is playable");
             }
@@ -340,29 +348,69 @@ fn an_archive_of_the_previous_version_still_loads() {
 
 const PIPES: Terminal = Terminal { input: false, output: false };
 
-#[test]
-fn the_play_screen_shows_losses_and_refuses_a_lost_skill() {
-    // An AI that plays breakthrough2 wherever it may, else energy: after
-    // two rounds of energy, your defence meets its breakthrough.
-    let model = breakthrough();
+/// A session on `variant` whose AI plays `favourite` wherever it may, else
+/// the first skill it may play.
+fn session_with_an_ai_that_plays(variant: Variant, favourite: usize) -> Session {
     let options =
         Options { variant: None, archive: PathBuf::from("/nonexistent/a"), seed: Some(1) };
-    let mut out = Vec::new();
-    let mut session = Session::new(model.variant.clone(), &options, &mut out).unwrap();
+    let mut session = Session::new(variant, &options, &mut Vec::new()).unwrap();
     let m = &session.model;
-    let (energy, breakthrough) = (0, 3);
     let mut genes = vec![0.0; m.genes()];
     for s in 0..m.states {
-        let pick = if m.playable[s] >> breakthrough & 1 == 1 { breakthrough } else { energy };
+        let pick = match m.playable[s] >> favourite & 1 {
+            1 => favourite,
+            _ => bits(m.playable[s]).next().unwrap_or(0),
+        };
         for (i, x) in bits(m.playable[s]).enumerate() {
             genes[m.offset[s] + i] = if x == pick { 1.0 } else { 0.0 };
         }
     }
     session.trainer.pop[0].genes = genes;
-    let moves = b"p\nenergy\nenergy\ndefence\ndefence\n2\nq\n";
-    out.clear();
-    serve(&mut session, &mut &moves[..], &mut out, PIPES).unwrap();
-    let text = String::from_utf8(out).unwrap();
+    session
+}
+
+/// The transcript of `moves` typed into `session`.
+fn transcript(session: &mut Session, moves: &[u8]) -> String {
+    let mut out = Vec::new();
+    serve(session, &mut &moves[..], &mut out, PIPES).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn who_cannot_move_loses() {
+    // A breakthrough that takes both energy and defence: a side left at
+    // 0 集 without them has nothing to play.
+    let text = "3\nenergy 1 0 0\ndefence 0 0 0\nbreak -1 1 1 energy\n\
+                lasting 1\nbreak 1 defence 2 energy defence\n";
+    let variant = parse_variant(text.as_bytes(), "v", 0).unwrap();
+    let model = Model::new(variant.clone());
+    let all = Losses { own: 0b011, opp: 0 };
+    let stuck = model.state(0, 1, all).unwrap();
+    assert_eq!(model.decided(stuck), Some(-1.0));
+    assert_eq!(model.decided(model.swapped(stuck)), Some(1.0));
+    let both = model.state(0, 0, Losses { own: 0b011, opp: 0b011 }).unwrap();
+    assert_eq!(model.decided(both), Some(0.0));
+    let (value, eq) = equilibrium(&model);
+    assert_eq!((value[stuck], value[model.swapped(stuck)], value[both]), (-1.0, 1.0, 0.0));
+    // A best reply at a state where the AI cannot move wins at once.
+    assert_eq!(exact_best_response(&model, &eq)[stuck], 1.0);
+    let mut session = session_with_an_ai_that_plays(variant, 2);
+    let text = transcript(&mut session, b"p\ndefence\ndefence\n");
+    let expected = "\
+you: defence, AI: break -> neither beats the other: go on
+lasting: you lose energy defence for the rest of the game
+round 3: you 0 集, AI 0 集; lost: you energy defence, AI none; you cannot move: the AI wins. \
+p plays again, h for help
+";
+    assert!(text.ends_with(expected), "{text}");
+}
+
+#[test]
+fn the_play_screen_shows_losses_and_refuses_a_lost_skill() {
+    // An AI that plays breakthrough2 wherever it may, else energy: after
+    // two rounds of energy, your defence meets its breakthrough.
+    let mut session = session_with_an_ai_that_plays(breakthrough().variant, 3);
+    let text = transcript(&mut session, b"p\nenergy\nenergy\ndefence\ndefence\n2\nq\n");
     let expected = "\
 round 1: you 0 集, AI 0 集; lost: you none, AI none; you may play:
   1 energy, 2 defence

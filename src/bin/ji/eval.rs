@@ -73,6 +73,12 @@ struct Chain {
 fn reply_chain(model: &Model, ai: &[f64]) -> Chain {
     let (mut choices, mut edges) = (Vec::new(), Vec::new());
     for s in 0..model.states {
+        // Where a side cannot move, the game is decided: one choice.
+        if let Some(v) = model.decided(s) {
+            let ends = if v == 0.0 { 0.0 } else { 1.0 };
+            choices.push(Choice { state: s, end: edges.len(), payoff: -v, ends });
+            continue;
+        }
         for y in bits(model.replies(s)) {
             let (mut payoff, mut ends) = (0.0, 0.0);
             for x in bits(model.playable[s]).filter(|&x| ai[s * model.n + x] != 0.0) {
@@ -285,7 +291,12 @@ pub fn outcomes(model: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
     let (mut wins, mut losses) = (vec![0.0; model.states], vec![0.0; model.states]);
     for s in 0..model.states {
         let sb = model.swapped(s);
-        for x in bits(model.playable[s]) {
+        match model.decided(s) {
+            Some(v) if v > 0.0 => wins[s] = 1.0,
+            Some(v) if v < 0.0 => losses[s] = 1.0,
+            _ => {}
+        }
+        for x in bits(model.playable[s]).filter(|_| model.decided(s).is_none()) {
             for y in bits(model.playable[sb]) {
                 let p = pa[s * model.n + x] * pb[sb * model.n + y];
                 if p == 0.0 {
@@ -318,6 +329,14 @@ pub fn equilibrium(model: &Model) -> (Vec<f64>, Vec<f64>) {
         let mut change: f64 = 0.0;
         for s in 0..model.states {
             let rows: Vec<usize> = bits(model.playable[s]).collect();
+            if let Some(v) = model.decided(s) {
+                // Whatever the mover plays: uniform over what it may play.
+                value[s] = v;
+                for &x in &rows {
+                    policy[s * model.n + x] = 1.0 / rows.len() as f64;
+                }
+                continue;
+            }
             let cols: Vec<usize> = bits(model.replies(s)).collect();
             let vs = &value;
             let payoff = |&x: &usize| cols.iter().map(move |&y| model.payoff(s, x, y, vs));

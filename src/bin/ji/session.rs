@@ -349,6 +349,20 @@ impl Session {
                 ),
                 false => String::new(),
             };
+            // Lasting effects may leave a side nothing it can play: who
+            // cannot move loses (neither: no winner), as in the model.
+            let theirs =
+                (0..model.n).any(|y| model.variant.skills[y].req <= bot && lost.opp >> y & 1 == 0);
+            let stuck = match (mine.is_empty(), theirs) {
+                (false, true) => None,
+                (true, true) => Some("you cannot move: the AI wins"),
+                (false, false) => Some("the AI cannot move: you win"),
+                (true, false) => Some("neither side can move: no winner"),
+            };
+            if let Some(why) = stuck {
+                let state = format!("you {me} 集, AI {bot} 集{losses}");
+                break format!("round {round}: {state}; {why}");
+            }
             let head = format!("round {round}: you {me} 集, AI {bot} 集{losses}; you may play:");
             writeln!(out, "{}", listed(&head, &menu))?;
             let x = match read_move(model, &mine, me, lost.own, input, out, terminal.input)? {
