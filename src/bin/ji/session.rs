@@ -333,11 +333,14 @@ impl Session {
         let (mut me, mut bot, mut round) = (0i64, 0i64, 0u64);
         // What each side has lost to lasting effects, from your side.
         let mut lost = Losses::NONE;
+        // The skills a side may play: affordable with its real count, not lost.
+        let usable = |count: i64, lost: u64| -> Vec<usize> {
+            let ok = |&x: &usize| model.variant.skills[x].req <= count && lost >> x & 1 == 0;
+            (0..model.n).filter(ok).collect()
+        };
         let summary = loop {
             round += 1;
-            let mine: Vec<usize> = (0..model.n)
-                .filter(|&x| model.variant.skills[x].req <= me && lost.own >> x & 1 == 0)
-                .collect();
+            let mine = usable(me, lost.own);
             let menu: Vec<String> = (mine.iter().enumerate())
                 .map(|(i, &x)| format!("{} {}", i + 1, model.names.offered(x)))
                 .collect();
@@ -351,13 +354,11 @@ impl Session {
             };
             // Lasting effects may leave a side nothing it can play: who
             // cannot move loses (neither: no winner), as in the model.
-            let theirs =
-                (0..model.n).any(|y| model.variant.skills[y].req <= bot && lost.opp >> y & 1 == 0);
-            let stuck = match (mine.is_empty(), theirs) {
-                (false, true) => None,
-                (true, true) => Some("you cannot move: the AI wins"),
-                (false, false) => Some("the AI cannot move: you win"),
-                (true, false) => Some("neither side can move: no winner"),
+            let stuck = match (mine.is_empty(), usable(bot, lost.opp).is_empty()) {
+                (false, false) => None,
+                (true, false) => Some("you cannot move: the AI wins"),
+                (false, true) => Some("the AI cannot move: you win"),
+                (true, true) => Some("neither side can move: no winner"),
             };
             if let Some(why) = stuck {
                 let state = format!("you {me} 集, AI {bot} 集{losses}");
