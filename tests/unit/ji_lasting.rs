@@ -432,3 +432,50 @@ game over after 4 rounds: you win. p plays again, h for help
     // The rules list the lasting effect.
     assert!(text.contains("  breakthrough2 meets defence: takes defence\n"), "{text}");
 }
+
+#[test]
+fn outcomes_solved_a_pair_of_lost_sets_at_a_time_match_value_iteration() {
+    // `solve_chain` solves each pair of lost sets alone, the pairs with
+    // more lost skills first; value iteration over the whole chain, where
+    // it converges, gives the same P(win).
+    let mut rng = Rng::new(11);
+    let mut checked = 0;
+    for case in 0..60 {
+        let text = random_lasting_variant(&mut rng);
+        let model = Model::new(parse_variant(text.as_bytes(), "v", 0).unwrap());
+        if model.losses.len() < 2 {
+            continue;
+        }
+        let uniform = model.policy(&vec![1.0; model.genes()]);
+        let o = outcomes(&model, &uniform, &uniform);
+        let mut win = vec![0.0; model.states];
+        for _ in 0..20_000 {
+            let mut change: f64 = 0.0;
+            for s in 0..model.states {
+                let sb = model.swapped(s);
+                let v = match model.decided(s) {
+                    Some(d) => f64::from(d > 0.0),
+                    None => bits(model.playable[s])
+                        .flat_map(|x| bits(model.playable[sb]).map(move |y| (x, y)))
+                        .map(|(x, y)| {
+                            let p = uniform[s * model.n + x] * uniform[sb * model.n + y];
+                            p * match model.round(s, x, y) {
+                                Round::Won => 1.0,
+                                Round::Lost => 0.0,
+                                Round::Next(t) => win[t],
+                            }
+                        })
+                        .sum(),
+                };
+                change = change.max((v - win[s]).abs());
+                win[s] = v;
+            }
+            if change < 1e-15 {
+                assert!((win[0] - o.win).abs() < 1e-9, "case {case}: {} {}\n{text}", win[0], o.win);
+                checked += 1;
+                break;
+            }
+        }
+    }
+    assert!(checked >= 15, "{checked} variants converged");
+}

@@ -175,6 +175,16 @@ impl Model {
         self.afford[self.counts(s).1] & !self.lost(s).opp
     }
 
+    /// The pairs of lost sets, those with the most lost skills first (a
+    /// round only adds lost skills, so every pair comes after those it
+    /// leads to); ties in `losses` order.
+    pub fn solve_order(&self) -> Vec<usize> {
+        let lost = |p: &usize| self.losses[*p].own.count_ones() + self.losses[*p].opp.count_ones();
+        let mut order: Vec<usize> = (0..self.losses.len()).collect();
+        order.sort_by_key(|p| std::cmp::Reverse(lost(p)));
+        order
+    }
+
     /// The mover's payoff at a state where a side has nothing usable (its
     /// lasting losses took what it could afford; or nothing needs 0 集):
     /// who cannot move loses, and if neither can, play never ends (a draw,
