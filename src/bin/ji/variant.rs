@@ -22,16 +22,7 @@ pub const MAX_CAP: i64 = 30;
 pub const MAX_STATES: usize = 1024;
 
 /// The common variant (the seed's table), the default.
-pub const COMMON_VARIANT: &str = "8
-集 1 0 0
-小防 0 0 0
-中防 0 0 0
-大防 -1 1 0
-小波 -1 1 2 集 中防
-中波 -2 2 3 集 小波 小防
-大波 -3 3 5 集 小波 小防 中波 中防
-黑洞 -5 5 7 集 小波 小防 中波 中防 大波 大防
-";
+pub const COMMON_VARIANT: &str = include_str!("../../../tests/data/ji_variant/common.txt");
 
 /// A skill (技能): changes its user's 集 by `delta`, needs `req` 集.
 #[derive(Clone, Debug, PartialEq)]
