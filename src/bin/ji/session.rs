@@ -9,7 +9,7 @@ use crate::eval::{equilibrium, exact_best_response, outcomes};
 use crate::failure::{unreadable_file, Failure};
 use crate::model::Model;
 use crate::rng::Rng;
-use crate::screen::{listed, progress, rules, width, COLUMNS};
+use crate::screen::{listed, lost_list, progress, rules, width, COLUMNS};
 use crate::show::show;
 use crate::train::{Trainer, POPULATION};
 use crate::variant::{bits, read_variant, Losses, Variant};
@@ -432,15 +432,6 @@ fn table(model: &Model) -> String {
         (states, cap) => {
             format!("the AI's table: {states} states, each side's 集 0 to {cap} (or more){pairs}")
         }
-    }
-}
-
-/// A set of skills as the play screen names them (as the rules table's
-/// "beats" column does), or `none`.
-pub fn lost_list(model: &Model, set: u64) -> String {
-    match set {
-        0 => "none".to_string(),
-        _ => bits(set).map(|x| &*model.names.labels[x]).collect::<Vec<_>>().join(" "),
     }
 }
 
