@@ -73,6 +73,12 @@ struct Chain {
 fn reply_chain(model: &Model, ai: &[f64]) -> Chain {
     let (mut choices, mut edges) = (Vec::new(), Vec::new());
     for s in 0..model.states {
+        // Where a side cannot move, the game is decided: one choice.
+        if let Some(v) = model.decided(s) {
+            let ends = if v == 0.0 { 0.0 } else { 1.0 };
+            choices.push(Choice { state: s, end: edges.len(), payoff: -v, ends });
+            continue;
+        }
         for y in bits(model.replies(s)) {
             let (mut payoff, mut ends) = (0.0, 0.0);
             for x in bits(model.playable[s]).filter(|&x| ai[s * model.n + x] != 0.0) {
@@ -146,7 +152,12 @@ fn iterate(chain: &Chain, tol: Tolerance) -> Vec<f64> {
 /// error of order n·2⁻⁵³ times the condition number of `I − Q`, which
 /// grows with the expected number of rounds). The AI's probabilities are
 /// taken to sum to 1 at each state (they do, up to rounding).
-fn solve_chain(chain: &Chain, pick: &[Option<usize>], rhs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+fn solve_chain(
+    model: &Model,
+    chain: &Chain,
+    pick: &[Option<usize>],
+    rhs: &[Vec<f64>],
+) -> Vec<Vec<f64>> {
     let states = chain.states;
     let start = |h: usize| if h == 0 { 0 } else { chain.choices[h - 1].end };
     let edges = |s: usize| match pick[s] {
@@ -174,40 +185,56 @@ fn solve_chain(chain: &Chain, pick: &[Option<usize>], rhs: &[Vec<f64>]) -> Vec<V
             }
         }
     }
-    let index: Vec<usize> = (0..states).filter(|&s| live[s]).collect();
-    let mut row_of = vec![usize::MAX; states];
-    for (i, &s) in index.iter().enumerate() {
-        row_of[s] = i;
-    }
-    // I − Q and the right-hand sides, dense: at most 961 rows.
-    let n = index.len();
-    let mut a = vec![0.0; n * n];
-    let mut columns = vec![vec![0.0; n]; rhs.len()];
-    for (i, &s) in index.iter().enumerate() {
-        // The diagonal 1 − Q(s, s) is summed from what leaves s (the round
-        // ends, or goes to another state), not subtracted from 1: in a slow
-        // game Q(s, s) is within 1e-8 of 1, and 1 − Q(s, s) would keep only
-        // half of its digits.
-        a[i * n + i] = ends(s);
-        for e in edges(s) {
-            if e.next == s {
-                continue;
-            }
-            a[i * n + i] += e.probability;
-            if live[e.next] {
-                a[i * n + row_of[e.next]] -= e.probability;
-            }
-        }
-        for (column, r) in columns.iter_mut().zip(rhs) {
-            column[i] = r[s];
-        }
-    }
-    // Singular cannot happen (I − Q is nonsingular): all 0 if it did.
-    let solved = lu::solve_all(a, n, &columns).unwrap_or_else(|| vec![vec![0.0; n]; rhs.len()]);
+    // Lasting effects only add lost skills, so a round stays in its pair
+    // of lost sets or goes to one with more lost skills: each pair's
+    // states are solved alone, those with the most lost skills first, the
+    // pairs they lead to being known by then. Without lasting effects this
+    // is one system, as before.
     let mut out = vec![vec![0.0; states]; rhs.len()];
-    for (values, x) in out.iter_mut().zip(solved) {
+    let block = model.side * model.side;
+    let mut row_of = vec![usize::MAX; states];
+    for p in model.solve_order() {
+        let index: Vec<usize> = (p * block..(p + 1) * block).filter(|&s| live[s]).collect();
         for (i, &s) in index.iter().enumerate() {
-            values[s] = x[i];
+            row_of[s] = i;
+        }
+        // I − Q and the right-hand sides, dense: at most (C + 1)² = 961 rows.
+        let n = index.len();
+        let mut a = vec![0.0; n * n];
+        let mut columns = vec![vec![0.0; n]; rhs.len()];
+        for (i, &s) in index.iter().enumerate() {
+            for (column, r) in columns.iter_mut().zip(rhs) {
+                column[i] = r[s];
+            }
+            // The diagonal 1 − Q(s, s) is summed from what leaves s (the
+            // round ends, or goes to another state), not subtracted from 1:
+            // in a slow game Q(s, s) is within 1e-8 of 1, and 1 − Q(s, s)
+            // would keep only half of its digits.
+            a[i * n + i] = ends(s);
+            for e in edges(s) {
+                if e.next == s {
+                    continue;
+                }
+                a[i * n + i] += e.probability;
+                if !live[e.next] {
+                    continue;
+                }
+                if e.next / block == p {
+                    a[i * n + row_of[e.next]] -= e.probability;
+                } else {
+                    // A pair with more lost skills, solved already.
+                    for (column, values) in columns.iter_mut().zip(&out) {
+                        column[i] += e.probability * values[e.next];
+                    }
+                }
+            }
+        }
+        // Singular cannot happen (I − Q is nonsingular): all 0 if it did.
+        let solved = lu::solve_all(a, n, &columns).unwrap_or_else(|| vec![vec![0.0; n]; rhs.len()]);
+        for (values, x) in out.iter_mut().zip(solved) {
+            for (i, &s) in index.iter().enumerate() {
+                values[s] = x[i];
+            }
         }
     }
     out
@@ -250,7 +277,7 @@ fn improve(model: &Model, chain: &Chain, estimate: &[f64]) -> Vec<f64> {
             (first[s]..last[s]).find(|&h| q(h, estimate) >= best - SWITCH_GAIN)
         })
         .collect();
-    let mut value = solve_chain(chain, &pick, &[payoffs(&pick)]).remove(0);
+    let mut value = solve_chain(model, chain, &pick, &[payoffs(&pick)]).remove(0);
     for _ in 0..MAX_POLICY_ROUNDS {
         let mut switched = false;
         for s in 0..model.states {
@@ -264,7 +291,7 @@ fn improve(model: &Model, chain: &Chain, estimate: &[f64]) -> Vec<f64> {
         if !switched {
             break;
         }
-        value = solve_chain(chain, &pick, &[payoffs(&pick)]).remove(0);
+        value = solve_chain(model, chain, &pick, &[payoffs(&pick)]).remove(0);
     }
     value
 }
@@ -285,7 +312,12 @@ pub fn outcomes(model: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
     let (mut wins, mut losses) = (vec![0.0; model.states], vec![0.0; model.states]);
     for s in 0..model.states {
         let sb = model.swapped(s);
-        for x in bits(model.playable[s]) {
+        match model.decided(s) {
+            Some(v) if v > 0.0 => wins[s] = 1.0,
+            Some(v) if v < 0.0 => losses[s] = 1.0,
+            _ => {}
+        }
+        for x in bits(model.playable[s]).filter(|_| model.decided(s).is_none()) {
             for y in bits(model.playable[sb]) {
                 let p = pa[s * model.n + x] * pb[sb * model.n + y];
                 if p == 0.0 {
@@ -302,7 +334,7 @@ pub fn outcomes(model: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
     }
     let chain = Chain { states: model.states, choices, edges };
     let pick: Vec<Option<usize>> = (0..model.states).map(Some).collect();
-    let values = solve_chain(&chain, &pick, &[wins, losses]);
+    let values = solve_chain(model, &chain, &pick, &[wins, losses]);
     let win = values[0][0].clamp(0.0, 1.0);
     let lose = values[1][0].clamp(0.0, 1.0);
     Outcomes { win, lose, draw: (1.0 - win - lose).max(0.0) }
@@ -318,6 +350,14 @@ pub fn equilibrium(model: &Model) -> (Vec<f64>, Vec<f64>) {
         let mut change: f64 = 0.0;
         for s in 0..model.states {
             let rows: Vec<usize> = bits(model.playable[s]).collect();
+            if let Some(v) = model.decided(s) {
+                // Whatever the mover plays: uniform over what it may play.
+                value[s] = v;
+                for &x in &rows {
+                    policy[s * model.n + x] = 1.0 / rows.len() as f64;
+                }
+                continue;
+            }
             let cols: Vec<usize> = bits(model.replies(s)).collect();
             let vs = &value;
             let payoff = |&x: &usize| cols.iter().map(move |&y| model.payoff(s, x, y, vs));

@@ -175,6 +175,30 @@ impl Model {
         self.afford[self.counts(s).1] & !self.lost(s).opp
     }
 
+    /// The pairs of lost sets, those with the most lost skills first (a
+    /// round only adds lost skills, so every pair comes after those it
+    /// leads to); ties in `losses` order.
+    pub fn solve_order(&self) -> Vec<usize> {
+        let lost = |p: &usize| self.losses[*p].own.count_ones() + self.losses[*p].opp.count_ones();
+        let mut order: Vec<usize> = (0..self.losses.len()).collect();
+        order.sort_by_key(|p| std::cmp::Reverse(lost(p)));
+        order
+    }
+
+    /// The mover's payoff at a state where a side has nothing usable (its
+    /// lasting losses took what it could afford; or nothing needs 0 集):
+    /// who cannot move loses, and if neither can, play never ends (a draw,
+    /// worth 0), as ji_solver reads it (docs/ji.md). `None` where both
+    /// can move.
+    pub fn decided(&self, s: usize) -> Option<f64> {
+        match (self.usable(s) == 0, self.replies(s) == 0) {
+            (false, false) => None,
+            (true, false) => Some(-1.0),
+            (false, true) => Some(1.0),
+            (true, true) => Some(0.0),
+        }
+    }
+
     /// The round from `s` where the mover plays `x`, the opponent `y`.
     pub fn round(&self, s: usize, x: usize, y: usize) -> Round {
         let (a, b) = self.counts(s);

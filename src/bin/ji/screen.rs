@@ -148,6 +148,15 @@ pub fn rules(model: &Model) -> String {
     text
 }
 
+/// A set of skills as the play screen names them (as the rules table's
+/// "beats" column does), or `none`.
+pub fn lost_list(model: &Model, set: u64) -> String {
+    match set {
+        0 => "none".to_string(),
+        _ => bits(set).map(|x| &*model.names.labels[x]).collect::<Vec<_>>().join(" "),
+    }
+}
+
 /// The progress line redrawn on a terminal during `t`: at most 77 columns
 /// for any count `t` accepts, so it never wraps (a wrapped line cannot be
 /// redrawn with `\r`).

@@ -9,7 +9,7 @@ use crate::eval::{equilibrium, exact_best_response, outcomes};
 use crate::failure::{unreadable_file, Failure};
 use crate::model::Model;
 use crate::rng::Rng;
-use crate::screen::{listed, progress, rules, width, COLUMNS};
+use crate::screen::{listed, lost_list, progress, rules, width, COLUMNS};
 use crate::show::show;
 use crate::train::{Trainer, POPULATION};
 use crate::variant::{bits, read_variant, Losses, Variant};
@@ -333,11 +333,14 @@ impl Session {
         let (mut me, mut bot, mut round) = (0i64, 0i64, 0u64);
         // What each side has lost to lasting effects, from your side.
         let mut lost = Losses::NONE;
+        // The skills a side may play: affordable with its real count, not lost.
+        let usable = |count: i64, lost: u64| -> Vec<usize> {
+            let ok = |&x: &usize| model.variant.skills[x].req <= count && lost >> x & 1 == 0;
+            (0..model.n).filter(ok).collect()
+        };
         let summary = loop {
             round += 1;
-            let mine: Vec<usize> = (0..model.n)
-                .filter(|&x| model.variant.skills[x].req <= me && lost.own >> x & 1 == 0)
-                .collect();
+            let mine = usable(me, lost.own);
             let menu: Vec<String> = (mine.iter().enumerate())
                 .map(|(i, &x)| format!("{} {}", i + 1, model.names.offered(x)))
                 .collect();
@@ -349,6 +352,18 @@ impl Session {
                 ),
                 false => String::new(),
             };
+            // Lasting effects may leave a side nothing it can play: who
+            // cannot move loses (neither: no winner), as in the model.
+            let stuck = match (mine.is_empty(), usable(bot, lost.opp).is_empty()) {
+                (false, false) => None,
+                (true, false) => Some("you cannot move: the AI wins"),
+                (false, true) => Some("the AI cannot move: you win"),
+                (true, true) => Some("neither side can move: no winner"),
+            };
+            if let Some(why) = stuck {
+                let state = format!("you {me} 集, AI {bot} 集{losses}");
+                break format!("round {round}: {state}; {why}");
+            }
             let head = format!("round {round}: you {me} 集, AI {bot} 集{losses}; you may play:");
             writeln!(out, "{}", listed(&head, &menu))?;
             let x = match read_move(model, &mine, me, lost.own, input, out, terminal.input)? {
@@ -417,15 +432,6 @@ fn table(model: &Model) -> String {
         (states, cap) => {
             format!("the AI's table: {states} states, each side's 集 0 to {cap} (or more){pairs}")
         }
-    }
-}
-
-/// A set of skills as the play screen names them (as the rules table's
-/// "beats" column does), or `none`.
-pub fn lost_list(model: &Model, set: u64) -> String {
-    match set {
-        0 => "none".to_string(),
-        _ => bits(set).map(|x| &*model.names.labels[x]).collect::<Vec<_>>().join(" "),
     }
 }
 

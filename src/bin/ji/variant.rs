@@ -16,9 +16,9 @@ pub const MAX_SKILLS: usize = 32;
 /// with (C + 1)² states, and `e` solves a dense system over them.
 pub const MAX_CAP: i64 = 30;
 /// At most this many states in the AI's table: (C + 1)² pairs of counts
-/// times the pairs of lost sets (one pair without lasting effects). `e`
-/// solves dense systems over the states, O(states³): this keeps them the
-/// size of the largest table without lasting effects (C = 30, 961 states).
+/// times the pairs of lost sets (one pair without lasting effects). Every
+/// command sweeps every state: this keeps the table the size of the
+/// largest one without lasting effects (C = 30, 961 states).
 pub const MAX_STATES: usize = 1024;
 
 /// The common variant (the seed's table), the default.
