@@ -29,19 +29,16 @@ pub(crate) mod format;
 mod token_quote;
 use token_quote::show;
 
-/// The reader's refusal of a text: where, and why.
-pub(crate) struct Failure {
-    pub(crate) line: usize,
-    pub(crate) what: String,
-}
+/// The reader's refusal of a text: its line, and what is wrong there.
+pub(crate) struct Failure(usize, String);
 
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure { line, what })
+    Err(Failure(line, what))
 }
 
-/// Only --strict reports a column, and kit reads without it.
+/// --strict's refusals name a column too (kit reads without --strict).
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
-    Err(Failure { line, what: format!("column {column}: {what}") })
+    bad(line, format!("column {column}: {what}"))
 }
 
 /// Reads the variant that opens a 集 input (its lasting effects too);
@@ -53,8 +50,34 @@ pub(crate) fn read_variant(
     lx.lasting = true;
     match format::parse_variant(&mut lx) {
         Ok(v) => Ok((v, lx)),
-        Err(f) => Err(format!("line {}: {}", f.line, f.what)),
+        Err(Failure(line, what)) => Err(format!("line {line}: {what}")),
     }
+}
+
+/// A lasting effect as one record of the `lasting` section writes it:
+/// when `skill` meets one of `met` in a round that goes on, the other side
+/// loses `taken` (ids: input positions).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Effect {
+    pub(crate) skill: usize,
+    pub(crate) met: Vec<usize>,
+    pub(crate) taken: Vec<usize>,
+}
+
+/// The records of the variant's `lasting` section. The reader keeps one
+/// entry per (skill, met) pair: a record is a run of entries with one
+/// skill and one taken list (two such records in a row read as one).
+pub(crate) fn effects(v: &format::Variant<'_>) -> Vec<Effect> {
+    let mut records: Vec<Effect> = Vec::new();
+    for e in &v.lasting {
+        let (skill, met) = (e.skill as usize, e.met as usize);
+        let taken: Vec<usize> = e.taken.iter().map(|&z| z as usize).collect();
+        match records.last_mut() {
+            Some(last) if last.skill == skill && last.taken == taken => last.met.push(met),
+            _ => records.push(Effect { skill, met: vec![met], taken }),
+        }
+    }
+    records
 }
 
 /// The sets of skills one side can have lost to effects with these
@@ -111,11 +134,12 @@ pub fn referee_page(
     page: &mut dyn Write,
 ) -> error::Result<()> {
     let text = String::from_utf8_lossy(input);
-    let skills = skills(&read_variant(input)?.0);
+    let v = read_variant(input)?.0;
+    let (skills, lasting) = (skills(&v), effect_names(&v));
     let traced = super::page::run(solver, &["--trace"], input)?;
     let data = if traced.code == 0 {
         let rounds = rounds(&traced.stderr)?;
-        referee_json(&skills, &rounds, &traced.stdout, None)
+        referee_json(&skills, &lasting, &rounds, &traced.stdout, None)
     } else {
         // A ji_referee without `--trace` (docs/contract.md) refuses it:
         // show the record's moves and the verdict alone.
@@ -125,7 +149,7 @@ pub fn referee_page(
         }
         let rounds = record_rounds(&text, &plain.stdout)?;
         let note = "this ji_referee has no --trace: the counts of 集 are not shown";
-        referee_json(&skills, &rounds, &plain.stdout, Some(note))
+        referee_json(&skills, &lasting, &rounds, &plain.stdout, Some(note))
     };
     super::page::write_json_page(page, title, SCRIPT, &data)
 }
@@ -171,6 +195,30 @@ fn english_json() -> Json {
     Json::Object(ENGLISH.iter().map(|(zh, en)| (zh.to_string(), Json::string(en))).collect())
 }
 
+/// A lasting effect by the skills' names, as the page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EffectNames {
+    pub skill: String,
+    pub met: Vec<String>,
+    pub taken: Vec<String>,
+}
+
+fn effect_names(v: &format::Variant<'_>) -> Vec<EffectNames> {
+    let name = |x: usize| String::from_utf8_lossy(v.skills[x].name).into_owned();
+    let names = |list: &[usize]| list.iter().map(|&x| name(x)).collect();
+    (effects(v).iter())
+        .map(|e| EffectNames { skill: name(e.skill), met: names(&e.met), taken: names(&e.taken) })
+        .collect()
+}
+
+/// `[[skill, [met..], [taken..]], ..]`.
+fn lasting_json(lasting: &[EffectNames]) -> Json {
+    let names = |list: &[String]| Json::Array(list.iter().map(|n| Json::string(n)).collect());
+    let effect =
+        |e: &EffectNames| Json::Array(vec![Json::string(&e.skill), names(&e.met), names(&e.taken)]);
+    Json::Array(lasting.iter().map(effect).collect())
+}
+
 fn skill_json(s: &Skill) -> Json {
     Json::Array(vec![
         Json::string(&s.name),
@@ -201,15 +249,23 @@ pub struct Round {
     pub moves: [String; 2],
     /// Both counts of 集 before the round.
     pub before: [String; 2],
-    /// `next A' B'`, `A`, `B`, `ILLEGAL A|B|AB`.
+    /// `next A' B'` (then ` taken W S..` per side that lost skills), `A`,
+    /// `B`, `ILLEGAL A|B|AB`.
     pub result: String,
 }
 
-/// The rounds of a `ji_referee --trace` (stderr); other lines are ignored.
+/// The rounds of a `ji_referee --trace` (stderr), each `taken` line added
+/// to its round's result (`next 1 1 taken B shield`); other lines are
+/// ignored.
 pub fn rounds(trace: &str) -> Result<Vec<Round>, String> {
-    let mut rounds = Vec::new();
+    let mut rounds: Vec<Round> = Vec::new();
     for line in trace.lines() {
         let w: Vec<&str> = line.trim_end_matches('\r').split(' ').collect();
+        if let (["taken", _, ..], Some(last)) = (w.as_slice(), rounds.last_mut()) {
+            // `taken T W S..` after its round: the skills W lost in it.
+            last.result.push_str(&format!(" taken {}", w[2..].join(" ")));
+            continue;
+        }
         if w[0] != "round" {
             continue;
         }
@@ -256,7 +312,13 @@ pub fn record_rounds(input: &str, verdict: &str) -> Result<Vec<Round>, String> {
         .collect())
 }
 
-pub fn referee_json(skills: &[Skill], rounds: &[Round], verdict: &str, note: Option<&str>) -> Json {
+pub fn referee_json(
+    skills: &[Skill],
+    lasting: &[EffectNames],
+    rounds: &[Round],
+    verdict: &str,
+    note: Option<&str>,
+) -> Json {
     let rounds = rounds.iter().map(|r| {
         Json::Array(vec![
             Json::Number(r.t as i64),
@@ -271,6 +333,7 @@ pub fn referee_json(skills: &[Skill], rounds: &[Round], verdict: &str, note: Opt
         ("kind", Json::string("ji_referee")),
         ("english", english_json()),
         ("skills", Json::Array(skills.iter().map(skill_json).collect())),
+        ("lasting", lasting_json(lasting)),
         ("rounds", Json::Array(rounds.collect())),
         ("verdict", Json::string(verdict.trim_end())),
         ("note", note.map_or(Json::Null, Json::string)),
@@ -289,6 +352,7 @@ fn text_of(token: &[u8]) -> &str {
 #[derive(Debug)]
 pub struct Table {
     pub skills: Vec<Skill>,
+    pub lasting: Vec<EffectNames>,
     pub c: usize,
     /// The input's queries (x, y), and the table each one is in.
     pub queries: Vec<(usize, usize)>,
@@ -355,7 +419,18 @@ pub fn table(input: &str) -> Result<Table, String> {
         queries.push((x, y));
         query_tables.push(lost.iter().position(|l| *l == lost_here).unwrap_or(0));
     }
-    Ok(Table { skills, c: c as usize, queries, query_tables, rounds, draw_percent, lost, head })
+    let lasting = effect_names(&v);
+    Ok(Table {
+        skills,
+        lasting,
+        c: c as usize,
+        queries,
+        query_tables,
+        rounds,
+        draw_percent,
+        lost,
+        head,
+    })
 }
 
 impl Table {
@@ -430,6 +505,7 @@ pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
         ("c", Json::Number(table.c as i64)),
         ("english", english_json()),
         ("skills", Json::Array(table.skills.iter().map(skill_json).collect())),
+        ("lasting", lasting_json(&table.lasting)),
         ("R", Json::string(&table.rounds)),
         ("p", Json::string(&table.draw_percent)),
         (

@@ -5,7 +5,8 @@
 //! simpler variants a shrinker tries. Texts are read by the 集 format's one
 //! reader ([`crate::pages::ji::read_variant`]).
 
-use crate::pages::ji::{lost_sets, read_variant};
+pub(super) use crate::pages::ji::Effect;
+use crate::pages::ji::{effects, lost_sets, read_variant};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Skill {
@@ -14,15 +15,6 @@ pub(super) struct Skill {
     pub(super) req: i64,
     /// Indices of the skills this one beats.
     pub(super) beats: Vec<usize>,
-}
-
-/// A lasting effect as one record writes it: when `skill` meets one of
-/// `met` in a round that goes on, the other side loses `taken`.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Effect {
-    pub(super) skill: usize,
-    pub(super) met: Vec<usize>,
-    pub(super) taken: Vec<usize>,
 }
 
 /// The most lost sets per side kit's inputs have: the generators draw at
@@ -59,18 +51,7 @@ impl Variant {
                 beats: s.beaten.iter().map(id).collect(),
             })
             .collect();
-        // The reader keeps one entry per (skill, met) pair: a record is a
-        // run of entries with one skill and one taken list.
-        let mut lasting: Vec<Effect> = Vec::new();
-        for e in &v.lasting {
-            let taken: Vec<usize> = e.taken.iter().map(id).collect();
-            match lasting.last_mut() {
-                Some(last) if last.skill == id(&e.skill) && last.taken == taken => {
-                    last.met.push(id(&e.met))
-                }
-                _ => lasting.push(Effect { skill: id(&e.skill), met: vec![id(&e.met)], taken }),
-            }
-        }
+        let lasting = effects(&v);
         let rest = std::iter::from_fn(move || lx.next())
             .map(|t| std::str::from_utf8(t.text).unwrap_or(""));
         Some((Variant { skills, lasting }, rest))
