@@ -372,7 +372,7 @@ const MAX_C: i64 = 200;
 
 /// The most lost sets per side the page tabulates: their pairs make the
 /// tables (a breakthrough of one defence makes 2 sets, so 4 tables).
-const MOST_LOST_SETS: usize = 4;
+const PAGE_LOST_SETS: usize = 4;
 
 pub fn table(input: &str) -> Result<Table, String> {
     let (v, mut lx) = read_variant(input.as_bytes())?;
@@ -381,44 +381,21 @@ pub fn table(input: &str) -> Result<Table, String> {
     if !(0..=MAX_C).contains(&c) {
         return Err(format!("the largest req is {c}: the page draws at most {MAX_C}"));
     }
-    let taken: Vec<Vec<usize>> =
-        v.lasting.iter().map(|e| e.taken.iter().map(|&z| z as usize).collect()).collect();
-    let sets = lost_sets(taken.iter().map(Vec::as_slice), MOST_LOST_SETS).ok_or_else(|| {
-        format!("the lasting effects make more than {MOST_LOST_SETS} lost sets per side: the page draws at most that many")
-    })?;
-    let names =
-        |set: &Vec<usize>| -> Vec<String> { set.iter().map(|&x| skills[x].name.clone()).collect() };
+    let records = effects(&v);
+    let sets = lost_sets(records.iter().map(|e| e.taken.as_slice()), PAGE_LOST_SETS)
+        .ok_or_else(|| format!("more than {PAGE_LOST_SETS} lost sets per side: too many tables"))?;
+    let names = |set: &Vec<usize>| set.iter().map(|&x| skills[x].name.clone()).collect();
     let lost: Vec<[Vec<String>; 2]> =
         sets.iter().flat_map(|a| sets.iter().map(move |b| [names(a), names(b)])).collect();
     let no_line = "the input has no `R p` line";
     let rounds = lx.next().ok_or(no_line)?;
     let p = lx.next().ok_or(no_line)?;
+    // The head ends with p's token, a slice of `input`.
     let end = p.text.as_ptr() as usize - input.as_ptr() as usize + p.text.len();
     let head = format!("{}\n", &input[..end]);
     let (rounds, draw_percent) = (text_of(rounds.text).to_string(), text_of(p.text).to_string());
     let words: Vec<&str> = std::iter::from_fn(|| lx.next()).map(|t| text_of(t.text)).collect();
-    let q: usize = words.first().and_then(|w| w.parse().ok()).unwrap_or(0);
-    let (mut queries, mut query_tables) = (Vec::new(), Vec::new());
-    let mut at = 1;
-    for _ in 0..q {
-        let count = |i: usize| words.get(i).and_then(|w| w.parse::<usize>().ok());
-        let (Some(x), Some(y)) = (count(at), count(at + 1)) else { break };
-        at += 2;
-        let mut lost_here: [Vec<String>; 2] = Default::default();
-        if words.get(at) == Some(&"lost") {
-            at += 1;
-            for side in &mut lost_here {
-                let k = count(at).unwrap_or(0);
-                let mut list: Vec<&str> = words.iter().skip(at + 1).take(k).copied().collect();
-                at += 1 + k;
-                let order = |n: &&str| skills.iter().position(|s| s.name == *n);
-                list.sort_by_key(order);
-                *side = list.iter().map(|n| n.to_string()).collect();
-            }
-        }
-        queries.push((x, y));
-        query_tables.push(lost.iter().position(|l| *l == lost_here).unwrap_or(0));
-    }
+    let (queries, query_tables) = queries(&words, &skills, &lost);
     let lasting = effect_names(&v);
     Ok(Table {
         skills,
@@ -431,6 +408,36 @@ pub fn table(input: &str) -> Result<Table, String> {
         lost,
         head,
     })
+}
+
+/// The input's queries from `q` on (as far as they read), and the table
+/// of each: the one of its lost skills (`lost i a.. j b..`).
+fn queries(
+    words: &[&str],
+    skills: &[Skill],
+    lost: &[[Vec<String>; 2]],
+) -> (Vec<(usize, usize)>, Vec<usize>) {
+    let count = |i: usize| words.get(i).and_then(|w| w.parse::<usize>().ok());
+    let (mut queries, mut tables) = (Vec::new(), Vec::new());
+    let mut at = 1;
+    for _ in 0..count(0).unwrap_or(0) {
+        let (Some(x), Some(y)) = (count(at), count(at + 1)) else { break };
+        at += 2;
+        let mut lost_here: [Vec<String>; 2] = Default::default();
+        if words.get(at) == Some(&"lost") {
+            at += 1;
+            for side in &mut lost_here {
+                let k = count(at).unwrap_or(0);
+                let mut list: Vec<&str> = words.iter().skip(at + 1).take(k).copied().collect();
+                at += 1 + k;
+                list.sort_by_key(|n| skills.iter().position(|s| s.name == *n));
+                *side = list.iter().map(|n| n.to_string()).collect();
+            }
+        }
+        queries.push((x, y));
+        tables.push(lost.iter().position(|l| *l == lost_here).unwrap_or(0));
+    }
+    (queries, tables)
 }
 
 impl Table {

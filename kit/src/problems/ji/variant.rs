@@ -17,9 +17,9 @@ pub(super) struct Skill {
     pub(super) beats: Vec<usize>,
 }
 
-/// The most lost sets per side kit's inputs have: the generators draw at
-/// most two effects of at most three taken skills (at most 4 sets), and a
-/// query names one of them.
+/// The most lost sets per side kit lists to check a query's losses (m
+/// effects can make 2^m): kit's generators make at most 4; an input with
+/// more and a query that names a loss is not one kit shrinks.
 pub(super) const MOST_LOST_SETS: usize = 64;
 
 #[derive(Clone, Debug, PartialEq)]
