@@ -42,7 +42,10 @@ fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
 }
 
 /// Reads the variant that opens a 集 input (its lasting effects too);
-/// returns it with the lexer standing after it, or the reader's message.
+/// returns it with the lexer standing after it. Linear in the input.
+///
+/// # Errors
+/// The reader's refusal, `line L: what`, as ji_referee words it.
 pub(crate) fn read_variant(
     input: &[u8],
 ) -> Result<(format::Variant<'_>, format::Lexer<'_>), String> {
@@ -374,6 +377,11 @@ const MAX_C: i64 = 200;
 /// tables (a breakthrough of one defence makes 2 sets, so 4 tables).
 const PAGE_LOST_SETS: usize = 4;
 
+/// The game of a ji_solver input, to tabulate ([`Table`]).
+///
+/// # Errors
+/// A variant the reader refuses, a C over 200, more than
+/// 4 lost sets per side, or no `R p` after the variant.
 pub fn table(input: &str) -> Result<Table, String> {
     let (v, mut lx) = read_variant(input.as_bytes())?;
     let skills = skills(&v);
