@@ -434,18 +434,17 @@ fn shared_blocks_are_in_sync() {
     );
 }
 
-/// A variant with lasting effects (`lasting`, docs/ji.md): the referee
-/// plays it (ji_solver too, tested with its fixtures); the trainer does
-/// not yet, and says so at the keyword, in the shared block's words;
-/// without the section the programs read the variant as before.
+/// A variant with lasting effects (`lasting`, docs/ji.md): every program
+/// reads it (ji_solver's answers are tested with its fixtures, the
+/// trainer's play in tests/ji.rs); without the section the programs read
+/// the variant as before.
 #[test]
-fn lasting_effects_are_read_by_the_referee_and_refused_by_the_others_for_now() {
+fn lasting_effects_are_read_by_every_program() {
     let base = "3\nsave 1 0 0\nshield 0 0 0\nbreak -1 1 1 save\n";
     let text = format!("{base}lasting 1\nbreak 1 shield 1 shield\n");
     assert_eq!(judge("ji_referee", text.as_bytes()), Verdict::Accepted);
-    let not_yet =
-        refused("line 5: lasting effects (`lasting`) are not supported by this program yet");
-    assert_eq!(trainer(text.as_bytes(), "lasting.txt"), not_yet);
+    assert_eq!(judge("ji_solver", text.as_bytes()), Verdict::Accepted);
+    assert_eq!(trainer(text.as_bytes(), "lasting.txt"), Verdict::Accepted);
     assert_eq!(same_verdict(base.as_bytes(), "base.txt"), Verdict::Accepted);
     // A malformed section: the referee names the fault.
     let bad = format!("{base}lasting 1\nbreak 1 save 1 shield\n");

@@ -137,11 +137,11 @@ pub fn referee_page(
     page: &mut dyn Write,
 ) -> error::Result<()> {
     let text = String::from_utf8_lossy(input);
-    let v = read_variant(input)?.0;
+    let v = read_variant(input).map_err(Error::page)?.0;
     let (skills, lasting) = (skills(&v), effect_names(&v));
     let traced = super::page::run(solver, &["--trace"], input)?;
     let data = if traced.code == 0 {
-        let rounds = rounds(&traced.stderr)?;
+        let rounds = rounds(&traced.stderr).map_err(Error::page)?;
         referee_json(&skills, &lasting, &rounds, &traced.stdout, None)
     } else {
         // A ji_referee without `--trace` (docs/contract.md) refuses it:
@@ -150,7 +150,7 @@ pub fn referee_page(
         if plain.code != 0 {
             return Err(plain.refusal("ji_referee"));
         }
-        let rounds = record_rounds(&text, &plain.stdout)?;
+        let rounds = record_rounds(&text, &plain.stdout).map_err(Error::page)?;
         let note = "this ji_referee has no --trace: the counts of 集 are not shown";
         referee_json(&skills, &lasting, &rounds, &plain.stdout, Some(note))
     };
@@ -164,7 +164,7 @@ pub fn solver_page(
     title: &str,
     page: &mut dyn Write,
 ) -> error::Result<()> {
-    let table = table(&String::from_utf8_lossy(input))?;
+    let table = table(&String::from_utf8_lossy(input)).map_err(Error::page)?;
     let run = super::page::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
     let note = match run.code {
         0 => None,
@@ -179,7 +179,7 @@ pub fn solver_page(
     let states = side * side * table.lost.len();
     if cells.len() != states {
         let what = format!("ji_solver answered {} of the {} states", cells.len(), states);
-        return Err(Error::usage(what));
+        return Err(Error::run(what));
     }
     super::page::write_json_page(page, title, SCRIPT, &solver_json(&table, &cells, note.as_deref()))
 }

@@ -14,8 +14,10 @@ use std::time::Duration;
 pub const SMALLEST_TRIES: usize = 300;
 
 /// How much longer than the time limit a program slow on our smallest
-/// input gets, to tell a slow start-up from one that never ends.
-pub const START_UP_GRACE: u32 = 10;
+/// input gets, to tell a slow start-up from one that never ends: this
+/// many times the limit of CPU, within [`run::idle_limit`] of that in wall
+/// time (7 s at a 1 s limit), whatever the machine's load.
+pub const START_UP_GRACE: u32 = 3;
 
 /// The smallest input we can reach from case 0 that our solver accepts
 /// (the shrinker's first accepted candidate, again and again, at most
@@ -57,7 +59,7 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
     }
     let (bytes, ms) = (input.len(), t.limits.time.as_millis());
     if idle {
-        return Err(Error::usage(format!(
+        return Err(Error::run(format!(
             "your program waits on our smallest input ({bytes} bytes): idle past the \
              idleness limit (2 x {ms} + 1000 ms of wall time) with {} ms of CPU; it sleeps, \
              or waits for input it never gets (it reads stdin to its end?)",
@@ -65,18 +67,21 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
         )));
     }
     let longer = t.limits.time * START_UP_GRACE;
+    let limits = run::Limits { wall: Some(run::idle_limit(longer)), ..run::Limits::from(longer) };
     let cmd = t.cmd;
-    let run = run::run_with(cmd, input.as_bytes(), longer, None, run::Memory::Unmeasured)
-        .map_err(|e| Error::io(format!("cannot start `{cmd}`"), e))?;
+    let run = run::run_with(cmd, input.as_bytes(), limits, None, run::Memory::Unmeasured)
+        .map_err(|e| Error::start(format!("`{cmd}`"), e))?;
     if matches!(run.status, run::Status::CpuLimit | run::Status::IdleLimit) {
-        return Err(Error::usage(format!(
+        return Err(Error::run(format!(
             "your program does not end on our smallest input ({bytes} bytes): still running \
-             after {} ms of CPU, {START_UP_GRACE} x the time limit of {ms} ms; an endless \
-             loop at start-up?",
-            run.cpu.as_millis()
+             after {} ms of CPU and {} ms of wall time ({START_UP_GRACE} x the time limit of \
+             {ms} ms of CPU, or {} ms of wall); an endless loop at start-up?",
+            run.cpu.as_millis(),
+            run.wall.as_millis(),
+            run::idle_limit(longer).as_millis()
         )));
     }
-    Err(Error::usage(format!(
+    Err(Error::run(format!(
         "your program takes {} ms of CPU on our smallest input ({bytes} bytes), over the \
          time limit of {ms} ms: its start-up alone is over the limit; raise --time-limit",
         best.min(run.cpu).as_millis()
