@@ -102,8 +102,8 @@ const B_KEEPS_LOST_SKILLS: Patch = Patch {
 /// A 集 solver that applies the draw chance twice per round.
 const DRAWS_TWICE: Patch = Patch {
     bin: "ji_solver",
-    anchor: "Game::new(&prob.variant, prob.cap, prob.keep)",
-    replacement: "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep /* PLANTED */)",
+    anchor: "Game::new(&prob.variant, prob.cap, prob.keep, &lost)",
+    replacement: "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep /* PLANTED */, &lost)",
     into_body: false,
 };
 
