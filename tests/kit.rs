@@ -102,8 +102,8 @@ const B_KEEPS_LOST_SKILLS: Patch = Patch {
 /// A 集 solver that applies the draw chance twice per round.
 const DRAWS_TWICE: Patch = Patch {
     bin: "ji_solver",
-    anchor: "Game::new(&prob.variant, prob.cap, prob.keep)",
-    replacement: "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep /* PLANTED */)",
+    anchor: "Game::new(&prob.variant, prob.cap, prob.keep, &lost)",
+    replacement: "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep /* PLANTED */, &lost)",
     into_body: false,
 };
 
@@ -213,14 +213,6 @@ fn every_generated_zhuguosha_game_is_accepted_by_the_solver() {
     assert!(redrawn > 0, "no profile ever drew again");
 }
 
-/// Whether our ji_solver plays lasting effects (docs/ji.md): the kit's
-/// `lasting` profile of ji_solver is checked against it once it does.
-fn ji_solver_plays_lasting_effects() -> bool {
-    let input = b"2\na 1 0 0\nb 0 0 0\nlasting 1\na 1 b 1 b\n1 0\n1\n0 0\n";
-    let run = common::run("ji_solver", &[], input, Duration::from_secs(20));
-    run.code == Some(0)
-}
-
 /// Every profile of the 集 problems writes the statement's strict layout:
 /// our solvers accept each case under `--strict`.
 #[test]
@@ -228,13 +220,6 @@ fn every_generated_ji_case_passes_strict() {
     for problem in ["ji_referee", "ji_solver"] {
         let (_, list, _) = kit(&["gen", problem, "--list"]);
         for profile in list.lines().map(|l| l.split(' ').next().unwrap()) {
-            if (problem, profile) == ("ji_solver", "lasting") && !ji_solver_plays_lasting_effects()
-            {
-                eprintln!(
-                    "SKIPPED ji_solver lasting: this ji_solver does not play lasting effects yet"
-                );
-                continue;
-            }
             for seed in 1..=5u64 {
                 let seed = seed.to_string();
                 let args = [
@@ -708,12 +693,6 @@ fn stress_finds_the_referee_whose_b_keeps_lost_skills_and_shrinks_it() {
 #[test]
 fn stress_runs_the_lasting_profiles() {
     for problem in ["ji_referee", "ji_solver"] {
-        if problem == "ji_solver" && !ji_solver_plays_lasting_effects() {
-            eprintln!(
-                "SKIPPED ji_solver lasting: this ji_solver does not play lasting effects yet"
-            );
-            continue;
-        }
         let ours = solver(problem);
         let args = ["stress", problem, "--profile", "lasting", "--count", "60", "--solver", ours];
         let (code, out, err) = kit(&[&args[..], &["--", ours]].concat());

@@ -798,3 +798,31 @@ fn the_lost_skill_tables_equal_the_solvers_answers() {
         );
     }
 }
+
+/// A record with a breakthrough: the page lists the lasting effect, the
+/// round that took a skill says so, and the verdict's round is the one
+/// where B plays its lost defence.
+#[test]
+fn the_record_page_shows_lasting_effects_and_what_each_round_took() {
+    let input = root().join("tests/data/ji_referee/lasting/breakthrough_trace.in");
+    let trace = sibling(&input, "err");
+    let rounds = ji::rounds(&trace).unwrap();
+    assert_eq!(rounds[2].result, "next 0 2 taken B defence");
+    assert_eq!(rounds[3].result, "next 1 3");
+    let page =
+        show::page("ji_referee", read(&input).as_bytes(), &solver("ji_referee"), "t").unwrap();
+    assert!(page.contains(r#""lasting":[["breakthrough2",["defence"],["defence"]]]"#), "{page}");
+    assert!(page.contains(r#"[3,"breakthrough2","defence","2","2","next 0 2 taken B defence"]"#));
+    let Some(browser) = chromium("the_record_page_shows_lasting_effects_and_what_each_round_took")
+    else {
+        return;
+    };
+    let dir = scratch("lasting-record");
+    let file = dir.join("record.html");
+    fs::write(&file, &page).unwrap();
+    let dom = rendered(&browser, &file, "");
+    assert!(dom.contains("<td>breakthrough2</td><td>defence</td><td>defence</td>"), "{dom}");
+    assert!(dom.contains("go on with A 0, B 2; B loses defence"), "{dom}");
+    assert!(text(&dom, "why").contains("without enough 集 or one already lost"), "{dom}");
+    let _ = fs::remove_dir_all(&dir);
+}

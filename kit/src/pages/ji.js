@@ -22,6 +22,19 @@ function variantTable() {
     t.append(tr);
   }
   box.append(t);
+  if (DATA.lasting.length) {
+    // Lasting effects: what a skill takes from the opponent for the rest of the game.
+    const l = el("table", "grid"); l.id = "lasting";
+    const head = el("tr");
+    for (const h of ["lasting effect of", "when it meets", "the other side loses"]) head.append(el("th", "", h));
+    l.append(head);
+    for (const [skill, met, taken] of DATA.lasting) {
+      const tr = el("tr");
+      for (const v of [named(skill), met.map(named).join(", "), taken.map(named).join(", ")]) tr.append(el("td", "", v));
+      l.append(tr);
+    }
+    box.append(el("div", "", "Lasting effects (in a round that goes on; a lost skill is illegal for the rest of the game):"), l);
+  }
   return box;
 }
 if (DATA.note) app.append(el("div", "note", DATA.note));
@@ -34,7 +47,7 @@ if (DATA.kind === "ji_referee") {
   const why = {
     A: (decider ? named(decider[1]) + " beats " + named(decider[2]) : "A's skill beats B's") + " in round " + words[1] + ": A wins",
     B: (decider ? named(decider[2]) + " beats " + named(decider[1]) : "B's skill beats A's") + " in round " + words[1] + ": B wins",
-    ILLEGAL: "round " + words[2] + ": " + (words[1] === "AB" ? "both play" : words[1] + " plays") + " a skill without enough 集",
+    ILLEGAL: "round " + words[2] + ": " + (words[1] === "AB" ? "both play" : words[1] + " plays") + " a skill without enough 集" + (DATA.lasting.length ? " or one already lost" : ""),
     CONTINUE: "every round was played and no one won: A holds " + words[1] + " 集, B holds " + words[2],
   }[words[0]] || "";
   const whyLine = el("div", "", why); whyLine.id = "why";
@@ -42,10 +55,13 @@ if (DATA.kind === "ji_referee") {
   document.getElementById("status").textContent = DATA.rounds.length + " rounds refereed";
   const meaning = (r, a, b) => {
     const w = r.split(" ");
-    if (w[0] === "next") return "no skill beats the other: go on with A " + w[1] + ", B " + w[2];
+    if (w[0] === "next") {
+      const losses = r.split(" taken ").slice(1).map(t => { const [who, ...lost] = t.split(" "); return "; " + who + " loses " + lost.map(named).join(", "); });
+      return "no skill beats the other: go on with A " + w[1] + ", B " + w[2] + losses.join("");
+    }
     if (w[0] === "A") return named(a) + " beats " + named(b) + ": A wins";
     if (w[0] === "B") return named(b) + " beats " + named(a) + ": B wins";
-    if (w[0] === "ILLEGAL") return (w[1] === "AB" ? "both" : w[1]) + " played a skill without enough 集";
+    if (w[0] === "ILLEGAL") return (w[1] === "AB" ? "both" : w[1]) + " played a skill without enough 集" + (DATA.lasting.length ? " or one already lost" : "");
     return r;
   };
   // Pages of PAGE rounds, so that a 200,000-round record stays light.

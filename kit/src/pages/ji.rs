@@ -29,23 +29,23 @@ pub(crate) mod format;
 mod token_quote;
 use token_quote::show;
 
-/// The reader's refusal of a text: where, and why.
-pub(crate) struct Failure {
-    pub(crate) line: usize,
-    pub(crate) what: String,
-}
+/// The reader's refusal of a text: its line, and what is wrong there.
+pub(crate) struct Failure(usize, String);
 
 fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
-    Err(Failure { line, what })
+    Err(Failure(line, what))
 }
 
-/// Only --strict reports a column, and kit reads without it.
+/// --strict's refusals name a column too (kit reads without --strict).
 fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
-    Err(Failure { line, what: format!("column {column}: {what}") })
+    bad(line, format!("column {column}: {what}"))
 }
 
 /// Reads the variant that opens a 集 input (its lasting effects too);
-/// returns it with the lexer standing after it, or the reader's message.
+/// returns it with the lexer standing after it. Linear in the input.
+///
+/// # Errors
+/// The reader's refusal, `line L: what`, as ji_referee words it.
 pub(crate) fn read_variant(
     input: &[u8],
 ) -> Result<(format::Variant<'_>, format::Lexer<'_>), String> {
@@ -53,8 +53,34 @@ pub(crate) fn read_variant(
     lx.lasting = true;
     match format::parse_variant(&mut lx) {
         Ok(v) => Ok((v, lx)),
-        Err(f) => Err(format!("line {}: {}", f.line, f.what)),
+        Err(Failure(line, what)) => Err(format!("line {line}: {what}")),
     }
+}
+
+/// A lasting effect as one record of the `lasting` section writes it:
+/// when `skill` meets one of `met` in a round that goes on, the other side
+/// loses `taken` (ids: input positions).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Effect {
+    pub(crate) skill: usize,
+    pub(crate) met: Vec<usize>,
+    pub(crate) taken: Vec<usize>,
+}
+
+/// The records of the variant's `lasting` section. The reader keeps one
+/// entry per (skill, met) pair: a record is a run of entries with one
+/// skill and one taken list (two such records in a row read as one).
+pub(crate) fn effects(v: &format::Variant<'_>) -> Vec<Effect> {
+    let mut records: Vec<Effect> = Vec::new();
+    for e in &v.lasting {
+        let (skill, met) = (e.skill as usize, e.met as usize);
+        let taken: Vec<usize> = e.taken.iter().map(|&z| z as usize).collect();
+        match records.last_mut() {
+            Some(last) if last.skill == skill && last.taken == taken => last.met.push(met),
+            _ => records.push(Effect { skill, met: vec![met], taken }),
+        }
+    }
+    records
 }
 
 /// The sets of skills one side can have lost to effects with these
@@ -111,11 +137,12 @@ pub fn referee_page(
     page: &mut dyn Write,
 ) -> error::Result<()> {
     let text = String::from_utf8_lossy(input);
-    let skills = skills(&read_variant(input).map_err(Error::page)?.0);
+    let v = read_variant(input).map_err(Error::page)?.0;
+    let (skills, lasting) = (skills(&v), effect_names(&v));
     let traced = super::page::run(solver, &["--trace"], input)?;
     let data = if traced.code == 0 {
         let rounds = rounds(&traced.stderr).map_err(Error::page)?;
-        referee_json(&skills, &rounds, &traced.stdout, None)
+        referee_json(&skills, &lasting, &rounds, &traced.stdout, None)
     } else {
         // A ji_referee without `--trace` (docs/contract.md) refuses it:
         // show the record's moves and the verdict alone.
@@ -125,7 +152,7 @@ pub fn referee_page(
         }
         let rounds = record_rounds(&text, &plain.stdout).map_err(Error::page)?;
         let note = "this ji_referee has no --trace: the counts of 集 are not shown";
-        referee_json(&skills, &rounds, &plain.stdout, Some(note))
+        referee_json(&skills, &lasting, &rounds, &plain.stdout, Some(note))
     };
     super::page::write_json_page(page, title, SCRIPT, &data)
 }
@@ -171,6 +198,30 @@ fn english_json() -> Json {
     Json::Object(ENGLISH.iter().map(|(zh, en)| (zh.to_string(), Json::string(en))).collect())
 }
 
+/// A lasting effect by the skills' names, as the page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EffectNames {
+    pub skill: String,
+    pub met: Vec<String>,
+    pub taken: Vec<String>,
+}
+
+fn effect_names(v: &format::Variant<'_>) -> Vec<EffectNames> {
+    let name = |x: usize| String::from_utf8_lossy(v.skills[x].name).into_owned();
+    let names = |list: &[usize]| list.iter().map(|&x| name(x)).collect();
+    (effects(v).iter())
+        .map(|e| EffectNames { skill: name(e.skill), met: names(&e.met), taken: names(&e.taken) })
+        .collect()
+}
+
+/// `[[skill, [met..], [taken..]], ..]`.
+fn lasting_json(lasting: &[EffectNames]) -> Json {
+    let names = |list: &[String]| Json::Array(list.iter().map(|n| Json::string(n)).collect());
+    let effect =
+        |e: &EffectNames| Json::Array(vec![Json::string(&e.skill), names(&e.met), names(&e.taken)]);
+    Json::Array(lasting.iter().map(effect).collect())
+}
+
 fn skill_json(s: &Skill) -> Json {
     Json::Array(vec![
         Json::string(&s.name),
@@ -201,15 +252,23 @@ pub struct Round {
     pub moves: [String; 2],
     /// Both counts of 集 before the round.
     pub before: [String; 2],
-    /// `next A' B'`, `A`, `B`, `ILLEGAL A|B|AB`.
+    /// `next A' B'` (then ` taken W S..` per side that lost skills), `A`,
+    /// `B`, `ILLEGAL A|B|AB`.
     pub result: String,
 }
 
-/// The rounds of a `ji_referee --trace` (stderr); other lines are ignored.
+/// The rounds of a `ji_referee --trace` (stderr), each `taken` line added
+/// to its round's result (`next 1 1 taken B shield`); other lines are
+/// ignored.
 pub fn rounds(trace: &str) -> Result<Vec<Round>, String> {
-    let mut rounds = Vec::new();
+    let mut rounds: Vec<Round> = Vec::new();
     for line in trace.lines() {
         let w: Vec<&str> = line.trim_end_matches('\r').split(' ').collect();
+        if let (["taken", _, ..], Some(last)) = (w.as_slice(), rounds.last_mut()) {
+            // `taken T W S..` after its round: the skills W lost in it.
+            last.result.push_str(&format!(" taken {}", w[2..].join(" ")));
+            continue;
+        }
         if w[0] != "round" {
             continue;
         }
@@ -256,7 +315,13 @@ pub fn record_rounds(input: &str, verdict: &str) -> Result<Vec<Round>, String> {
         .collect())
 }
 
-pub fn referee_json(skills: &[Skill], rounds: &[Round], verdict: &str, note: Option<&str>) -> Json {
+pub fn referee_json(
+    skills: &[Skill],
+    lasting: &[EffectNames],
+    rounds: &[Round],
+    verdict: &str,
+    note: Option<&str>,
+) -> Json {
     let rounds = rounds.iter().map(|r| {
         Json::Array(vec![
             Json::Number(r.t as i64),
@@ -271,6 +336,7 @@ pub fn referee_json(skills: &[Skill], rounds: &[Round], verdict: &str, note: Opt
         ("kind", Json::string("ji_referee")),
         ("english", english_json()),
         ("skills", Json::Array(skills.iter().map(skill_json).collect())),
+        ("lasting", lasting_json(lasting)),
         ("rounds", Json::Array(rounds.collect())),
         ("verdict", Json::string(verdict.trim_end())),
         ("note", note.map_or(Json::Null, Json::string)),
@@ -289,6 +355,7 @@ fn text_of(token: &[u8]) -> &str {
 #[derive(Debug)]
 pub struct Table {
     pub skills: Vec<Skill>,
+    pub lasting: Vec<EffectNames>,
     pub c: usize,
     /// The input's queries (x, y), and the table each one is in.
     pub queries: Vec<(usize, usize)>,
@@ -308,8 +375,13 @@ const MAX_C: i64 = 200;
 
 /// The most lost sets per side the page tabulates: their pairs make the
 /// tables (a breakthrough of one defence makes 2 sets, so 4 tables).
-const MOST_LOST_SETS: usize = 4;
+const PAGE_LOST_SETS: usize = 4;
 
+/// The game of a ji_solver input, to tabulate ([`Table`]).
+///
+/// # Errors
+/// A variant the reader refuses, a C over 200, more than
+/// 4 lost sets per side, or no `R p` after the variant.
 pub fn table(input: &str) -> Result<Table, String> {
     let (v, mut lx) = read_variant(input.as_bytes())?;
     let skills = skills(&v);
@@ -317,27 +389,46 @@ pub fn table(input: &str) -> Result<Table, String> {
     if !(0..=MAX_C).contains(&c) {
         return Err(format!("the largest req is {c}: the page draws at most {MAX_C}"));
     }
-    let taken: Vec<Vec<usize>> =
-        v.lasting.iter().map(|e| e.taken.iter().map(|&z| z as usize).collect()).collect();
-    let sets = lost_sets(taken.iter().map(Vec::as_slice), MOST_LOST_SETS).ok_or_else(|| {
-        format!("the lasting effects make more than {MOST_LOST_SETS} lost sets per side: the page draws at most that many")
-    })?;
-    let names =
-        |set: &Vec<usize>| -> Vec<String> { set.iter().map(|&x| skills[x].name.clone()).collect() };
+    let records = effects(&v);
+    let sets = lost_sets(records.iter().map(|e| e.taken.as_slice()), PAGE_LOST_SETS)
+        .ok_or_else(|| format!("more than {PAGE_LOST_SETS} lost sets per side: too many tables"))?;
+    let names = |set: &Vec<usize>| set.iter().map(|&x| skills[x].name.clone()).collect();
     let lost: Vec<[Vec<String>; 2]> =
         sets.iter().flat_map(|a| sets.iter().map(move |b| [names(a), names(b)])).collect();
     let no_line = "the input has no `R p` line";
     let rounds = lx.next().ok_or(no_line)?;
     let p = lx.next().ok_or(no_line)?;
+    // The head ends with p's token, a slice of `input`.
     let end = p.text.as_ptr() as usize - input.as_ptr() as usize + p.text.len();
     let head = format!("{}\n", &input[..end]);
     let (rounds, draw_percent) = (text_of(rounds.text).to_string(), text_of(p.text).to_string());
     let words: Vec<&str> = std::iter::from_fn(|| lx.next()).map(|t| text_of(t.text)).collect();
-    let q: usize = words.first().and_then(|w| w.parse().ok()).unwrap_or(0);
-    let (mut queries, mut query_tables) = (Vec::new(), Vec::new());
+    let (queries, query_tables) = queries(&words, &skills, &lost);
+    let lasting = effect_names(&v);
+    Ok(Table {
+        skills,
+        lasting,
+        c: c as usize,
+        queries,
+        query_tables,
+        rounds,
+        draw_percent,
+        lost,
+        head,
+    })
+}
+
+/// The input's queries from `q` on (as far as they read), and the table
+/// of each: the one of its lost skills (`lost i a.. j b..`).
+fn queries(
+    words: &[&str],
+    skills: &[Skill],
+    lost: &[[Vec<String>; 2]],
+) -> (Vec<(usize, usize)>, Vec<usize>) {
+    let count = |i: usize| words.get(i).and_then(|w| w.parse::<usize>().ok());
+    let (mut queries, mut tables) = (Vec::new(), Vec::new());
     let mut at = 1;
-    for _ in 0..q {
-        let count = |i: usize| words.get(i).and_then(|w| w.parse::<usize>().ok());
+    for _ in 0..count(0).unwrap_or(0) {
         let (Some(x), Some(y)) = (count(at), count(at + 1)) else { break };
         at += 2;
         let mut lost_here: [Vec<String>; 2] = Default::default();
@@ -347,15 +438,14 @@ pub fn table(input: &str) -> Result<Table, String> {
                 let k = count(at).unwrap_or(0);
                 let mut list: Vec<&str> = words.iter().skip(at + 1).take(k).copied().collect();
                 at += 1 + k;
-                let order = |n: &&str| skills.iter().position(|s| s.name == *n);
-                list.sort_by_key(order);
+                list.sort_by_key(|n| skills.iter().position(|s| s.name == *n));
                 *side = list.iter().map(|n| n.to_string()).collect();
             }
         }
         queries.push((x, y));
-        query_tables.push(lost.iter().position(|l| *l == lost_here).unwrap_or(0));
+        tables.push(lost.iter().position(|l| *l == lost_here).unwrap_or(0));
     }
-    Ok(Table { skills, c: c as usize, queries, query_tables, rounds, draw_percent, lost, head })
+    (queries, tables)
 }
 
 impl Table {
@@ -430,6 +520,7 @@ pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
         ("c", Json::Number(table.c as i64)),
         ("english", english_json()),
         ("skills", Json::Array(table.skills.iter().map(skill_json).collect())),
+        ("lasting", lasting_json(&table.lasting)),
         ("R", Json::string(&table.rounds)),
         ("p", Json::string(&table.draw_percent)),
         (

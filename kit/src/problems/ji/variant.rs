@@ -5,7 +5,8 @@
 //! simpler variants a shrinker tries. Texts are read by the 集 format's one
 //! reader ([`crate::pages::ji::read_variant`]).
 
-use crate::pages::ji::{lost_sets, read_variant};
+pub(super) use crate::pages::ji::Effect;
+use crate::pages::ji::{effects, lost_sets, read_variant};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Skill {
@@ -16,18 +17,9 @@ pub(super) struct Skill {
     pub(super) beats: Vec<usize>,
 }
 
-/// A lasting effect as one record writes it: when `skill` meets one of
-/// `met` in a round that goes on, the other side loses `taken`.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Effect {
-    pub(super) skill: usize,
-    pub(super) met: Vec<usize>,
-    pub(super) taken: Vec<usize>,
-}
-
-/// The most lost sets per side kit's inputs have: the generators draw at
-/// most two effects of at most three taken skills (at most 4 sets), and a
-/// query names one of them.
+/// The most lost sets per side kit lists to check a query's losses (m
+/// effects can make 2^m): kit's generators make at most 4; an input with
+/// more and a query that names a loss is not one kit shrinks.
 pub(super) const MOST_LOST_SETS: usize = 64;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -59,18 +51,7 @@ impl Variant {
                 beats: s.beaten.iter().map(id).collect(),
             })
             .collect();
-        // The reader keeps one entry per (skill, met) pair: a record is a
-        // run of entries with one skill and one taken list.
-        let mut lasting: Vec<Effect> = Vec::new();
-        for e in &v.lasting {
-            let taken: Vec<usize> = e.taken.iter().map(id).collect();
-            match lasting.last_mut() {
-                Some(last) if last.skill == id(&e.skill) && last.taken == taken => {
-                    last.met.push(id(&e.met))
-                }
-                _ => lasting.push(Effect { skill: id(&e.skill), met: vec![id(&e.met)], taken }),
-            }
-        }
+        let lasting = effects(&v);
         let rest = std::iter::from_fn(move || lx.next())
             .map(|t| std::str::from_utf8(t.text).unwrap_or(""));
         Some((Variant { skills, lasting }, rest))
