@@ -121,6 +121,7 @@ struct Counters {
 }
 
 /// A counter file's text, read from its start (`pread`: no seek, no open).
+#[cfg(unix)]
 fn pread(file: &File) -> String {
     use std::os::unix::fs::FileExt;
     let mut buf = [0u8; 512];
@@ -128,9 +129,43 @@ fn pread(file: &File) -> String {
     String::from_utf8_lossy(&buf[..n]).into_owned()
 }
 
+#[cfg(unix)]
 fn pwrite(file: &File, value: &str) -> io::Result<()> {
     use std::os::unix::fs::FileExt;
     file.write_at(value.as_bytes(), 0).map(|_| ())
+}
+
+// Elsewhere there are no control groups ([`accounting`] says so): these
+// only keep the module whole.
+#[cfg(not(unix))]
+fn pread(_file: &File) -> String {
+    String::new()
+}
+
+#[cfg(not(unix))]
+fn pwrite(_file: &File, _value: &str) -> io::Result<()> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(unix)]
+fn kill_pid(pid: u32) {
+    super::sys::kill_pid(pid);
+}
+
+#[cfg(not(unix))]
+fn kill_pid(_pid: u32) {}
+
+/// The keeper removes `dir` should kit die first ([`super::guard`]).
+fn keep_group(dir: &Path) {
+    #[cfg(unix)]
+    super::guard::keep_group(dir);
+    let _ = dir;
+}
+
+fn forget_group(dir: &Path) {
+    #[cfg(unix)]
+    super::guard::forget_group(dir);
+    let _ = dir;
 }
 
 /// Opens `dir/name` for reading, and writing too with `write`.
@@ -148,6 +183,9 @@ fn open(dir: &Path, name: &str, write: bool) -> io::Result<File> {
 pub fn accounting() -> Accounting {
     static CHOSEN: OnceLock<Accounting> = OnceLock::new();
     *CHOSEN.get_or_init(|| {
+        if cfg!(not(unix)) {
+            return Accounting::Tree;
+        }
         let want = std::env::var("KIT_CGROUP").unwrap_or_default();
         let tries: &[Accounting] = match want.as_str() {
             "off" | "none" | "tree" => &[],
@@ -330,7 +368,7 @@ impl Group {
                     let dir = parent.join(&name);
                     fs::create_dir(&dir)
                         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-                    super::guard::keep_group(&dir);
+                    keep_group(&dir);
                     dirs.push(dir);
                 }
                 let mut attach = Vec::new();
@@ -377,7 +415,7 @@ impl Group {
         if made.is_err() {
             for dir in dirs.iter().rev() {
                 let _ = fs::remove_dir(dir);
-                super::guard::forget_group(dir);
+                forget_group(dir);
             }
         }
         made
@@ -496,7 +534,7 @@ impl Group {
                             std::thread::sleep(Duration::from_micros(100));
                         }
                         for pid in self.members() {
-                            super::sys::kill_pid(pid);
+                            kill_pid(pid);
                         }
                         let _ = write(&state, "THAWED");
                     }
@@ -504,7 +542,7 @@ impl Group {
                 }
             }
             for &pid in &members {
-                super::sys::kill_pid(pid);
+                kill_pid(pid);
             }
             std::thread::sleep(Duration::from_micros(if round < 20 { 50 } else { 1000 }));
         }
@@ -536,7 +574,7 @@ impl Group {
                 std::thread::sleep(Duration::from_millis(1));
             }
             if gone {
-                super::guard::forget_group(dir);
+                forget_group(dir);
             } else {
                 eprintln!("kit: cannot remove the control group {}", dir.display());
             }

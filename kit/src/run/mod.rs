@@ -329,10 +329,7 @@ fn run_seen(
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
-    #[cfg(unix)]
     let group = cgroup::take(limits.memory_kib);
-    #[cfg(not(unix))]
-    let group: Option<cgroup::Group> = None;
     // Without a group, the run's mark, by which an orphan kit adopts is
     // known as its own.
     let mark = next_mark();
@@ -425,16 +422,12 @@ fn say_accounting() {
 
 /// How this kit measures its runs (chosen at the first call).
 pub fn accounting() -> Accounting {
-    #[cfg(unix)]
-    return cgroup::accounting();
-    #[cfg(not(unix))]
-    Accounting::Tree
+    cgroup::accounting()
 }
 
 /// Removes the control groups kit made for its runs: call once no program
 /// runs any more (`main` does, at the end).
 pub fn release_groups() {
-    #[cfg(unix)]
     cgroup::release();
 }
 

@@ -17,7 +17,24 @@
 //! stopped a long while, Ctrl-Z, before it saw the exit).
 
 use super::cgroup::{Group, GroupEnd};
+#[cfg(unix)]
+use super::guard::Kept;
 use super::tree::Tree;
+
+/// Elsewhere no keeper: a process group only named.
+#[cfg(not(unix))]
+struct Kept(u32);
+
+#[cfg(not(unix))]
+impl Kept {
+    fn new(pgid: u32) -> Kept {
+        Kept(pgid)
+    }
+
+    fn pgid(&self) -> u32 {
+        self.0
+    }
+}
 use super::{idle_limit, Limits, Sink, Status};
 use std::io::{self, Read};
 use std::process::{Child, ExitStatus};
@@ -143,7 +160,9 @@ pub enum Meter {
     Group { group: Group, seen: Vec<u32> },
     /// Its process tree, and the CPU time of the orphans kit reaped (with
     /// their waited-for children).
-    Tree { tree: Tree, reaped_cpu: Duration },
+    /// The other process groups its members moved to are told to the
+    /// keeper (should kit die, it kills them too) until the run ends.
+    Tree { tree: Tree, reaped_cpu: Duration, groups: Vec<Kept> },
 }
 
 impl Meter {
@@ -152,7 +171,11 @@ impl Meter {
     pub fn new(group: Option<Group>, leader: u32, mark: &str) -> Meter {
         match group {
             Some(group) => Meter::Group { group, seen: Vec::new() },
-            None => Meter::Tree { tree: Tree::new(leader, mark), reaped_cpu: Duration::ZERO },
+            None => Meter::Tree {
+                tree: Tree::new(leader, mark),
+                reaped_cpu: Duration::ZERO,
+                groups: Vec::new(),
+            },
         }
     }
 }
@@ -225,12 +248,18 @@ impl Watch {
                 // (the group's CPU counts them already).
                 self.reap_group(false)?;
             }
-            Meter::Tree { tree, reaped_cpu } => {
+            Meter::Tree { tree, reaped_cpu, groups } => {
                 // Without a `/proc`, no figure until the end: then only
                 // the idleness rule stops a program in time.
                 let Some(seen) = tree.sample() else { return Ok(()) };
                 self.cpu = self.cpu.max(*reaped_cpu + seen.cpu);
                 self.tree_peak_kib = self.tree_peak_kib.max(seen.rss_kib);
+                for m in &seen.members {
+                    let told = m.pgid == self.leader || groups.iter().any(|g| g.pgid() == m.pgid);
+                    if !told && !m.zombie {
+                        groups.push(Kept::new(m.pgid));
+                    }
+                }
                 let kit = std::process::id();
                 for m in seen.members.iter().filter(|m| m.zombie && m.ppid == kit) {
                     self.reap_pid(m.pid, false)?;
