@@ -75,9 +75,15 @@ impl Run {
     }
 }
 
+/// Our solver's limits: [`SOLVER_LIMIT`], and all of its stderr kept (a
+/// trace is written there).
+fn limits() -> run::Limits {
+    run::Limits { stderr: run::StderrKept::Whole, ..run::Limits::from(SOLVER_LIMIT) }
+}
+
 /// Runs `solver ARGS` on `input`, its stdout kept as text.
 pub fn run(solver: &Path, args: &[&str], input: &[u8]) -> Result<Run> {
-    let outcome = run::run(&solver_cmd(solver, args), input, SOLVER_LIMIT, None)
+    let outcome = run::run(&solver_cmd(solver, args), input, limits(), None)
         .map_err(|e| Error::io(format!("cannot run {}", solver.display()), e))?;
     let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
     finished(solver, outcome, stdout)
@@ -91,7 +97,7 @@ pub fn run_streamed(
     input: &[u8],
     sink: &mut dyn FnMut(&[u8]),
 ) -> Result<Run> {
-    let outcome = run::run_streamed(&solver_cmd(solver, args), input, SOLVER_LIMIT, sink)
+    let outcome = run::run_streamed(&solver_cmd(solver, args), input, limits(), sink)
         .map_err(|e| Error::io(format!("cannot run {}", solver.display()), e))?;
     finished(solver, outcome, String::new())
 }

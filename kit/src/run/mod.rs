@@ -254,12 +254,31 @@ pub struct Limits {
     /// must end soon whatever the machine's load: past it a program still
     /// running is stopped as at the idleness limit. `None`: none.
     pub wall: Option<Duration>,
+    /// What of stderr is kept.
+    pub stderr: StderrKept,
+}
+
+/// What of a program's stderr a run keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StderrKept {
+    /// Its first [`STDERR_HEAD`] and last [`STDERR_TAIL`] bytes, the cut
+    /// said: a program's messages, for reports, whatever it writes.
+    HeadAndTail,
+    /// All of it, as far as [`OUTPUT_CAP`]: our solvers' traces, which
+    /// `kit show` replays.
+    Whole,
 }
 
 /// A time limit alone.
 impl From<Duration> for Limits {
     fn from(time: Duration) -> Limits {
-        Limits { time, memory_kib: None, output_bytes: None, wall: None }
+        Limits {
+            time,
+            memory_kib: None,
+            output_bytes: None,
+            wall: None,
+            stderr: StderrKept::HeadAndTail,
+        }
     }
 }
 

@@ -35,7 +35,7 @@ impl Kept {
         self.0
     }
 }
-use super::{idle_limit, Limits, Sink, Status};
+use super::{idle_limit, Limits, Sink, Status, StderrKept};
 use std::io::{self, Read};
 use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
@@ -107,9 +107,11 @@ fn keep(buf: &mut Vec<u8>, chunk: &[u8], cap: usize) {
     buf.extend_from_slice(&chunk[..room]);
 }
 
-/// stderr kept bounded: its head and its tail.
+/// stderr kept bounded: its head and its tail, or (`whole`) as far as
+/// [`OUTPUT_CAP`].
 #[derive(Default)]
 struct Tail {
+    whole: bool,
     head: Vec<u8>,
     /// The last bytes: at most 2 x [`STDERR_TAIL`], cut back to
     /// [`STDERR_TAIL`] when full (each byte moved at most once).
@@ -120,6 +122,9 @@ struct Tail {
 
 impl Tail {
     fn take(&mut self, mut chunk: &[u8]) {
+        if self.whole {
+            return keep(&mut self.head, chunk, OUTPUT_CAP);
+        }
         let room = STDERR_HEAD.saturating_sub(self.head.len()).min(chunk.len());
         self.head.extend_from_slice(&chunk[..room]);
         chunk = &chunk[room..];
@@ -603,7 +608,7 @@ impl<'c, 'i, 's> Poller<'c, 'i, 's> {
             err,
             exit,
             stdout: Stdout { kept: Vec::new(), sink, bytes: 0, cap, limit: limits.output_bytes },
-            stderr: Tail::default(),
+            stderr: Tail { whole: limits.stderr == StderrKept::Whole, ..Tail::default() },
             chunk: vec![0u8; 1 << 16],
             over: None,
             ending: None,
