@@ -14,7 +14,9 @@
 # - 1,000 random unlimited games from `kit gen`: exit 3 count, CPU median
 #   and largest (below);
 # - the 1,000 random unlimited variants of the unit tests' generator
-#   (bench/ji_solver_unlimited.sh, the figure docs/ji.md reports).
+#   (bench/ji_solver_unlimited.sh, the figure docs/ji.md reports);
+# - lasting effects (bench/ji_solver_lasting.sh): the anchor's variants in
+#   every mode, and the common variant with a breakthrough per defence.
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,3 +77,4 @@ print(f"| ji_solver | unlimited game, 1,000 random variants (kit gen unlimited, 
       f"max {worst:.1f} ms | median target 50 ms, 1 s per input | {median / 50:.4f}x |")
 PY
 BIN=$bin KIT_SEEDS= bench/ji_solver_unlimited.sh
+BIN=$bin bench/ji_solver_lasting.sh

@@ -21,9 +21,18 @@ const TOLERANCE: i64 = 50;
 /// Probabilities are u / 2^60.
 const DENOMINATOR_BITS: u32 = 60;
 
-/// A's stationary strategy: per state (A's count, B's count), the skills
-/// it plays and their numerators over 2^60.
-type Strategies = HashMap<(i64, i64), Vec<(usize, u64)>>;
+/// A state: A's count, B's count, and the skills A and B have lost (bits
+/// of their input positions; 0 without lasting effects).
+type State = (i64, i64, u64, u64);
+
+/// The same state seen from B: the game is symmetric.
+fn mirror(s: State) -> State {
+    (s.1, s.0, s.3, s.2)
+}
+
+/// A's stationary strategy: per state, the skills it plays and their
+/// numerators over 2^60.
+type Strategies = HashMap<State, Vec<(usize, u64)>>;
 
 /// One query's output: the value (in units of 1e-9) and the proof's
 /// strategies (`upper` stored mirrored, as A's), and the states its
@@ -32,7 +41,7 @@ struct Block {
     value: i64,
     lower: Strategies,
     upper: Strategies,
-    limits: HashMap<(i64, i64), i128>,
+    limits: HashMap<State, i128>,
 }
 
 // ---- a small signed big integer --------------------------------------------
@@ -264,14 +273,53 @@ struct Variant {
     /// beats[i][j]: skill i beats skill j.
     beats: Vec<Vec<bool>>,
     cap: i64,
+    /// Lasting effects: what skill i takes when it meets skill j in a
+    /// round that goes on (bits), and whether the variant has the section.
+    takes: HashMap<(usize, usize), u64>,
+    lasting: bool,
 }
 
 impl Variant {
-    fn usable(&self, count: i64) -> Vec<usize> {
-        (0..self.skills.len()).filter(|&i| self.skills[i].req <= count).collect()
+    /// The skills a side with `count` 集 that has lost `lost` may play.
+    fn usable(&self, count: i64, lost: u64) -> Vec<usize> {
+        let ok = |i: usize| self.skills[i].req <= count && lost >> i & 1 == 0;
+        (0..self.skills.len()).filter(|&i| ok(i)).collect()
     }
-    fn next(&self, count: i64, skill: usize) -> i64 {
-        (count + self.skills[skill].delta).clamp(0, self.cap)
+    /// A's skill i against B's j at s, neither beating the other: both
+    /// deltas apply (capped at C), and each side loses what the other's
+    /// skill takes when it meets its own.
+    fn after(&self, s: State, i: usize, j: usize) -> State {
+        let next = |count: i64, skill: usize| (count + self.skills[skill].delta).clamp(0, self.cap);
+        let takes = |x: usize, y: usize| self.takes.get(&(x, y)).copied().unwrap_or(0);
+        (next(s.0, i), next(s.1, j), s.2 | takes(j, i), s.3 | takes(i, j))
+    }
+    /// Every lost set lasting effects can cause: the unions of taken lists.
+    fn lost_sets(&self) -> Vec<u64> {
+        let mut sets = vec![0u64];
+        for &t in self.takes.values() {
+            for k in 0..sets.len() {
+                if !sets.contains(&(sets[k] | t)) {
+                    sets.push(sets[k] | t);
+                }
+            }
+        }
+        sets.sort();
+        sets
+    }
+    /// A state as the solver's lines write it: `a b`, then with lasting
+    /// effects `lost i names.. j names..`.
+    fn show(&self, s: State) -> String {
+        let mut text = format!("{} {}", s.0, s.1);
+        if self.lasting {
+            text += " lost";
+            for set in [s.2, s.3] {
+                text += &format!(" {}", set.count_ones());
+                for i in (0..self.skills.len()).filter(|&i| set >> i & 1 == 1) {
+                    text += &format!(" {}", self.skills[i].name);
+                }
+            }
+        }
+        text
     }
 }
 
@@ -284,12 +332,12 @@ impl Variant {
 fn best_reply_value(
     v: &Variant,
     x: &Strategies,
-    settled: &HashMap<(i64, i64), i128>,
-    start: (i64, i64),
+    settled: &HashMap<State, i128>,
+    start: State,
 ) -> (Big, Big) {
     let one: i128 = 1 << DENOMINATOR_BITS;
-    let decided = |s: (i64, i64)| -> Option<i128> {
-        let (a, b) = (v.usable(s.0).is_empty(), v.usable(s.1).is_empty());
+    let decided = |s: State| -> Option<i128> {
+        let (a, b) = (v.usable(s.0, s.2).is_empty(), v.usable(s.1, s.3).is_empty());
         match (a, b) {
             _ if settled.contains_key(&s) => Some(settled[&s]),
             (true, true) => Some(0),
@@ -302,10 +350,9 @@ fn best_reply_value(
         return (Big::from_i128(d), Big::from_i128(1));
     }
     // The states where someone moves, all of which must carry a strategy.
-    let mut states: Vec<(i64, i64)> = x.keys().copied().filter(|&s| decided(s).is_none()).collect();
+    let mut states: Vec<State> = x.keys().copied().filter(|&s| decided(s).is_none()).collect();
     states.sort();
-    let index: HashMap<(i64, i64), usize> =
-        states.iter().enumerate().map(|(k, &s)| (s, k)).collect();
+    let index: HashMap<State, usize> = states.iter().enumerate().map(|(k, &s)| (s, k)).collect();
     // Per state and reply of B: the ending weight sum_i u_i * (+-1), the
     // decided states' weight * value, and the moves on.
     struct Reply {
@@ -314,14 +361,15 @@ fn best_reply_value(
         on: Vec<(usize, i128)>,
     }
     let mut replies: Vec<Vec<Reply>> = Vec::new();
-    for &(a, b) in &states {
-        let strat = &x[&(a, b)];
-        assert_eq!(strat.iter().map(|e| e.1 as i128).sum::<i128>(), one, "({a}, {b}) sums to 2^60");
+    for &s in &states {
+        let strat = &x[&s];
+        assert_eq!(strat.iter().map(|e| e.1 as i128).sum::<i128>(), one, "{s:?} sums to 2^60");
         let mut list = Vec::new();
-        for j in v.usable(b) {
+        for j in v.usable(s.1, s.3) {
             let mut r = Reply { fixed: 0, endless: true, on: Vec::new() };
             for &(i, u) in strat {
-                assert!(v.skills[i].req <= a, "({a}, {b}): {} is not usable", v.skills[i].name);
+                let name = &v.skills[i].name;
+                assert!(v.usable(s.0, s.2).contains(&i), "{s:?}: {name} is not usable");
                 let u = u as i128;
                 if v.beats[i][j] {
                     r.fixed += u;
@@ -330,7 +378,7 @@ fn best_reply_value(
                     r.fixed -= u;
                     r.endless = false;
                 } else {
-                    let t = (v.next(a, i), v.next(b, j));
+                    let t = v.after(s, i, j);
                     match decided(t) {
                         Some(d) => {
                             r.fixed += u * d;
@@ -338,7 +386,7 @@ fn best_reply_value(
                         }
                         None => {
                             let k = *index.get(&t).unwrap_or_else(|| {
-                                panic!("({a}, {b}) leads to {t:?}, which has no strategy")
+                                panic!("{s:?} leads to {t:?}, which has no strategy")
                             });
                             r.on.push((k, u));
                         }
@@ -439,24 +487,29 @@ enum Step {
 /// round by a skill that is safe (never loses, never leaves Y) against
 /// every reply not yet answered and makes progress (wins, or reaches X)
 /// against the new one. Written from the definition, not from the solver.
-fn limit_sure_wins(v: &Variant) -> HashMap<(i64, i64), bool> {
-    let states: Vec<(i64, i64)> =
-        (0..=v.cap).flat_map(|a| (0..=v.cap).map(move |b| (a, b))).collect();
-    let target = |s: (i64, i64)| !v.usable(s.0).is_empty() && v.usable(s.1).is_empty();
-    let mut y: HashMap<(i64, i64), bool> =
-        states.iter().map(|&s| (s, !v.usable(s.0).is_empty())).collect();
+fn limit_sure_wins(v: &Variant) -> HashMap<State, bool> {
+    let (sets, cap) = (v.lost_sets(), v.cap);
+    let pairs: Vec<(u64, u64)> =
+        sets.iter().flat_map(|&l| sets.iter().map(move |&m| (l, m))).collect();
+    let states: Vec<State> = pairs
+        .iter()
+        .flat_map(|&(l, m)| (0..=cap).flat_map(move |a| (0..=cap).map(move |b| (a, b, l, m))))
+        .collect();
+    let mine = |s: State| v.usable(s.0, s.2);
+    let theirs = |s: State| v.usable(s.1, s.3);
+    let target = |s: State| !mine(s).is_empty() && theirs(s).is_empty();
+    let mut y: HashMap<State, bool> = states.iter().map(|&s| (s, !mine(s).is_empty())).collect();
     loop {
-        let mut x: HashMap<(i64, i64), bool> =
-            states.iter().map(|&s| (s, y[&s] && target(s))).collect();
+        let mut x: HashMap<State, bool> = states.iter().map(|&s| (s, y[&s] && target(s))).collect();
         loop {
-            let step = |s: (i64, i64), i: usize, j: usize| {
+            let step = |s: State, i: usize, j: usize| {
                 if v.beats[i][j] {
                     return Step::Progress;
                 }
                 if v.beats[j][i] {
                     return Step::Lose;
                 }
-                let t = (v.next(s.0, i), v.next(s.1, j));
+                let t = v.after(s, i, j);
                 if x[&t] {
                     Step::Progress
                 } else if !y[&t] {
@@ -465,8 +518,8 @@ fn limit_sure_wins(v: &Variant) -> HashMap<(i64, i64), bool> {
                     Step::Stay
                 }
             };
-            let lpre = |s: (i64, i64)| {
-                let (mine, theirs) = (v.usable(s.0), v.usable(s.1));
+            let lpre = |s: State| {
+                let (mine, theirs) = (mine(s), theirs(s));
                 let mut answered = vec![false; theirs.len()];
                 loop {
                     let safe: Vec<usize> = mine
@@ -491,7 +544,7 @@ fn limit_sure_wins(v: &Variant) -> HashMap<(i64, i64), bool> {
                     }
                 }
             };
-            let next: HashMap<(i64, i64), bool> =
+            let next: HashMap<State, bool> =
                 states.iter().map(|&s| (s, x[&s] || (y[&s] && lpre(s)))).collect();
             if next == x {
                 break;
@@ -528,14 +581,52 @@ fn parse_variant(text: &str) -> Variant {
             beats[i][id(name)] = true;
         }
     }
+    // `lasting m`, then m records `skill j met.. t taken..`.
+    let mut takes = HashMap::new();
+    let lasting = t.get(k) == Some(&"lasting");
+    if lasting {
+        let m: usize = t[k + 1].parse().unwrap();
+        k += 2;
+        for _ in 0..m {
+            let j: usize = t[k + 1].parse().unwrap();
+            let met: Vec<usize> = t[k + 2..k + 2 + j].iter().map(|&x| id(x)).collect();
+            let count: usize = t[k + 2 + j].parse().unwrap();
+            let taken = &t[k + 3 + j..k + 3 + j + count];
+            let bits = taken.iter().fold(0u64, |b, &x| b | 1 << id(x));
+            for y in met {
+                takes.insert((id(t[k]), y), bits);
+            }
+            k += 3 + j + count;
+        }
+    }
     let cap = skills.iter().map(|s| s.req).max().unwrap();
-    Variant { skills, beats, cap }
+    Variant { skills, beats, cap, takes, lasting }
+}
+
+/// The state written at the start of `t` (`a b`, and `lost i names.. j
+/// names..` in a variant with lasting effects), and the tokens it took.
+fn read_state(v: &Variant, t: &[&str]) -> (State, usize) {
+    let (a, b) = (t[0].parse().unwrap(), t[1].parse().unwrap());
+    if !v.lasting {
+        return ((a, b, 0, 0), 2);
+    }
+    assert_eq!(t[2], "lost", "{t:?}");
+    let mut k = 3;
+    let mut lost = [0u64; 2];
+    for set in &mut lost {
+        let count: usize = t[k].parse().unwrap();
+        for name in &t[k + 1..k + 1 + count] {
+            *set |= 1 << v.skills.iter().position(|s| s.name == *name).unwrap();
+        }
+        k += 1 + count;
+    }
+    ((a, b, lost[0], lost[1]), k)
 }
 
 /// Exit 3's rule (docs/ji.md): one value line per query, then `open a b L
 /// H` lines for queried states only, each once, and the value printed at
 /// such a state lies in [L, H] (L < H: an open state is not proved).
-fn check_open_lines(text: &str, queries: &[(i64, i64)]) {
+fn check_open_lines(v: &Variant, text: &str, queries: &[State]) {
     let is_value = |l: &str| l.parse::<f64>().is_ok();
     let values: Vec<f64> =
         text.lines().filter(|l| is_value(l)).map(|l| l.parse().unwrap()).collect();
@@ -543,9 +634,9 @@ fn check_open_lines(text: &str, queries: &[(i64, i64)]) {
     let mut seen = Vec::new();
     for line in text.lines().filter(|l| l.starts_with("open ")) {
         let t: Vec<&str> = line.split(' ').collect();
-        assert_eq!(t.len(), 5, "{}", line);
-        let state: (i64, i64) = (t[1].parse().unwrap(), t[2].parse().unwrap());
-        let (lo, hi): (f64, f64) = (t[3].parse().unwrap(), t[4].parse().unwrap());
+        let (state, k) = read_state(v, &t[1..]);
+        assert_eq!(t.len(), k + 3, "{}", line);
+        let (lo, hi): (f64, f64) = (t[k + 1].parse().unwrap(), t[k + 2].parse().unwrap());
         assert!(!seen.contains(&state) && lo < hi, "{}", line);
         seen.push(state);
         let mut asked = queries.iter().zip(&values).filter(|(q, _)| **q == state).peekable();
@@ -559,10 +650,16 @@ fn check_open_lines(text: &str, queries: &[(i64, i64)]) {
 /// Runs the solver with `--strategy` on `variant` and `queries`; checks
 /// every query whose run ended with exit 0. The number of queries checked.
 fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
+    let states: Vec<State> = queries.iter().map(|&(a, b)| (a, b, 0, 0)).collect();
+    check_states(variant_text, &states)
+}
+
+/// `check` at states that may have lost skills.
+fn check_states(variant_text: &str, queries: &[State]) -> usize {
     let v = parse_variant(variant_text);
     let mut input = format!("{}0 0\n{}\n", variant_text, queries.len());
-    for (a, b) in queries {
-        input.push_str(&format!("{} {}\n", a, b));
+    for &q in queries {
+        input.push_str(&format!("{}\n", v.show(q)));
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_ji_solver"))
         .arg("--strategy")
@@ -575,7 +672,7 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
     let out = child.wait_with_output().unwrap();
     if out.status.code() != Some(0) {
         assert_eq!(out.status.code(), Some(3), "{}", variant_text);
-        check_open_lines(&String::from_utf8(out.stdout).unwrap(), queries);
+        check_open_lines(&v, &String::from_utf8(out.stdout).unwrap(), queries);
         return 0;
     }
     let text = String::from_utf8(out.stdout).unwrap();
@@ -587,24 +684,24 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
         match t.first().copied() {
             Some("A:") | Some("B:") => {}
             Some("limit") => {
-                let (a, b): (i64, i64) = (t[2].parse().unwrap(), t[3].parse().unwrap());
+                let state = read_state(&v, &t[2..]).0;
                 let value = match t[1] {
                     "A" => 1,
                     "B" => -1,
                     w => panic!("limit line names the winner {w}"),
                 };
-                blocks.last_mut().unwrap().limits.insert((a, b), value);
+                blocks.last_mut().unwrap().limits.insert(state, value);
             }
             Some(kw @ ("lower" | "upper")) => {
-                let (a, b): (i64, i64) = (t[1].parse().unwrap(), t[2].parse().unwrap());
+                let (state, k) = read_state(&v, &t[1..]);
                 let strat: Vec<(usize, u64)> =
-                    t[3..].chunks(2).map(|p| (name_id(p[0]), p[1].parse().unwrap())).collect();
+                    t[1 + k..].chunks(2).map(|p| (name_id(p[0]), p[1].parse().unwrap())).collect();
                 let block = blocks.last_mut().unwrap();
                 if kw == "lower" {
-                    block.lower.insert((a, b), strat);
+                    block.lower.insert(state, strat);
                 } else {
-                    // B's strategy at (a, b) is A's at the mirrored (b, a).
-                    block.upper.insert((b, a), strat);
+                    // B's strategy at a state is A's at the mirrored one.
+                    block.upper.insert(mirror(state), strat);
                 }
             }
             Some(value) => {
@@ -626,49 +723,47 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
     // algorithm (B's at (a, b) is A's at (b, a): the game is symmetric).
     let wins = limit_sure_wins(&v);
     for block in &blocks {
-        for (&(a, b), &w) in &block.limits {
-            let at = if w > 0 { (a, b) } else { (b, a) };
-            assert!(wins[&at], "{variant_text}({a}, {b}): not a limit-sure win of {w}");
+        for (&s, &w) in &block.limits {
+            let at = if w > 0 { s } else { mirror(s) };
+            assert!(wins[&at], "{variant_text}{s:?}: not a limit-sure win of {w}");
         }
     }
     // And the queried state is settled so exactly where this checker says.
-    for (block, &(a, b)) in blocks.iter().zip(queries) {
-        let want = match (wins[&(a, b)], wins[&(b, a)]) {
+    for (block, &s) in blocks.iter().zip(queries) {
+        let want = match (wins[&s], wins[&mirror(s)]) {
             (true, _) => Some(1),
             (_, true) => Some(-1),
             _ => None,
         };
-        assert_eq!(block.limits.get(&(a, b)).copied(), want, "{variant_text}({a}, {b})");
+        assert_eq!(block.limits.get(&s).copied(), want, "{variant_text}{s:?}");
     }
-    for (block, &(a, b)) in blocks.iter().zip(queries) {
+    for (block, &s) in blocks.iter().zip(queries) {
         let (value, lower, upper) = (block.value, &block.lower, &block.upper);
         // The limits as A's values in the lower proof, and mirrored (A's
         // values in the mirrored game) in the upper one.
         let limits = &block.limits;
-        let mirrored: HashMap<(i64, i64), i128> =
-            limits.iter().map(|(&(a, b), &w)| ((b, a), -w)).collect();
+        let mirrored: HashMap<State, i128> =
+            limits.iter().map(|(&s, &w)| (mirror(s), -w)).collect();
         // Against `lower`: B's best reply leaves A at least value - tol.
-        let (num, den) = best_reply_value(&v, lower, limits, (a, b));
+        let (num, den) = best_reply_value(&v, lower, limits, s);
         let bound = Big::from_i128((value - TOLERANCE) as i128).mul(&den);
         assert!(
             num.mul(&billion).cmp(&bound) != std::cmp::Ordering::Less,
-            "{}({}, {}): lower strategy falls below {} - 5e-8",
+            "{}{:?}: lower strategy falls below {} - 5e-8",
             variant_text,
-            a,
-            b,
+            s,
             value
         );
         // Against `upper` (mirrored): A's best reply gets at most value +
         // tol, i.e. in the mirrored game B's reply leaves at least
         // -(value + tol).
-        let (num, den) = best_reply_value(&v, upper, &mirrored, (b, a));
+        let (num, den) = best_reply_value(&v, upper, &mirrored, mirror(s));
         let bound = Big::from_i128((-value - TOLERANCE) as i128).mul(&den);
         assert!(
             num.mul(&billion).cmp(&bound) != std::cmp::Ordering::Less,
-            "{}({}, {}): upper strategy rises above {} + 5e-8",
+            "{}{:?}: upper strategy rises above {} + 5e-8",
             variant_text,
-            a,
-            b,
+            s,
             value
         );
     }
@@ -758,7 +853,8 @@ fn limit_sure_wins_are_those_of_a_second_algorithm() {
         let queries: Vec<(i64, i64)> =
             (0..=v.cap).flat_map(|a| (0..=v.cap).map(move |b| (a, b))).collect();
         let wins = limit_sure_wins(&v);
-        settled += queries.iter().filter(|&&(a, b)| wins[&(a, b)] || wins[&(b, a)]).count();
+        settled +=
+            queries.iter().filter(|&&(a, b)| wins[&(a, b, 0, 0)] || wins[&(b, a, 0, 0)]).count();
         checked += check(&text, &queries);
     }
     eprintln!("{checked} states checked, {settled} of them settled by limit-sure wins");
@@ -785,13 +881,13 @@ fn the_checker_finds_exact_values_by_hand() {
     let (s1, s4) = (1, 4);
     let half = 1u64 << (DENOMINATOR_BITS - 1);
     let mut x = HashMap::new();
-    x.insert((7, 10), vec![(s1, half), (s4, half)]);
-    x.insert((7, 5), vec![(s1, 2 * half)]);
+    x.insert((7, 10, 0, 0), vec![(s1, half), (s4, half)]);
+    x.insert((7, 5, 0, 0), vec![(s1, 2 * half)]);
     let none = HashMap::new();
-    let (num, _) = best_reply_value(&v, &x, &none, (7, 10));
+    let (num, _) = best_reply_value(&v, &x, &none, (7, 10, 0, 0));
     assert!(num.is_zero(), "{:?}", num);
-    x.insert((7, 10), vec![(s4, 2 * half)]);
-    let (num, den) = best_reply_value(&v, &x, &none, (7, 10));
+    x.insert((7, 10, 0, 0), vec![(s4, 2 * half)]);
+    let (num, den) = best_reply_value(&v, &x, &none, (7, 10, 0, 0));
     assert_eq!(num, den.neg());
 }
 
@@ -839,4 +935,74 @@ fn proofs_of_the_newton_passes_hold() {
         assert_eq!(lines[n + 1].trim(), "0 0", "{case}: the unlimited game");
         assert_eq!(check(&variant, &[query]), 1, "{case}");
     }
+}
+
+/// A random variant of `random_variant` with 1..=3 lasting effects on pairs
+/// that can meet in a round that goes on (none if no pair can).
+fn random_lasting_variant(rng: &mut Rng, max_n: u64, max_c: u64) -> String {
+    let mut text = random_variant(rng, max_n, max_c);
+    let v = parse_variant(&text);
+    let n = v.skills.len();
+    let meet = |x: usize, y: usize| !v.beats[x][y] && !v.beats[y][x];
+    let pairs: Vec<(usize, usize)> =
+        (0..n * n).map(|e| (e / n, e % n)).filter(|&(x, y)| meet(x, y)).collect();
+    let mut effects: Vec<String> = Vec::new();
+    let mut used = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let (x, y) = pairs[rng.below(pairs.len() as u64) as usize];
+        if used.contains(&(x, y)) {
+            continue;
+        }
+        used.push((x, y));
+        let mut taken: Vec<String> =
+            (0..n).filter(|_| rng.below(2) == 0).map(|z| format!("k{z}")).collect();
+        if taken.is_empty() {
+            taken.push(format!("k{}", rng.below(n as u64)));
+        }
+        effects.push(format!("k{x} 1 k{y} {} {}\n", taken.len(), taken.join(" ")));
+    }
+    text += &format!("lasting {}\n{}", effects.len(), effects.concat());
+    text
+}
+
+#[test]
+fn proofs_with_lost_skills_hold() {
+    // The lasting fixtures (lost-set pairs reachable from every query),
+    // then random lasting variants at random states of every lost-set pair
+    // that lasting effects can cause; the limit-sure wins claimed are
+    // those of the checker's own fixpoint over counts and lost sets.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ji_solver/lasting");
+    let (mut checked, mut lost) = (0, 0);
+    for fixture in ["toy_breakthrough_unlimited", "two_breakthroughs_unlimited"] {
+        let input = std::fs::read_to_string(format!("{root}/{fixture}.in")).unwrap();
+        let variant_end = input.find("\n0 0\n").unwrap() + 1;
+        let v = parse_variant(&input[..variant_end]);
+        let queries: Vec<State> = input[variant_end..]
+            .lines()
+            .skip(2)
+            // A query without `lost` has lost nothing.
+            .map(|l| if l.contains("lost") { l.to_string() } else { format!("{l} lost 0 0") })
+            .map(|l| read_state(&v, &l.split(' ').collect::<Vec<_>>()).0)
+            .collect();
+        assert_eq!(check_states(&input[..variant_end], &queries), queries.len(), "{fixture}");
+        checked += queries.len();
+    }
+    let mut rng = Rng::new(0x1a57_1a57_0b0b_0001);
+    for _ in 0..60 {
+        let text = random_lasting_variant(&mut rng, 5, 3);
+        let v = parse_variant(&text);
+        let sets = v.lost_sets();
+        let pick = |rng: &mut Rng| sets[rng.below(sets.len() as u64) as usize];
+        let queries: Vec<State> = (0..3)
+            .map(|_| {
+                let (a, b) =
+                    (rng.below(v.cap as u64 + 1) as i64, rng.below(v.cap as u64 + 1) as i64);
+                (a, b, pick(&mut rng), pick(&mut rng))
+            })
+            .collect();
+        lost += queries.iter().filter(|q| q.2 | q.3 != 0).count();
+        checked += check_states(&text, &queries);
+    }
+    eprintln!("{checked} queries checked, {lost} of the random ones with lost skills");
+    assert!(checked >= 150 && lost >= 60, "{checked} {lost}");
 }

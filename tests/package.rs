@@ -106,6 +106,75 @@ fn every_package_holds_its_files_with_our_answers() {
     }
 }
 
+/// Both 集 statements describe lasting effects (the `lasting` section; the
+/// solver's also the queries that name lost skills), so no fixture with the
+/// section is marked `.beyond`, and each one that expects an answer without
+/// special arguments is package data (as a sample or a secret case); each
+/// package has a sample with the section.
+#[test]
+fn the_lasting_fixtures_are_package_data() {
+    let scratch = Scratch::new("package-lasting");
+    for (problem, words) in [("ji_referee", &["lasting"][..]), ("ji_solver", &["lasting", "lost"])]
+    {
+        let dir = package(problem, &scratch);
+        let statement = fs::read_to_string(dir.join("problem_statement/problem.en.tex")).unwrap();
+        for word in words {
+            assert!(statement.contains(&format!("\\texttt{{{word} $")), "{problem}: {word}");
+        }
+        let mut inputs = files(&dir.join("data/sample"), "in");
+        let samples = inputs.len();
+        inputs.extend(files(&dir.join("data/secret"), "in"));
+        let data: Vec<Vec<u8>> = inputs.iter().map(|f| fs::read(f).unwrap()).collect();
+        let lasting = |bytes: &[u8]| String::from_utf8_lossy(bytes).contains("\nlasting ");
+        assert!(data[..samples].iter().any(|d| lasting(d)), "{problem}: no lasting sample");
+        let (fixtures, _) = common::cases(problem);
+        let mut joined = 0;
+        for case in fixtures {
+            let input = fs::read(&case.input).unwrap();
+            if !lasting(&input) {
+                continue;
+            }
+            assert!(case.beyond.is_none(), "{}: marked .beyond", common::rel(&case.input));
+            if case.args.is_empty() && case.code == 0 {
+                assert!(data.contains(&input), "{}: not in the package", common::rel(&case.input));
+                joined += 1;
+            }
+        }
+        if problem == "ji_referee" {
+            assert!(joined >= 7, "{problem}: {joined} lasting fixtures in the package");
+        } else {
+            for (input, bytes) in inputs.iter().zip(&data) {
+                let taken = taken_sets(&String::from_utf8_lossy(bytes));
+                assert!(taken <= 5, "{}: {taken} taken sets (the statement: 5)", input.display());
+            }
+        }
+    }
+}
+
+/// How many different sets of skills the lasting effects of a 集 input
+/// take (0 without the section): after the n skills, `lasting m` and one
+/// record per line, `s j met.. t taken..`, as `--strict` lays it out.
+fn taken_sets(input: &str) -> usize {
+    let mut lines = input.lines();
+    let n: usize = lines.next().unwrap().parse().unwrap();
+    let mut lines = lines.skip(n);
+    let Some(header) = lines.next().filter(|l| l.starts_with("lasting ")) else { return 0 };
+    let m: usize = header["lasting ".len()..].parse().unwrap();
+    let mut sets: Vec<Vec<&str>> = lines
+        .take(m)
+        .map(|record| {
+            let words: Vec<&str> = record.split(' ').collect();
+            let j: usize = words[1].parse().unwrap();
+            let mut taken = words[3 + j..].to_vec();
+            taken.sort_unstable();
+            taken
+        })
+        .collect();
+    sets.sort();
+    sets.dedup();
+    sets.len()
+}
+
 /// An output to judge against our answer, and the verdict that the
 /// rule's own words give it (None: whatever `kit judge` says).
 struct Variant {

@@ -15,7 +15,7 @@ use std::time::Duration;
 use kit::rng::Rng;
 
 /// The problems whose package content lives here.
-const PROBLEMS: [&str; 2] = ["ants_battle", "ji_solver"];
+const PROBLEMS: [&str; 3] = ["ants_battle", "ji_referee", "ji_solver"];
 
 fn package(problem: &str) -> PathBuf {
     common::root().join("kit/packages").join(problem)
@@ -110,11 +110,12 @@ fn output_of(exe: &Path, input: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Our cases of `problem` with an answer (exit 0), as the package would
-/// take them: every fixture that `--strict` accepts, then `seeds` seeds of
-/// every small kit profile.
+/// take them: the statement's samples, every fixture that `--strict`
+/// accepts, then `seeds` seeds of every small kit profile.
 fn cases(problem: &str, seeds: u64) -> Vec<Vec<u8>> {
     let (fixtures, _) = common::cases(problem);
-    let mut out = Vec::new();
+    let samples = files(&package(problem).join("sample"), "in");
+    let mut out: Vec<Vec<u8>> = samples.iter().map(|f| fs::read(f).unwrap()).collect();
     for case in fixtures.iter().filter(|c| c.args.is_empty() && c.code == 0) {
         let input = fs::read(&case.input).unwrap();
         let strict = common::run(problem, &["--strict".into()], &input, Duration::from_secs(20));
@@ -227,6 +228,8 @@ fn the_samples_are_strict_and_the_yaml_has_a_fixed_uuid() {
         assert_eq!(uuid.len(), 36, "{uuid}");
         assert!(yaml.contains("\nlicense: ") && yaml.contains("\nrights_owner: "));
         let tex = package(problem).join("problem_statement/problem.en.tex");
-        assert!(common::read_text(&tex).starts_with("\\problemname{"));
+        // After the comments and macros (the referee defines \zh first).
+        let tex = common::read_text(&tex);
+        assert!(tex.lines().any(|l| l.starts_with("\\problemname{")), "{problem}");
     }
 }

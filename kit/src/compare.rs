@@ -33,6 +33,8 @@ pub struct Mismatch {
 }
 
 /// Compares `actual` with `expected` under `rule`; `None` when they agree.
+///
+/// Linear in the two texts.
 pub fn compare(expected: &str, actual: &str, rule: Rule) -> Option<Mismatch> {
     let (exp, act) = (judge_lines(expected), judge_lines(actual));
     for i in 0..exp.len().max(act.len()) {
@@ -111,6 +113,8 @@ fn compare_line(expected: &str, actual: &str, rule: Rule) -> Option<String> {
 
 /// A few lines of context around line `at` of both texts: `-` expected,
 /// `+` actual, `>` on the differing line.
+///
+/// Linear in the two texts.
 pub fn context(expected: &str, actual: &str, at: usize) -> String {
     let (exp, act) = (judge_lines(expected), judge_lines(actual));
     let from = at.saturating_sub(2);

@@ -1,6 +1,11 @@
 //! The one error type of kit. Every command returns `Result<_, Error>`;
 //! `cli::main` alone turns an `Error` into a line on stderr and an exit
 //! code, so a closed pipe or a usage slip is decided in one place.
+//!
+//! An error is typed by what failed (reading, writing, starting a
+//! program, a program's run, a package, a page, the command line) and
+//! names the path or program it failed on. There is no blanket conversion
+//! from `io::Error` or `String`: each `?` says which of them it is.
 
 use std::fmt;
 use std::io;
@@ -13,9 +18,24 @@ pub enum Error {
     /// problem, a missing solver, a folder that exists without --force):
     /// exit 2, the message said as is.
     Usage(String),
-    /// A file, folder or program could not be read, written or started:
-    /// exit 2, `what` names the thing (`cannot write my-cases/0001.in`).
-    Io { what: String, source: io::Error },
+    /// A file or folder could not be read: `cannot read PATH: why`.
+    Read { path: String, source: io::Error },
+    /// A file or folder could not be written, created or replaced (the
+    /// `action`): `cannot write PATH: why`.
+    Write { action: &'static str, path: String, source: io::Error },
+    /// A program could not be started or talked to: `cannot start
+    /// PROGRAM: why`.
+    Start { program: String, source: io::Error },
+    /// A program ran and failed in a way that stops the command (our
+    /// solver refused a case, a generator failed): the message names the
+    /// program and the case.
+    Run(String),
+    /// A package cannot be made of what it is given (its statement edits,
+    /// its size): the message names the file.
+    Package(String),
+    /// A page cannot be made (no page for the problem, a page that is not
+    /// text).
+    Page(String),
     /// stdout's reader went away (`kit gen ... | head -1`): kit ends
     /// quietly with exit 0, as Unix tools do.
     ClosedPipe,
@@ -30,20 +50,56 @@ impl Error {
         Error::Usage(message.into())
     }
 
-    /// An I/O error on `what` (a broken pipe is [`Error::ClosedPipe`]).
-    pub fn io(what: impl Into<String>, source: io::Error) -> Error {
+    /// `path` could not be read.
+    pub fn read(path: impl fmt::Display, source: io::Error) -> Error {
+        Error::Read { path: path.to_string(), source }
+    }
+
+    /// `path` could not be written.
+    pub fn write(path: impl fmt::Display, source: io::Error) -> Error {
+        Error::writing("write", path, source)
+    }
+
+    /// `path` could not be changed by `action` (`create`, `replace`, ...).
+    pub fn writing(action: &'static str, path: impl fmt::Display, source: io::Error) -> Error {
+        Error::Write { action, path: path.to_string(), source }
+    }
+
+    /// kit's stdout could not be written; a broken pipe is
+    /// [`Error::ClosedPipe`].
+    pub fn stdout(source: io::Error) -> Error {
         if source.kind() == io::ErrorKind::BrokenPipe {
             Error::ClosedPipe
         } else {
-            Error::Io { what: what.into(), source }
+            Error::write("stdout", source)
         }
+    }
+
+    /// `program` could not be started (or fed, or read).
+    pub fn start(program: impl fmt::Display, source: io::Error) -> Error {
+        Error::Start { program: program.to_string(), source }
+    }
+
+    /// A program's run that stops the command, with this message.
+    pub fn run(message: impl Into<String>) -> Error {
+        Error::Run(message.into())
+    }
+
+    /// A package that cannot be made, with this message.
+    pub fn package(message: impl Into<String>) -> Error {
+        Error::Package(message.into())
+    }
+
+    /// A page that cannot be made, with this message.
+    pub fn page(message: impl Into<String>) -> Error {
+        Error::Page(message.into())
     }
 
     /// The exit code of kit when this error ends it.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage(_) | Error::Io { .. } => 2,
             Error::ClosedPipe => 0,
+            _ => 2,
         }
     }
 }
@@ -51,8 +107,13 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage(message) => f.write_str(message),
-            Error::Io { what, source } => write!(f, "{what}: {source}"),
+            Error::Usage(message)
+            | Error::Run(message)
+            | Error::Package(message)
+            | Error::Page(message) => f.write_str(message),
+            Error::Read { path, source } => write!(f, "cannot read {path}: {source}"),
+            Error::Write { action, path, source } => write!(f, "cannot {action} {path}: {source}"),
+            Error::Start { program, source } => write!(f, "cannot start {program}: {source}"),
             Error::ClosedPipe => f.write_str("(stdout closed)"),
         }
     }
@@ -61,29 +122,11 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Io { source, .. } => Some(source),
+            Error::Read { source, .. }
+            | Error::Write { source, .. }
+            | Error::Start { source, .. } => Some(source),
             _ => None,
         }
-    }
-}
-
-/// A failed write to stdout (the only unnamed stream kit writes).
-impl From<io::Error> for Error {
-    fn from(source: io::Error) -> Error {
-        Error::io("cannot write", source)
-    }
-}
-
-/// A usage message (while some code still words its errors as strings).
-impl From<String> for Error {
-    fn from(message: String) -> Error {
-        Error::Usage(message)
-    }
-}
-
-impl From<&str> for Error {
-    fn from(message: &str) -> Error {
-        Error::Usage(message.to_string())
     }
 }
 
@@ -93,12 +136,18 @@ mod tests {
 
     #[test]
     fn a_broken_pipe_is_quiet_and_other_errors_say_what() {
-        let pipe: Error = io::Error::from(io::ErrorKind::BrokenPipe).into();
+        let pipe = Error::stdout(io::Error::from(io::ErrorKind::BrokenPipe));
         assert!(matches!(pipe, Error::ClosedPipe));
         assert_eq!(pipe.exit_code(), 0);
-        let full = Error::io("cannot write a.in", io::Error::from(io::ErrorKind::PermissionDenied));
+        let denied = || io::Error::from(io::ErrorKind::PermissionDenied);
+        let full = Error::stdout(denied());
         assert_eq!(full.exit_code(), 2);
-        assert!(full.to_string().starts_with("cannot write a.in: "), "{full}");
+        assert!(full.to_string().starts_with("cannot write stdout: "), "{full}");
+        assert!(Error::read("a.in", denied()).to_string().starts_with("cannot read a.in: "));
+        let created = Error::writing("create", "out", denied()).to_string();
+        assert!(created.starts_with("cannot create out: "), "{created}");
+        let started = Error::start("`sol`", denied()).to_string();
+        assert!(started.starts_with("cannot start `sol`: "), "{started}");
         assert_eq!(Error::usage("which problem?").to_string(), "which problem?");
     }
 }

@@ -29,10 +29,15 @@ Open it in any browser; FILE.html#step=N opens a replay at event N.
 ";
 
 /// The page of `problem` for `input`, in memory (tests and small pages).
+///
+/// # Errors
+/// A page error for a problem without a page or a page that is not
+/// UTF-8; the errors of the problem's page builder (our solver refusing the
+/// case, say).
 pub fn page(problem: &str, input: &[u8], solver: &Path, title: &str) -> Result<String> {
     let mut page = Vec::new();
     problems::named(problem)?.page(input, solver, title, &mut page)?;
-    String::from_utf8(page).map_err(|_| Error::usage("the page is not UTF-8"))
+    String::from_utf8(page).map_err(|_| Error::page("the page is not UTF-8"))
 }
 
 /// Where the page goes without `--out`: `CASE.show.html` beside `CASE.in`
@@ -54,15 +59,18 @@ pub struct Options {
 }
 
 /// Writes the page of `options.case`, says where on `out`.
+///
+/// # Errors
+/// A read error for the case, a write error for the page file (no half page
+/// is left) or stdout; the errors of [`page`]'s builders.
 pub fn show(options: &Options, out: &mut dyn Write) -> Result<bool> {
     let (problem, case) = (options.problem, options.case.as_path());
-    let input =
-        std::fs::read(case).map_err(|e| Error::io(format!("cannot read {}", case.display()), e))?;
+    let input = std::fs::read(case).map_err(|e| Error::read(case.display(), e))?;
     let solver = crate::solver::locate(problem.name(), options.solver.as_deref())?;
     let name = case.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let title = format!("{}: {name}", problem.name());
     let page_file = options.page_file.clone().unwrap_or_else(|| default_out(case));
-    let cannot_write = |e| Error::io(format!("cannot write {}", page_file.display()), e);
+    let cannot_write = |e| Error::write(page_file.display(), e);
     let file = std::fs::File::create(&page_file).map_err(cannot_write)?;
     let mut page = io::BufWriter::with_capacity(1 << 16, file);
     let built = problem.page(&input, &solver, &title, &mut page);
@@ -74,6 +82,6 @@ pub fn show(options: &Options, out: &mut dyn Write) -> Result<bool> {
         return Err(e);
     }
     flushed.map_err(cannot_write)?;
-    writeln!(out, "wrote {}", page_file.display())?;
+    writeln!(out, "wrote {}", page_file.display()).map_err(Error::stdout)?;
     Ok(true)
 }

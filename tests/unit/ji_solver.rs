@@ -39,7 +39,7 @@ fn all_states(c: usize) -> String {
 fn game_of(text: &str, keep: f64) -> Game {
     let v = parse_variant(&mut Lexer::new(text.as_bytes())).unwrap();
     let cap = v.skills.iter().map(|s| s.req).max().unwrap();
-    Game::new(&v, cap, keep)
+    Game::new(&v, cap, keep, &[[0, 0]]).unwrap()
 }
 
 fn game_value(m: &[f64], rows: usize, cols: usize) -> f64 {
@@ -143,7 +143,7 @@ fn full_tables_are_antisymmetric_without_mirroring() {
             let mut new = vec![0.0; w * w];
             for a in 0..w {
                 for b in 0..w {
-                    new[a * w + b] = match game.build_stage(a, b, &old, &mut stage) {
+                    new[a * w + b] = match game.build_stage(a * w + b, &old, &mut stage) {
                         StageGame::Matrix { rows, cols } => stage.value(rows, cols, COARSE),
                         StageGame::Decided(v) => v,
                     };
@@ -226,8 +226,8 @@ fn certify_brackets_the_common_value() {
     }
     let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
     let all: Vec<usize> = (0..w * w).collect();
-    assert!(cert.width(w, &all) < 1e-7, "{}", cert.width(w, &all));
-    let mid = |s: usize| cert.bounds(w, s).mid();
+    assert!(cert.width(&game, &all) < 1e-7, "{}", cert.width(&game, &all));
+    let mid = |s: usize| cert.bounds(&game, s).mid();
     assert!((mid(w) - 0.633334348).abs() < 1e-7, "{}", mid(w));
     for a in 0..w {
         for b in 0..w {
@@ -596,7 +596,7 @@ fn certificates_of_long_games_agree() {
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
             let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
-            bounds.push((0..w * w).map(|s| cert.bounds(w, s)).collect());
+            bounds.push((0..w * w).map(|s| cert.bounds(&game, s)).collect());
         }
     }
     for (i, b1) in bounds.iter().enumerate() {
@@ -698,8 +698,13 @@ fn the_stall_case_is_proved_and_its_open_states_keep_their_bounds() {
     let proved: f64 = out.lines().next().unwrap().parse().unwrap();
     assert!(proved.abs() <= 5e-8, "{}", out);
     const ITERATED_ONLY: [Pass; 1] = [early(Source::Iterated)];
-    let weak =
-        Schedule { early: &ITERATED_ONLY, last: &[], late: &[], late_repeats: 0, rescue: &[] };
+    let weak = Schedule {
+        first: &ITERATED_ONLY,
+        early_rounds: 0,
+        last: &[],
+        late_repeats: 0,
+        rescue: &[],
+    };
     let mut out = Vec::new();
     let why = match answer(&input, &Options::default(), &weak, &mut out) {
         Err(Failure::NoExactAnswer(why)) => why,
@@ -754,4 +759,152 @@ fn open_bounds_round_outwards() {
     assert_eq!(format_bound(-1e-12, f64::ceil), "0.000000000");
     assert_eq!(Bounds::around(0.9, 0.5), Bounds { lo: 0.4, hi: 1.0 });
     assert_eq!(Bounds::around(0.0, f64::INFINITY), Bounds::ANY);
+}
+
+// ---- lasting effects ---------------------------------------------------------
+
+/// A random lasting variant: `random_variant` plus 1..=3 effects on pairs
+/// that can meet in a round that goes on (none if no pair can): (text,
+/// deltas, reqs, beats, effects as (skill, met, taken skills)).
+#[allow(clippy::type_complexity)]
+fn random_lasting_variant(
+    rng: &mut Rng,
+) -> (String, Vec<i64>, Vec<i64>, Vec<Vec<bool>>, Vec<(usize, usize, Vec<usize>)>) {
+    let (mut text, delta, req, beats) = random_variant(rng, 4, 3);
+    let n = delta.len();
+    let pairs: Vec<(usize, usize)> =
+        (0..n * n).map(|e| (e / n, e % n)).filter(|&(x, y)| !beats[x][y] && !beats[y][x]).collect();
+    let mut effects: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let (x, y) = pairs[rng.below(pairs.len() as u64) as usize];
+        if effects.iter().any(|e| (e.0, e.1) == (x, y)) {
+            continue;
+        }
+        let mut taken: Vec<usize> = (0..n).filter(|_| rng.below(2) == 0).collect();
+        if taken.is_empty() {
+            taken.push(rng.below(n as u64) as usize);
+        }
+        effects.push((x, y, taken));
+    }
+    text += &format!("lasting {}\n", effects.len());
+    for (x, y, taken) in &effects {
+        let names: Vec<String> = taken.iter().map(|t| format!("s{t}")).collect();
+        text += &format!("s{x} 1 s{y} {} {}\n", taken.len(), names.join(" "));
+    }
+    (text, delta, req, beats, effects)
+}
+
+/// V_R straight from the rules over every state (a, b, A's lost set, B's
+/// lost set), all 4^n lost-set pairs, no mirroring: a side plays a skill
+/// it has not lost and has the 集 for (none: it loses; neither: a draw);
+/// a skill that beats the other ends the game; else both deltas apply,
+/// each lasting effect of the pair takes its skills from the opponent, and
+/// the next round is played with probability `keep`.
+#[allow(clippy::needless_range_loop)]
+fn naive_lasting_values(
+    delta: &[i64],
+    req: &[i64],
+    beats: &[Vec<bool>],
+    effects: &[(usize, usize, Vec<usize>)],
+    keep: f64,
+    rounds: usize,
+) -> Vec<f64> {
+    let n = delta.len();
+    let c = *req.iter().max().unwrap();
+    let (w, sets) = (c as usize + 1, 1usize << n);
+    let index =
+        |a: i64, b: i64, la: usize, lb: usize| ((la * sets + lb) * w + a as usize) * w + b as usize;
+    let takes = |x: usize, y: usize| {
+        let e = effects.iter().find(|e| (e.0, e.1) == (x, y));
+        e.map_or(0, |e| e.2.iter().fold(0, |m, &t| m | 1 << t))
+    };
+    let mut v = vec![0.0; w * w * sets * sets];
+    let mut stage = Stage::default();
+    for _ in 0..rounds {
+        let mut next = vec![0.0; v.len()];
+        for la in 0..sets {
+            for lb in 0..sets {
+                for a in 0..=c {
+                    for b in 0..=c {
+                        let legal = |count: i64, lost: usize| -> Vec<usize> {
+                            (0..n).filter(|&i| req[i] <= count && lost >> i & 1 == 0).collect()
+                        };
+                        let (xs, ys) = (legal(a, la), legal(b, lb));
+                        let s = index(a, b, la, lb);
+                        if xs.is_empty() || ys.is_empty() {
+                            next[s] = f64::from(i8::from(ys.is_empty()) - i8::from(xs.is_empty()));
+                            continue;
+                        }
+                        stage.m.clear();
+                        for &x in &xs {
+                            for &y in &ys {
+                                stage.m.push(if beats[x][y] {
+                                    1.0
+                                } else if beats[y][x] {
+                                    -1.0
+                                } else {
+                                    let (na, nb) = ((a + delta[x]).min(c), (b + delta[y]).min(c));
+                                    keep * v[index(na, nb, la | takes(y, x), lb | takes(x, y))]
+                                });
+                            }
+                        }
+                        next[s] = stage.value(xs.len(), ys.len(), COARSE);
+                    }
+                }
+            }
+        }
+        v = next;
+    }
+    v
+}
+
+#[test]
+fn lasting_values_match_a_naive_model_of_every_lost_set() {
+    // Random lasting variants, R = 4 and p = 50% (60 rounds: 2^-60 left),
+    // at random states whose lost sets are unions of taken lists.
+    let mut rng = Rng(0x5eed_1a57_0000_0001);
+    let mut compared = 0;
+    for _ in 0..30 {
+        let (text, delta, req, beats, effects) = random_lasting_variant(&mut rng);
+        let (n, c) = (delta.len(), *req.iter().max().unwrap() as u64);
+        let sets = 1usize << n;
+        let mut queries = Vec::new();
+        for _ in 0..8 {
+            let mut lost = [0usize; 2];
+            for side in &mut lost {
+                for e in &effects {
+                    if rng.below(2) == 0 {
+                        *side |= e.2.iter().fold(0, |m, &t| m | 1 << t);
+                    }
+                }
+            }
+            queries.push((rng.below(c + 1) as usize, rng.below(c + 1) as usize, lost));
+        }
+        let mut q = format!("{}\n", queries.len());
+        for (a, b, lost) in &queries {
+            q += &format!("{a} {b} lost");
+            for set in lost {
+                let names: Vec<String> =
+                    (0..n).filter(|&i| set >> i & 1 == 1).map(|i| format!(" s{i}")).collect();
+                q += &format!(" {}{}", names.len(), names.concat());
+            }
+            q.push('\n');
+        }
+        for (rounds, percent, naive_rounds) in [(4, 0.0, 4), (0, 50.0, 60)] {
+            let got = values(&format!("{text}{rounds} {percent}\n{q}"));
+            let keep = 1.0 - percent / 100.0;
+            let want = naive_lasting_values(&delta, &req, &beats, &effects, keep, naive_rounds);
+            let w = c as usize + 1;
+            for ((a, b, [la, lb]), v) in queries.iter().zip(got) {
+                let s = ((la * sets + lb) * w + a) * w + b;
+                assert!(
+                    (v - want[s]).abs() < 2e-9,
+                    "{text}{rounds} {percent} at {a} {b} {la} {lb}: {v} vs {}",
+                    want[s]
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 30 * 8 * 2);
 }

@@ -248,7 +248,7 @@ fn package_command(o: &PackageOptions, out: &mut dyn Write) -> Result<bool> {
 
 fn gen_command(o: &GenOptions, out: &mut dyn Write) -> Result<bool> {
     if o.list {
-        out.write_all(gen::list(o.problem).as_bytes())?;
+        out.write_all(gen::list(o.problem).as_bytes()).map_err(Error::stdout)?;
         return Ok(true);
     }
     let solver = our_solver(o.problem, o.solver.as_deref())?;

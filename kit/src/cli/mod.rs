@@ -110,11 +110,11 @@ fn dispatch(args: &[OsString], cx: &mut Context) -> Result<bool> {
     let rest = &args[1..];
     match sub.to_str() {
         Some("-h" | "--help" | "help") => {
-            cx.out.write_all(usage().as_bytes())?;
+            cx.out.write_all(usage().as_bytes()).map_err(Error::stdout)?;
             return Ok(true);
         }
         Some("-V" | "--version") => {
-            cx.out.write_all(VERSION.as_bytes())?;
+            cx.out.write_all(VERSION.as_bytes()).map_err(Error::stdout)?;
             return Ok(true);
         }
         _ => {}
@@ -127,7 +127,7 @@ fn dispatch(args: &[OsString], cx: &mut Context) -> Result<bool> {
         )));
     };
     if wants_help(rest) {
-        cx.out.write_all(command.help_text().as_bytes())?;
+        cx.out.write_all(command.help_text().as_bytes()).map_err(Error::stdout)?;
         return Ok(true);
     }
     (command.run)(rest, cx)

@@ -19,6 +19,9 @@ pub const SOLVER_LIMIT: Duration = Duration::from_secs(120);
 
 /// Writes the page: the template with its title, style, data and script
 /// pasted in. `data` writes the JSON (see [`json`]), in pieces if it likes.
+///
+/// # Errors
+/// The first write error of `page`.
 pub fn write_page(
     page: &mut dyn Write,
     title: &str,
@@ -43,6 +46,9 @@ pub fn write_page(
 }
 
 /// [`write_page`] with `data` as the page's data.
+///
+/// # Errors
+/// A write error naming the page.
 pub fn write_json_page(
     page: &mut dyn Write,
     title: &str,
@@ -56,7 +62,7 @@ pub fn write_json_page(
 
 /// A failed write of the page.
 pub fn written(e: io::Error) -> Error {
-    Error::io("cannot write the page", e)
+    Error::write("the page", e)
 }
 
 /// One run of our solver for a page, through `run/` (CPU limit, process
@@ -71,7 +77,7 @@ impl Run {
     /// The error for a case the solver refused (or could not finish).
     pub fn refusal(&self, problem: &str) -> Error {
         let why = self.stderr.lines().last().unwrap_or("").trim();
-        Error::usage(format!("{problem} refused the case (exit {}): {why}", self.code))
+        Error::run(format!("{problem} refused the case (exit {}): {why}", self.code))
     }
 }
 
@@ -82,15 +88,22 @@ fn limits() -> run::Limits {
 }
 
 /// Runs `solver ARGS` on `input`, its stdout kept as text.
+///
+/// # Errors
+/// A start error when `solver` cannot be started; a run error when it dies
+/// of a signal or a limit.
 pub fn run(solver: &Path, args: &[&str], input: &[u8]) -> Result<Run> {
     let outcome = run::run(&solver_cmd(solver, args), input, limits(), None)
-        .map_err(|e| Error::io(format!("cannot run {}", solver.display()), e))?;
+        .map_err(|e| Error::start(solver.display(), e))?;
     let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
     finished(solver, outcome, stdout)
 }
 
 /// Runs `solver ARGS` on `input`, handing its stdout to `sink` as it comes
 /// (nothing of it is kept here).
+///
+/// # Errors
+/// As [`run()`]'s.
 pub fn run_streamed(
     solver: &Path,
     args: &[&str],
@@ -98,7 +111,7 @@ pub fn run_streamed(
     sink: &mut dyn FnMut(&[u8]),
 ) -> Result<Run> {
     let outcome = run::run_streamed(&solver_cmd(solver, args), input, limits(), sink)
-        .map_err(|e| Error::io(format!("cannot run {}", solver.display()), e))?;
+        .map_err(|e| Error::start(solver.display(), e))?;
     finished(solver, outcome, String::new())
 }
 
@@ -111,7 +124,7 @@ fn finished(solver: &Path, outcome: Outcome, stdout: String) -> Result<Run> {
     let stderr = String::from_utf8_lossy(&outcome.stderr).into_owned();
     match outcome.status {
         Status::Exited(code) => Ok(Run { code, stdout, stderr }),
-        other => Err(Error::usage(format!("{}: {other}", solver.display()))),
+        other => Err(Error::run(format!("{}: {other}", solver.display()))),
     }
 }
 

@@ -118,6 +118,13 @@ impl Stress<'_> {
 /// every profile. Else the shrunk failure is printed to `out` and written
 /// to the folder; with `keep_going`, every failing case is, in a line each,
 /// and counted per profile.
+///
+/// # Errors
+/// The errors of drawing a case ([`crate::gen`]), of starting the program,
+/// of the start-up check, of saving a failure and of writing to `out`.
+///
+/// Each case costs one run of ours and one of theirs; a failure adds the
+/// shrinker's runs, at most its budget.
 pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<bool> {
     let (trial, report) = (s.trial(), s.report());
     start_up::check(&trial, &s.cases(s.profiles[0]))?;
@@ -134,13 +141,14 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
         };
         let before = progress.elapsed();
         let found = search.find(progress)?;
-        if found.failures.is_empty() {
+        let count = found.failures.len();
+        let mut failures = found.failures.into_iter();
+        let Some(first) = failures.next() else {
             progress.clear();
             report.agrees(profile, found.done, progress.elapsed() - before, out)?;
             continue;
-        }
+        };
         if !s.keep_going {
-            let first = found.failures.into_iter().next().expect("one failure");
             let found_after = progress.elapsed() - before;
             let shrunk = s.shrink(first, progress)?;
             let saved = s.save(profile, &shrunk)?;
@@ -148,8 +156,7 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
             return Ok(false);
         }
         let mut kinds: Vec<(Kind, usize)> = Vec::new();
-        let count = found.failures.len();
-        for failure in found.failures {
+        for failure in std::iter::once(first).chain(failures) {
             let shrunk = s.shrink(failure, progress)?;
             let saved = s.save(profile, &shrunk)?;
             let kind = shrunk.best.kind;

@@ -9,7 +9,7 @@ use super::shrink::Shrunk;
 use super::trial::{times, Kind};
 use crate::cases::display;
 use crate::compare;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::problems::Problem;
 use std::io::Write;
 use std::path::Path;
@@ -42,7 +42,8 @@ impl Report<'_> {
             self.seed,
             took.as_secs_f64(),
             rate(done, took)
-        )?;
+        )
+        .map_err(Error::stdout)?;
         Ok(())
     }
 
@@ -106,7 +107,7 @@ impl Report<'_> {
             report += &compare::context(&ours, &theirs, m.line);
         }
         report += &format!("judge it again: {}\n", self.judge_again);
-        Ok(out.write_all(report.as_bytes())?)
+        out.write_all(report.as_bytes()).map_err(Error::stdout)
     }
 
     /// One failure of a run with `--keep-going`, in a line.
@@ -134,7 +135,8 @@ impl Report<'_> {
             shrunk.found.size,
             best.input.len(),
             display(&saved.in_path)
-        )?;
+        )
+        .map_err(Error::stdout)?;
         Ok(())
     }
 
@@ -157,7 +159,8 @@ impl Report<'_> {
             self.problem.name(),
             self.seed,
             kinds.join(", ")
-        )?;
+        )
+        .map_err(Error::stdout)?;
         Ok(())
     }
 
@@ -183,7 +186,8 @@ impl Report<'_> {
             self.problem.name(),
             display(self.out_dir),
             self.judge_again
-        )?;
+        )
+        .map_err(Error::stdout)?;
         Ok(())
     }
 }

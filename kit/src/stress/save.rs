@@ -13,16 +13,17 @@ pub struct Saved {
 
 /// Writes `failure` as `DIR/NAME.in` and `DIR/NAME.out`, making `dir` if
 /// it is missing.
+///
+/// # Errors
+/// A write error naming the folder or file that cannot be written.
 pub fn save(dir: &Path, name: &str, failure: &Failure) -> Result<Saved> {
     let base = dir.join(name);
     let (in_path, out_path) = (base.with_extension("in"), base.with_extension("out"));
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::writing("create", dir.display(), e))?;
     for (path, bytes) in
         [(&in_path, failure.input.as_bytes()), (&out_path, &failure.ours.stdout[..])]
     {
-        std::fs::write(path, bytes)
-            .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+        std::fs::write(path, bytes).map_err(|e| Error::write(path.display(), e))?;
     }
     Ok(Saved { in_path, out_path })
 }

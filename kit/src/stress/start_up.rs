@@ -59,7 +59,7 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
     }
     let (bytes, ms) = (input.len(), t.limits.time.as_millis());
     if idle {
-        return Err(Error::usage(format!(
+        return Err(Error::run(format!(
             "your program waits on our smallest input ({bytes} bytes): idle past the \
              idleness limit (2 x {ms} + 1000 ms of wall time) with {} ms of CPU; it sleeps, \
              or waits for input it never gets (it reads stdin to its end?)",
@@ -70,9 +70,9 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
     let limits = run::Limits { wall: Some(run::idle_limit(longer)), ..run::Limits::from(longer) };
     let cmd = t.cmd;
     let run = run::run_with(cmd, input.as_bytes(), limits, None, run::Memory::Unmeasured)
-        .map_err(|e| Error::io(format!("cannot start `{cmd}`"), e))?;
+        .map_err(|e| Error::start(format!("`{cmd}`"), e))?;
     if matches!(run.status, run::Status::CpuLimit | run::Status::IdleLimit) {
-        return Err(Error::usage(format!(
+        return Err(Error::run(format!(
             "your program does not end on our smallest input ({bytes} bytes): still running \
              after {} ms of CPU and {} ms of wall time ({START_UP_GRACE} x the time limit of \
              {ms} ms of CPU, or {} ms of wall); an endless loop at start-up?",
@@ -81,7 +81,7 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
             run::idle_limit(longer).as_millis()
         )));
     }
-    Err(Error::usage(format!(
+    Err(Error::run(format!(
         "your program takes {} ms of CPU on our smallest input ({bytes} bytes), over the \
          time limit of {ms} ms: its start-up alone is over the limit; raise --time-limit",
         best.min(run.cpu).as_millis()
