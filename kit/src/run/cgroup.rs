@@ -301,6 +301,20 @@ fn layout(mode: Accounting) -> io::Result<Layout> {
                     )));
                 }
             }
+            // Groups below get the controllers only when the parent hands
+            // them down; a parent holding processes (kit's own group, but
+            // a delegated leaf) cannot.
+            let control = parent.join("cgroup.subtree_control");
+            let enabled = fs::read_to_string(&control)?;
+            let on = |c: &str| enabled.split_whitespace().any(|x| x == c);
+            if !(on("memory") && on("pids")) {
+                write(&control, "+memory +pids").map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot hand the memory and pids controllers down: {e}"),
+                    )
+                })?;
+            }
             Ok(Layout::V2 { parent })
         }
         _ => {
@@ -439,8 +453,25 @@ impl Group {
                 (None, true) => "-1".to_string(),
                 (None, false) => "max".to_string(),
             };
+            // Swap counts too, where the kernel accounts it (a program
+            // swapping past the limit would be slow, not stopped). In v1
+            // the memory+swap limit may never be below the memory limit:
+            // raised first, lowered after.
+            let raising = limit.unwrap_or(u64::MAX) > self.memory_limit.unwrap_or(u64::MAX);
+            let swap = mem.join("memory.memsw.limit_in_bytes");
+            let swap = v1 && swap.exists();
+            if swap && raising {
+                write(&mem.join("memory.memsw.limit_in_bytes"), &value)?;
+            }
             let file = if v1 { "memory.limit_in_bytes" } else { "memory.max" };
             write(&mem.join(file), &value)?;
+            if swap && !raising {
+                write(&mem.join("memory.memsw.limit_in_bytes"), &value)?;
+            }
+            if !v1 {
+                let none = if limit.is_some() { "0" } else { "max" };
+                let _ = write(&mem.join("memory.swap.max"), none);
+            }
             self.memory_limit = limit;
         }
         let c = &self.counters;
