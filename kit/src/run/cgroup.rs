@@ -13,7 +13,8 @@
 //! `memory` and `pids` writable, `freezer` if there). Groups are made
 //! below kit's own group of each hierarchy, named `kit-PID-K`; one per job
 //! slot, emptied and reused (making and removing one costs about 1 ms, a
-//! reuse a few writes), and removed when kit ends ([`release`], and the
+//! reuse a few writes; a v2 group whose peak cannot be reset serves one
+//! run), and removed when kit ends ([`release`], and the
 //! keeper of [`super::guard`] if kit is killed).
 //!
 //! `KIT_CGROUP` chooses: `v2` or `v1` (that layout only), `off` (no group:
@@ -102,6 +103,8 @@ pub struct Group {
     /// counters cannot be reset).
     start_ooms: u64,
     start_cpu: Duration,
+    /// Its peak cannot be reset: used for one run, then removed.
+    single_use: bool,
 }
 
 /// The counter files of a group, open.
@@ -255,11 +258,10 @@ pub fn take(memory_kib: Option<u64>) -> Option<Group> {
     }
 }
 
-/// Back to the pool, emptied (the caller killed its processes). A v2
-/// group is removed instead: its peak cannot be reset (but through one
-/// open file, on Linux 6.12 and later).
+/// Back to the pool, emptied (the caller killed its processes). A group
+/// whose peak cannot be reset (v2 before Linux 6.12) is removed instead.
 pub fn give(group: Group) {
-    if matches!(group.layout, Layout::V2 { .. }) {
+    if group.single_use {
         return group.remove();
     }
     POOL.lock().unwrap_or_else(|e| e.into_inner()).push(group);
@@ -409,7 +411,10 @@ impl Group {
                         write(&dir.join("pids.max"), &TASK_LIMIT.to_string())?;
                         Counters {
                             cpu: open(dir, "cpu.stat", false)?,
-                            peak: open(dir, "memory.peak", false)?,
+                            // Written to reset it (Linux 6.12), through
+                            // this open file only; read-only before.
+                            peak: open(dir, "memory.peak", true)
+                                .or_else(|_| open(dir, "memory.peak", false))?,
                             ooms: open(dir, "memory.events", false)?,
                             usage: open(dir, "memory.current", false)?,
                             tasks: open(dir, "pids.current", false)?,
@@ -424,6 +429,7 @@ impl Group {
                     memory_limit: None,
                     start_ooms: 0,
                     start_cpu: Duration::ZERO,
+                    single_use: false,
                 })
             })();
         if made.is_err() {
@@ -485,8 +491,9 @@ impl Group {
             pwrite(&c.peak, "0")?;
             pwrite(&c.cpu, "0")?;
         } else {
-            // A v2 group is used once (see `give`): its memory.peak is the
-            // run's.
+            // memory.peak is reset through the open file where the kernel
+            // allows it; else the group serves this one run (see `give`).
+            self.single_use = pwrite(&c.peak, "reset").is_err();
             self.start_cpu = Duration::ZERO;
             self.start_cpu = self.cpu();
         }
