@@ -23,3 +23,5 @@ read -r one two < <(best_us 3 "$(stress 1)" "$(stress 2)")
 rate() { awk -v n="$cases" -v u="$1" 'BEGIN { printf "%.0f cases/s", n / (u / 1e6) }'; }
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo "?")
 echo "| kit | \`kit stress zhuguosha\`, $cases cases, --jobs 2 ($cores cores) | $(rate "$two") | --jobs 1: $(rate "$one") | $(ratio "$one" "$two") |"
+# The cost of each way of measuring a run, against a bare shell loop.
+bash bench/run_cost.sh

@@ -68,6 +68,10 @@ static void burn_ms(long ms) {
 struct Setup {
     dir: Scratch,
     exe: PathBuf,
+    /// Processes of that name before the test (a zombie an earlier,
+    /// interrupted run left to an init that does not reap): not this
+    /// test's.
+    before: Vec<u32>,
 }
 
 /// Compiles `body` (after [`PRELUDE`]) as `name`; `None` (SKIPPED) without
@@ -84,7 +88,9 @@ fn setup(name: &str, body: &str, test: &str) -> Option<Setup> {
     let out = Command::new(cc).arg("-O1").arg("-pthread").arg("-o").arg(&exe).arg(&src).output();
     let out = out.expect("cc runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    Some(Setup { dir, exe })
+    let comm: String = name.chars().take(15).collect();
+    let before = processes_named(&comm).iter().map(|m| m.0).collect();
+    Some(Setup { dir, exe, before })
 }
 
 /// Whether this machine gives kit `mode`; prints SKIPPED when not (and
@@ -140,7 +146,7 @@ fn judge(mode: Mode, s: &Setup, extra: &[&str], args: &[&str]) -> Judged {
     let mut program = vec![s.exe.display().to_string(), answer];
     program.extend(args.iter().map(|a| a.to_string()));
     let (out, err) = judge_raw(mode, &case, extra, &program);
-    nothing_left(&s.exe);
+    nothing_left(s);
     let line = out.lines().next().unwrap_or("").to_string();
     let verdict = line.split_whitespace().next().unwrap_or("").to_string();
     Judged { verdict, line, stderr: err }
@@ -148,13 +154,25 @@ fn judge(mode: Mode, s: &Setup, extra: &[&str], args: &[&str]) -> Judged {
 
 /// No process runs `exe` (alive or a zombie), and no kit group is left in
 /// any hierarchy.
-fn nothing_left(exe: &Path) {
-    let name = exe.file_name().unwrap().to_string_lossy().into_owned();
+fn nothing_left(s: &Setup) {
+    left_behind(s, false);
+}
+
+/// [`nothing_left`], but a dead process whose parent is init (a zombie
+/// init has not reaped yet: kit, killed, could not) does not count.
+fn nothing_running(s: &Setup) {
+    left_behind(s, true);
+}
+
+fn left_behind(s: &Setup, inits_zombies: bool) {
+    let name = s.exe.file_name().unwrap().to_string_lossy().into_owned();
     let comm: String = name.chars().take(15).collect();
     // The kernel may take a moment to reap what init inherited.
     let mut left = Vec::new();
     for _ in 0..200 {
         left = processes_named(&comm);
+        left.retain(|m| !s.before.contains(&m.0));
+        left.retain(|m| !(inits_zombies && m.1.contains(") Z 1 ")));
         if left.is_empty() {
             break;
         }
@@ -165,13 +183,15 @@ fn nothing_left(exe: &Path) {
     assert!(groups.is_empty(), "groups left: {groups:?}");
 }
 
-fn processes_named(comm: &str) -> Vec<String> {
+/// The pid and `/proc/PID/stat` line of each process named `comm`.
+fn processes_named(comm: &str) -> Vec<(u32, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
         let (Some(a), Some(b)) = (stat.find('('), stat.rfind(')')) else { continue };
+        let pid = stat[..a].trim().parse().unwrap_or(0);
         if &stat[a + 1..b] == comm {
-            found.push(stat);
+            found.push((pid, stat));
         }
     }
     found
@@ -202,6 +222,15 @@ fn kit_groups(dir: &Path, depth: usize) -> Vec<PathBuf> {
 fn cpu_ms(line: &str) -> u64 {
     let words: Vec<&str> = line.split_whitespace().collect();
     words.windows(3).find(|w| w[1] == "ms" && w[2] == "cpu").map_or(0, |w| w[0].parse().unwrap())
+}
+
+/// `kit judge` of the set-up program in each of `modes` this machine has,
+/// with `options`: the verdict is `want`.
+fn expect_verdict(s: &Setup, test: &str, modes: &[Mode], options: &[&str], want: &str) {
+    in_modes(test, s, modes, |mode| {
+        let j = judge(mode, s, options, &[]);
+        assert_eq!(j.verdict, want, "{mode:?}: {}", j.line);
+    });
 }
 
 /// Runs `check` in each mode this machine has.
@@ -246,13 +275,7 @@ int main(int argc, char **argv) {
     answer(argv[1]);
     return 0;
 }"#;
-    let Some(s) = setup("kr_setpgid", body, "setpgid") else { return };
-    in_modes("setpgid", &s, &ALL, |mode| {
-        let j = judge(mode, &s, &["--time-limit", "300"], &[]);
-        assert_eq!(j.verdict, "AC", "{mode:?}: {}", j.line);
-        let j = judge(mode, &s, &["--time-limit", "300"], &["wait"]);
-        assert_eq!(j.verdict, "TLE", "{mode:?}: {}", j.line);
-    });
+    killed_at_the_end_and_counted("kr_setpgid", body, "setpgid");
 }
 
 /// A double-forked `setsid` daemon that spins: killed at the end, and its
@@ -271,11 +294,19 @@ int main(int argc, char **argv) {
     answer(argv[1]);
     return 0;
 }"#;
-    let Some(s) = setup("kr_setsid", body, "setsid") else { return };
-    in_modes("setsid", &s, &ALL, |mode| {
+    killed_at_the_end_and_counted("kr_setsid", body, "setsid");
+}
+
+/// A program whose spinning descendant escapes its process group: AC when
+/// it answers and ends (the descendant killed then), TLE when, given one
+/// more argument, it waits while the descendant spins (its CPU counted,
+/// not an idle program), in every way of measuring.
+fn killed_at_the_end_and_counted(name: &str, body: &str, test: &str) {
+    let Some(s) = setup(name, body, test) else { return };
+    in_modes(test, &s, &ALL, |mode| {
         let j = judge(mode, &s, &["--time-limit", "300"], &[]);
         assert_eq!(j.verdict, "AC", "{mode:?}: {}", j.line);
-        let j = judge(mode, &s, &["--time-limit", "300"], &["sleep"]);
+        let j = judge(mode, &s, &["--time-limit", "300"], &["wait"]);
         assert_eq!(j.verdict, "TLE", "{mode:?}: {}", j.line);
     });
 }
@@ -296,10 +327,7 @@ int main(int argc, char **argv) {
     return 0;
 }"#;
     let Some(s) = setup("kr_sigchld", body, "sigchld") else { return };
-    in_modes("sigchld", &s, &GROUPS, |mode| {
-        let j = judge(mode, &s, &["--time-limit", "500"], &[]);
-        assert_eq!(j.verdict, "TLE", "{mode:?}: {}", j.line);
-    });
+    expect_verdict(&s, "sigchld", &GROUPS, &["--time-limit", "500"], "TLE");
     let j = judge(Mode::Off, &s, &["--time-limit", "500"], &[]);
     let notes: Vec<&str> =
         j.stderr.lines().filter(|l| l.contains("without a control group")).collect();
@@ -329,10 +357,7 @@ int main(int argc, char **argv) {
     return 0;
 }"#;
     let Some(s) = setup("kr_shared", body, "shared") else { return };
-    in_modes("shared", &s, &GROUPS, |mode| {
-        let j = judge(mode, &s, &["--memory-limit", "200"], &[]);
-        assert_eq!(j.verdict, "AC", "{mode:?}: {}", j.line);
-    });
+    expect_verdict(&s, "shared", &GROUPS, &["--memory-limit", "200"], "AC");
 }
 
 /// 300 MiB written to a memfd (in no process's resident set): over a
@@ -351,10 +376,7 @@ int main(int argc, char **argv) {
     return 0;
 }"#;
     let Some(s) = setup("kr_memfd", body, "memfd") else { return };
-    in_modes("memfd", &s, &GROUPS, |mode| {
-        let j = judge(mode, &s, &["--memory-limit", "200"], &[]);
-        assert_eq!(j.verdict, "MLE", "{mode:?}: {}", j.line);
-    });
+    expect_verdict(&s, "memfd", &GROUPS, &["--memory-limit", "200"], "MLE");
 }
 
 /// A fork bomb stops at the task limit, and all of it goes.
@@ -365,10 +387,7 @@ int main(void) {
     for (;;) fork();
 }"#;
     let Some(s) = setup("kr_bomb", body, "bomb") else { return };
-    in_modes("bomb", &s, &GROUPS, |mode| {
-        let j = judge(mode, &s, &["--time-limit", "300"], &[]);
-        assert_eq!(j.verdict, "TLE", "{mode:?}: {}", j.line);
-    });
+    expect_verdict(&s, "bomb", &GROUPS, &["--time-limit", "300"], "TLE");
 }
 
 /// kit stopped (SIGSTOP) past the idleness limit while its program ends:
@@ -406,7 +425,7 @@ int main(int argc, char **argv) {
         let out = child.wait_with_output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.starts_with("AC "), "{mode:?}: {text}");
-        nothing_left(&s.exe);
+        nothing_left(&s);
     });
 }
 
@@ -432,4 +451,48 @@ int main(int argc, char **argv) {
     assert_eq!(refused, 1, "{}", j.stderr);
     assert_eq!(j.stderr.lines().count(), 2, "{}", j.stderr);
     assert!(j.stderr.contains("without a control group"), "{}", j.stderr);
+}
+
+/// kit killed by SIGKILL (no handler runs) while a double-forked daemon of
+/// its program spins: the keeper kills it and removes the groups.
+#[test]
+fn a_daemon_goes_when_kit_is_killed() {
+    let body = r#"
+int main(int argc, char **argv) {
+    if (fork() == 0) {
+        setsid();
+        if (fork() == 0) spin();
+        _exit(0);
+    }
+    wait(0);
+    sleep(30);
+    answer(argv[1]);
+    return 0;
+}"#;
+    let Some(s) = setup("kr_killed", body, "killed") else { return };
+    in_modes("killed", &s, &ALL, |mode| {
+        let case = s.dir.path().join("case.in").display().to_string();
+        let answer = s.dir.path().join("case.out").display().to_string();
+        let exe = s.exe.display().to_string();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kit"))
+            .args(["judge", "zhuguosha", &case, "--time-limit", "60000", "--", &exe, &answer])
+            .env("KIT_CGROUP", mode.env())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kit runs");
+        // Until the program and its daemon run (then kit reads its tree at
+        // least once).
+        let comm = "kr_killed";
+        for _ in 0..400 {
+            if processes_named(comm).len() >= s.before.len() + 2 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        nothing_running(&s);
+    });
 }

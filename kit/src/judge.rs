@@ -73,7 +73,7 @@ impl From<Limits> for run::Limits {
             time: l.time,
             memory_kib: Some(l.memory_mb.saturating_mul(1024)),
             output_bytes: Some(l.output_mb.saturating_mul(1 << 20)),
-            wall: None,
+            ..run::Limits::from(l.time)
         }
     }
 }

@@ -71,12 +71,14 @@ limit:
   WA   wrong answer: the first differing line and token
   RE   runtime error: exit code not 0, or a signal; the last lines of its
        stderr
-  TLE  time limit: CPU time (user + system, of the live processes and of
-       those ended) over --time-limit MS
-  ILE  idleness limit: idle (under 10 ms of CPU in the last second) past
-       2 x the limit + 1 s of wall time: it sleeps or waits
-  MLE  memory limit: resident memory (the sum over the tree) over
-       --memory-limit MB, or the program's own peak over it at its end
+  TLE  time limit: CPU time (user + system, of everything it started,
+       ended or not) over --time-limit MS
+  ILE  idleness limit: still running, idle (under 10 ms of CPU in the last
+       second) past 2 x the limit + 1 s of wall time: it sleeps or waits
+  MLE  memory limit: over --memory-limit MB: its control group's limit,
+       held by the kernel; without a group (KIT_CGROUP=off, or none can
+       be made), the sum of its processes' resident memory, or its own
+       peak at its end
   OLE  output limit: stdout over --output-limit MB (by default the
        problem's package limit: 8 MB, as Kattis; ants_battle 64 MB)
 ";

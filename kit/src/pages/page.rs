@@ -81,13 +81,19 @@ impl Run {
     }
 }
 
+/// Our solver's limits: [`SOLVER_LIMIT`], and all of its stderr kept (a
+/// trace is written there).
+fn limits() -> run::Limits {
+    run::Limits { stderr: run::StderrKept::Whole, ..run::Limits::from(SOLVER_LIMIT) }
+}
+
 /// Runs `solver ARGS` on `input`, its stdout kept as text.
 ///
 /// # Errors
 /// A start error when `solver` cannot be started; a run error when it dies
 /// of a signal or a limit.
 pub fn run(solver: &Path, args: &[&str], input: &[u8]) -> Result<Run> {
-    let outcome = run::run(&solver_cmd(solver, args), input, SOLVER_LIMIT, None)
+    let outcome = run::run(&solver_cmd(solver, args), input, limits(), None)
         .map_err(|e| Error::start(solver.display(), e))?;
     let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
     finished(solver, outcome, stdout)
@@ -104,7 +110,7 @@ pub fn run_streamed(
     input: &[u8],
     sink: &mut dyn FnMut(&[u8]),
 ) -> Result<Run> {
-    let outcome = run::run_streamed(&solver_cmd(solver, args), input, SOLVER_LIMIT, sink)
+    let outcome = run::run_streamed(&solver_cmd(solver, args), input, limits(), sink)
         .map_err(|e| Error::start(solver.display(), e))?;
     finished(solver, outcome, String::new())
 }

@@ -13,7 +13,8 @@
 //! `memory` and `pids` writable, `freezer` if there). Groups are made
 //! below kit's own group of each hierarchy, named `kit-PID-K`; one per job
 //! slot, emptied and reused (making and removing one costs about 1 ms, a
-//! reuse a few writes), and removed when kit ends ([`release`], and the
+//! reuse a few writes; a v2 group whose peak cannot be reset serves one
+//! run), and removed when kit ends ([`release`], and the
 //! keeper of [`super::guard`] if kit is killed).
 //!
 //! `KIT_CGROUP` chooses: `v2` or `v1` (that layout only), `off` (no group:
@@ -102,6 +103,8 @@ pub struct Group {
     /// counters cannot be reset).
     start_ooms: u64,
     start_cpu: Duration,
+    /// Its peak cannot be reset: used for one run, then removed.
+    single_use: bool,
 }
 
 /// The counter files of a group, open.
@@ -121,6 +124,7 @@ struct Counters {
 }
 
 /// A counter file's text, read from its start (`pread`: no seek, no open).
+#[cfg(unix)]
 fn pread(file: &File) -> String {
     use std::os::unix::fs::FileExt;
     let mut buf = [0u8; 512];
@@ -128,9 +132,43 @@ fn pread(file: &File) -> String {
     String::from_utf8_lossy(&buf[..n]).into_owned()
 }
 
+#[cfg(unix)]
 fn pwrite(file: &File, value: &str) -> io::Result<()> {
     use std::os::unix::fs::FileExt;
     file.write_at(value.as_bytes(), 0).map(|_| ())
+}
+
+// Elsewhere there are no control groups ([`accounting`] says so): these
+// only keep the module whole.
+#[cfg(not(unix))]
+fn pread(_file: &File) -> String {
+    String::new()
+}
+
+#[cfg(not(unix))]
+fn pwrite(_file: &File, _value: &str) -> io::Result<()> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(unix)]
+fn kill_pid(pid: u32) {
+    super::sys::kill_pid(pid);
+}
+
+#[cfg(not(unix))]
+fn kill_pid(_pid: u32) {}
+
+/// The keeper removes `dir` should kit die first ([`super::guard`]).
+fn keep_group(dir: &Path) {
+    #[cfg(unix)]
+    super::guard::keep_group(dir);
+    let _ = dir;
+}
+
+fn forget_group(dir: &Path) {
+    #[cfg(unix)]
+    super::guard::forget_group(dir);
+    let _ = dir;
 }
 
 /// Opens `dir/name` for reading, and writing too with `write`.
@@ -148,6 +186,9 @@ fn open(dir: &Path, name: &str, write: bool) -> io::Result<File> {
 pub fn accounting() -> Accounting {
     static CHOSEN: OnceLock<Accounting> = OnceLock::new();
     *CHOSEN.get_or_init(|| {
+        if cfg!(not(unix)) {
+            return Accounting::Tree;
+        }
         let want = std::env::var("KIT_CGROUP").unwrap_or_default();
         let tries: &[Accounting] = match want.as_str() {
             "off" | "none" | "tree" => &[],
@@ -217,11 +258,10 @@ pub fn take(memory_kib: Option<u64>) -> Option<Group> {
     }
 }
 
-/// Back to the pool, emptied (the caller killed its processes). A v2
-/// group is removed instead: its peak cannot be reset (but through one
-/// open file, on Linux 6.12 and later).
+/// Back to the pool, emptied (the caller killed its processes). A group
+/// whose peak cannot be reset (v2 before Linux 6.12) is removed instead.
 pub fn give(group: Group) {
-    if matches!(group.layout, Layout::V2 { .. }) {
+    if group.single_use {
         return group.remove();
     }
     POOL.lock().unwrap_or_else(|e| e.into_inner()).push(group);
@@ -262,6 +302,20 @@ fn layout(mode: Accounting) -> io::Result<Layout> {
                         parent.display()
                     )));
                 }
+            }
+            // Groups below get the controllers only when the parent hands
+            // them down; a parent holding processes (kit's own group, but
+            // a delegated leaf) cannot.
+            let control = parent.join("cgroup.subtree_control");
+            let enabled = fs::read_to_string(&control)?;
+            let on = |c: &str| enabled.split_whitespace().any(|x| x == c);
+            if !(on("memory") && on("pids")) {
+                write(&control, "+memory +pids").map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot hand the memory and pids controllers down: {e}"),
+                    )
+                })?;
             }
             Ok(Layout::V2 { parent })
         }
@@ -330,7 +384,7 @@ impl Group {
                     let dir = parent.join(&name);
                     fs::create_dir(&dir)
                         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-                    super::guard::keep_group(&dir);
+                    keep_group(&dir);
                     dirs.push(dir);
                 }
                 let mut attach = Vec::new();
@@ -357,7 +411,10 @@ impl Group {
                         write(&dir.join("pids.max"), &TASK_LIMIT.to_string())?;
                         Counters {
                             cpu: open(dir, "cpu.stat", false)?,
-                            peak: open(dir, "memory.peak", false)?,
+                            // Written to reset it (Linux 6.12), through
+                            // this open file only; read-only before.
+                            peak: open(dir, "memory.peak", true)
+                                .or_else(|_| open(dir, "memory.peak", false))?,
                             ooms: open(dir, "memory.events", false)?,
                             usage: open(dir, "memory.current", false)?,
                             tasks: open(dir, "pids.current", false)?,
@@ -372,12 +429,13 @@ impl Group {
                     memory_limit: None,
                     start_ooms: 0,
                     start_cpu: Duration::ZERO,
+                    single_use: false,
                 })
             })();
         if made.is_err() {
             for dir in dirs.iter().rev() {
                 let _ = fs::remove_dir(dir);
-                super::guard::forget_group(dir);
+                forget_group(dir);
             }
         }
         made
@@ -401,8 +459,25 @@ impl Group {
                 (None, true) => "-1".to_string(),
                 (None, false) => "max".to_string(),
             };
+            // Swap counts too, where the kernel accounts it (a program
+            // swapping past the limit would be slow, not stopped). In v1
+            // the memory+swap limit may never be below the memory limit:
+            // raised first, lowered after.
+            let raising = limit.unwrap_or(u64::MAX) > self.memory_limit.unwrap_or(u64::MAX);
+            let swap = mem.join("memory.memsw.limit_in_bytes");
+            let swap = v1 && swap.exists();
+            if swap && raising {
+                write(&mem.join("memory.memsw.limit_in_bytes"), &value)?;
+            }
             let file = if v1 { "memory.limit_in_bytes" } else { "memory.max" };
             write(&mem.join(file), &value)?;
+            if swap && !raising {
+                write(&mem.join("memory.memsw.limit_in_bytes"), &value)?;
+            }
+            if !v1 {
+                let none = if limit.is_some() { "0" } else { "max" };
+                let _ = write(&mem.join("memory.swap.max"), none);
+            }
             self.memory_limit = limit;
         }
         let c = &self.counters;
@@ -416,8 +491,9 @@ impl Group {
             pwrite(&c.peak, "0")?;
             pwrite(&c.cpu, "0")?;
         } else {
-            // A v2 group is used once (see `give`): its memory.peak is the
-            // run's.
+            // memory.peak is reset through the open file where the kernel
+            // allows it; else the group serves this one run (see `give`).
+            self.single_use = pwrite(&c.peak, "reset").is_err();
             self.start_cpu = Duration::ZERO;
             self.start_cpu = self.cpu();
         }
@@ -496,7 +572,7 @@ impl Group {
                             std::thread::sleep(Duration::from_micros(100));
                         }
                         for pid in self.members() {
-                            super::sys::kill_pid(pid);
+                            kill_pid(pid);
                         }
                         let _ = write(&state, "THAWED");
                     }
@@ -504,7 +580,7 @@ impl Group {
                 }
             }
             for &pid in &members {
-                super::sys::kill_pid(pid);
+                kill_pid(pid);
             }
             std::thread::sleep(Duration::from_micros(if round < 20 { 50 } else { 1000 }));
         }
@@ -536,7 +612,7 @@ impl Group {
                 std::thread::sleep(Duration::from_millis(1));
             }
             if gone {
-                super::guard::forget_group(dir);
+                forget_group(dir);
             } else {
                 eprintln!("kit: cannot remove the control group {}", dir.display());
             }

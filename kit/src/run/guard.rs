@@ -112,6 +112,10 @@ impl Kept {
         tell(format_args!("+ {pgid}\n"));
         Kept(pgid)
     }
+
+    pub fn pgid(&self) -> u32 {
+        self.0
+    }
 }
 
 impl Drop for Kept {

@@ -1,38 +1,42 @@
 //! Running one program on one input as a judge does: stdin fed from
-//! memory, stdout and stderr captured, and the program's whole process
-//! tree held to a CPU time limit, a memory limit and an output limit while
-//! it runs. The rooms: [`supervise`] (the poll loop that watches one run),
-//! [`tree`] (the program's process group read from `/proc`), [`guard`]
-//! (nothing outlives kit), [`signals`] (kit stopped by a signal), [`sys`]
-//! (the system calls, declared by hand: kit is std only).
+//! memory, stdout and stderr captured, and everything the program starts
+//! held to a CPU time limit, a memory limit and an output limit while it
+//! runs. The rooms: [`supervise`] (the poll loop that watches one run),
+//! [`cgroup`] (a control group per run: the kernel's own accounting),
+//! [`tree`] (the program's descendants read from `/proc`, where no group
+//! can be made), [`guard`] (nothing outlives kit), [`signals`] (kit
+//! stopped by a signal), [`sys`] (the system calls, declared by hand: kit
+//! is std only). docs/kit.md says what each way of measuring sees.
 //!
-//! **Time** is CPU time (user + system) of every process of the program's
-//! group, live ones read every 10 ms, ended ones from what their parents
-//! or kit reaped: a busy machine slows the wall clock of a run, not its
-//! CPU time. A program that sleeps or waits uses no CPU, so a wall-clock
-//! backstop, [`idle_limit`] (2 x the limit + 1 s), kills it if it is idle
-//! then (under 10 ms of CPU in the last second; a program that computes on
-//! a starved machine is not idle, and ends at the CPU limit); judges call
-//! that an idleness limit.
+//! **Time** is CPU time (user + system) of everything the program started:
+//! its group's accounted CPU, or, without a group, its live descendants'
+//! read every 10 ms plus what kit reaped. A busy machine slows the wall
+//! clock of a run, not its CPU time. A program that sleeps or waits uses
+//! no CPU, so a wall-clock backstop, [`idle_limit`] (2 x the limit + 1 s),
+//! kills it if it is idle then (under 10 ms of CPU in the last second; a
+//! program that computes on a starved machine is not idle, and ends at the
+//! CPU limit); judges call that an idleness limit. A program that has
+//! ended is judged by its exit, however late kit saw it.
 //!
-//! **Memory** is the sum of the resident memory of the group, read at the
-//! same checks; over the limit, the group is killed at once
-//! ([`Status::MemoryLimit`]). The program's own peak also comes from
-//! `wait4(2)`: the kernel's `ru_maxrss` of the reaped child sees the very
-//! end of the run, which a sampler misses in a program that lives for a
-//! millisecond, as most do. One catch: `ru_maxrss` also holds the peak of
-//! the address space the child had before its `exec`, which is ours. We
-//! lower that floor first (writing 5 to `/proc/self/clear_refs` resets our
-//! peak to our current size), read it after the spawn, and report a figure
-//! above the floor as exact ([`Peak::Exact`]) and otherwise only the bound
-//! ([`Peak::AtMost`]: a program smaller than `kit` itself, about 2 MiB).
+//! **Memory**: with a group, the kernel holds the limit (its OOM kill is
+//! [`Status::MemoryLimit`]) and the peak is the group's. Without one, the
+//! sum of the descendants' resident memory, read at the same checks (over
+//! the limit, all is killed at once), and the program's own `ru_maxrss`
+//! from `wait4(2)`, which sees the very end of a run a sampler misses. One
+//! catch: `ru_maxrss` also holds the peak of the address space the child
+//! had before its `exec`, which is ours. We lower that floor first
+//! (writing 5 to `/proc/self/clear_refs` resets our peak to our current
+//! size), read it after the spawn, and report a figure above the floor as
+//! exact ([`Peak::Exact`]) and otherwise only the bound ([`Peak::AtMost`]:
+//! a program smaller than `kit` itself, about 2 MiB).
 //!
-//! **Output**: stdout past the output limit kills the group at once
-//! ([`Status::OutputLimit`]); kit keeps no more than the limit.
+//! **Output**: stdout past the output limit kills the program at once
+//! ([`Status::OutputLimit`]); kit keeps no more than the limit, and of
+//! stderr a bounded head and tail.
 //!
-//! The program runs in a process group of its own, and the whole group is
-//! killed at any limit and when the program ends (what it left running in
-//! the background).
+//! The program runs in a process group of its own (and a control group
+//! where there is one); all it started is killed at any limit and when the
+//! program ends (what it left running in the background).
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -250,12 +254,31 @@ pub struct Limits {
     /// must end soon whatever the machine's load: past it a program still
     /// running is stopped as at the idleness limit. `None`: none.
     pub wall: Option<Duration>,
+    /// What of stderr is kept.
+    pub stderr: StderrKept,
+}
+
+/// What of a program's stderr a run keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StderrKept {
+    /// Its first [`STDERR_HEAD`] and last [`STDERR_TAIL`] bytes, the cut
+    /// said: a program's messages, for reports, whatever it writes.
+    HeadAndTail,
+    /// All of it, as far as [`OUTPUT_CAP`]: our solvers' traces, which
+    /// `kit show` replays.
+    Whole,
 }
 
 /// A time limit alone.
 impl From<Duration> for Limits {
     fn from(time: Duration) -> Limits {
-        Limits { time, memory_kib: None, output_bytes: None, wall: None }
+        Limits {
+            time,
+            memory_kib: None,
+            output_bytes: None,
+            wall: None,
+            stderr: StderrKept::HeadAndTail,
+        }
     }
 }
 
@@ -325,10 +348,7 @@ fn run_seen(
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
-    #[cfg(unix)]
     let group = cgroup::take(limits.memory_kib);
-    #[cfg(not(unix))]
-    let group: Option<cgroup::Group> = None;
     // Without a group, the run's mark, by which an orphan kit adopts is
     // known as its own.
     let mark = next_mark();
@@ -421,16 +441,12 @@ fn say_accounting() {
 
 /// How this kit measures its runs (chosen at the first call).
 pub fn accounting() -> Accounting {
-    #[cfg(unix)]
-    return cgroup::accounting();
-    #[cfg(not(unix))]
-    Accounting::Tree
+    cgroup::accounting()
 }
 
 /// Removes the control groups kit made for its runs: call once no program
 /// runs any more (`main` does, at the end).
 pub fn release_groups() {
-    #[cfg(unix)]
     cgroup::release();
 }
 

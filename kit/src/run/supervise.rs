@@ -17,8 +17,25 @@
 //! stopped a long while, Ctrl-Z, before it saw the exit).
 
 use super::cgroup::{Group, GroupEnd};
+#[cfg(unix)]
+use super::guard::Kept;
 use super::tree::Tree;
-use super::{idle_limit, Limits, Sink, Status};
+
+/// Elsewhere no keeper: a process group only named.
+#[cfg(not(unix))]
+struct Kept(u32);
+
+#[cfg(not(unix))]
+impl Kept {
+    fn new(pgid: u32) -> Kept {
+        Kept(pgid)
+    }
+
+    fn pgid(&self) -> u32 {
+        self.0
+    }
+}
+use super::{idle_limit, Limits, Sink, Status, StderrKept};
 use std::io::{self, Read};
 use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
@@ -90,9 +107,11 @@ fn keep(buf: &mut Vec<u8>, chunk: &[u8], cap: usize) {
     buf.extend_from_slice(&chunk[..room]);
 }
 
-/// stderr kept bounded: its head and its tail.
+/// stderr kept bounded: its head and its tail, or (`whole`) as far as
+/// [`OUTPUT_CAP`].
 #[derive(Default)]
 struct Tail {
+    whole: bool,
     head: Vec<u8>,
     /// The last bytes: at most 2 x [`STDERR_TAIL`], cut back to
     /// [`STDERR_TAIL`] when full (each byte moved at most once).
@@ -103,6 +122,9 @@ struct Tail {
 
 impl Tail {
     fn take(&mut self, mut chunk: &[u8]) {
+        if self.whole {
+            return keep(&mut self.head, chunk, OUTPUT_CAP);
+        }
         let room = STDERR_HEAD.saturating_sub(self.head.len()).min(chunk.len());
         self.head.extend_from_slice(&chunk[..room]);
         chunk = &chunk[room..];
@@ -143,7 +165,9 @@ pub enum Meter {
     Group { group: Group, seen: Vec<u32> },
     /// Its process tree, and the CPU time of the orphans kit reaped (with
     /// their waited-for children).
-    Tree { tree: Tree, reaped_cpu: Duration },
+    /// The other process groups its members moved to are told to the
+    /// keeper (should kit die, it kills them too) until the run ends.
+    Tree { tree: Tree, reaped_cpu: Duration, groups: Vec<Kept> },
 }
 
 impl Meter {
@@ -152,7 +176,11 @@ impl Meter {
     pub fn new(group: Option<Group>, leader: u32, mark: &str) -> Meter {
         match group {
             Some(group) => Meter::Group { group, seen: Vec::new() },
-            None => Meter::Tree { tree: Tree::new(leader, mark), reaped_cpu: Duration::ZERO },
+            None => Meter::Tree {
+                tree: Tree::new(leader, mark),
+                reaped_cpu: Duration::ZERO,
+                groups: Vec::new(),
+            },
         }
     }
 }
@@ -225,12 +253,18 @@ impl Watch {
                 // (the group's CPU counts them already).
                 self.reap_group(false)?;
             }
-            Meter::Tree { tree, reaped_cpu } => {
+            Meter::Tree { tree, reaped_cpu, groups } => {
                 // Without a `/proc`, no figure until the end: then only
                 // the idleness rule stops a program in time.
                 let Some(seen) = tree.sample() else { return Ok(()) };
                 self.cpu = self.cpu.max(*reaped_cpu + seen.cpu);
                 self.tree_peak_kib = self.tree_peak_kib.max(seen.rss_kib);
+                for m in &seen.members {
+                    let told = m.pgid == self.leader || groups.iter().any(|g| g.pgid() == m.pgid);
+                    if !told && !m.zombie {
+                        groups.push(Kept::new(m.pgid));
+                    }
+                }
                 let kit = std::process::id();
                 for m in seen.members.iter().filter(|m| m.zombie && m.ppid == kit) {
                     self.reap_pid(m.pid, false)?;
@@ -574,7 +608,7 @@ impl<'c, 'i, 's> Poller<'c, 'i, 's> {
             err,
             exit,
             stdout: Stdout { kept: Vec::new(), sink, bytes: 0, cap, limit: limits.output_bytes },
-            stderr: Tail::default(),
+            stderr: Tail { whole: limits.stderr == StderrKept::Whole, ..Tail::default() },
             chunk: vec![0u8; 1 << 16],
             over: None,
             ending: None,
