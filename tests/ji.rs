@@ -332,6 +332,86 @@ fn nothing_playable_at_zero_is_said_for_every_command() {
     assert!(!dir.join("archive").exists(), "nothing trained, nothing saved");
 }
 
+/// The bobozan anchor's breakthrough variant with k = 4 (an attack and a
+/// breakthrough that takes defence), by its path in the repository.
+fn breakthrough_variant() -> String {
+    let path = common::root().join("tests/data/ji_solver/bobozan/k4_a1_b2.variant");
+    path.display().to_string()
+}
+
+/// The lines after the `s` table's header, to the end of the transcript.
+fn whole_table(stdout: &str) -> Vec<&str> {
+    stdout.lines().skip_while(|l| !l.starts_with("best AI")).skip(1).collect()
+}
+
+/// The number after `exploitability: ` on the transcript's last such line.
+fn exploitability(stdout: &str) -> f64 {
+    let line = stdout.lines().rev().find(|l| l.starts_with("exploitability: "));
+    line.and_then(|l| l[16..].parse().ok()).expect("an exploitability line")
+}
+
+#[test]
+fn a_breakthrough_variant_trains_and_reports_exploitability() {
+    let dir = scratch("breakthrough");
+    let variant = breakthrough_variant();
+    let args = ["--seed", "2", "--archive", "a.txt", "--variant", &variant];
+    let (code, out, err) = ji(&dir, &args, "e\nt 3\ne\ns\n");
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.starts_with(
+        "variant: 5 skills; the AI's table: 100 states, each side's 集 0 to 4 (or more),\n  \
+         4 pairs of lost sets\n"
+    ));
+    let untrained = exploitability(&out[..out.find("training 3").unwrap()]);
+    let trained = exploitability(&out);
+    assert!(0.0 < trained && trained < untrained, "{untrained} then {trained}");
+    assert!(out.contains("generation 3: best fitness "), "{out}");
+    assert!(out.contains("\nequilibrium's exploitability: 0.0000"), "{out}");
+    let table = whole_table(&out);
+    assert_eq!(table[0], "and the skills each side has lost (own / opponent's)");
+    let states: Vec<&&str> = table.iter().filter(|l| l.starts_with('(')).collect();
+    assert_eq!(states.len(), 100, "{table:?}");
+    assert!(states[0].starts_with("(0, 0, none / none): "), "{table:?}");
+    assert!(states[99].starts_with("(4, 4, defence / defence): "), "{table:?}");
+    // The archive names the lost sets, and a new session reads it back.
+    let saved = fs::read_to_string(dir.join("a.txt")).unwrap();
+    assert!(saved.starts_with("ji-archive 2\nvariant 5\n"), "{saved}");
+    assert!(saved.contains("\n1 0 lost 0 1 defence "), "{saved}");
+    let (code, again, _) = ji(&dir, &args, "e\ns\n");
+    assert_eq!(code, 0);
+    assert!(again.contains("archive 'a.txt': generation 3, population 40"), "{again}");
+    assert_eq!(exploitability(&again), trained);
+    assert_eq!(whole_table(&again), table);
+}
+
+#[test]
+fn an_archive_of_the_previous_trainer_still_loads() {
+    let dir = scratch("version-1");
+    let old = fs::read(common::root().join("tests/data/ji/archive_version_1.txt")).unwrap();
+    fs::write(dir.join("old.txt"), &old).unwrap();
+    fs::write(dir.join("v.txt"), "3\nenergy 1 0 0\ndefence 0 0 0\nattack -1 1 1 energy\n").unwrap();
+    let (code, out, err) = ji(&dir, &["--variant", "v.txt", "--archive", "old.txt"], "e\n");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("archive 'old.txt': generation 1, population 40"), "{out}");
+    assert_eq!(fs::read(dir.join("old.txt")).unwrap(), old, "read, not rewritten");
+}
+
+#[test]
+fn too_many_lost_sets_are_refused_in_the_trainers_words() {
+    let dir = scratch("too-many-losses");
+    let mut text = "7\nw 0 0 0\n".to_string();
+    text += &(0..6).map(|i| format!("a{i} 0 0 0\n")).collect::<String>();
+    text += "lasting 6\n";
+    text += &(0..6).map(|i| format!("w 1 a{i} 1 a{i}\n")).collect::<String>();
+    fs::write(dir.join("v.txt"), text).unwrap();
+    let (code, out, err) = ji(&dir, &["--variant", "v.txt"], "q\n");
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "ji: v.txt: lasting effects: the AI's table would need at least 1025 states ((C + 1)² = \
+         1 pairs of counts x at least 1025 pairs of lost sets): the trainer handles at most 1024\n"
+    );
+}
+
 /// A program in a real terminal: a tmux session 80 columns wide on a
 /// private server (-L), so that nothing else's sessions are touched,
 /// driven by keys as a person types them.
@@ -349,6 +429,13 @@ impl Terminal {
         let terminal = Terminal { socket, dir: dir.to_path_buf() };
         terminal.tmux(&["new-session", "-d", "-s", "ji", "-x", "80", "-y", "50", shell]);
         terminal
+    }
+
+    /// `ji ARGS` (shell words) in `dir`, then its exit code on a line of
+    /// its own.
+    fn ji(name: &str, dir: &std::path::Path, args: &str) -> Terminal {
+        let bin = assert_cmd::cargo::cargo_bin("ji");
+        Terminal::start(name, dir, &format!("'{}' {args}; echo EXIT=$?; sleep 60", bin.display()))
     }
 
     fn tmux(&self, args: &[&str]) -> String {
@@ -405,9 +492,7 @@ fn a_session_in_a_real_terminal() {
         return;
     }
     let dir = scratch("tmux");
-    let bin = assert_cmd::cargo::cargo_bin("ji");
-    let shell = format!("'{}' --seed 7 --archive a.txt; echo EXIT=$?; sleep 60", bin.display());
-    let term = Terminal::start("session", &dir, &shell);
+    let term = Terminal::ji("session", &dir, "--seed 7 --archive a.txt");
     term.wait_for("ji> ");
     term.keys(&["p", "Enter"]);
     term.wait_for("your skill> ");
@@ -427,8 +512,48 @@ fn a_session_in_a_real_terminal() {
     assert!(!s.contains("generation 1:"), "{s}");
     // Ctrl-D at the prompt ended the session on a line of its own.
     assert!(s.contains("ji> \nEXIT=0"), "{s}");
-    let wide: Vec<&str> = s.lines().filter(|l| width(l) > 80).collect();
-    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
+    assert_fits_80_columns(&s);
+}
+
+/// A breakthrough variant in a real terminal: the round that takes your
+/// defence says so, the next round shows each side's lost skills, and
+/// typing the lost skill is refused. The AI's moves follow `--seed 1`.
+#[cfg(unix)]
+#[test]
+fn lost_skills_on_a_real_terminal() {
+    if common::tool_or_skip(&["tmux"], "lost_skills_on_a_real_terminal").is_none() {
+        return;
+    }
+    let dir = scratch("tmux-lost");
+    let args = format!("--seed 1 --archive a.txt --variant '{}'", breakthrough_variant());
+    let term = Terminal::ji("lost", &dir, &args);
+    term.wait_for("ji> ");
+    term.keys(&["p", "Enter"]);
+    for (round, key) in [(1, "energy"), (2, "energy"), (3, "defence"), (4, "defence")] {
+        term.wait_for(&format!("round {round}: "));
+        term.keys(&[key, "Enter"]);
+    }
+    term.wait_for("round 5: ");
+    term.keys(&["defence", "Enter"]);
+    term.wait_for("refused: defence is lost");
+    term.keys(&["q", "Enter"]);
+    term.wait_for("you gave up");
+    term.keys(&["C-d"]);
+    let s = term.wait_for("EXIT=0");
+    let want = "\
+your skill> defence
+you: defence, AI: breakthrough2 -> neither beats the other: go on
+lasting: you lose defence for the rest of the game
+round 5: you 2 集, AI 0 集; lost: you defence, AI none; you may play:
+  1 energy, 2 attack1, 3 breakthrough2
+your skill> defence
+refused: defence is lost: a lasting effect took it; try again
+your skill> q
+you gave up in round 5: the AI wins. p plays again, h for help
+ji> 
+EXIT=0";
+    assert!(s.contains(want), "{s}");
+    assert_fits_80_columns(&s);
 }
 
 /// `cargo r -r` at the repository's root starts the trainer, as the
@@ -462,6 +587,12 @@ fn cargo_r_r_starts_the_trainer_and_q_quits() {
     assert!(s.contains("type t to train the AI, p to play against it"), "{s}");
     assert!(s.contains("ji> q\nEXIT=0"), "{s}");
     assert!(archive() == before, "q changed the archive");
+}
+
+/// No line of `screen` is wider than 80 columns.
+fn assert_fits_80_columns(screen: &str) {
+    let wide: Vec<&str> = screen.lines().filter(|l| width(l) > 80).collect();
+    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
 }
 
 /// Terminal columns, as `ji` counts them: CJK characters and emoji are two.

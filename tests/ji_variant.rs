@@ -397,16 +397,21 @@ fn capacity_refusals_are_in_each_programs_words() {
     }
 }
 
-/// The common variant is written once, in `tests/data/ji_variant/common.txt`;
-/// ji's built-in, the README and docs/ji.md hold copies checked here.
+/// The common variant is written once, in `tests/data/ji_variant/common.txt`:
+/// ji's built-in and kit's read that file; the README and docs/ji.md hold
+/// copies checked here.
 #[test]
 fn the_common_variant_has_one_definition() {
     let common = common_variant();
-    let ji = fs::read_to_string(common::root().join("src/bin/ji/variant.rs")).unwrap();
-    let start = "const COMMON_VARIANT: &str = \"";
-    let at = ji.find(start).expect("ji/variant.rs defines COMMON_VARIANT") + start.len();
-    let end = ji[at..].find("\";").unwrap();
-    assert_eq!(&ji[at..at + end], common, "src/bin/ji/variant.rs COMMON_VARIANT");
+    let reads = "/tests/data/ji_variant/common.txt\");";
+    for (file, item) in [
+        ("src/bin/ji/variant.rs", "const COMMON_VARIANT: &str = include_str!("),
+        ("kit/src/problems/ji/variant.rs", "const COMMON: &str = include_str!("),
+    ] {
+        let text = fs::read_to_string(common::root().join(file)).unwrap();
+        let line = text.lines().find(|l| l.contains(item)).expect(item);
+        assert!(line.ends_with(reads), "{file}: {line}");
+    }
     for doc in ["README.md", "docs/ji.md"] {
         let text = fs::read_to_string(common::root().join(doc)).unwrap();
         let fenced = format!("```\n{common}```");
@@ -429,18 +434,17 @@ fn shared_blocks_are_in_sync() {
     );
 }
 
-/// A variant with lasting effects (`lasting`, docs/ji.md): the referee
-/// plays it (ji_solver too, tested with its fixtures); the trainer does
-/// not yet, and says so at the keyword, in the shared block's words;
-/// without the section the programs read the variant as before.
+/// A variant with lasting effects (`lasting`, docs/ji.md): every program
+/// reads it (ji_solver's answers are tested with its fixtures, the
+/// trainer's play in tests/ji.rs); without the section the programs read
+/// the variant as before.
 #[test]
-fn lasting_effects_are_read_by_the_referee_and_refused_by_the_others_for_now() {
+fn lasting_effects_are_read_by_every_program() {
     let base = "3\nsave 1 0 0\nshield 0 0 0\nbreak -1 1 1 save\n";
     let text = format!("{base}lasting 1\nbreak 1 shield 1 shield\n");
     assert_eq!(judge("ji_referee", text.as_bytes()), Verdict::Accepted);
-    let not_yet =
-        refused("line 5: lasting effects (`lasting`) are not supported by this program yet");
-    assert_eq!(trainer(text.as_bytes(), "lasting.txt"), not_yet);
+    assert_eq!(judge("ji_solver", text.as_bytes()), Verdict::Accepted);
+    assert_eq!(trainer(text.as_bytes(), "lasting.txt"), Verdict::Accepted);
     assert_eq!(same_verdict(base.as_bytes(), "base.txt"), Verdict::Accepted);
     // A malformed section: the referee names the fault.
     let bad = format!("{base}lasting 1\nbreak 1 save 1 shield\n");

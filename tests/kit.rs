@@ -90,6 +90,15 @@ const LOSES_AT_ZERO: Patch = Patch {
     into_body: false,
 };
 
+/// A 集 referee for which a skill B has lost to a lasting effect stays
+/// legal (A's losses still count).
+const B_KEEPS_LOST_SKILLS: Patch = Patch {
+    bin: "ji_referee",
+    anchor: "let short_b = counts.b < i128::from(sb.req) || lost.b[moves.b as usize];",
+    replacement: "let short_b = counts.b < i128::from(sb.req); // PLANTED: B keeps lost skills",
+    into_body: false,
+};
+
 /// A 集 solver that applies the draw chance twice per round.
 const DRAWS_TWICE: Patch = Patch {
     bin: "ji_solver",
@@ -204,6 +213,14 @@ fn every_generated_zhuguosha_game_is_accepted_by_the_solver() {
     assert!(redrawn > 0, "no profile ever drew again");
 }
 
+/// Whether our ji_solver plays lasting effects (docs/ji.md): the kit's
+/// `lasting` profile of ji_solver is checked against it once it does.
+fn ji_solver_plays_lasting_effects() -> bool {
+    let input = b"2\na 1 0 0\nb 0 0 0\nlasting 1\na 1 b 1 b\n1 0\n1\n0 0\n";
+    let run = common::run("ji_solver", &[], input, Duration::from_secs(20));
+    run.code == Some(0)
+}
+
 /// Every profile of the 集 problems writes the statement's strict layout:
 /// our solvers accept each case under `--strict`.
 #[test]
@@ -211,6 +228,13 @@ fn every_generated_ji_case_passes_strict() {
     for problem in ["ji_referee", "ji_solver"] {
         let (_, list, _) = kit(&["gen", problem, "--list"]);
         for profile in list.lines().map(|l| l.split(' ').next().unwrap()) {
+            if (problem, profile) == ("ji_solver", "lasting") && !ji_solver_plays_lasting_effects()
+            {
+                eprintln!(
+                    "SKIPPED ji_solver lasting: this ji_solver does not play lasting effects yet"
+                );
+                continue;
+            }
             for seed in 1..=5u64 {
                 let seed = seed.to_string();
                 let args = [
@@ -661,6 +685,42 @@ fn stress_finds_the_referee_that_loses_a_round_at_count_0() {
     let rounds: usize = lines[skills + 1].parse().unwrap();
     eprintln!("ji_referee shrunk to {skills} skills, {rounds} rounds");
     assert!(skills <= 3 && rounds <= 3, "{}", f.report);
+}
+
+#[test]
+fn stress_finds_the_referee_whose_b_keeps_lost_skills_and_shrinks_it() {
+    let dir = Scratch::new("kit-stress-lasting");
+    let exe = B_KEEPS_LOST_SKILLS.build(&dir);
+    let f = stress_finds("ji_referee", "lasting", &[exe.as_os_str()]);
+    // n, n skill lines, `lasting m`, m effects, r, r rounds.
+    let lines: Vec<&str> = f.input.lines().collect();
+    let skills: usize = lines[0].parse().unwrap();
+    let effects: usize = lines[skills + 1].strip_prefix("lasting ").unwrap().parse().unwrap();
+    let rounds: usize = lines[skills + 2 + effects].parse().unwrap();
+    eprintln!("ji_referee shrunk to {skills} skills, {effects} effects, {rounds} rounds");
+    // The bug needs one effect that takes a skill and a round that plays it.
+    assert!(skills <= 3 && effects == 1 && rounds <= 2, "{}", f.report);
+    assert!(f.answer.starts_with("ILLEGAL"), "{}", f.report);
+}
+
+/// The `lasting` profiles are stressed as the others: our programs agree
+/// with themselves on every case (each case is judged by running ours).
+#[test]
+fn stress_runs_the_lasting_profiles() {
+    for problem in ["ji_referee", "ji_solver"] {
+        if problem == "ji_solver" && !ji_solver_plays_lasting_effects() {
+            eprintln!(
+                "SKIPPED ji_solver lasting: this ji_solver does not play lasting effects yet"
+            );
+            continue;
+        }
+        let ours = solver(problem);
+        let args = ["stress", problem, "--profile", "lasting", "--count", "60", "--solver", ours];
+        let (code, out, err) = kit(&[&args[..], &["--", ours]].concat());
+        assert_eq!(code, 0, "{out}{err}");
+        let want = format!("stress {problem}: 60 cases (profile lasting, seed 1), your program agrees with ours on all (");
+        assert!(out.starts_with(&want), "{out}");
+    }
 }
 
 #[test]

@@ -709,3 +709,92 @@ fn kit_show_writes_the_page_or_says_why_not() {
     assert!(ignored.lines().any(|l| l == "*.show.html"), "{ignored}");
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// A variant with one lasting effect (b meeting b takes b): each side has
+/// lost nothing or b, so the value page has 2 x 2 tables of 2 x 2 states.
+const ONE_EFFECT: &str =
+    "2\na 1 0 0\nb -1 1 1 a\nlasting 1\nb 1 b 1 b\n1 0\n2\n0 0\n1 1 lost 0 1 b\n";
+
+/// A stand-in for a ji_solver that plays lasting effects: it reads its
+/// input and answers `n` states, the k-th with value 0.k (and strategies).
+fn fake_solver(dir: &Path, n: usize) -> PathBuf {
+    let fake = dir.join("ji_solver");
+    let script = format!(
+        "#!/bin/sh\ncat > \"$0.in\"\ni=0\nwhile [ $i -lt {n} ]; do\n  \
+         printf '0.%03d000000\\nA: a 1.000000\\nB: b 1.000000\\n' $i\n  i=$((i+1))\ndone\n"
+    );
+    fs::write(&fake, script).unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    fake
+}
+
+#[test]
+fn the_value_page_has_one_table_per_combination_of_lost_skills() {
+    let table = ji::table(ONE_EFFECT).unwrap();
+    let none: Vec<String> = Vec::new();
+    let b = vec!["b".to_string()];
+    assert_eq!(
+        table.lost,
+        [
+            [none.clone(), none.clone()],
+            [none.clone(), b.clone()],
+            [b.clone(), none],
+            [b.clone(), b]
+        ]
+    );
+    assert_eq!(
+        (table.c, table.queries.clone(), table.query_tables.clone()),
+        (1, vec![(0, 0), (1, 1)], vec![0, 1])
+    );
+    // The solver is asked about every state of every table, in order.
+    let asked = table.every_state_input();
+    let head = "2\na 1 0 0\nb -1 1 1 a\nlasting 1\nb 1 b 1 b\n1 0\n16\n0 0\n0 1\n1 0\n1 1\n";
+    assert!(asked.starts_with(head), "{asked}");
+    assert!(asked.contains("\n1 1\n0 0 lost 0 1 b\n") && asked.ends_with("\n1 1 lost 1 b 1 b\n"));
+    let dir = scratch("lasting");
+    let fake = fake_solver(&dir, 16);
+    let html = show::page("ji_solver", ONE_EFFECT.as_bytes(), &fake, "t").unwrap();
+    assert_eq!(fs::read_to_string(dir.join("ji_solver.in")).unwrap(), asked);
+    assert!(html.contains(r#""lost":[[[],[]],[[],["b"]],[["b"],[]],[["b"],["b"]]]"#), "{html}");
+    assert!(html.contains(r#""queries":[[0,0,0],[1,1,1]]"#));
+    // A solver that answers fewer states than asked is refused.
+    let short = fake_solver(&dir, 4);
+    let err = show::page("ji_solver", ONE_EFFECT.as_bytes(), &short, "t").unwrap_err();
+    assert!(err.to_string().contains("answered 4 of the 16 states"), "{err}");
+    // In a browser: four tables; the last one's state (1, 0) is its 15th.
+    if let Some(browser) = chromium("the_value_page_has_one_table_per_combination_of_lost_skills") {
+        let page = dir.join("lasting.html");
+        fs::write(&page, &html).unwrap();
+        let dom = rendered(&browser, &page, "state=1,0,3");
+        for id in ["heat", "heat1", "heat2", "heat3"] {
+            tag(&dom, id);
+        }
+        assert_eq!(attribute(tag(&dom, "info"), "data-t"), "3");
+        assert!(dom.contains("value 0.014000000"), "{dom}");
+        assert!(dom.contains("A has lost b; B has lost b"));
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// With our ji_solver: a breakthrough's four tables hold the values the
+/// solver gives the input's own queries, each in its table.
+#[test]
+fn the_lost_skill_tables_equal_the_solvers_answers() {
+    let input = root().join("tests/data/ji_solver/lasting/toy_breakthrough_p10.in");
+    let table = ji::table(&read(&input)).unwrap();
+    assert_eq!((table.c, table.lost.len()), (1, 4));
+    assert_eq!(table.query_tables, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+    let page = show::page("ji_solver", read(&input).as_bytes(), &solver("ji_solver"), "t").unwrap();
+    let cells_json = page.split("\"cells\":[").nth(1).unwrap();
+    let cells: Vec<&str> = cells_json.split("],[").collect();
+    let expected = sibling(&input, "out");
+    for ((&(x, y), &t), value) in
+        table.queries.iter().zip(&table.query_tables).zip(expected.lines())
+    {
+        let found = cells[t * 4 + x * 2 + y].trim_start_matches('[');
+        assert!(
+            found.starts_with(&format!("\"{value}\"")),
+            "({x},{y}) in table {t}: {found} vs {value}"
+        );
+    }
+}

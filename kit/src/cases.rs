@@ -43,6 +43,11 @@ pub fn display(path: &Path) -> String {
 /// siblings; and the problems found (a `.in` without `.out` or `.err`, a
 /// `.code` that is not a number), one message each. An unreadable folder
 /// is an error.
+///
+/// # Errors
+/// A read error naming the folder or file that cannot be read.
+///
+/// Linear in the files below `dir`, plus the sort.
 pub fn discover(dir: &Path) -> Result<(Vec<Case>, Vec<String>)> {
     let mut inputs = Vec::new();
     collect_inputs(dir, &mut inputs)?;
@@ -59,6 +64,10 @@ pub fn discover(dir: &Path) -> Result<(Vec<Case>, Vec<String>)> {
 }
 
 /// The case of one `.in` file, or why it is none (`kit judge CASE.in`).
+///
+/// # Errors
+/// A usage error when `input` is not a file; a read error for a sibling
+/// that cannot be read.
 pub fn single(input: &Path) -> Result<Case> {
     if !input.is_file() {
         return Err(Error::usage(format!("{}: no such file", display(input))));
@@ -108,6 +117,9 @@ fn collect_inputs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 }
 
 /// A text file, invalid UTF-8 replaced (outputs are compared as text).
+///
+/// # Errors
+/// A read error naming `path`.
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = fs::read(path).map_err(|e| Error::read(display(path), e))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())

@@ -33,6 +33,8 @@ pub struct Mismatch {
 }
 
 /// Compares `actual` with `expected` under `rule`; `None` when they agree.
+///
+/// Linear in the two texts.
 pub fn compare(expected: &str, actual: &str, rule: Rule) -> Option<Mismatch> {
     let (exp, act) = (judge_lines(expected), judge_lines(actual));
     for i in 0..exp.len().max(act.len()) {
@@ -89,11 +91,16 @@ fn compare_line(expected: &str, actual: &str, rule: Rule) -> Option<String> {
                     _ => e == a,
                 };
                 if !close {
+                    let (e, a) = (clip(e, TOKEN_MAX), clip(a, TOKEN_MAX));
                     return Some(format!("token {k}: expected `{e}`, got `{a}`"));
                 }
             }
-            (Some(e), None) => return Some(format!("token {k}: expected `{e}`, line ends")),
-            (None, Some(a)) => return Some(format!("token {k}: unexpected `{a}`")),
+            (Some(e), None) => {
+                return Some(format!("token {k}: expected `{}`, line ends", clip(e, TOKEN_MAX)))
+            }
+            (None, Some(a)) => {
+                return Some(format!("token {k}: unexpected `{}`", clip(a, TOKEN_MAX)))
+            }
         }
     }
     // Same tokens: only the spacing differs, which a judge does not forgive
@@ -106,6 +113,8 @@ fn compare_line(expected: &str, actual: &str, rule: Rule) -> Option<String> {
 
 /// A few lines of context around line `at` of both texts: `-` expected,
 /// `+` actual, `>` on the differing line.
+///
+/// Linear in the two texts.
 pub fn context(expected: &str, actual: &str, at: usize) -> String {
     let (exp, act) = (judge_lines(expected), judge_lines(actual));
     let from = at.saturating_sub(2);
@@ -116,22 +125,26 @@ pub fn context(expected: &str, actual: &str, at: usize) -> String {
         let e = exp.get(i).copied().unwrap_or("<none>");
         let a = act.get(i).copied().unwrap_or("<none>");
         if e == a {
-            let _ = writeln!(s, "  {mark} {:>4}   {}", i + 1, clip(e));
+            let _ = writeln!(s, "  {mark} {:>4}   {}", i + 1, clip(e, LINE_MAX));
         } else {
-            let _ = writeln!(s, "  {mark} {:>4} - {}", i + 1, clip(e));
-            let _ = writeln!(s, "  {mark} {:>4} + {}", i + 1, clip(a));
+            let _ = writeln!(s, "  {mark} {:>4} - {}", i + 1, clip(e, LINE_MAX));
+            let _ = writeln!(s, "  {mark} {:>4} + {}", i + 1, clip(a, LINE_MAX));
         }
     }
     s
 }
 
-fn clip(line: &str) -> String {
-    const MAX: usize = 160;
-    if line.chars().count() <= MAX {
-        line.to_string()
+/// The most characters of a line, and of a token, a message shows (as
+/// testlib cuts its messages); what is longer is cut, its length said.
+const LINE_MAX: usize = 160;
+const TOKEN_MAX: usize = 64;
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
     } else {
-        let head: String = line.chars().take(MAX).collect();
-        format!("{head}... ({} chars)", line.chars().count())
+        let head: String = text.chars().take(max).collect();
+        format!("{head}... ({} chars)", text.chars().count())
     }
 }
 
@@ -181,6 +194,17 @@ mod tests {
         assert_eq!((long.line, long.detail.as_str()), (1, "2 lines, only 1 expected"));
         let none = compare("1\n2\n", "", Rule::Exact).expect("differs");
         assert_eq!(none.detail, "output ends after 0 lines, 2 expected");
+    }
+
+    /// A 7 MB token is shown by its first characters and its length.
+    #[test]
+    fn a_long_token_is_cut_with_its_length_said() {
+        let long = "x".repeat(7 << 20);
+        let m = compare("1", &long, Rule::Exact).unwrap();
+        let want = format!("token 1: expected `1`, got `{}... ({} chars)`", &long[..64], 7 << 20);
+        assert_eq!(m.detail, want);
+        let m = compare(&long, "", Rule::Exact).unwrap();
+        assert!(m.detail.len() < 200, "{}", m.detail);
     }
 
     #[test]

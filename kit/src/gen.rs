@@ -6,7 +6,7 @@
 //! same bytes, and case `i` does not depend on the count asked for.
 
 use crate::error::{Error, Result};
-use crate::problems::Problem;
+use crate::problems::{Problem, Profile};
 use crate::rng::Rng;
 use crate::run::{self, Cmd, Outcome, Status};
 use std::fmt::Write as _;
@@ -58,6 +58,11 @@ impl Source<'_> {
     /// convention: a 猪国杀 game that never ends) is drawn again; any other
     /// failure (exit 2: the generator wrote bad input; a crash; 60 s) is an
     /// error that names the case, so that a broken generator shows.
+    ///
+    /// # Errors
+    /// A usage error for a profile the problem does not have; a run error
+    /// when our solver fails on a draw or answers none of them; a start error
+    /// when it cannot be started.
     pub fn draw(&self, index: u64) -> Result<Drawn> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
@@ -70,7 +75,7 @@ impl Source<'_> {
                 Status::Exited(0) => return Ok(Drawn { input, ours, rejected: attempt }),
                 Status::Exited(NO_ANSWER) => last = ours.first_stderr_line(),
                 status => {
-                    return Err(Error::usage(format!(
+                    return Err(Error::run(format!(
                         "{} profile {} seed {} case {index} (attempt {attempt}): our solver \
                          failed ({status}: {}); a bug in the generator or the solver",
                         self.problem.name(),
@@ -81,7 +86,7 @@ impl Source<'_> {
                 }
             }
         }
-        Err(Error::usage(format!(
+        Err(Error::run(format!(
             "{} profile {}: our solver found no answer to {MAX_ATTEMPTS} draws in a row for case \
              {index} (the last: {last}); the generator is broken",
             self.problem.name(),
@@ -90,12 +95,18 @@ impl Source<'_> {
     }
 
     /// Our solver's run on `input`.
+    ///
+    /// # Errors
+    /// A start error when our solver cannot be started.
     pub fn answer(&self, input: &str) -> Result<Outcome> {
         answer(self.solver, input)
     }
 }
 
 /// The run of our `solver` on `input`.
+///
+/// # Errors
+/// A start error when `solver` cannot be started.
 pub fn answer(solver: &Cmd, input: &str) -> Result<Outcome> {
     // No memory figure needed: parallel jobs need not wait for each
     // other's spawn.
@@ -125,6 +136,11 @@ impl Command<'_> {
     /// Case `index`: the first draw our solver answers. The generator
     /// failing, or writing an input our solver refuses (exit 2), is an
     /// error that shows the command to run it again.
+    ///
+    /// # Errors
+    /// A run error when the generator fails or writes an input our solver
+    /// refuses or answers none of; a start error when `sh` or our solver
+    /// cannot be started.
     pub fn draw(&self, index: u64) -> Result<Drawn> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
@@ -160,10 +176,13 @@ impl Command<'_> {
     }
 }
 
-/// The profile named `name` of `problem`, or a message listing them.
-pub fn check_profile(problem: &dyn Problem, name: &str) -> Result<()> {
-    if problem.profiles().iter().any(|p| p.name == name) {
-        return Ok(());
+/// The profile named `name` of `problem`.
+///
+/// # Errors
+/// A usage error listing the problem's profiles when it has none so named.
+pub fn profile(problem: &dyn Problem, name: &str) -> Result<&'static Profile> {
+    if let Some(profile) = problem.profiles().iter().find(|p| p.name == name) {
+        return Ok(profile);
     }
     let names: Vec<&str> = problem.profiles().iter().map(|p| p.name).collect();
     Err(Error::usage(format!(
@@ -186,6 +205,10 @@ pub fn list(problem: &dyn Problem) -> String {
 /// `kit gen`: case 0 to `out`, or with `dir` the cases `0..count` as
 /// `NNNN.in` and our answers `NNNN.out` there, and a summary line to `out`.
 /// Files already in `dir` with those names are an error unless `force`.
+///
+/// # Errors
+/// A usage error when a case file exists without `force`; a write error
+/// for a file or folder; the errors of [`Source::draw`].
 pub fn gen(
     src: &Source,
     count: u64,
@@ -410,8 +433,14 @@ mod tests {
             list(&Largest),
             "random  1 to 8 digits\nfour    always 4 digits (never accepted)\n"
         );
-        assert!(check_profile(&Largest, "four").is_ok());
-        let err = check_profile(&Largest, "big").unwrap_err().to_string();
-        assert_eq!(err, "largest has no profile `big`; its profiles: random, four");
+        assert_eq!(
+            profile(&Largest, "four").map(|p| p.about).ok(),
+            Some("always 4 digits (never accepted)")
+        );
+        let err = profile(&Largest, "big").err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("largest has no profile `big`; its profiles: random, four")
+        );
     }
 }

@@ -5,6 +5,7 @@ use crate::cases::{self, Case};
 use crate::compare::{self, Mismatch, Rule};
 use crate::error::{Error, Result};
 use crate::run::{self, Cmd, Outcome, Peak, Status};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -72,6 +73,7 @@ impl From<Limits> for run::Limits {
             time: l.time,
             memory_kib: Some(l.memory_mb.saturating_mul(1024)),
             output_bytes: Some(l.output_mb.saturating_mul(1 << 20)),
+            wall: None,
         }
     }
 }
@@ -84,10 +86,14 @@ impl Limits {
     }
 
     /// The peak of `run` when it is known to be over the memory limit
-    /// (a bound only, [`Peak::AtMost`], is never over it).
+    /// (a bound only, [`Peak::AtMost`], is never over it; a run the kernel
+    /// stopped at the limit wanted more than its peak, which is the limit).
     pub fn over_memory(&self, run: &Outcome) -> Option<u64> {
+        let killed = run.status == Status::MemoryLimit;
         match run.peak {
-            Some(Peak::Exact(kib)) if kib > self.memory_mb.saturating_mul(1024) => Some(kib),
+            Some(Peak::Exact(kib)) if kib > self.memory_mb.saturating_mul(1024) || killed => {
+                Some(kib)
+            }
             _ => None,
         }
     }
@@ -183,20 +189,30 @@ pub struct Judge<'a> {
     pub fail_fast: bool,
 }
 
+/// A case the user's program is judged on: the case and the output it
+/// should print.
+pub struct Judged {
+    pub case: Case,
+    /// The `.out` beside the case's `.in`.
+    pub expected: PathBuf,
+}
+
 /// The cases a user's program is judged on, and why the others are not
 /// (`lonely`: `.in` files with neither `.out` nor `.err`).
-pub fn select(all: Vec<Case>, lonely: usize) -> (Vec<Case>, Vec<String>) {
+pub fn select(all: Vec<Case>, lonely: usize) -> (Vec<Judged>, Vec<String>) {
     let (mut no_out, mut with_args, mut with_code) = (lonely, 0, 0);
     let mut judged = Vec::new();
     for case in all {
-        if case.stdout.is_none() {
+        let Some(expected) = case.stdout.clone() else {
             no_out += 1;
-        } else if !case.args.is_empty() {
+            continue;
+        };
+        if !case.args.is_empty() {
             with_args += 1;
         } else if case.code != 0 {
             with_code += 1;
         } else {
-            judged.push(case);
+            judged.push(Judged { case, expected });
         }
     }
     let mut skipped = Vec::new();
@@ -227,8 +243,40 @@ they count neither in the summary nor in the exit code";
 /// Runs the program on every judged case, one line each (more on a
 /// failure), then the skipped cases and a summary line such as
 /// `AC 148/150 (WA 2)`, with the cases beyond the judge's data apart. True
-/// when every case within the judge's data is AC.
+/// when every case within the judge's data is AC. Each case's lines are
+/// flushed as it ends.
+///
+/// # Errors
+/// A usage error when a folder is missing or there is no case to judge; a
+/// read error for an unreadable case; a start error when the program
+/// cannot be started; a write error on `out`.
 pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
+    let (judged, skipped) = find(j)?;
+    let mut tally = Tally::default();
+    for (k, case) in judged.iter().enumerate() {
+        let record = run_case(j, case)?;
+        let mut text = describe(&record, j);
+        let left = judged.len() - k - 1;
+        let stop = j.fail_fast && !record.accepted() && case.case.beyond.is_none() && left > 0;
+        if stop {
+            let _ = writeln!(
+                text,
+                "stopped at the first failure (--fail-fast): {left} {} not run",
+                cases_word(left)
+            );
+        }
+        tally.add(&record);
+        out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(Error::stdout)?;
+        if stop {
+            break;
+        }
+    }
+    out.write_all(tally.closing(&skipped).as_bytes()).map_err(Error::stdout)?;
+    Ok(tally.all_accepted())
+}
+
+/// The judged cases of `j`'s folders and files, and the skipped ones.
+fn find(j: &Judge) -> Result<(Vec<Judged>, Vec<String>)> {
     let (mut all, mut lonely) = (Vec::new(), 0);
     for dir in &j.dirs {
         if !dir.is_dir() {
@@ -250,84 +298,120 @@ pub fn judge(j: &Judge, out: &mut dyn Write) -> Result<bool> {
             dirs.join(", ")
         )));
     }
-    let mut counts = [0usize; Verdict::CODES.len()]; // AC, WA, RE, TLE, ILE, MLE, OLE
-    let (mut beyond_ac, mut beyond_run) = (0, 0);
-    let mut left = judged.len();
-    for case in &judged {
-        left -= 1;
-        let input = std::fs::read(&case.input).map_err(|e| Error::read(case.name(), e))?;
-        let expected_path = case.stdout.as_ref().expect("selected cases have a .out");
-        let expected = cases::read_text(expected_path)?;
-        let run = run::run(j.cmd, &input, j.limits, None)
-            .map_err(|e| Error::start(format!("`{}`", j.cmd), e))?;
-        let v = verdict(&expected, &run, j.rule, &j.limits);
-        let memory = run.peak.map_or(String::new(), |p| p.to_string());
-        writeln!(
-            out,
-            "{:<3} {:>6} ms cpu {:>6} ms wall {memory:>10}  {}",
-            v.code(),
-            run.cpu.as_millis(),
-            run.wall.as_millis(),
-            case.name()
-        )
-        .map_err(Error::stdout)?;
-        let reproduce = format!("{} < {}", j.cmd, case.name());
-        match &v {
-            Verdict::Accepted => {}
-            Verdict::WrongAnswer(m) => {
-                writeln!(out, "    line {}: {}", m.line + 1, m.detail).map_err(Error::stdout)?;
-                let want = cases::display(expected_path);
-                writeln!(out, "    reproduce: {reproduce} | diff - {want}")
-                    .map_err(Error::stdout)?;
-            }
-            Verdict::RuntimeError(status) => {
-                writeln!(out, "    {}", runtime_error(*status, &run, "    "))
-                    .map_err(Error::stdout)?;
-                writeln!(out, "    reproduce: {reproduce}").map_err(Error::stdout)?;
-            }
-            Verdict::TimeLimit
-            | Verdict::IdleLimit
-            | Verdict::MemoryLimit
-            | Verdict::OutputLimit => {
-                writeln!(out, "    {}", over_limit(&v, &run, &j.limits)).map_err(Error::stdout)?;
-                writeln!(out, "    reproduce: {reproduce}").map_err(Error::stdout)?;
-            }
+    Ok((judged, skipped))
+}
+
+/// One judged case's run and verdict.
+pub struct Record<'c> {
+    pub judged: &'c Judged,
+    pub run: Outcome,
+    pub verdict: Verdict,
+}
+
+impl Record<'_> {
+    fn accepted(&self) -> bool {
+        self.verdict == Verdict::Accepted
+    }
+}
+
+/// Runs `j`'s program on one case and judges its run.
+fn run_case<'c>(j: &Judge, judged: &'c Judged) -> Result<Record<'c>> {
+    let case = &judged.case;
+    let input = std::fs::read(&case.input).map_err(|e| Error::read(case.name(), e))?;
+    let expected = cases::read_text(&judged.expected)?;
+    let run = run::run(j.cmd, &input, j.limits, None)
+        .map_err(|e| Error::start(format!("`{}`", j.cmd), e))?;
+    let verdict = verdict(&expected, &run, j.rule, &j.limits);
+    Ok(Record { judged, run, verdict })
+}
+
+/// A record's lines: the verdict, times, memory and case; on a failure,
+/// what failed and how to run it again; a case beyond the judge's data
+/// says so.
+fn describe(record: &Record, j: &Judge) -> String {
+    let (case, run, v) = (&record.judged.case, &record.run, &record.verdict);
+    let mut text = String::new();
+    let memory = run.peak.map_or(String::new(), |p| p.to_string());
+    let _ = writeln!(
+        text,
+        "{:<3} {:>6} ms cpu {:>6} ms wall {memory:>10}  {}",
+        v.code(),
+        run.cpu.as_millis(),
+        run.wall.as_millis(),
+        case.name()
+    );
+    let reproduce = format!("{} < {}", j.cmd, case.name());
+    match v {
+        Verdict::Accepted => {}
+        Verdict::WrongAnswer(m) => {
+            let _ = writeln!(text, "    line {}: {}", m.line + 1, m.detail);
+            let want = cases::display(&record.judged.expected);
+            let _ = writeln!(text, "    reproduce: {reproduce} | diff - {want}");
         }
-        let accepted = v == Verdict::Accepted;
-        if let Some(why) = &case.beyond {
-            writeln!(out, "    beyond the judge's data: {why}").map_err(Error::stdout)?;
-            beyond_run += 1;
-            beyond_ac += usize::from(accepted);
+        Verdict::RuntimeError(status) => {
+            let _ = writeln!(text, "    {}", runtime_error(*status, run, "    "));
+            let _ = writeln!(text, "    reproduce: {reproduce}");
+        }
+        Verdict::TimeLimit | Verdict::IdleLimit | Verdict::MemoryLimit | Verdict::OutputLimit => {
+            let _ = writeln!(text, "    {}", over_limit(v, run, &j.limits));
+            let _ = writeln!(text, "    reproduce: {reproduce}");
+        }
+    }
+    if let Some(why) = &case.beyond {
+        let _ = writeln!(text, "    beyond the judge's data: {why}");
+    }
+    text
+}
+
+/// The verdicts counted: within the judge's data by verdict, beyond it
+/// apart.
+#[derive(Default)]
+struct Tally {
+    /// In the order of [`Verdict::CODES`]: AC, WA, RE, TLE, ILE, MLE, OLE.
+    counts: [usize; Verdict::CODES.len()],
+    beyond_run: usize,
+    beyond_ac: usize,
+}
+
+impl Tally {
+    fn add(&mut self, record: &Record) {
+        if record.judged.case.beyond.is_some() {
+            self.beyond_run += 1;
+            self.beyond_ac += usize::from(record.accepted());
         } else {
-            counts[v.index()] += 1;
-        }
-        out.flush().map_err(Error::stdout)?;
-        if j.fail_fast && !accepted && case.beyond.is_none() && left > 0 {
-            writeln!(
-                out,
-                "stopped at the first failure (--fail-fast): {left} {} not run",
-                cases_word(left)
-            )
-            .map_err(Error::stdout)?;
-            break;
+            self.counts[record.verdict.index()] += 1;
         }
     }
-    if !skipped.is_empty() {
-        writeln!(out, "not judged: {}", skipped.join(", ")).map_err(Error::stdout)?;
+
+    fn all_accepted(&self) -> bool {
+        self.counts[0] == self.counts.iter().sum::<usize>()
     }
-    let mut line = summary(counts);
-    if beyond_run > 0 {
-        line += &format!("; beyond the judge's data: {beyond_ac}/{beyond_run}");
+
+    /// The lines after the cases': those not judged, the summary, and what
+    /// "beyond the judge's data" means when some were.
+    fn closing(&self, skipped: &[String]) -> String {
+        let mut text = String::new();
+        if !skipped.is_empty() {
+            let _ = writeln!(text, "not judged: {}", skipped.join(", "));
+        }
+        text += &summary(self.counts);
+        if self.beyond_run > 0 {
+            let _ = write!(
+                text,
+                "; beyond the judge's data: {}/{}\n({BEYOND_MEANS})",
+                self.beyond_ac, self.beyond_run
+            );
+        }
+        text.push('\n');
+        text
     }
-    writeln!(out, "{line}").map_err(Error::stdout)?;
-    if beyond_run > 0 {
-        writeln!(out, "({BEYOND_MEANS})").map_err(Error::stdout)?;
-    }
-    Ok(counts[0] == counts.iter().sum::<usize>())
 }
 
 /// `AC 148/150 (WA 1, TLE 1)`: the failures in the order WA, RE, TLE, ILE,
 /// MLE, OLE. `counts` in the order of [`Verdict::CODES`] (those left out are 0).
+///
+/// # Panics
+/// If `counts` is empty.
 pub fn summary(counts: impl AsRef<[usize]>) -> String {
     let counts = counts.as_ref();
     let total: usize = counts.iter().sum();

@@ -14,5 +14,6 @@ fn main() {
     let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
     let live = stderr.is_terminal();
     let code = kit::cli::main_as(&program, &args, &mut stdout.lock(), &mut stderr.lock(), live);
+    kit::run::release_groups();
     std::process::exit(code);
 }

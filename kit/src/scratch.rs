@@ -3,7 +3,8 @@
 //! dropped, executable scripts in them, and CPU hogs that simulate a busy
 //! machine. Test support only: compiled for `cfg(test)` and with the
 //! `test-support` feature (the root's dev-dependency), never in kit
-//! itself; below everything but `run`, so any module's tests may use it.
+//! itself; above `run` (whose own tests do not use it), so any other
+//! module's tests may use it.
 
 use crate::run::Cmd;
 use std::path::{Path, PathBuf};
@@ -120,7 +121,7 @@ impl AsRef<Path> for Scratch {
 
 /// `sh -c SCRIPT`: a test's program or solver in one line.
 pub fn sh(script: &str) -> Cmd {
-    Cmd::new("sh").arg("-c").arg(script)
+    Cmd::shell(script)
 }
 
 /// Compiles a copy of the Rust program `source` with one change, into

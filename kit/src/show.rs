@@ -29,6 +29,11 @@ Open it in any browser; FILE.html#step=N opens a replay at event N.
 ";
 
 /// The page of `problem` for `input`, in memory (tests and small pages).
+///
+/// # Errors
+/// A page error for a problem without a page or a page that is not
+/// UTF-8; the errors of the problem's page builder (our solver refusing the
+/// case, say).
 pub fn page(problem: &str, input: &[u8], solver: &Path, title: &str) -> Result<String> {
     let mut page = Vec::new();
     problems::named(problem)?.page(input, solver, title, &mut page)?;
@@ -54,6 +59,10 @@ pub struct Options {
 }
 
 /// Writes the page of `options.case`, says where on `out`.
+///
+/// # Errors
+/// A read error for the case, a write error for the page file (no half page
+/// is left) or stdout; the errors of [`page`]'s builders.
 pub fn show(options: &Options, out: &mut dyn Write) -> Result<bool> {
     let (problem, case) = (options.problem, options.case.as_path());
     let input = std::fs::read(case).map_err(|e| Error::read(case.display(), e))?;

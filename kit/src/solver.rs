@@ -12,6 +12,10 @@ pub const DIR_VAR: &str = "KIT_SOLVER_DIR";
 
 /// Our solver for `problem` (its binary has the problem's name), or a
 /// message that says how to get it.
+///
+/// # Errors
+/// A usage error when `explicit` is not a file, or our solver is not built
+/// where kit looks for it.
 pub fn locate(problem: &str, explicit: Option<&Path>) -> Result<PathBuf> {
     if let Some(path) = explicit {
         return if path.is_file() {

@@ -38,6 +38,26 @@ near_cap() {
   [ "$2" -gt $(($(cap_of "$1") / 8 * 7)) ]
 }
 
+# close_to_cap BIN SIZE: whether SIZE is within 2% of BIN's cap, where one
+# more shared block or a grown one breaks the file first.
+close_to_cap() {
+  [ "$2" -gt $(($(cap_of "$1") - $(cap_of "$1") / 50)) ]
+}
+
+# shared_blocks FILE: the marked shared blocks of FILE by size in bytes,
+# largest first, as `NAME N bytes; ...` (begin and end lines included).
+shared_blocks() {
+  local size name list=""
+  while read -r size name; do
+    list="${list:+$list; }$name $(grouped "$size") bytes"
+  done < <(LC_ALL=C awk '
+    /^\/\/ shared: [A-Za-z0-9_-]+ begin/ { name = $3 }
+    name != "" { size[name] += length($0) + 1 }
+    /^\/\/ shared: [A-Za-z0-9_-]+ end/ { name = "" }
+    END { for (n in size) print size[n], n }' "$1" | sort -rn)
+  echo "$list"
+}
+
 # ratio SECONDS REFERENCE: SECONDS / REFERENCE with two decimals.
 ratio() {
   awk -v s="$1" -v r="$2" 'BEGIN { printf "%.2f\n", (r > 0 ? s / r : 0) }'

@@ -113,24 +113,15 @@ fn unwritable(e: io::Error) -> Failure {
 pub(crate) fn show(token: &[u8]) -> String {
     let mut s = String::new();
     let mut rest = token;
-    let mut count = 0;
-    while !rest.is_empty() && count < 40 {
-        // The character that starts here, if these bytes are UTF-8.
-        let len = match rest[0] {
-            0xc0..=0xdf => 2,
-            0xe0..=0xef => 3,
-            0xf0..=0xf7 => 4,
-            _ => 1,
-        };
-        let text = rest.get(..len).and_then(|b| std::str::from_utf8(b).ok());
-        let c = text.and_then(|text| text.chars().next());
-        let len = if c.is_some() { len } else { 1 };
-        match c {
+    for _ in 0..40 {
+        // The character that starts here: the shortest UTF-8 prefix.
+        let text = (1..5).find_map(|n| std::str::from_utf8(rest.get(..n)?).ok());
+        let len = text.map_or(1, str::len).min(rest.len());
+        match text.and_then(|t| t.chars().next()) {
             Some(c) if !c.is_control() => s.push(c),
             _ => rest[..len].iter().for_each(|b| s += &format!("\\x{:02x}", b)),
         }
         rest = &rest[len..];
-        count += 1;
     }
     if !rest.is_empty() {
         s += "...";
@@ -385,11 +376,14 @@ impl std::hash::Hasher for FxHasher {
 
 type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 
-/// One skill (技能): its name, its change of 集, the least 集 it needs.
+/// One skill (技能): its name, its change of 集, the least 集 it needs,
+/// and the skills it beats as its line lists them (kit rewrites inputs).
 pub(crate) struct Skill<'a> {
     pub(crate) name: &'a [u8],
     pub(crate) delta: i64,
     pub(crate) req: i64,
+    #[allow(dead_code)] // kit's; the programs ask `beats`
+    pub(crate) beaten: Vec<u32>,
 }
 
 /// A lasting effect: when `skill`, played by one side, meets `met`, played
@@ -545,7 +539,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         index.insert(name.text, id);
         lines.push(name.line);
-        skills.push(Skill { name: name.text, delta, req });
+        skills.push(Skill { name: name.text, delta, req, beaten: Vec::new() });
     }
     let mut v = Variant {
         skills,
@@ -571,6 +565,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         if !v.beats.insert(pair(w, l)) {
             return t.fail(format!("skill `{}` lists `{}` twice", wname(), show(t.text)));
         }
+        v.skills[w as usize].beaten.push(l);
     }
     if lx.peek() == Some(LASTING) {
         parse_lasting(lx, &mut v)?;
@@ -1071,14 +1066,10 @@ fn main() {
     }
 }
 
-/// The help, or stdin through `solve` to stdout (and the trace to stderr),
-/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
-/// for exit 3) or INVALID with the one line (docs/contract.md).
+/// The help, or stdin through `solve` to stdout; the exit code.
 fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
-    let mut args: Vec<OsString> = args.collect();
-    let given = args.len();
-    args.retain(|a| a != "--validate");
-    let validate = args.len() < given;
+    let (validate, args): (Vec<_>, Vec<_>) = args.partition(|a| a == "--validate");
+    let validate = !validate.is_empty();
     let mut options = match parse_args(args.into_iter())? {
         Command::Help => {
             let mut out = io::stdout();
@@ -1087,28 +1078,25 @@ fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
         }
         Command::Run(options) => options,
     };
-    let no_value: [OsString; 0] = [];
-    if validate && !options.set("--strict", &mut no_value.iter())? {
+    if validate && !options.set("--strict", &mut [].iter())? {
         return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
     }
     let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        return Err(Failure::UnreadableInput(e.to_string()));
-    }
+    let read = io::stdin().lock().read_to_end(&mut input);
+    read.map_err(|e| Failure::UnreadableInput(e.to_string()))?;
     // One type for both ends, so that `solve` is compiled once: stdout and
     // stderr, or nowhere for `--validate`.
     let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match validate {
         true => (Box::new(io::sink()), Box::new(io::sink())),
         false => (Box::new(io::stdout().lock()), Box::new(io::stderr().lock())),
     };
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
-    let mut trace = io::BufWriter::new(stderr);
-    let solved = solve(input, &options, &mut out, &mut trace);
-    // Both go out before the error line (exit 3 may follow an answer).
-    let traced = trace.flush();
-    drop(trace);
-    let written = out.flush();
-    drop(out);
+    let (solved, flushed) = {
+        let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
+        let mut trace = io::BufWriter::new(stderr);
+        let solved = solve(input, &options, &mut out, &mut trace);
+        // Both go out before the error line (exit 3 may follow an answer).
+        (solved, trace.flush().and(out.flush()))
+    };
     if validate {
         return match solved {
             Err(failure) if failure.exit_code() == 2 => {
@@ -1120,7 +1108,7 @@ fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
         };
     }
     solved?;
-    traced.and(written).map_err(unwritable)?;
+    flushed.map_err(unwritable)?;
     Ok(0)
 }
 // shared: solver-run end

@@ -4,6 +4,12 @@
 //! marked block `command-line`: the trainer imports this module (its
 //! `Options`, `Failure` and `BIN` are the parent's); scripts/sync-shared
 //! copies the block into the four pasted solvers.
+//!
+//! # Errors
+//! `parse_args` returns `Failure::BadArgument` (exit 2) for an argument
+//! that is not UTF-8, an unknown option, an unexpected argument, or what
+//! the program's `Options::set` refuses; the message ends `(see --help)`.
+//! (The block's own comments stay short: every pasted file carries them.)
 
 use std::ffi::OsString;
 use std::io::{self, Write};

@@ -252,11 +252,14 @@ impl std::hash::Hasher for FxHasher {
 
 type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 
-/// One skill (技能): its name, its change of 集, the least 集 it needs.
+/// One skill (技能): its name, its change of 集, the least 集 it needs,
+/// and the skills it beats as its line lists them (kit rewrites inputs).
 pub(crate) struct Skill<'a> {
     pub(crate) name: &'a [u8],
     pub(crate) delta: i64,
     pub(crate) req: i64,
+    #[allow(dead_code)] // kit's; the programs ask `beats`
+    pub(crate) beaten: Vec<u32>,
 }
 
 /// A lasting effect: when `skill`, played by one side, meets `met`, played
@@ -412,7 +415,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         }
         index.insert(name.text, id);
         lines.push(name.line);
-        skills.push(Skill { name: name.text, delta, req });
+        skills.push(Skill { name: name.text, delta, req, beaten: Vec::new() });
     }
     let mut v = Variant {
         skills,
@@ -438,6 +441,7 @@ pub(crate) fn parse_variant<'a>(lx: &mut Lexer<'a>) -> Result<Variant<'a>, Failu
         if !v.beats.insert(pair(w, l)) {
             return t.fail(format!("skill `{}` lists `{}` twice", wname(), show(t.text)));
         }
+        v.skills[w as usize].beaten.push(l);
     }
     if lx.peek() == Some(LASTING) {
         parse_lasting(lx, &mut v)?;

@@ -6,6 +6,11 @@
 /// Solves `a x = b` for each right-hand side `b` of `rhs`, `a` being n x n
 /// (row-major): one factorisation for all. `None` if `a` is singular to
 /// working precision.
+///
+/// O(n^3) for the factorisation, O(n^2) per right-hand side.
+///
+/// # Panics
+/// If `a` has fewer than n * n entries or a right-hand side fewer than n.
 pub fn solve_all(a: Vec<f64>, n: usize, rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let lu = Lu::new(a, n)?;
     Some(rhs.iter().map(|b| lu.solve(b)).collect())

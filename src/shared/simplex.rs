@@ -7,6 +7,12 @@
 /// The value of the matrix game `a` (rows x cols, rows maximise) and an
 /// optimal row strategy: the simplex by Bland's rule (it cannot cycle), on
 /// the game shifted to entries >= 1, whose value is 1 / (the optimal sum).
+///
+/// Each pivot is O(rows * cols); Bland's rule rules out cycling, not an
+/// exponential number of pivots.
+///
+/// # Panics
+/// If `a` has fewer than rows * cols entries.
 pub fn matrix_game(a: &[f64], rows: usize, cols: usize) -> (f64, Vec<f64>) {
     let mut lp = Simplex::default();
     // ji_solver bounds its work with this pivot counter; here it only counts.

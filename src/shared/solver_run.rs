@@ -5,6 +5,18 @@
 //! block), so no crate imports it as a module: scripts/sync-shared copies
 //! the block into src/bin/{zhuguosha,ants_battle,ji_referee,ji_solver}.rs,
 //! and those files compile it.
+//!
+//! `run` prints the help, or passes stdin through `solve` to stdout (and
+//! the trace to stderr), both buffered and flushed before any error line,
+//! and returns the exit code. With `--validate` it sets `--strict` (a
+//! solver without it refuses), prints nothing and returns VALID (also for
+//! an input without an answer, exit 3) or INVALID after the one error line
+//! (docs/contract.md).
+//!
+//! # Errors
+//! `run` returns the solver's `Failure`: a refused argument, an
+//! unreadable stdin, `solve`'s own, an unwritable output; `main` prints it
+//! and exits with its code.
 
 // shared: solver-run begin, master src/shared/solver_run.rs (edit there, then run scripts/sync-shared)
 
@@ -20,14 +32,10 @@ fn main() {
     }
 }
 
-/// The help, or stdin through `solve` to stdout (and the trace to stderr),
-/// buffered; the exit code. `--validate`: `--strict`, no output, VALID (also
-/// for exit 3) or INVALID with the one line (docs/contract.md).
+/// The help, or stdin through `solve` to stdout; the exit code.
 fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
-    let mut args: Vec<OsString> = args.collect();
-    let given = args.len();
-    args.retain(|a| a != "--validate");
-    let validate = args.len() < given;
+    let (validate, args): (Vec<_>, Vec<_>) = args.partition(|a| a == "--validate");
+    let validate = !validate.is_empty();
     let mut options = match parse_args(args.into_iter())? {
         Command::Help => {
             let mut out = io::stdout();
@@ -36,28 +44,25 @@ fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
         }
         Command::Run(options) => options,
     };
-    let no_value: [OsString; 0] = [];
-    if validate && !options.set("--strict", &mut no_value.iter())? {
+    if validate && !options.set("--strict", &mut [].iter())? {
         return Err(refused(format!("--validate needs --strict, which {} lacks", BIN)));
     }
     let mut input = Vec::new();
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        return Err(Failure::UnreadableInput(e.to_string()));
-    }
+    let read = io::stdin().lock().read_to_end(&mut input);
+    read.map_err(|e| Failure::UnreadableInput(e.to_string()))?;
     // One type for both ends, so that `solve` is compiled once: stdout and
     // stderr, or nowhere for `--validate`.
     let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match validate {
         true => (Box::new(io::sink()), Box::new(io::sink())),
         false => (Box::new(io::stdout().lock()), Box::new(io::stderr().lock())),
     };
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
-    let mut trace = io::BufWriter::new(stderr);
-    let solved = solve(input, &options, &mut out, &mut trace);
-    // Both go out before the error line (exit 3 may follow an answer).
-    let traced = trace.flush();
-    drop(trace);
-    let written = out.flush();
-    drop(out);
+    let (solved, flushed) = {
+        let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
+        let mut trace = io::BufWriter::new(stderr);
+        let solved = solve(input, &options, &mut out, &mut trace);
+        // Both go out before the error line (exit 3 may follow an answer).
+        (solved, trace.flush().and(out.flush()))
+    };
     if validate {
         return match solved {
             Err(failure) if failure.exit_code() == 2 => {
@@ -69,7 +74,7 @@ fn run(args: impl Iterator<Item = OsString>) -> Result<i32, Failure> {
         };
     }
     solved?;
-    traced.and(written).map_err(unwritable)?;
+    flushed.map_err(unwritable)?;
     Ok(0)
 }
 // shared: solver-run end

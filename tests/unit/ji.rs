@@ -215,7 +215,7 @@ fn moves_by_number_name_or_alias() {
     let mine: Vec<usize> = (0..model.n).filter(|&x| model.variant.skills[x].req <= 1).collect();
     let read = |typed: &'static str| -> (Option<usize>, String) {
         let mut out = Vec::new();
-        let mv = read_move(&model, &mine, 1, &mut typed.as_bytes(), &mut out, false).unwrap();
+        let mv = read_move(&model, &mine, 1, 0, &mut typed.as_bytes(), &mut out, false).unwrap();
         let x = match mv {
             Some(Move::Play(x)) => Some(x),
             _ => None,
@@ -238,7 +238,7 @@ fn moves_by_number_name_or_alias() {
     let v = parse_variant(b"2\nA 1 0 0\n1 0 0 0", "v", 0).unwrap();
     let model = Model::new(v);
     let mut out = Vec::new();
-    let mv = read_move(&model, &[0, 1], 0, &mut &b"1\n"[..], &mut out, false).unwrap();
+    let mv = read_move(&model, &[0, 1], 0, 0, &mut &b"1\n"[..], &mut out, false).unwrap();
     assert!(matches!(mv, Some(Move::Play(1))));
 }
 
@@ -251,7 +251,7 @@ fn english_names_are_moves_in_any_case_with_or_without_the_space() {
     for word in typed {
         let mut out = Vec::new();
         let line = format!("{word}\n");
-        let mv = read_move(&model, &mine, 1, &mut line.as_bytes(), &mut out, false).unwrap();
+        let mv = read_move(&model, &mine, 1, 0, &mut line.as_bytes(), &mut out, false).unwrap();
         let said = String::from_utf8(out).unwrap();
         assert!(matches!(mv, Some(Move::Play(x)) if x == big_shield), "{word:?}: {said}");
     }
@@ -377,6 +377,8 @@ fn nothing_to_play_at_zero_is_said_not_a_panic() {
             Skill { name: "B".into(), delta: -1, req: 1 },
         ],
         beats: vec![0b10, 0],
+        takes: vec![0; 4],
+        losses: vec![Losses::NONE],
     };
     let mut out = Vec::new();
     let mut s = session(v, &mut out);

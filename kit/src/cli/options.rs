@@ -1,7 +1,7 @@
 //! Each command's options: what it accepts ([`Spec`]) and the typed
 //! options read from its words.
 
-use super::words::{self, parse, positive, unexpected, Spec, Word};
+use super::words::{self, parse, parse_with_program, positive, unexpected, Spec, Word};
 use crate::error::{Error, Result};
 use crate::gen;
 use crate::judge::{self, Limits};
@@ -56,8 +56,7 @@ impl LimitWords {
 
 /// The profile called `name` of `problem`, or a message listing them.
 fn profile(problem: &dyn Problem, name: &str) -> Result<&'static str> {
-    gen::check_profile(problem, name)?;
-    Ok(problem.profiles().iter().find(|p| p.name == name).expect("checked").name)
+    Ok(gen::profile(problem, name)?.name)
 }
 
 pub const GEN: Spec = Spec {
@@ -115,16 +114,18 @@ pub struct GenOptions {
     pub out: Option<PathBuf>,
     /// `--force`: overwrite cases in `out`.
     pub force: bool,
-    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
     pub solver: Option<PathBuf>,
 }
 
 impl GenOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
     pub fn parse(args: &[OsString]) -> Result<GenOptions> {
         let (mut list, mut force) = (false, false);
         let (mut profile_name, mut seed, mut count) = (None, 1, None);
         let (mut out, mut solver) = (None, None);
-        let parsed = parse(args, &GEN, |word| {
+        let problem = parse(args, &GEN, |word| {
             match word {
                 Word::Value("--profile", v) => profile_name = Some(v.to_string()),
                 Word::Value("--seed", v) => seed = words::number("--seed", v)?,
@@ -138,7 +139,6 @@ impl GenOptions {
             }
             Ok(())
         })?;
-        let problem = parsed.problem;
         let mut options = GenOptions {
             problem,
             list,
@@ -194,11 +194,13 @@ impl JudgeOptions {
         }
     }
 
+    /// # Errors
+    /// A usage error naming the word refused.
     pub fn parse(args: &[OsString]) -> Result<JudgeOptions> {
         let (mut dirs, mut cases) = (Vec::new(), Vec::new());
         let mut limits = LimitWords::new();
         let mut fail_fast = false;
-        let parsed = parse(args, &JUDGE, |word| {
+        let parsed = parse_with_program(args, &JUDGE, |word| {
             if limits.take(&word)? {
                 return Ok(());
             }
@@ -211,7 +213,6 @@ impl JudgeOptions {
             }
             Ok(())
         })?;
-        let cmd = parsed.cmd.expect("JUDGE takes a program");
         let limits = limits.limits(parsed.problem);
         Ok(JudgeOptions {
             problem: parsed.problem,
@@ -221,7 +222,7 @@ impl JudgeOptions {
             memory_limit_mb: limits.memory_mb,
             output_limit_mb: limits.output_mb,
             fail_fast,
-            cmd,
+            cmd: parsed.cmd,
         })
     }
 }
@@ -245,7 +246,7 @@ pub struct StressOptions {
     pub memory_limit_mb: u64,
     /// `--output-limit MB` of stdout per run, by default the problem's.
     pub output_limit_mb: u64,
-    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
     pub solver: Option<PathBuf>,
     /// `--keep-going`: past every failure, each one shrunk and saved.
     pub keep_going: bool,
@@ -267,13 +268,15 @@ impl StressOptions {
         }
     }
 
+    /// # Errors
+    /// A usage error naming the word refused, or a profile the problem lacks.
     pub fn parse(args: &[OsString]) -> Result<StressOptions> {
         let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
         let (mut out, mut solver, mut generator) = (None, None, None);
         let mut limits = LimitWords::new();
         let mut keep_going = false;
         let mut shrink_time = stress::SHRINK_TIME;
-        let parsed = parse(args, &STRESS, |word| {
+        let parsed = parse_with_program(args, &STRESS, |word| {
             if limits.take(&word)? {
                 return Ok(());
             }
@@ -328,17 +331,20 @@ impl StressOptions {
             keep_going,
             generator,
             shrink_time,
-            cmd: parsed.cmd.expect("STRESS takes a program"),
+            cmd: parsed.cmd,
         })
     }
 }
 
 /// `kit show`'s options: the problem, one case, `--out`, `--solver`.
+///
+/// # Errors
+/// A usage error naming the word refused.
 pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
     let (mut case, mut page_file, mut solver) = (None, None, None);
     let usage =
         "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)";
-    let parsed = parse(args, &SHOW, |word| {
+    let problem = parse(args, &SHOW, |word| {
         match word {
             Word::Value("--out", v) => page_file = Some(PathBuf::from(v)),
             Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
@@ -349,7 +355,7 @@ pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
         Ok(())
     })?;
     let case = case.ok_or_else(|| Error::usage(usage))?;
-    Ok(crate::show::Options { problem: parsed.problem, case, page_file, solver })
+    Ok(crate::show::Options { problem, case, page_file, solver })
 }
 
 /// `kit package`'s options.
@@ -361,14 +367,16 @@ pub struct PackageOptions {
     pub zip: Option<PathBuf>,
     /// `--force`: replace DIR (and FILE) if they exist.
     pub force: bool,
-    /// `--solver PATH`: our solver, else beside kit ([`solver::locate`]).
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
     pub solver: Option<PathBuf>,
 }
 
 impl PackageOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
     pub fn parse(args: &[OsString]) -> Result<PackageOptions> {
         let (mut dir, mut zip, mut solver, mut force) = (None, None, None, false);
-        let parsed = parse(args, &PACKAGE, |word| {
+        let problem = parse(args, &PACKAGE, |word| {
             match word {
                 Word::Value("--out", v) => dir = Some(PathBuf::from(v)),
                 Word::Value("--zip", v) => zip = Some(PathBuf::from(v)),
@@ -380,6 +388,6 @@ impl PackageOptions {
             Ok(())
         })?;
         let dir = dir.ok_or_else(|| Error::usage("--out DIR is required"))?;
-        Ok(PackageOptions { problem: parsed.problem, dir, zip, force, solver })
+        Ok(PackageOptions { problem, dir, zip, force, solver })
     }
 }

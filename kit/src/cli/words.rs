@@ -28,21 +28,56 @@ pub enum Word<'w> {
     Extra(&'w str),
 }
 
-/// What every command's words hold besides its options.
-pub struct Parsed {
+/// What the words of a command that runs a program hold besides its
+/// options.
+pub struct WithProgram {
     pub problem: &'static dyn Problem,
-    /// The words after `--` (with [`Spec::takes_cmd`]).
-    pub cmd: Option<Cmd>,
+    /// The words after `--`.
+    pub cmd: Cmd,
 }
 
-/// Reads a command's words by `spec`: the first plain word is the
-/// problem, each option goes to `take`, the words after `--` are the
-/// program to run.
+/// Reads the words of a command without a program by `spec`: the first
+/// plain word is the problem, each option goes to `take`.
+///
+/// # Errors
+/// A usage error for a word `spec` does not allow, a missing or unknown
+/// problem, or what `take` refuses.
 pub fn parse(
     args: &[OsString],
     spec: &Spec,
+    take: impl FnMut(Word) -> Result<()>,
+) -> Result<&'static dyn Problem> {
+    let (name, _) = read(args, spec, take)?;
+    problems::named(name)
+}
+
+/// Reads the words of a command that runs a program by `spec` (one with
+/// [`Spec::takes_cmd`]), as [`parse`] does; the words after `--` are the
+/// program.
+///
+/// # Errors
+/// As [`parse`]'s, and a usage error when no program follows `--`.
+pub fn parse_with_program(
+    args: &[OsString],
+    spec: &Spec,
+    take: impl FnMut(Word) -> Result<()>,
+) -> Result<WithProgram> {
+    let (name, cmd) = read(args, spec, take)?;
+    let cmd = cmd.ok_or_else(|| {
+        Error::usage(
+            "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`",
+        )
+    })?;
+    Ok(WithProgram { problem: problems::named(name)?, cmd })
+}
+
+/// The problem's name and the program, if any, of a command's words; the
+/// options handed to `take`.
+fn read<'a>(
+    args: &'a [OsString],
+    spec: &Spec,
     mut take: impl FnMut(Word) -> Result<()>,
-) -> Result<Parsed> {
+) -> Result<(&'a str, Option<Cmd>)> {
     let mut problem = None;
     let mut cmd = None;
     let mut given: Vec<&str> = Vec::new();
@@ -92,13 +127,7 @@ pub fn parse(
     }
     let name =
         problem.ok_or_else(|| Error::usage(format!("which problem? ({})", problems::names())))?;
-    if spec.takes_cmd && cmd.is_none() {
-        return Err(Error::usage(
-            "no program to run: put it after `--`, as in `-- ./a.out` or `-- python3 sol.py`",
-        ));
-    }
-    let problem = problems::named(name)?;
-    Ok(Parsed { problem, cmd })
+    Ok((name, cmd))
 }
 
 /// An option of a command's [`Spec`] that its options do not read: our
@@ -115,6 +144,9 @@ pub fn unexpected(word: &str) -> Error {
 }
 
 /// The value of `--name` as a non-negative integer (of 64 bits).
+///
+/// # Errors
+/// A usage error naming the option when `value` is not a number.
 pub fn number(name: &str, value: &str) -> Result<u64> {
     value.parse().map_err(|_| {
         let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
@@ -127,6 +159,9 @@ pub fn number(name: &str, value: &str) -> Result<u64> {
 }
 
 /// The value of `--name` as a number of at least 1.
+///
+/// # Errors
+/// A usage error naming the option when `value` is not a number or is 0.
 pub fn positive(name: &str, value: &str, unit: &str) -> Result<u64> {
     match number(name, value)? {
         0 => Err(Error::usage(format!("{name} must be at least 1{unit}"))),
@@ -135,16 +170,25 @@ pub fn positive(name: &str, value: &str, unit: &str) -> Result<u64> {
 }
 
 /// `--time-limit MS`: CPU time per run.
+///
+/// # Errors
+/// A usage error when `value` is not a positive number of milliseconds.
 pub fn time_limit(value: &str) -> Result<Duration> {
     Ok(Duration::from_millis(positive("--time-limit", value, " ms")?))
 }
 
 /// `--memory-limit MB`: resident memory per run, in MiB.
+///
+/// # Errors
+/// A usage error when `value` is not a positive number of MB.
 pub fn memory_limit(value: &str) -> Result<u64> {
     positive("--memory-limit", value, " MB")
 }
 
 /// `--output-limit MB`: stdout per run, in MiB.
+///
+/// # Errors
+/// A usage error when `value` is not a positive number of MB.
 pub fn output_limit(value: &str) -> Result<u64> {
     positive("--output-limit", value, " MB")
 }

@@ -82,6 +82,11 @@ fn trim(line: &[u8]) -> &[u8] {
 /// The page: `ants_battle --explain` on `input`, its output read line by
 /// line as it comes (445 MB for a 5000 x 5000 map: never held), and the
 /// page written as it is packed.
+///
+/// # Errors
+/// The errors of [`super::page::run_streamed`]; a run error when our solver
+/// refuses the case; a page error when its explanation cannot be read; a
+/// write error for the page.
 pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
     let mut reader = Reader::new(input_map(input));
     let run = {
@@ -100,6 +105,9 @@ pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> e
 
 /// The battle of `input`, from the solver's whole `--explain` output (for
 /// tests: [`page`] reads it as it comes).
+///
+/// # Errors
+/// What in `input` or `output` cannot be read, as a message.
 pub fn battle(input: &str, output: &str) -> Result<Battle, String> {
     let mut reader = Reader::new(input_map(input.as_bytes()));
     let mut lines = Lines::new(|line| reader.line(line));

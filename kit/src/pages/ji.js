@@ -89,40 +89,50 @@ if (DATA.kind === "ji_referee") {
 } else {
   const side = DATA.c + 1;
   document.getElementById("status").textContent =
-    DATA.skills.length + " skills, states 0.." + DATA.c + " x 0.." + DATA.c + ", " + DATA.queries.length + " queries in the input";
+    DATA.skills.length + " skills, states 0.." + DATA.c + " x 0.." + DATA.c + ", " + DATA.queries.length + " queries in the input" + (DATA.lost.length > 1 ? ", " + DATA.lost.length + " combinations of lost skills" : "");
   const limit = DATA.R === "0" || /^0+$/.test(DATA.R) ? "no round limit (R = 0)" : "R = " + DATA.R + ": after " + DATA.R + " rounds the game is a draw";
   const chance = "p = " + DATA.p + ": after every round that does not end the game, it is called off as a draw with probability " + DATA.p + "%";
   app.append(el("div", "about", "The value of every state of this 集 game under optimal play (ji_solver --strategy): P(A wins) − P(B wins) from the state where A holds x 集 (down) and B holds y 集 (across). Framed: the input's queries. Hover over or click a state for both players' optimal first-round strategies."));
   const rules = el("div", "mono", limit + "; " + chance + "."); rules.id = "rules";
   app.append(rules, variantTable());
+  // One table per combination of lost skills (a variant without lasting
+  // effects has one, where nothing is lost).
   const wrap = el("div", "cols");
-  const table = el("table", "grid heat"); table.id = "heat";
+  const tables = el("div");
   const info = el("div", "info"); info.id = "info";
-  wrap.append(table, info);
+  wrap.append(tables, info);
   app.append(wrap);
-  const queried = new Set(DATA.queries.map(([x, y]) => x * side + y));
-  const head = el("tr"); head.append(el("th", "", "A \\ B"));
-  for (let y = 0; y < side; y++) head.append(el("th", "", String(y)));
-  table.append(head);
+  const plane = side * side;
+  const queried = new Set(DATA.queries.map(([x, y, t]) => (t || 0) * plane + x * side + y));
   const colour = v => {
     // Blue: A ahead, red: B ahead, white: even.
     const a = Math.min(1, Math.abs(v));
     const shade = Math.round(255 - 150 * a);
     return v >= 0 ? "rgb(" + shade + "," + shade + ",255)" : "rgb(255," + shade + "," + shade + ")";
   };
+  const lostWords = ([a, b]) => "A has lost " + (a.length ? a.join(" ") : "nothing") + "; B has lost " + (b.length ? b.join(" ") : "nothing");
   const cells = [];
-  for (let x = 0; x < side; x++) {
-    const tr = el("tr"); tr.append(el("th", "", String(x)));
-    for (let y = 0; y < side; y++) {
-      const [value] = DATA.cells[x * side + y];
-      const v = parseFloat(value);
-      const td = el("td", queried.has(x * side + y) ? "query" : "", v.toFixed(2).replace("-0.00", "0.00"));
-      td.style.background = colour(v);
-      td.dataset.x = x; td.dataset.y = y; td.title = "A " + x + ", B " + y + ": " + value;
-      tr.append(td); cells.push(td);
+  DATA.lost.forEach((lost, t) => {
+    if (DATA.lost.length > 1) tables.append(el("div", "mono", lostWords(lost)));
+    const table = el("table", "grid heat"); table.id = t ? "heat" + t : "heat";
+    const head = el("tr"); head.append(el("th", "", "A \\ B"));
+    for (let y = 0; y < side; y++) head.append(el("th", "", String(y)));
+    table.append(head);
+    for (let x = 0; x < side; x++) {
+      const tr = el("tr"); tr.append(el("th", "", String(x)));
+      for (let y = 0; y < side; y++) {
+        const at = t * plane + x * side + y;
+        const [value] = DATA.cells[at];
+        const v = parseFloat(value);
+        const td = el("td", queried.has(at) ? "query" : "", v.toFixed(2).replace("-0.00", "0.00"));
+        td.style.background = colour(v);
+        td.dataset.x = x; td.dataset.y = y; td.dataset.t = t; td.title = "A " + x + ", B " + y + ": " + value;
+        tr.append(td); cells.push(td);
+      }
+      table.append(tr);
     }
-    table.append(tr);
-  }
+    tables.append(table);
+  });
   let sel = null;
   function strategy(text) {
     const w = text.split(" "), div = el("div", "mono");
@@ -130,19 +140,21 @@ if (DATA.kind === "ji_referee") {
     for (let i = 0; i + 1 < w.length; i += 2) div.append(el("div", "", w[i] + "  " + w[i + 1] + (DATA.english[w[i]] ? "  " + DATA.english[w[i]] : "")));
     return div;
   }
-  function choose(x, y) {
+  function choose(x, y, t) {
     if (sel) sel.classList.remove("sel");
-    sel = cells[x * side + y]; sel.classList.add("sel");
-    const [value, a, b] = DATA.cells[x * side + y];
+    const at = t * plane + x * side + y;
+    sel = cells[at]; sel.classList.add("sel");
+    const [value, a, b] = DATA.cells[at];
     info.replaceChildren(el("b", "", "A holds " + x + " 集, B holds " + y), el("div", "mono", "value " + value));
+    if (DATA.lost.length > 1) info.append(el("div", "mono", lostWords(DATA.lost[t])));
     info.append(el("div", "", "A's optimal strategy:"), strategy(a), el("div", "", "B's optimal strategy:"), strategy(b));
-    info.dataset.x = x; info.dataset.y = y;
-    history.replaceState(null, "", "#state=" + x + "," + y);
+    info.dataset.x = x; info.dataset.y = y; info.dataset.t = t;
+    history.replaceState(null, "", "#state=" + x + "," + y + (t ? "," + t : ""));
   }
-  table.addEventListener("click", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y); });
-  table.addEventListener("mouseover", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y); });
-  const m = /state=(\d+),(\d+)/.exec(location.hash);
-  const first = DATA.queries[0] || [0, 0];
-  if (m && +m[1] < side && +m[2] < side) choose(+m[1], +m[2]);
-  else choose(Math.min(first[0], DATA.c), Math.min(first[1], DATA.c));
+  tables.addEventListener("click", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y, +d.t); });
+  tables.addEventListener("mouseover", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y, +d.t); });
+  const m = /state=(\d+),(\d+)(?:,(\d+))?/.exec(location.hash);
+  const first = DATA.queries[0] || [0, 0, 0];
+  if (m && +m[1] < side && +m[2] < side && +(m[3] || 0) < DATA.lost.length) choose(+m[1], +m[2], +(m[3] || 0));
+  else choose(Math.min(first[0], DATA.c), Math.min(first[1], DATA.c), first[2] || 0);
 }

@@ -1,6 +1,9 @@
 //! 集 (波波攒): the referee's record round by round (`ji_referee --trace`,
 //! docs/contract.md "Trace formats") and the solver's value table
-//! (`ji_solver --strategy` asked about every state).
+//! (`ji_solver --strategy` asked about every state, one table per
+//! combination of lost skills). Here too lives kit's import of the 集
+//! format's one reader, which the generators and shrinkers of
+//! `crate::problems::ji` (the layer above) read their inputs with.
 
 use super::json::{self, Json};
 use crate::error::{self, Error};
@@ -15,6 +18,88 @@ mod ji_english;
 
 pub use ji_english::ENGLISH;
 
+/// The 集 variant format: the master src/shared/ji_variant.rs, the reader
+/// of ji_referee, ji_solver and the trainer. It reports through `bad` and
+/// `bad_at` below and quotes tokens with the shared `show`.
+#[allow(dead_code)] // --strict and the name lookup are the programs'
+#[path = "../../../src/shared/ji_variant.rs"]
+pub(crate) mod format;
+
+#[path = "../../../src/shared/show.rs"]
+mod token_quote;
+use token_quote::show;
+
+/// The reader's refusal of a text: where, and why.
+pub(crate) struct Failure {
+    pub(crate) line: usize,
+    pub(crate) what: String,
+}
+
+fn bad<T>(line: usize, what: String) -> Result<T, Failure> {
+    Err(Failure { line, what })
+}
+
+/// Only --strict reports a column, and kit reads without it.
+fn bad_at<T>(line: usize, column: usize, what: String) -> Result<T, Failure> {
+    Err(Failure { line, what: format!("column {column}: {what}") })
+}
+
+/// Reads the variant that opens a 集 input (its lasting effects too);
+/// returns it with the lexer standing after it, or the reader's message.
+pub(crate) fn read_variant(
+    input: &[u8],
+) -> Result<(format::Variant<'_>, format::Lexer<'_>), String> {
+    let mut lx = format::Lexer::new(input);
+    lx.lasting = true;
+    match format::parse_variant(&mut lx) {
+        Ok(v) => Ok((v, lx)),
+        Err(f) => Err(format!("line {}: {}", f.line, f.what)),
+    }
+}
+
+/// The sets of skills one side can have lost to effects with these
+/// `taken` lists (ascending ids): their unions, the empty set first, then
+/// by size and ids. `None` past `most` sets. Cost: O(sets x effects x n).
+pub(crate) fn lost_sets<'t>(
+    taken: impl IntoIterator<Item = &'t [usize]>,
+    most: usize,
+) -> Option<Vec<Vec<usize>>> {
+    let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
+    for taken in taken {
+        for i in 0..sets.len() {
+            let mut union = sets[i].clone();
+            union.extend(taken);
+            union.sort_unstable();
+            union.dedup();
+            if !sets.contains(&union) {
+                if sets.len() == most {
+                    return None;
+                }
+                sets.push(union);
+            }
+        }
+    }
+    sets.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    Some(sets)
+}
+
+/// A query's losses as ji_solver reads them: ` lost i a_1 .. a_i j b_1 ..
+/// b_j` after `x y`, or nothing when neither side has lost a skill.
+pub(crate) fn lost_clause<S: AsRef<str>>(a: &[S], b: &[S]) -> String {
+    if a.is_empty() && b.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(" lost");
+    for side in [a, b] {
+        s.push_str(&format!(" {}", side.len()));
+        for name in side {
+            s.push(' ');
+            s.push_str(name.as_ref());
+        }
+    }
+    s
+}
+
 const SCRIPT: &str = include_str!("ji.js");
 
 /// The referee's page: `ji_referee --trace` on the record (or, for a
@@ -26,8 +111,7 @@ pub fn referee_page(
     page: &mut dyn Write,
 ) -> error::Result<()> {
     let text = String::from_utf8_lossy(input);
-    let words = tokens(&text);
-    let (skills, _) = skills(&words).map_err(Error::page)?;
+    let skills = skills(&read_variant(input).map_err(Error::page)?.0);
     let traced = super::page::run(solver, &["--trace"], input)?;
     let data = if traced.code == 0 {
         let rounds = rounds(&traced.stderr).map_err(Error::page)?;
@@ -65,23 +149,12 @@ pub fn solver_page(
     };
     let cells = cells(&run.stdout);
     let side = table.c + 1;
-    if cells.len() != side * side {
-        return Err(Error::run(format!(
-            "ji_solver answered {} of the {} states",
-            cells.len(),
-            side * side
-        )));
+    let states = side * side * table.lost.len();
+    if cells.len() != states {
+        let what = format!("ji_solver answered {} of the {} states", cells.len(), states);
+        return Err(Error::run(what));
     }
     super::page::write_json_page(page, title, SCRIPT, &solver_json(&table, &cells, note.as_deref()))
-}
-
-/// ji_referee reads and ji_solver reads: ASCII whitespace separates tokens
-/// (U+3000 and no-break spaces belong to names); a leading BOM is skipped.
-fn tokens(text: &str) -> Vec<&str> {
-    text.trim_start_matches('\u{feff}')
-        .split(|c: char| c.is_ascii_whitespace() || c == '\x0b')
-        .filter(|t| !t.is_empty())
-        .collect()
 }
 
 /// A skill as the input states it: its name, the 集 it gives (`delta`,
@@ -107,23 +180,17 @@ fn skill_json(s: &Skill) -> Json {
     ])
 }
 
-/// The skills of a 集 input, and the index of the token after them.
-fn skills(words: &[&str]) -> Result<(Vec<Skill>, usize), String> {
-    let bad = || "the input's skill list cannot be read".to_string();
-    let n: usize = words.first().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-    let mut at = 1;
-    let mut skills = Vec::new();
-    for _ in 0..n {
-        let field = |i: usize| words.get(at + i).copied().ok_or_else(bad);
-        let name = field(0)?.to_string();
-        let delta = field(1)?.to_string();
-        let req: i64 = field(2)?.parse().map_err(|_| bad())?;
-        let k: usize = field(3)?.parse().map_err(|_| bad())?;
-        let beats = (0..k).map(|i| field(4 + i).map(str::to_string)).collect::<Result<_, _>>()?;
-        skills.push(Skill { name, delta, req, beats });
-        at += 4 + k;
-    }
-    Ok((skills, at))
+/// The skills of a variant as the page shows them.
+fn skills(v: &format::Variant<'_>) -> Vec<Skill> {
+    let name = |x: u32| String::from_utf8_lossy(v.skills[x as usize].name).into_owned();
+    (v.skills.iter())
+        .map(|s| Skill {
+            name: String::from_utf8_lossy(s.name).into_owned(),
+            delta: s.delta.to_string(),
+            req: s.req,
+            beats: s.beaten.iter().map(|&x| name(x)).collect(),
+        })
+        .collect()
 }
 
 /// One refereed round (a `round` trace line).
@@ -162,10 +229,10 @@ pub fn rounds(trace: &str) -> Result<Vec<Round>, String> {
 /// The rounds as the record states them, without counts: for a ji_referee
 /// that has no `--trace` (the verdict says which round decided).
 pub fn record_rounds(input: &str, verdict: &str) -> Result<Vec<Round>, String> {
-    let words = tokens(input);
-    let (_, at) = skills(&words)?;
+    let (_, mut lx) = read_variant(input.as_bytes())?;
+    let words: Vec<&str> = std::iter::from_fn(|| lx.next()).map(|t| text_of(t.text)).collect();
     let r: usize = words
-        .get(at)
+        .first()
         .and_then(|w| w.parse().ok())
         .ok_or("the record's round count cannot be read")?;
     let v: Vec<&str> = verdict.split_whitespace().collect();
@@ -173,8 +240,8 @@ pub fn record_rounds(input: &str, verdict: &str) -> Result<Vec<Round>, String> {
     let played = if v.first() == Some(&"CONTINUE") { r } else { last.unwrap_or(r).min(r) };
     Ok((0..played)
         .filter_map(|i| {
-            let x = words.get(at + 1 + 2 * i)?;
-            let y = words.get(at + 2 + 2 * i)?;
+            let x = words.get(1 + 2 * i)?;
+            let y = words.get(2 + 2 * i)?;
             Some(Round {
                 t: i as u64 + 1,
                 moves: [x.to_string(), y.to_string()],
@@ -210,64 +277,100 @@ pub fn referee_json(skills: &[Skill], rounds: &[Round], verdict: &str, note: Opt
     ])
 }
 
+/// A token of a text kit read as UTF-8 (tokens end at ASCII whitespace,
+/// so each is UTF-8 too).
+fn text_of(token: &[u8]) -> &str {
+    std::str::from_utf8(token).unwrap_or("")
+}
+
 /// A 集 game to tabulate: the input's skills and `R p` line, its own
-/// queries, and the largest count C (the largest `req`).
+/// queries, the largest count C (the largest `req`), and the combinations
+/// of lost skills, one table each.
 #[derive(Debug)]
 pub struct Table {
     pub skills: Vec<Skill>,
     pub c: usize,
+    /// The input's queries (x, y), and the table each one is in.
     pub queries: Vec<(usize, usize)>,
+    pub query_tables: Vec<usize>,
     /// The round limit R (0: none) and the draw chance p in percent, as
     /// the input writes them.
     pub rounds: String,
     pub draw_percent: String,
-    /// The input up to its queries, as tokens, one record per line.
+    /// Per table, the skills A and B have lost (none in the first).
+    pub lost: Vec<[Vec<String>; 2]>,
+    /// The input up to its `R p` line, as written.
     pub head: String,
 }
 
 /// The largest count the table covers: ji_solver takes 0..=C (C = max req).
 const MAX_C: i64 = 200;
 
+/// The most lost sets per side the page tabulates: their pairs make the
+/// tables (a breakthrough of one defence makes 2 sets, so 4 tables).
+const MOST_LOST_SETS: usize = 4;
+
 pub fn table(input: &str) -> Result<Table, String> {
-    let words = tokens(input);
-    let (skills, at) = skills(&words)?;
+    let (v, mut lx) = read_variant(input.as_bytes())?;
+    let skills = skills(&v);
     let c = skills.iter().map(|s| s.req).max().unwrap_or(0);
     if !(0..=MAX_C).contains(&c) {
         return Err(format!("the largest req is {c}: the page draws at most {MAX_C}"));
     }
-    let head_words = words.get(..at + 2).ok_or("the input has no `R p` line")?;
-    let mut head = format!("{}\n", words[0]);
-    let mut i = 1;
-    while i < at {
-        let k: usize = words[i + 3].parse().unwrap_or(0);
-        head.push_str(&head_words[i..i + 4 + k].join(" "));
-        head.push('\n');
-        i += 4 + k;
+    let taken: Vec<Vec<usize>> =
+        v.lasting.iter().map(|e| e.taken.iter().map(|&z| z as usize).collect()).collect();
+    let sets = lost_sets(taken.iter().map(Vec::as_slice), MOST_LOST_SETS).ok_or_else(|| {
+        format!("the lasting effects make more than {MOST_LOST_SETS} lost sets per side: the page draws at most that many")
+    })?;
+    let names =
+        |set: &Vec<usize>| -> Vec<String> { set.iter().map(|&x| skills[x].name.clone()).collect() };
+    let lost: Vec<[Vec<String>; 2]> =
+        sets.iter().flat_map(|a| sets.iter().map(move |b| [names(a), names(b)])).collect();
+    let no_line = "the input has no `R p` line";
+    let rounds = lx.next().ok_or(no_line)?;
+    let p = lx.next().ok_or(no_line)?;
+    let end = p.text.as_ptr() as usize - input.as_ptr() as usize + p.text.len();
+    let head = format!("{}\n", &input[..end]);
+    let (rounds, draw_percent) = (text_of(rounds.text).to_string(), text_of(p.text).to_string());
+    let words: Vec<&str> = std::iter::from_fn(|| lx.next()).map(|t| text_of(t.text)).collect();
+    let q: usize = words.first().and_then(|w| w.parse().ok()).unwrap_or(0);
+    let (mut queries, mut query_tables) = (Vec::new(), Vec::new());
+    let mut at = 1;
+    for _ in 0..q {
+        let count = |i: usize| words.get(i).and_then(|w| w.parse::<usize>().ok());
+        let (Some(x), Some(y)) = (count(at), count(at + 1)) else { break };
+        at += 2;
+        let mut lost_here: [Vec<String>; 2] = Default::default();
+        if words.get(at) == Some(&"lost") {
+            at += 1;
+            for side in &mut lost_here {
+                let k = count(at).unwrap_or(0);
+                let mut list: Vec<&str> = words.iter().skip(at + 1).take(k).copied().collect();
+                at += 1 + k;
+                let order = |n: &&str| skills.iter().position(|s| s.name == *n);
+                list.sort_by_key(order);
+                *side = list.iter().map(|n| n.to_string()).collect();
+            }
+        }
+        queries.push((x, y));
+        query_tables.push(lost.iter().position(|l| *l == lost_here).unwrap_or(0));
     }
-    head.push_str(&head_words[at..].join(" "));
-    head.push('\n');
-    let q: usize = words.get(at + 2).and_then(|w| w.parse().ok()).unwrap_or(0);
-    let queries = (0..q)
-        .filter_map(|j| {
-            let x = words.get(at + 3 + 2 * j)?.parse().ok()?;
-            let y = words.get(at + 4 + 2 * j)?.parse().ok()?;
-            Some((x, y))
-        })
-        .collect();
-    let (rounds, draw_percent) = (words[at].to_string(), words[at + 1].to_string());
-    Ok(Table { skills, c: c as usize, queries, rounds, draw_percent, head })
+    Ok(Table { skills, c: c as usize, queries, query_tables, rounds, draw_percent, lost, head })
 }
 
 impl Table {
-    /// The same game with one query per state, row-major: (x, y) for x,
-    /// then y, in 0..=C.
+    /// The same game with one query per state and table, row-major: the
+    /// tables in order, then (x, y) for x, then y, in 0..=C.
     pub fn every_state_input(&self) -> String {
         let mut s = self.head.clone();
         let side = self.c + 1;
-        s.push_str(&format!("{}\n", side * side));
-        for x in 0..side {
-            for y in 0..side {
-                s.push_str(&format!("{x} {y}\n"));
+        s.push_str(&format!("{}\n", side * side * self.lost.len()));
+        for [a, b] in &self.lost {
+            let clause = lost_clause(a, b);
+            for x in 0..side {
+                for y in 0..side {
+                    s.push_str(&format!("{x} {y}{clause}\n"));
+                }
             }
         }
         s
@@ -312,6 +415,12 @@ pub fn cells(output: &str) -> Vec<Cell> {
     cells
 }
 
+/// One table's losses: `[[A's lost names], [B's lost names]]`.
+fn lost_json(lost: &[Vec<String>; 2]) -> Json {
+    let side = |names: &Vec<String>| Json::Array(names.iter().map(|n| Json::string(n)).collect());
+    Json::Array(vec![side(&lost[0]), side(&lost[1])])
+}
+
 pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
     let cells = cells
         .iter()
@@ -326,15 +435,15 @@ pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
         (
             "queries",
             Json::Array(
-                table
-                    .queries
-                    .iter()
-                    .map(|&(x, y)| {
-                        Json::Array(vec![Json::Number(x as i64), Json::Number(y as i64)])
+                (table.queries.iter().zip(&table.query_tables))
+                    .map(|(&(x, y), &t)| {
+                        let at = [x, y, t].map(|i| Json::Number(i as i64));
+                        Json::Array(at.to_vec())
                     })
                     .collect(),
             ),
         ),
+        ("lost", Json::Array(table.lost.iter().map(lost_json).collect())),
         ("cells", Json::Array(cells.collect())),
         ("note", note.map_or(Json::Null, Json::string)),
     ])

@@ -19,6 +19,9 @@ pub const SOLVER_LIMIT: Duration = Duration::from_secs(120);
 
 /// Writes the page: the template with its title, style, data and script
 /// pasted in. `data` writes the JSON (see [`json`]), in pieces if it likes.
+///
+/// # Errors
+/// The first write error of `page`.
 pub fn write_page(
     page: &mut dyn Write,
     title: &str,
@@ -43,6 +46,9 @@ pub fn write_page(
 }
 
 /// [`write_page`] with `data` as the page's data.
+///
+/// # Errors
+/// A write error naming the page.
 pub fn write_json_page(
     page: &mut dyn Write,
     title: &str,
@@ -76,6 +82,10 @@ impl Run {
 }
 
 /// Runs `solver ARGS` on `input`, its stdout kept as text.
+///
+/// # Errors
+/// A start error when `solver` cannot be started; a run error when it dies
+/// of a signal or a limit.
 pub fn run(solver: &Path, args: &[&str], input: &[u8]) -> Result<Run> {
     let outcome = run::run(&solver_cmd(solver, args), input, SOLVER_LIMIT, None)
         .map_err(|e| Error::start(solver.display(), e))?;
@@ -85,6 +95,9 @@ pub fn run(solver: &Path, args: &[&str], input: &[u8]) -> Result<Run> {
 
 /// Runs `solver ARGS` on `input`, handing its stdout to `sink` as it comes
 /// (nothing of it is kept here).
+///
+/// # Errors
+/// As [`run()`]'s.
 pub fn run_streamed(
     solver: &Path,
     args: &[&str],

@@ -13,6 +13,11 @@ const SCRIPT: &str = include_str!("zhuguosha.js");
 
 /// The page: `zhuguosha --trace` on `input` (exit 0, or 3 for a game that
 /// never ends), replayed.
+///
+/// # Errors
+/// The errors of [`super::page::run`]; a run error when our solver refuses
+/// the case; a page error when its trace cannot be read; a write error for
+/// the page.
 pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
     let run = super::page::run(solver, &["--trace"], input)?;
     if run.code != 0 && run.code != 3 {
@@ -93,6 +98,9 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
 
 /// The replay of `input`, from the solver's `trace` (stderr), its `answer`
 /// (stdout) and exit `code` (0, or 3: the game never ends).
+///
+/// # Errors
+/// What in the input, answer or trace cannot be read, as a message.
 pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Replay, String> {
     let mut words = tokens(input);
     let mut number = |what: &str| -> Result<usize, String> {

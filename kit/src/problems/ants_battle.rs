@@ -1,7 +1,7 @@
 //! Ants battle: header lines `rows R`, `cols C`, optional `players P`,
 //! `attackradius2 N`, `attack MODE`, then R lines `m ROW`.
 
-use super::{Problem, Profile};
+use super::{Problem, Profile, Shrinkable};
 use crate::error::Result;
 use crate::rng::Rng;
 use std::io::Write;
@@ -269,119 +269,155 @@ fn big(rng: &mut Rng, side: usize) -> String {
     s
 }
 
+/// A map as a profile draws it, before its header: the cells, the attack
+/// in force, and the players line when the profile fixes it.
+struct Drawn {
+    cells: Vec<Vec<u8>>,
+    r2: u32,
+    mode: &'static str,
+    players: Option<u32>,
+}
+
+/// One battle of `profile`: its map, then the header ([`header`]).
 fn generate(profile: Kind, rng: &mut Rng) -> Battle {
-    let mut b = Battle { players: None, r2: None, mode: None, cells: Vec::new() };
-    let (r2, mode) = match profile {
-        Kind::TinyTorus => {
-            let (h, w) = (size(rng, 1, 6), size(rng, 1, 6));
-            let who = owners(rng, 2, 4);
-            b.cells = blank(h, w);
-            let ants = rng.range(200, 1000) as u32;
-            scatter(rng, &mut b.cells, &who, [ants, 0, 0, 0]);
-            (*rng.pick(&[8, 10, 13, 18, 25, 50, 100]), any_mode(rng))
-        }
-        Kind::Dense => {
-            let (h, w) = (size(rng, 8, 40), size(rng, 8, 40));
-            let who = owners(rng, 3, 10);
-            b.cells = blank(h, w);
-            let ants = rng.range(600, 900) as u32;
-            scatter(rng, &mut b.cells, &who, [ants, 30, 20, 20]);
-            (small_r2(rng), any_mode(rng))
-        }
-        Kind::TenPlayers => {
-            let (h, w) = (size(rng, 10, 60), size(rng, 10, 60));
-            let who: Vec<u32> = (0..10).collect();
-            b.cells = blank(h, w);
-            let ants = rng.range(100, 600) as u32;
-            scatter(rng, &mut b.cells, &who, [ants, 50, 20, 10]);
-            // Every letter at least once, so `players 10` is needed.
-            for (o, c) in who.iter().zip(b.cells[0].iter_mut()) {
-                *c = ant(*o, false);
-            }
-            b.players = Some(10);
-            (small_r2(rng), any_mode(rng))
-        }
-        Kind::Hills => {
-            let (h, w) = (size(rng, 10, 40), size(rng, 10, 40));
-            let who = owners(rng, 2, 10);
-            b.cells = blank(h, w);
-            let ants = rng.range(20, 200) as u32;
-            scatter(rng, &mut b.cells, &who, [ants, 80, 30, 0]);
-            for &o in &who {
-                for _ in 0..rng.range(1, 4) {
-                    let (r, c) = (size(rng, 0, h - 1), size(rng, 0, w - 1));
-                    b.cells[r][c] = if rng.chance(0.65) { ant(o, true) } else { b'0' + o as u8 };
-                    // Friends and enemies around the hill.
-                    for _ in 0..rng.range(0, 6) {
-                        let rr = (r as i64 + rng.range(-3, 3)).rem_euclid(h as i64) as usize;
-                        let cc = (c as i64 + rng.range(-3, 3)).rem_euclid(w as i64) as usize;
-                        if b.cells[rr][cc] == b'.' {
-                            b.cells[rr][cc] = ant(*rng.pick(&who), false);
-                        }
-                    }
-                }
-            }
-            (small_r2(rng), any_mode(rng))
-        }
-        Kind::DamageNear1 => {
-            let (h, w) = (size(rng, 4, 30), size(rng, 4, 30));
-            let who = owners(rng, 2, 3);
-            b.cells = blank(h, w);
-            let ants = rng.range(150, 500) as u32;
-            scatter(rng, &mut b.cells, &who, [ants, 30, 0, 0]);
-            (*rng.pick(&[1, 1, 2, 2, 4, 5, 5, 8]), "damage")
-        }
-        Kind::ClosestChains => {
-            let (h, w) = (size(rng, 10, 60), size(rng, 10, 60));
-            let who = owners(rng, 2, 4);
-            b.cells = blank(h, w);
-            let r2 = *rng.pick(&[5, 10, 13, 17, 25, 50]);
-            for _ in 0..rng.range(2, 12) {
-                // A chain whose links all have one squared length d < r2,
-                // alternating owners so that each link joins enemies.
-                let (dr, dc) = loop {
-                    let (dr, dc) = (rng.range(0, 5), rng.range(-5, 5));
-                    let d = dr * dr + dc * dc;
-                    if d > 0 && d < r2 as i64 {
-                        break (dr, dc);
-                    }
-                };
-                let (mut r, mut c) = (rng.range(0, h as i64 - 1), rng.range(0, w as i64 - 1));
-                let a = size(rng, 0, who.len() - 1);
-                let z = (a + size(rng, 1, who.len() - 1)) % who.len();
-                for i in 0..rng.range(3, 12) {
-                    let o = if i % 2 == 0 { who[a] } else { who[z] };
-                    b.cells[r.rem_euclid(h as i64) as usize][c.rem_euclid(w as i64) as usize] =
-                        ant(o, false);
-                    r += dr;
-                    c += dc;
-                }
-            }
-            // A few loose ants between the chains.
-            for _ in 0..rng.range(0, 10) {
-                let (r, c) = (size(rng, 0, h - 1), size(rng, 0, w - 1));
-                b.cells[r][c] = ant(*rng.pick(&who), false);
-            }
-            (r2, "closest")
-        }
-        Kind::Random => {
-            let (h, w) = (size(rng, 1, 60), size(rng, 1, 60));
-            let who = owners(rng, 2, 6);
-            b.cells = blank(h, w);
-            let ants = rng.range(10, 700) as u32;
-            let water = rng.range(0, 150) as u32;
-            let food = rng.range(0, 50) as u32;
-            let hills = rng.range(0, 20) as u32;
-            scatter(rng, &mut b.cells, &who, [ants, water, food, hills]);
-            (small_r2(rng), any_mode(rng))
-        }
+    let drawn = match profile {
+        Kind::Random => random(rng),
+        Kind::TinyTorus => tiny_torus(rng),
+        Kind::Dense => dense(rng),
+        Kind::TenPlayers => ten_players(rng),
+        Kind::Hills => hills(rng),
+        Kind::DamageNear1 => damage_near_1(rng),
+        Kind::ClosestChains => closest_chains(rng),
     };
-    let players = b.players.take();
-    header(rng, &mut b, r2, mode);
-    if players.is_some() {
-        b.players = players;
+    let mut b = Battle { players: None, r2: None, mode: None, cells: drawn.cells };
+    header(rng, &mut b, drawn.r2, drawn.mode);
+    if drawn.players.is_some() {
+        b.players = drawn.players;
     }
     b
+}
+
+/// A `rows` x `cols` map of `who`'s ants, water, food and hills, each
+/// share drawn.
+fn random(rng: &mut Rng) -> Drawn {
+    let (h, w) = (size(rng, 1, 60), size(rng, 1, 60));
+    let who = owners(rng, 2, 6);
+    let mut cells = blank(h, w);
+    let ants = rng.range(10, 700) as u32;
+    let water = rng.range(0, 150) as u32;
+    let food = rng.range(0, 50) as u32;
+    let hills = rng.range(0, 20) as u32;
+    scatter(rng, &mut cells, &who, [ants, water, food, hills]);
+    Drawn { cells, r2: small_r2(rng), mode: any_mode(rng), players: None }
+}
+
+/// A square-ish map and its owners, drawn in this order: rows and columns
+/// in `side`, the owners ([`owners`] in `players`), the ants' share per
+/// mille in `ants`; then filled by [`scatter`] with the ants and the fixed
+/// shares `rest` of water, food and hills.
+fn scattered(
+    rng: &mut Rng,
+    side: [usize; 2],
+    players: [usize; 2],
+    ants: [i64; 2],
+    rest: [u32; 3],
+) -> (Vec<Vec<u8>>, Vec<u32>) {
+    let (h, w) = (size(rng, side[0], side[1]), size(rng, side[0], side[1]));
+    let who = owners(rng, players[0], players[1]);
+    let mut cells = blank(h, w);
+    let ants = rng.range(ants[0], ants[1]) as u32;
+    scatter(rng, &mut cells, &who, [ants, rest[0], rest[1], rest[2]]);
+    (cells, who)
+}
+
+/// A map of at most 6 x 6 with a radius that reaches round the torus.
+fn tiny_torus(rng: &mut Rng) -> Drawn {
+    let (cells, _) = scattered(rng, [1, 6], [2, 4], [200, 1000], [0, 0, 0]);
+    Drawn {
+        cells,
+        r2: *rng.pick(&[8, 10, 13, 18, 25, 50, 100]),
+        mode: any_mode(rng),
+        players: None,
+    }
+}
+
+/// Ants on most cells, of 3 to 10 players.
+fn dense(rng: &mut Rng) -> Drawn {
+    let (cells, _) = scattered(rng, [8, 40], [3, 10], [600, 900], [30, 20, 20]);
+    Drawn { cells, r2: small_r2(rng), mode: any_mode(rng), players: None }
+}
+
+/// Every letter a..j at least once, so `players 10` is needed.
+fn ten_players(rng: &mut Rng) -> Drawn {
+    let (h, w) = (size(rng, 10, 60), size(rng, 10, 60));
+    let who: Vec<u32> = (0..10).collect();
+    let mut cells = blank(h, w);
+    let ants = rng.range(100, 600) as u32;
+    scatter(rng, &mut cells, &who, [ants, 50, 20, 10]);
+    for (o, c) in who.iter().zip(cells[0].iter_mut()) {
+        *c = ant(*o, false);
+    }
+    Drawn { cells, r2: small_r2(rng), mode: any_mode(rng), players: Some(10) }
+}
+
+/// Hills, some with their owner's ant on them, friends and enemies around.
+fn hills(rng: &mut Rng) -> Drawn {
+    let (mut cells, who) = scattered(rng, [10, 40], [2, 10], [20, 200], [80, 30, 0]);
+    let (h, w) = (cells.len(), cells[0].len());
+    for &o in &who {
+        for _ in 0..rng.range(1, 4) {
+            let (r, c) = (size(rng, 0, h - 1), size(rng, 0, w - 1));
+            cells[r][c] = if rng.chance(0.65) { ant(o, true) } else { b'0' + o as u8 };
+            for _ in 0..rng.range(0, 6) {
+                let rr = (r as i64 + rng.range(-3, 3)).rem_euclid(h as i64) as usize;
+                let cc = (c as i64 + rng.range(-3, 3)).rem_euclid(w as i64) as usize;
+                if cells[rr][cc] == b'.' {
+                    cells[rr][cc] = ant(*rng.pick(&who), false);
+                }
+            }
+        }
+    }
+    Drawn { cells, r2: small_r2(rng), mode: any_mode(rng), players: None }
+}
+
+/// Attack damage with a small radius, where received totals of exactly 1
+/// are common.
+fn damage_near_1(rng: &mut Rng) -> Drawn {
+    let (cells, _) = scattered(rng, [4, 30], [2, 3], [150, 500], [30, 0, 0]);
+    Drawn { cells, r2: *rng.pick(&[1, 1, 2, 2, 4, 5, 5, 8]), mode: "damage", players: None }
+}
+
+/// Attack closest on chains whose links all have one squared length below
+/// the radius, their owners alternating so that each link joins enemies;
+/// a few loose ants between.
+fn closest_chains(rng: &mut Rng) -> Drawn {
+    let (h, w) = (size(rng, 10, 60), size(rng, 10, 60));
+    let who = owners(rng, 2, 4);
+    let mut cells = blank(h, w);
+    let r2 = *rng.pick(&[5, 10, 13, 17, 25, 50]);
+    for _ in 0..rng.range(2, 12) {
+        let (dr, dc) = loop {
+            let (dr, dc) = (rng.range(0, 5), rng.range(-5, 5));
+            let d = dr * dr + dc * dc;
+            if d > 0 && d < r2 as i64 {
+                break (dr, dc);
+            }
+        };
+        let (mut r, mut c) = (rng.range(0, h as i64 - 1), rng.range(0, w as i64 - 1));
+        let a = size(rng, 0, who.len() - 1);
+        let z = (a + size(rng, 1, who.len() - 1)) % who.len();
+        for i in 0..rng.range(3, 12) {
+            let o = if i % 2 == 0 { who[a] } else { who[z] };
+            cells[r.rem_euclid(h as i64) as usize][c.rem_euclid(w as i64) as usize] = ant(o, false);
+            r += dr;
+            c += dc;
+        }
+    }
+    for _ in 0..rng.range(0, 10) {
+        let (r, c) = (size(rng, 0, h - 1), size(rng, 0, w - 1));
+        cells[r][c] = ant(*rng.pick(&who), false);
+    }
+    Drawn { cells, r2, mode: "closest", players: None }
 }
 
 /// What the shrinker makes smaller, compared in this order: cells, ants,
@@ -414,12 +450,33 @@ fn crop(b: &Battle, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) 
     s
 }
 
-fn shrink(b: &Battle) -> Vec<Battle> {
+/// The shrinker's steps, most promising first: a smaller window, fewer
+/// ants, a smaller radius, fewer header lines, plain cells, fewer
+/// players. Each candidate is smaller by [`measure`], so repeated
+/// shrinking ends.
+impl Shrinkable for Battle {
+    const STEPS: &'static [fn(&Battle) -> Vec<Battle>] =
+        &[windows, fewer_ants, smaller_radius, fewer_headers, plain_cells, fewer_players];
+
+    fn parse(text: &str) -> Option<Battle> {
+        Battle::parse(text)
+    }
+
+    fn render(&self) -> String {
+        Battle::render(self)
+    }
+}
+
+/// Whether `b` is small enough for fine candidates (see [`FINE_CELLS`]).
+fn fine(b: &Battle) -> bool {
+    b.rows() * b.cols() <= FINE_CELLS
+}
+
+/// A smaller window: halves, then one row or column at either edge, then
+/// (small maps) any single row or column.
+fn windows(b: &Battle) -> Vec<Battle> {
     let mut out = Vec::new();
     let (h, w) = (b.rows(), b.cols());
-    let fine = h * w <= FINE_CELLS;
-    // A smaller window: halves, then one row or column at either edge,
-    // then (small maps) any single row or column.
     if h > 1 {
         out.push(crop(b, 0..h / 2, 0..w));
         out.push(crop(b, h / 2..h, 0..w));
@@ -436,7 +493,7 @@ fn shrink(b: &Battle) -> Vec<Battle> {
         out.push(crop(b, 0..h, 1..w));
         out.push(crop(b, 0..h, 0..w - 1));
     }
-    if fine {
+    if fine(b) {
         for i in 1..h.saturating_sub(1) {
             let mut s = b.clone();
             s.cells.remove(i);
@@ -450,89 +507,98 @@ fn shrink(b: &Battle) -> Vec<Battle> {
             out.push(s);
         }
     }
-    // Fewer ants: all of one owner, then chunks of the ants in reading
-    // order (halves, quarters, ..., single ants on small maps).
-    let ants: Vec<(usize, usize)> = (0..h)
+    out
+}
+
+/// Fewer ants: all of one owner, then chunks of the ants in reading order
+/// (halves, quarters, ..., single ants on small maps). An ant on its hill
+/// leaves the hill.
+fn fewer_ants(b: &Battle) -> Vec<Battle> {
+    let mut out = Vec::new();
+    let (h, w) = (b.rows(), b.cols());
+    let ants: Vec<(usize, usize, u32)> = (0..h)
         .flat_map(|r| (0..w).map(move |c| (r, c)))
-        .filter(|&(r, c)| owner(b.cells[r][c]).is_some())
+        .filter_map(|(r, c)| Some((r, c, owner(b.cells[r][c])?)))
         .collect();
-    let erase = |s: &mut Battle, (r, c): (usize, usize)| {
-        let cell = &mut s.cells[r][c];
-        *cell = if cell.is_ascii_uppercase() { b'0' + (*cell - b'A') } else { b'.' };
+    let without = |gone: &mut dyn Iterator<Item = &(usize, usize, u32)>| {
+        let mut s = b.clone();
+        for &(r, c, _) in gone {
+            let cell = &mut s.cells[r][c];
+            *cell = if cell.is_ascii_uppercase() { b'0' + (*cell - b'A') } else { b'.' };
+        }
+        s
     };
-    let mut present: Vec<u32> = ants.iter().map(|&(r, c)| owner(b.cells[r][c]).unwrap()).collect();
+    let mut present: Vec<u32> = ants.iter().map(|&(_, _, o)| o).collect();
     present.sort_unstable();
     present.dedup();
     if present.len() > 1 {
         for &o in &present {
-            let mut s = b.clone();
-            for &p in ants.iter().filter(|&&(r, c)| owner(b.cells[r][c]) == Some(o)) {
-                erase(&mut s, p);
-            }
-            out.push(s);
+            out.push(without(&mut ants.iter().filter(|a| a.2 == o)));
         }
     }
-    let a = ants.len();
     // At most about 128 such candidates, single ants once there are few;
     // on a big map only halves and quarters (the window shrinks first).
-    let smallest = (a / if fine { 64 } else { 4 }).max(1);
-    let mut chunk = a / 2;
+    let smallest = (ants.len() / if fine(b) { 64 } else { 4 }).max(1);
+    let mut chunk = ants.len() / 2;
     while chunk >= smallest {
         for part in ants.chunks(chunk) {
-            let mut s = b.clone();
-            for &p in part {
-                erase(&mut s, p);
-            }
-            out.push(s);
+            out.push(without(&mut part.iter()));
         }
         chunk /= 2;
     }
-    // A smaller squared radius: half, then one less.
+    out
+}
+
+/// A smaller squared radius: half, then one less.
+fn smaller_radius(b: &Battle) -> Vec<Battle> {
     let r2 = b.r2.unwrap_or(5);
     let mut radii = vec![r2 / 2, r2.saturating_sub(1)];
     radii.dedup();
-    for r in radii.into_iter().filter(|&r| r < r2) {
-        let mut s = b.clone();
-        s.r2 = Some(r);
-        out.push(s);
-    }
-    // Fewer header lines: those that only repeat a default or a bound.
+    let smaller = radii.into_iter().filter(|&r| r < r2);
+    smaller.map(|r| Battle { r2: Some(r), ..b.clone() }).collect()
+}
+
+/// Fewer header lines: those that only repeat a default or a bound.
+fn fewer_headers(b: &Battle) -> Vec<Battle> {
+    let mut out = Vec::new();
     if b.r2 == Some(5) {
-        let mut s = b.clone();
-        s.r2 = None;
-        out.push(s);
+        out.push(Battle { r2: None, ..b.clone() });
     }
     if b.mode == Some("focus") {
-        let mut s = b.clone();
-        s.mode = None;
-        out.push(s);
+        out.push(Battle { mode: None, ..b.clone() });
     }
     if b.players.is_some() {
-        let mut s = b.clone();
-        s.players = None;
-        out.push(s);
+        out.push(Battle { players: None, ..b.clone() });
     }
-    // Plain cells: water, food and hills become land, ants leave hills.
-    if measure(b).4 > 0 {
-        let mut s = b.clone();
-        for c in s.cells.iter_mut().flatten() {
-            *c = match *c {
-                b'A'..=b'J' => c.to_ascii_lowercase(),
-                b'a'..=b'j' => *c,
-                _ => b'.',
-            };
-        }
-        out.push(s);
+    out
+}
+
+/// Plain cells: water, food and hills become land, ants leave hills.
+fn plain_cells(b: &Battle) -> Vec<Battle> {
+    if measure(b).4 == 0 {
+        return Vec::new();
     }
-    // Fewer players: owners renumbered 0.. in order (only identity
-    // matters in battle), `players` lowered to what is needed.
+    let mut s = b.clone();
+    for c in s.cells.iter_mut().flatten() {
+        *c = match *c {
+            b'A'..=b'J' => c.to_ascii_lowercase(),
+            b'a'..=b'j' => *c,
+            _ => b'.',
+        };
+    }
+    vec![s]
+}
+
+/// Fewer players: owners renumbered 0.. in order (only identity matters
+/// in battle), `players` lowered to what is needed.
+fn fewer_players(b: &Battle) -> Vec<Battle> {
     let mut named: Vec<u32> = b.cells.iter().flatten().filter_map(|c| player(*c)).collect();
     named.sort_unstable();
     named.dedup();
     let mut s = b.clone();
     for c in s.cells.iter_mut().flatten() {
-        if let Some(p) = player(*c) {
-            let q = named.iter().position(|x| *x == p).unwrap() as u8;
+        if let Some(q) = player(*c).and_then(|p| named.iter().position(|x| *x == p)) {
+            let q = q as u8;
             *c = match *c {
                 b'0'..=b'9' => b'0' + q,
                 b'A'..=b'J' => b'A' + q,
@@ -544,9 +610,10 @@ fn shrink(b: &Battle) -> Vec<Battle> {
         *p = (named.len() as u32).max(2);
     }
     if measure(&s) < measure(b) {
-        out.push(s);
+        vec![s]
+    } else {
+        Vec::new()
     }
-    out
 }
 
 impl Problem for AntsBattle {
@@ -564,10 +631,7 @@ impl Problem for AntsBattle {
     }
 
     fn shrink(&self, input: &str) -> Vec<String> {
-        match Battle::parse(input) {
-            Some(b) => shrink(&b).iter().map(Battle::render).collect(),
-            None => Vec::new(),
-        }
+        super::shrink::<Battle>(input)
     }
 
     /// `kit show`: the battle map ([`crate::pages::ants`]).

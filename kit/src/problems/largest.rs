@@ -3,7 +3,7 @@
 //! with n = 4 have no answer: its solver [`LARGEST`] exits 3 on them, as
 //! ours do on a game that never ends.
 
-use super::{Problem, Profile};
+use super::{Problem, Profile, Shrinkable};
 use crate::rng::Rng;
 
 /// The toy problem.
@@ -33,29 +33,42 @@ impl Problem for Largest {
     }
 
     fn shrink(&self, input: &str) -> Vec<String> {
-        let digits: Vec<u32> =
-            input.split_whitespace().skip(1).map(|t| t.parse().expect("a digit")).collect();
-        let show = |d: &[u32]| {
-            let words: Vec<String> = d.iter().map(u32::to_string).collect();
-            format!("{}\n{}\n", d.len(), words.join(" "))
-        };
-        let mut out = Vec::new();
-        for i in 0..digits.len() {
-            if digits.len() > 1 {
-                let mut fewer = digits.clone();
-                fewer.remove(i);
-                out.push(show(&fewer));
-            }
-        }
-        for i in 0..digits.len() {
-            if digits[i] > 0 {
-                let mut smaller = digits.clone();
-                smaller[i] -= 1;
-                out.push(show(&smaller));
-            }
-        }
-        out
+        super::shrink::<Digits>(input)
     }
+}
+
+/// An input of the toy problem: its digits.
+#[derive(Clone)]
+struct Digits(Vec<u32>);
+
+impl Shrinkable for Digits {
+    const STEPS: &'static [fn(&Digits) -> Vec<Digits>] = &[fewer, smaller];
+
+    fn parse(text: &str) -> Option<Digits> {
+        text.split_whitespace().skip(1).map(|t| t.parse().ok()).collect::<Option<_>>().map(Digits)
+    }
+
+    fn render(&self) -> String {
+        let words: Vec<String> = self.0.iter().map(u32::to_string).collect();
+        format!("{}\n{}\n", self.0.len(), words.join(" "))
+    }
+}
+
+/// One digit fewer, any of them (never none).
+fn fewer(d: &Digits) -> Vec<Digits> {
+    let n = if d.0.len() > 1 { d.0.len() } else { 0 };
+    (0..n).map(|i| Digits([&d.0[..i], &d.0[i + 1..]].concat())).collect()
+}
+
+/// One digit one smaller, any of them.
+fn smaller(d: &Digits) -> Vec<Digits> {
+    let mut out = Vec::new();
+    for i in (0..d.0.len()).filter(|&i| d.0[i] > 0) {
+        let mut s = d.clone();
+        s.0[i] -= 1;
+        out.push(s);
+    }
+    out
 }
 
 fn digits(rng: &mut Rng, n: i64) -> String {

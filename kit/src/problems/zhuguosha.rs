@@ -1,7 +1,7 @@
-//! 猪国杀 ([SDOI2010]): `n m`, then n lines `ROLE c1 c2 c3 c4` (pig 1 is
+//! 猪国杀 (SDOI2010): `n m`, then n lines `ROLE c1 c2 c3 c4` (pig 1 is
 //! MP), then one line of the m deck cards, top first.
 
-use super::{Problem, Profile};
+use super::{Problem, Profile, Shrinkable};
 use crate::error::Result;
 use crate::rng::Rng;
 use std::io::Write;
@@ -296,16 +296,28 @@ fn plainness(c: char) -> u32 {
     }
 }
 
-/// Candidates, most promising first: fewer pigs, then fewer deck cards
-/// (halves, quarters, ... single cards), then plainer cards. Each has
-/// fewer tokens or the same tokens with a smaller plainness sum, so
-/// repeated shrinking ends.
-fn shrink(g: &Game) -> Vec<Game> {
+/// The shrinker's steps, most promising first: fewer pigs, then fewer
+/// deck cards (halves, quarters, ... single cards), then plainer cards.
+/// Each candidate has fewer tokens or the same tokens with a smaller
+/// plainness sum, so repeated shrinking ends.
+impl Shrinkable for Game {
+    const STEPS: &'static [fn(&Game) -> Vec<Game>] = &[fewer_pigs, fewer_deck_cards, plainer_cards];
+
+    fn parse(text: &str) -> Option<Game> {
+        Game::parse(text)
+    }
+
+    fn render(&self) -> String {
+        Game::render(self)
+    }
+}
+
+/// Drops any pig but MP, keeping a rebel (a game without FP is won by MP
+/// before it starts; the judge's data always have one).
+fn fewer_pigs(g: &Game) -> Vec<Game> {
     let mut out = Vec::new();
     let n = g.roles.len();
     let rebels = g.roles.iter().filter(|r| **r == "FP").count();
-    // Fewer pigs: drop any pig but MP, keeping a rebel (a game without FP
-    // is won by MP before it starts; the judge's data always have one).
     for i in (1..n).rev() {
         if n > 2 && !(g.roles[i] == "FP" && rebels == 1) {
             let mut s = g.clone();
@@ -314,12 +326,16 @@ fn shrink(g: &Game) -> Vec<Game> {
             out.push(s);
         }
     }
-    // Fewer deck cards: remove chunks of m/2, m/4, ... cards, down to
-    // single cards once the deck is short (a long deck gets at most about
-    // 128 such candidates: each is a whole copy of the game).
+    out
+}
+
+/// Removes chunks of m/2, m/4, ... deck cards, down to single cards once
+/// the deck is short (a long deck gets at most about 128 such candidates:
+/// each is a whole copy of the game).
+fn fewer_deck_cards(g: &Game) -> Vec<Game> {
+    let mut out = Vec::new();
     let m = g.deck.len();
-    let chunks = chunk_sizes(m);
-    for &chunk in &chunks {
+    for chunk in chunk_sizes(m) {
         for start in (0..m).step_by(chunk) {
             let end = (start + chunk).min(m);
             if end - start < m {
@@ -329,10 +345,17 @@ fn shrink(g: &Game) -> Vec<Game> {
             }
         }
     }
-    // Plainer cards, hands first: each hand card becomes P, or K; deck
-    // cards likewise, by the same chunks.
+    out
+}
+
+/// Plainer cards, hands first: each hand card becomes P, or K; deck cards
+/// likewise, by the chunks of [`fewer_deck_cards`].
+fn plainer_cards(g: &Game) -> Vec<Game> {
+    let mut out = Vec::new();
+    let m = g.deck.len();
+    let chunks = chunk_sizes(m);
     for plain in ['P', 'K'] {
-        for i in 0..n {
+        for i in 0..g.hands.len() {
             for j in 0..4 {
                 if plainness(g.hands[i][j]) > plainness(plain) {
                     let mut s = g.clone();
@@ -369,10 +392,7 @@ impl Problem for Zhuguosha {
     }
 
     fn shrink(&self, input: &str) -> Vec<String> {
-        match Game::parse(input) {
-            Some(g) => shrink(&g).iter().map(Game::render).collect(),
-            None => Vec::new(),
-        }
+        super::shrink::<Game>(input)
     }
 
     /// `kit show`: the replay ([`crate::pages::zhuguosha`]).

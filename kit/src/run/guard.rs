@@ -37,17 +37,32 @@ pub fn prepare(command: &mut Command) {
     }
 }
 
-/// The keeper's program: a list of groups, `+ PGID` adds, `- PGID`
-/// removes; at the end of its input it kills those left.
+/// The keeper's program: a list of process groups, `+ PGID` adds,
+/// `- PGID` removes, and one of control groups, `c DIR` adds, `u DIR`
+/// removes; at the end of its input it kills the process groups left,
+/// then empties (thawed, every process killed) and removes the control
+/// groups left (bounded: a second of tries each).
 const KEEPER: &str = "trap '' INT TERM HUP
 g=' '
+c=' '
 while read -r op pg; do
   case $op in
     +) g=\"$g$pg \" ;;
     -) case $g in *\" $pg \"*) g=\"${g%% $pg *} ${g#* $pg }\" ;; esac ;;
+    c) c=\"$c$pg \" ;;
+    u) case $c in *\" $pg \"*) c=\"${c%% $pg *} ${c#* $pg }\" ;; esac ;;
   esac
 done
 for pg in $g; do kill -s KILL -- \"-$pg\" 2>/dev/null; done
+for d in $c; do
+  [ -f \"$d/freezer.state\" ] && echo THAWED > \"$d/freezer.state\"
+  n=0
+  while [ -d \"$d\" ] && [ $n -lt 100 ]; do
+    while read -r p; do kill -s KILL \"$p\" 2>/dev/null; done < \"$d/cgroup.procs\"
+    rmdir \"$d\" 2>/dev/null || sleep 0.01
+    n=$((n+1))
+  done
+done
 ";
 
 /// The pipe to the keeper, started at the first run; `None` if it could
@@ -78,6 +93,16 @@ fn tell(line: std::fmt::Arguments) {
     }
 }
 
+/// A control group folder for the keeper to empty and remove should kit
+/// die before it does ([`forget_group`] when kit removed it).
+pub fn keep_group(dir: &std::path::Path) {
+    tell(format_args!("c {}\n", dir.display()));
+}
+
+pub fn forget_group(dir: &std::path::Path) {
+    tell(format_args!("u {}\n", dir.display()));
+}
+
 /// A group the keeper knows of, until dropped (after the group was killed
 /// and its leader reaped, so that its number is not reused yet).
 pub struct Kept(u32);
@@ -103,14 +128,17 @@ mod tests {
     /// would kill at the end.
     #[test]
     fn the_keeper_kills_the_groups_left_at_the_end() {
-        let script = KEEPER.replace("kill -s KILL -- \"-$pg\" 2>/dev/null", "echo $pg");
+        let script = KEEPER
+            .replace("kill -s KILL -- \"-$pg\" 2>/dev/null", "echo $pg")
+            .replace("[ -f", "echo $d; [ -f");
         let out = Command::new("sh")
             .arg("-c")
             .arg(format!(
-                "printf '+ 11\\n+ 2\\n+ 123\\n- 2\\n- 7\\n+ 5\\n- 11\\n' | {{ {script} }}"
+                "printf '+ 11\\n+ 2\\nc /no/a\\n+ 123\\nc /no/b\\n- 2\\n- 7\\n+ 5\\n- 11\\nu /no/a\\n' \
+                 | {{ {script} }}"
             ))
             .output()
             .unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.stdout), "123\n5\n");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "123\n5\n/no/b\n");
     }
 }

@@ -1,17 +1,23 @@
-//! One running program, watched from the caller's thread: a `poll(2)` loop
-//! feeds its stdin, reads its stdout and stderr, sees its exit and, every
-//! [`CHECK_EVERY`], reads its process tree ([`super::tree`]) against the
-//! limits. Starting threads per run cost more than many a program's whole
-//! run.
+//! One running program, watched from the caller's thread: a [`Poller`]
+//! whose every step is one `poll(2)` that feeds its stdin, reads its
+//! stdout and stderr, sees its exit and, every [`CHECK_EVERY`], reads its
+//! figures against the limits. Starting threads per run cost more than
+//! many a program's whole run.
 //!
-//! Each check: the group's CPU time (live members, plus the orphans kit
-//! reaped) against the time limit and the idleness rule; the sum of its
-//! resident memory against the memory limit. Each read of stdout: the bytes
-//! so far against the output limit. Over any of them, the group is killed at
-//! once. When the program ends on its own, its group is killed too (what it
-//! left running in the background) and the pipes get [`PIPE_GRACE`] more to
-//! reach their end.
+//! The figures come from the run's control group ([`super::cgroup`]: its
+//! CPU time; the kernel holds the memory limit) or, without one, from its
+//! process tree ([`super::tree`]: the CPU time of live members plus the
+//! orphans kit reaped, the sum of their resident memory). Each read of
+//! stdout: the bytes so far against the output limit. Over any limit,
+//! everything the program started is killed at once. When the program
+//! ends on its own, the rest is killed too (what it left running in the
+//! background) and the pipes get [`PIPE_GRACE`] more to reach their end.
+//! A program that has ended is judged by its exit and its CPU time: the
+//! idleness rule is only for one still running (kit itself may have been
+//! stopped a long while, Ctrl-Z, before it saw the exit).
 
+use super::cgroup::{Group, GroupEnd};
+use super::tree::Tree;
 use super::{idle_limit, Limits, Sink, Status};
 use std::io::{self, Read};
 use std::process::{Child, ExitStatus};
@@ -37,11 +43,17 @@ pub const IDLE_CPU: Duration = Duration::from_millis(10);
 /// (a machine so loaded that the program gets almost none of the CPU).
 pub const HARD_STOP: u32 = 10;
 
-/// At most this much of a program's stdout (and of its stderr) is kept when
-/// no output limit is set; the rest is read and dropped, so that a program
-/// printing without end cannot exhaust our memory. (Our largest answer, a
-/// 5000x5000 Ants map, is 25 MB.)
+/// At most this much of a program's stdout is kept when no output limit is
+/// set; the rest is read and dropped, so that a program printing without
+/// end cannot exhaust our memory. (Our largest answer, a 5000x5000 Ants
+/// map, is 25 MB.)
 pub const OUTPUT_CAP: usize = if cfg!(test) { 1 << 20 } else { 256 << 20 };
+
+/// Of stderr, the first [`STDERR_HEAD`] bytes (its first line, for
+/// reports) and the last [`STDERR_TAIL`] (where a traceback ends) are
+/// kept, whatever is written; what is between is counted and dropped.
+pub const STDERR_HEAD: usize = 4 << 10;
+pub const STDERR_TAIL: usize = 60 << 10;
 
 /// How the exit of a running program is seen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,13 +69,15 @@ pub enum ExitSeen {
 /// What the supervision of a running program gathered.
 pub struct Supervised {
     pub status: Status,
-    /// The tree's CPU time: user + system.
+    /// CPU time, user + system, of everything the program started.
     pub cpu: Duration,
     /// `ru_maxrss` of the program itself, in KiB, where reported.
     pub leader_peak_kib: Option<u64>,
     /// The largest sum of the tree's resident memory seen, in KiB (0 if
     /// never seen: a run shorter than a check, or no `/proc`).
     pub tree_peak_kib: u64,
+    /// The control group's peak, in KiB, when the run had one.
+    pub group_peak_kib: Option<u64>,
     /// From the start to the exit (or to the kill).
     pub wall: Duration,
     pub stdout: Vec<u8>,
@@ -76,74 +90,182 @@ fn keep(buf: &mut Vec<u8>, chunk: &[u8], cap: usize) {
     buf.extend_from_slice(&chunk[..room]);
 }
 
-/// The program's group and what has been seen of it: the limits' side of
-/// the supervision.
+/// stderr kept bounded: its head and its tail.
+#[derive(Default)]
+struct Tail {
+    head: Vec<u8>,
+    /// The last bytes: at most 2 x [`STDERR_TAIL`], cut back to
+    /// [`STDERR_TAIL`] when full (each byte moved at most once).
+    tail: Vec<u8>,
+    /// Bytes dropped from the front of `tail`.
+    cut: u64,
+}
+
+impl Tail {
+    fn take(&mut self, mut chunk: &[u8]) {
+        let room = STDERR_HEAD.saturating_sub(self.head.len()).min(chunk.len());
+        self.head.extend_from_slice(&chunk[..room]);
+        chunk = &chunk[room..];
+        if chunk.len() > STDERR_TAIL {
+            self.cut += (self.tail.len() + chunk.len() - STDERR_TAIL) as u64;
+            self.tail.clear();
+            chunk = &chunk[chunk.len() - STDERR_TAIL..];
+        }
+        self.tail.extend_from_slice(chunk);
+        if self.tail.len() > 2 * STDERR_TAIL {
+            let drop = self.tail.len() - STDERR_TAIL;
+            self.cut += drop as u64;
+            self.tail.drain(..drop);
+        }
+    }
+
+    /// The head, a line saying how much was cut if any, the tail.
+    fn finish(mut self) -> Vec<u8> {
+        if self.tail.len() > STDERR_TAIL {
+            let drop = self.tail.len() - STDERR_TAIL;
+            self.cut += drop as u64;
+            self.tail.drain(..drop);
+        }
+        if self.cut > 0 {
+            let note = format!("\n[kit: {} bytes of stderr not kept]\n", self.cut);
+            self.head.extend_from_slice(note.as_bytes());
+        }
+        self.head.extend_from_slice(&self.tail);
+        self.head
+    }
+}
+
+/// Where a run's figures come from.
+pub enum Meter {
+    /// Its control group, and the pids seen in it (at most
+    /// [`SEEN_CAP`]): one that left its process group and ended before the
+    /// end of the run is kit's to reap.
+    Group { group: Group, seen: Vec<u32> },
+    /// Its process tree, and the CPU time of the orphans kit reaped (with
+    /// their waited-for children).
+    Tree { tree: Tree, reaped_cpu: Duration },
+}
+
+impl Meter {
+    /// The group's figures if the run has one, else the tree's of the
+    /// program `leader` whose environment carries `mark`.
+    pub fn new(group: Option<Group>, leader: u32, mark: &str) -> Meter {
+        match group {
+            Some(group) => Meter::Group { group, seen: Vec::new() },
+            None => Meter::Tree { tree: Tree::new(leader, mark), reaped_cpu: Duration::ZERO },
+        }
+    }
+}
+
+/// How many pids of a group's members [`Meter::Group`] remembers.
+const SEEN_CAP: usize = 4096;
+
+/// The program's own end, once reaped.
+#[derive(Clone, Copy)]
+struct End {
+    status: ExitStatus,
+    usage: Option<super::Usage>,
+}
+
+/// The idleness rule's window: since when, and the CPU time then.
+#[derive(Clone, Copy)]
+struct Window {
+    since: Instant,
+    cpu: Duration,
+}
+
+/// The program and what has been seen of it: the limits' side of the
+/// supervision.
 struct Watch {
     leader: u32,
     start: Instant,
     limits: Limits,
     backstop: Duration,
     next_check: Instant,
-    /// The tree's CPU time so far (never decreasing, although a member's
-    /// time moves to its parent's when it is reaped).
+    meter: Meter,
+    /// The CPU time so far (never decreasing, although in a tree a
+    /// member's time moves to its parent's when it is reaped).
     cpu: Duration,
-    /// Of the orphans kit reaped (with their waited-for children).
-    reaped_cpu: Duration,
     tree_peak_kib: u64,
-    /// The start of the current idleness window and the CPU time then.
-    mark: (Instant, Duration),
+    window: Window,
     /// Whether the last full window was idle.
     idle: bool,
-    /// The program's own end, once reaped.
-    end: Option<(ExitStatus, Option<super::Usage>)>,
+    end: Option<End>,
 }
 
 impl Watch {
-    fn new(leader: u32, start: Instant, limits: Limits) -> Watch {
+    fn new(leader: u32, start: Instant, limits: Limits, meter: Meter) -> Watch {
         Watch {
             leader,
             start,
             limits,
             backstop: idle_limit(limits.time),
             next_check: start + CHECK_EVERY,
+            meter,
             cpu: Duration::ZERO,
-            reaped_cpu: Duration::ZERO,
             tree_peak_kib: 0,
-            mark: (start, Duration::ZERO),
+            window: Window { since: start, cpu: Duration::ZERO },
             idle: false,
             end: None,
         }
     }
 
+    /// Reads the figures now: the group's CPU time, or the tree's CPU time
+    /// and memory (then reaping the tree's orphans that ended).
+    fn measure(&mut self) -> io::Result<()> {
+        match &mut self.meter {
+            Meter::Group { group, seen } => {
+                self.cpu = self.cpu.max(group.cpu());
+                for pid in group.members() {
+                    if seen.len() < SEEN_CAP && !seen.contains(&pid) {
+                        seen.push(pid);
+                    }
+                }
+                // Orphans of the program's own process group that ended
+                // (the group's CPU counts them already).
+                self.reap_group(false)?;
+            }
+            Meter::Tree { tree, reaped_cpu } => {
+                // Without a `/proc`, no figure until the end: then only
+                // the idleness rule stops a program in time.
+                let Some(seen) = tree.sample() else { return Ok(()) };
+                self.cpu = self.cpu.max(*reaped_cpu + seen.cpu);
+                self.tree_peak_kib = self.tree_peak_kib.max(seen.rss_kib);
+                let kit = std::process::id();
+                for m in seen.members.iter().filter(|m| m.zombie && m.ppid == kit) {
+                    self.reap_pid(m.pid, false)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The limit the program is over at `now`, if any.
-    fn over(&mut self, now: Instant) -> Option<Status> {
+    fn over(&mut self, now: Instant, child: &mut Child) -> io::Result<Option<Status>> {
         if now >= self.next_check {
             self.next_check = now + CHECK_EVERY;
-            // Orphans reaped first: one that ends in between is then seen
-            // as a zombie member now and reaped at the next check.
-            let _ = self.reap_orphans(false);
-            // Without a `/proc`, no figure until the end: then only the
-            // idleness rule stops a program in time.
-            if let Some(seen) = super::tree::sample(self.leader) {
-                self.cpu = self.cpu.max(self.reaped_cpu + seen.cpu);
-                self.tree_peak_kib = self.tree_peak_kib.max(seen.rss_kib);
-            }
+            self.measure()?;
             if self.limits.memory_kib.is_some_and(|m| self.tree_peak_kib > m) {
-                return Some(Status::MemoryLimit);
+                return Ok(Some(Status::MemoryLimit));
             }
             if self.cpu > self.limits.time {
-                return Some(Status::CpuLimit);
+                return Ok(Some(Status::CpuLimit));
             }
-            if now - self.mark.0 >= IDLE_WINDOW {
-                self.idle = self.cpu.saturating_sub(self.mark.1) < IDLE_CPU;
-                self.mark = (now, self.cpu);
+            if now - self.window.since >= IDLE_WINDOW {
+                self.idle = self.cpu.saturating_sub(self.window.cpu) < IDLE_CPU;
+                self.window = Window { since: now, cpu: self.cpu };
             }
         }
         let wall = now - self.start;
-        if wall > self.backstop && self.idle || wall > self.backstop * HARD_STOP {
-            return Some(Status::IdleLimit);
+        let past_wall = self.limits.wall.is_some_and(|w| wall > w);
+        if wall > self.backstop && self.idle || wall > self.backstop * HARD_STOP || past_wall {
+            // Only a program still running is idle: one whose exit kit has
+            // not seen yet (kit was stopped) is judged by that exit.
+            if !self.ended(child, false)? {
+                return Ok(Some(Status::IdleLimit));
+            }
         }
-        None
+        Ok(None)
     }
 
     /// How long from `now` until [`Watch::over`] has something new to look
@@ -153,28 +275,46 @@ impl Watch {
         self.next_check.saturating_duration_since(now)
     }
 
-    /// Reaps what of the group has ended and is ours (the orphans, and the
-    /// program if it is still in its group), adding their CPU time; with
+    /// Reaps our child `pid` if it has ended (or, with `block`, once it
+    /// ends): the program's own end, or an orphan's CPU time.
+    #[cfg(unix)]
+    fn reap_pid(&mut self, pid: u32, block: bool) -> io::Result<bool> {
+        use super::sys::{reap, Whom};
+        Ok(reap(Whom::Pid(pid), block)?.map(|r| self.reaped(r)).is_some())
+    }
+
+    #[cfg(unix)]
+    fn reaped(&mut self, r: super::sys::Reaped) {
+        if r.pid == self.leader {
+            self.end = Some(End { status: r.status, usage: Some(r.usage) });
+        } else if let Meter::Tree { reaped_cpu, .. } = &mut self.meter {
+            *reaped_cpu += r.usage.cpu;
+        }
+    }
+
+    /// Reaps what of the program's process group has ended and is ours
+    /// (its orphans, and the program if it is still in its group); with
     /// `block`, waits until none of the group is left.
     #[cfg(unix)]
-    fn reap_orphans(&mut self, block: bool) -> io::Result<()> {
+    fn reap_group(&mut self, block: bool) -> io::Result<()> {
         use super::sys::{reap, Whom};
         while let Some(r) = reap(Whom::Group(self.leader), block)? {
-            if r.pid == self.leader {
-                self.end = Some((r.status, Some(r.usage)));
-            } else {
-                self.reaped_cpu += r.usage.cpu;
-            }
+            self.reaped(r);
         }
         Ok(())
     }
 
     #[cfg(not(unix))]
-    fn reap_orphans(&mut self, _block: bool) -> io::Result<()> {
+    fn reap_group(&mut self, _block: bool) -> io::Result<()> {
         Ok(())
     }
 
-    /// The program's end if it has ended (or, with `block`, once it ends).
+    #[cfg(not(unix))]
+    fn reap_pid(&mut self, _pid: u32, _block: bool) -> io::Result<bool> {
+        Ok(false)
+    }
+
+    /// Whether the program has ended (or, with `block`, once it ends).
     fn ended(&mut self, child: &mut Child, block: bool) -> io::Result<bool> {
         if self.end.is_none() {
             self.end = reap(child, block)?;
@@ -182,8 +322,8 @@ impl Watch {
         Ok(self.end.is_some())
     }
 
-    /// Kills the group (and the program, should it have left its group),
-    /// reaps the program, then every orphan of the group.
+    /// Kills everything the program started, then reaps the program and
+    /// every orphan kit adopted from it.
     fn stop(&mut self, child: &mut Child) -> io::Result<()> {
         #[cfg(unix)]
         {
@@ -191,27 +331,121 @@ impl Watch {
             if self.end.is_none() {
                 let _ = child.kill();
             }
+            if let Meter::Group { .. } = self.meter {
+                // The program reaped first: most groups are empty then, and
+                // one read says so.
+                self.ended(child, true)?;
+            }
+            match &mut self.meter {
+                Meter::Group { group, seen } => {
+                    let mut strays = std::mem::take(seen);
+                    if !group.is_empty() {
+                        strays.extend(group.kill_all());
+                    }
+                    self.reap_group(true)?;
+                    self.reap_strays(&strays)?;
+                }
+                Meter::Tree { .. } => self.stop_tree(child)?,
+            }
         }
         #[cfg(not(unix))]
-        let _ = child.kill();
-        self.ended(child, true)?;
-        // The program is reaped by now, so only orphans are left to reap.
-        self.reap_orphans(true)
+        {
+            let _ = child.kill();
+            self.ended(child, true)?;
+        }
+        Ok(())
     }
 
-    /// The figures of the ended run.
+    /// Kills the tree's members, round after round (a member may fork
+    /// between a reading and the kill), reaping those kit adopted, until
+    /// none is left (bounded: a member in uninterruptible sleep may
+    /// outlive SIGKILL a while).
+    #[cfg(unix)]
+    fn stop_tree(&mut self, child: &mut Child) -> io::Result<()> {
+        let kit = std::process::id();
+        for round in 0..2000 {
+            let Meter::Tree { tree, .. } = &mut self.meter else { break };
+            let Some(seen) = tree.sample() else { break };
+            let live: Vec<u32> = seen.members.iter().filter(|m| !m.zombie).map(|m| m.pid).collect();
+            for &pid in &live {
+                super::sys::kill_pid(pid);
+            }
+            let ours: Vec<u32> =
+                seen.members.iter().filter(|m| m.zombie && m.ppid == kit).map(|m| m.pid).collect();
+            for pid in ours {
+                self.reap_pid(pid, true)?;
+            }
+            let left = seen.members.iter().any(|m| !m.zombie || m.ppid != kit);
+            if !left || round == 1999 {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(if round < 20 { 50 } else { 1000 }));
+        }
+        self.ended(child, true)?;
+        self.reap_group(true)
+    }
+
+    /// Reaps those of `pids` (a killed group's processes) that kit adopted:
+    /// each, once its parent is gone, is kit's child (a zombie by now) or
+    /// gone.
+    #[cfg(unix)]
+    fn reap_strays(&mut self, pids: &[u32]) -> io::Result<()> {
+        let (kit, leader) = (std::process::id(), self.leader);
+        for &pid in pids.iter().filter(|&&p| p != leader) {
+            // Bounded: a zombie whose parent is still exiting is handed
+            // on to kit shortly.
+            for _ in 0..1000 {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+                let state = stat.ok().and_then(|s| {
+                    let mut after = s[s.rfind(')')? + 1..].split_whitespace();
+                    let zombie = after.next()? == "Z";
+                    Some((zombie, after.next()?.parse::<u32>().ok()?))
+                });
+                match state {
+                    Some((_, parent)) if parent == kit => {
+                        self.reap_pid(pid, true)?;
+                        break;
+                    }
+                    Some((true, _)) => std::thread::sleep(Duration::from_micros(100)),
+                    _ => break,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The figures of the ended run; its group goes back to the pool.
     fn done(self, status: Status, wall: Duration, stdout: Vec<u8>, stderr: Vec<u8>) -> Supervised {
-        let usage = self.end.and_then(|(_, u)| u);
-        let cpu = match usage {
-            Some(u) => self.cpu.max(u.cpu + self.reaped_cpu),
-            None if self.cpu > Duration::ZERO => self.cpu,
-            None => wall,
+        let usage = self.end.and_then(|e| e.usage);
+        let (measured, group_end) = match self.meter {
+            Meter::Group { mut group, .. } => {
+                let end = group.end();
+                super::cgroup::give(group);
+                (end.cpu, Some(end))
+            }
+            Meter::Tree { reaped_cpu, .. } => {
+                (usage.map_or(Duration::ZERO, |u| u.cpu + reaped_cpu), None)
+            }
+        };
+        let cpu = match self.cpu.max(measured) {
+            zero if zero == Duration::ZERO && usage.is_none() => wall,
+            cpu => cpu,
+        };
+        // The kernel's OOM killer stopped a process of the group: a memory
+        // limit, whatever the program did after.
+        let status = match (group_end, status) {
+            (
+                Some(GroupEnd { oom: true, .. }),
+                Status::Exited(_) | Status::Signaled(_) | Status::IdleLimit,
+            ) => Status::MemoryLimit,
+            _ => status,
         };
         Supervised {
             status,
             cpu,
             leader_peak_kib: usage.map(|u| u.peak_kib),
             tree_peak_kib: self.tree_peak_kib,
+            group_peak_kib: group_end.map(|g| g.peak_kib),
             wall,
             stdout,
             stderr,
@@ -220,17 +454,15 @@ impl Watch {
 }
 
 #[cfg(unix)]
-fn reap(child: &mut Child, block: bool) -> io::Result<Option<(ExitStatus, Option<super::Usage>)>> {
+fn reap(child: &mut Child, block: bool) -> io::Result<Option<End>> {
     use super::sys::{reap, Whom};
-    Ok(reap(Whom::Pid(child.id()), block)?.map(|r| (r.status, Some(r.usage))))
+    Ok(reap(Whom::Pid(child.id()), block)?.map(|r| End { status: r.status, usage: Some(r.usage) }))
 }
 
 #[cfg(not(unix))]
-fn reap(child: &mut Child, block: bool) -> io::Result<Option<(ExitStatus, Option<super::Usage>)>> {
-    if block {
-        return child.wait().map(|s| Some((s, None)));
-    }
-    Ok(child.try_wait()?.map(|s| (s, None)))
+fn reap(child: &mut Child, block: bool) -> io::Result<Option<End>> {
+    let status = if block { Some(child.wait()?) } else { child.try_wait()? };
+    Ok(status.map(|status| End { status, usage: None }))
 }
 
 fn status_of(status: ExitStatus) -> Status {
@@ -266,13 +498,171 @@ impl Stdout<'_> {
     }
 }
 
-/// Feeds `stdin` to the program and reads its stdout and stderr while it
-/// runs, all in this one thread: a `poll(2)` over the three pipes (and, on
-/// Linux, over a pidfd that becomes readable at the exit), whose timeout
-/// is the next check of the tree. stdin is written without blocking, as far
-/// as the pipe takes it: a program may write before it has read all its
-/// input, or never read at all (then the write fails, which is its
-/// business).
+/// The program's end as the poller saw it: how it ended, its wall time,
+/// and until when its pipes are still read.
+#[cfg(unix)]
+#[derive(Clone, Copy)]
+struct Ending {
+    status: Status,
+    wall: Duration,
+    grace_until: Instant,
+}
+
+/// One run under watch: its pipes, its figures, and whether it has ended.
+/// [`Poller::step`] waits for the next event once and handles it.
+#[cfg(unix)]
+pub struct Poller<'c, 'i, 's> {
+    child: &'c mut Child,
+    watch: Watch,
+    feed: Option<std::fs::File>,
+    /// What of stdin is still to be written.
+    rest: &'i [u8],
+    nonblocking: bool,
+    out: Option<std::fs::File>,
+    err: Option<std::fs::File>,
+    /// A pidfd of the program, readable once it has ended.
+    exit: Option<std::os::fd::OwnedFd>,
+    stdout: Stdout<'s>,
+    stderr: Tail,
+    chunk: Vec<u8>,
+    /// A limit it went over (the output limit is seen while reading).
+    over: Option<Status>,
+    ending: Option<Ending>,
+}
+
+#[cfg(unix)]
+impl<'c, 'i, 's> Poller<'c, 'i, 's> {
+    /// Takes the program's pipes; stdin is written without blocking, as
+    /// far as the pipe takes it: a program may write before it has read
+    /// all its input, or never read at all (then the write fails, which
+    /// is its business).
+    fn new(
+        child: &'c mut Child,
+        stdin: &'i [u8],
+        watch: Watch,
+        seen: ExitSeen,
+        sink: Option<Sink<'s>>,
+    ) -> Poller<'c, 'i, 's> {
+        use super::sys;
+        use std::fs::File;
+        use std::os::fd::OwnedFd;
+        let to_file = |fd: OwnedFd| File::from(fd);
+        let mut feed = child.stdin.take().map(|p| to_file(p.into()));
+        let out = child.stdout.take().map(|p| to_file(p.into()));
+        let err = child.stderr.take().map(|p| to_file(p.into()));
+        let mut rest = stdin;
+        if rest.is_empty() {
+            feed = None;
+        }
+        let nonblocking = feed.as_ref().is_some_and(sys::set_nonblocking);
+        // Most inputs fit in the pipe at once: written now, without a wait.
+        feed_some(&mut feed, &mut rest, nonblocking);
+        let exit = match seen {
+            ExitSeen::Pidfd => sys::pidfd(child.id()),
+            ExitSeen::Polled => None,
+        };
+        let limits = watch.limits;
+        let cap =
+            limits.output_bytes.map_or(OUTPUT_CAP, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        Poller {
+            child,
+            watch,
+            feed,
+            rest,
+            nonblocking,
+            out,
+            err,
+            exit,
+            stdout: Stdout { kept: Vec::new(), sink, bytes: 0, cap, limit: limits.output_bytes },
+            stderr: Tail::default(),
+            chunk: vec![0u8; 1 << 16],
+            over: None,
+            ending: None,
+        }
+    }
+
+    /// Once it has ended (or was stopped at a limit) and its pipes are
+    /// read: how it ended and its wall time.
+    fn step(&mut self) -> io::Result<Option<(Status, Duration)>> {
+        use super::sys::{Pipe, Poll};
+        let now = Instant::now();
+        if self.ending.is_none() {
+            if self.over.is_none() {
+                self.over = self.watch.over(now, self.child)?;
+            }
+            let exited = match self.watch.end {
+                Some(end) if self.over.is_none() => Some(status_of(end.status)),
+                _ => None,
+            };
+            if let Some(status) = self.over.or(exited) {
+                let wall = self.watch.start.elapsed();
+                // Also kills what it left running (`sleep 99 &`), whose
+                // end closes the pipes it held.
+                self.watch.stop(self.child)?;
+                self.ending =
+                    Some(Ending { status, wall, grace_until: Instant::now() + PIPE_GRACE });
+            }
+        }
+        if let Some(e) = self.ending {
+            // stdin is of no more use; the output pipes may still hold
+            // the last of it, for the grace period (not past a limit).
+            self.feed = None;
+            let drained = self.out.is_none() && self.err.is_none();
+            if drained || now >= e.grace_until || self.over.is_some() {
+                return Ok(Some((e.status, e.wall)));
+            }
+        }
+        let timeout = match self.ending {
+            Some(e) => e.grace_until.saturating_duration_since(now),
+            // Without a pidfd, the exit is looked for every millisecond
+            // (the pipes may close before it, or a grandchild may hold
+            // them after it).
+            None if self.exit.is_none() => Duration::from_millis(1),
+            None => self.watch.until_next_check(now),
+        };
+        let mut set = Poll::new();
+        let feed_at = self.feed.as_ref().map(|f| set.add(f, Pipe::Write));
+        let out_at = self.out.as_ref().map(|f| set.add(f, Pipe::Read));
+        let err_at = self.err.as_ref().map(|f| set.add(f, Pipe::Read));
+        let exit_at = match self.ending {
+            None => self.exit.as_ref().map(|f| set.add(f, Pipe::Read)),
+            Some(_) => None,
+        };
+        if let Err(e) = set.wait(timeout) {
+            if self.ending.is_none() {
+                self.watch.stop(self.child)?;
+            }
+            return Err(e);
+        }
+        if feed_at.is_some_and(|k| set.ready(k)) {
+            feed_some(&mut self.feed, &mut self.rest, self.nonblocking);
+        }
+        if out_at.is_some_and(|k| set.ready(k)) {
+            if let Some(n) = read_some(&mut self.out, &mut self.chunk) {
+                if self.stdout.take(&self.chunk[..n]) && self.ending.is_none() {
+                    self.over = Some(Status::OutputLimit);
+                }
+            }
+        }
+        if err_at.is_some_and(|k| set.ready(k)) {
+            if let Some(n) = read_some(&mut self.err, &mut self.chunk) {
+                self.stderr.take(&self.chunk[..n]);
+            }
+        }
+        // With a pidfd, a wait only once it says the program has ended.
+        let maybe_ended = match exit_at {
+            Some(k) => set.ready(k),
+            None => self.ending.is_none(),
+        };
+        if maybe_ended && self.ending.is_none() {
+            self.watch.ended(self.child, false)?;
+        }
+        Ok(None)
+    }
+}
+
+/// Runs `child` to its end under [`Poller`]: stdin fed, stdout and stderr
+/// read, the figures (from `meter`) against `limits`.
 #[cfg(unix)]
 pub fn supervise(
     child: &mut Child,
@@ -281,106 +671,17 @@ pub fn supervise(
     limits: Limits,
     seen: ExitSeen,
     sink: Option<Sink>,
+    meter: Meter,
 ) -> io::Result<Supervised> {
-    use super::sys::{self, Pipe, Poll};
-    use std::fs::File;
-    use std::os::fd::OwnedFd;
-
-    let to_file = |fd: OwnedFd| File::from(fd);
-    let mut feed = child.stdin.take().map(|p| to_file(p.into()));
-    let mut out = child.stdout.take().map(|p| to_file(p.into()));
-    let mut err = child.stderr.take().map(|p| to_file(p.into()));
-    let mut rest = stdin;
-    if rest.is_empty() {
-        feed = None;
-    }
-    let nonblocking = feed.as_ref().is_some_and(sys::set_nonblocking);
-    // Most inputs fit in the pipe at once: written now, without a wait.
-    feed_some(&mut feed, &mut rest, nonblocking);
-    let exit = match seen {
-        ExitSeen::Pidfd => sys::pidfd(child.id()),
-        ExitSeen::Polled => None,
-    };
-    let mut watch = Watch::new(child.id(), start, limits);
-    let cap = limits.output_bytes.map_or(OUTPUT_CAP, |l| usize::try_from(l).unwrap_or(usize::MAX));
-    let mut stdout = Stdout { kept: Vec::new(), sink, bytes: 0, cap, limit: limits.output_bytes };
-    let mut stderr = Vec::new();
-    let mut chunk = vec![0u8; 1 << 16];
-    // The status and wall time once ended, and until when the pipes are
-    // still read.
-    let mut ended: Option<(Status, Duration, Instant)> = None;
-    let mut over: Option<Status> = None;
+    let watch = Watch::new(child.id(), start, limits, meter);
+    let mut poller = Poller::new(child, stdin, watch, seen, sink);
     let (status, wall) = loop {
-        let now = Instant::now();
-        if ended.is_none() {
-            over = over.or_else(|| watch.over(now));
-            let exited = match watch.end {
-                Some((status, _)) if over.is_none() => Some(status_of(status)),
-                _ => None,
-            };
-            if let Some(status) = over.or(exited) {
-                let wall = start.elapsed();
-                // Also kills what it left running (`sleep 99 &`), whose
-                // end closes the pipes it held.
-                watch.stop(child)?;
-                ended = Some((status, wall, Instant::now() + PIPE_GRACE));
-            }
-        }
-        if let Some((status, wall, grace_until)) = ended {
-            // stdin is of no more use; the output pipes may still hold
-            // the last of it, for the grace period (not past a limit).
-            feed = None;
-            if out.is_none() && err.is_none() || now >= grace_until || over.is_some() {
-                break (status, wall);
-            }
-        }
-        let timeout = match ended {
-            Some((_, _, grace_until)) => grace_until.saturating_duration_since(now),
-            // Without a pidfd, the exit is looked for every millisecond
-            // (the pipes may close before it, or a grandchild may hold
-            // them after it).
-            None if exit.is_none() => Duration::from_millis(1),
-            None => watch.until_next_check(now),
-        };
-        let mut set = Poll::new();
-        let feed_at = feed.as_ref().map(|f| set.add(f, Pipe::Write));
-        let out_at = out.as_ref().map(|f| set.add(f, Pipe::Read));
-        let err_at = err.as_ref().map(|f| set.add(f, Pipe::Read));
-        let exit_at = match ended {
-            None => exit.as_ref().map(|f| set.add(f, Pipe::Read)),
-            Some(_) => None,
-        };
-        if let Err(e) = set.wait(timeout) {
-            if ended.is_none() {
-                watch.stop(child)?;
-            }
-            return Err(e);
-        }
-        if feed_at.is_some_and(|k| set.ready(k)) {
-            feed_some(&mut feed, &mut rest, nonblocking);
-        }
-        if out_at.is_some_and(|k| set.ready(k)) {
-            if let Some(n) = read_some(&mut out, &mut chunk) {
-                if stdout.take(&chunk[..n]) && ended.is_none() {
-                    over = Some(Status::OutputLimit);
-                }
-            }
-        }
-        if err_at.is_some_and(|k| set.ready(k)) {
-            if let Some(n) = read_some(&mut err, &mut chunk) {
-                keep(&mut stderr, &chunk[..n], OUTPUT_CAP);
-            }
-        }
-        // With a pidfd, a wait only once it says the program has ended.
-        let maybe_ended = match exit_at {
-            Some(k) => set.ready(k),
-            None => ended.is_none(),
-        };
-        if maybe_ended && ended.is_none() {
-            watch.ended(child, false)?;
+        if let Some(end) = poller.step()? {
+            break end;
         }
     };
-    Ok(watch.done(status, wall, stdout.kept, stderr))
+    let Poller { watch, stdout, stderr, .. } = poller;
+    Ok(watch.done(status, wall, stdout.kept, stderr.finish()))
 }
 
 /// Reads what `pipe` has; `None` at its end (then closed) or on nothing.
@@ -428,6 +729,7 @@ pub fn supervise(
     limits: Limits,
     _seen: ExitSeen,
     sink: Option<Sink>,
+    meter: Meter,
 ) -> io::Result<Supervised> {
     use std::io::Write;
     let mut pipe = child.stdin.take().expect("stdin is piped");
@@ -437,13 +739,13 @@ pub fn supervise(
     });
     let stdout = Drain::start(child.stdout.take().expect("stdout is piped"));
     let stderr = Drain::start(child.stderr.take().expect("stderr is piped"));
-    let mut watch = Watch::new(child.id(), start, limits);
+    let mut watch = Watch::new(child.id(), start, limits, meter);
     let mut nap = Duration::from_micros(20);
     let status = loop {
         if watch.ended(child, false)? {
-            break status_of(watch.end.expect("ended").0);
+            break status_of(watch.end.expect("ended").status);
         }
-        if let Some(status) = watch.over(Instant::now()) {
+        if let Some(status) = watch.over(Instant::now(), child)? {
             watch.stop(child)?;
             break status;
         }

@@ -18,6 +18,7 @@ extern "C" {
     fn poll(fds: *mut PollFd, nfds: Nfds, timeout: c_int) -> c_int;
     fn fcntl(fd: c_int, cmd: c_int, ...) -> c_int;
     fn getppid() -> c_int;
+    fn write(fd: c_int, buf: *const u8, count: usize) -> isize;
 }
 
 pub const SIGHUP: c_int = 1;
@@ -118,6 +119,27 @@ pub fn kill_group(pgid: u32) {
     unsafe {
         kill(-(pgid as c_int), SIGKILL);
     }
+}
+
+/// SIGKILL to process `pid` (nothing if it is gone).
+pub fn kill_pid(pid: u32) {
+    // SAFETY: kill(2) touches no memory of ours.
+    unsafe {
+        kill(pid as c_int, SIGKILL);
+    }
+}
+
+/// In a child between fork and exec (async-signal-safe, no allocation):
+/// writes "0" to each of `procs`, open `cgroup.procs` files, which moves
+/// the writer into their groups.
+pub fn join_groups(procs: &[c_int]) -> io::Result<()> {
+    for &fd in procs {
+        // SAFETY: a one-byte buffer that lives through the call.
+        if unsafe { write(fd, b"0".as_ptr(), 1) } != 1 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 // ------------------------------------------------------------ signals

@@ -36,6 +36,9 @@ impl<'s> Cases<'s> {
     }
 
     /// Case `index`, with our solver's answer.
+    ///
+    /// # Errors
+    /// The errors of [`crate::gen::Source::draw`] or [`crate::gen::Command::draw`].
     pub fn draw(&self, index: u64) -> Result<Drawn> {
         match self {
             Cases::Ours(src) => src.draw(index),

@@ -13,6 +13,9 @@ pub struct Saved {
 
 /// Writes `failure` as `DIR/NAME.in` and `DIR/NAME.out`, making `dir` if
 /// it is missing.
+///
+/// # Errors
+/// A write error naming the folder or file that cannot be written.
 pub fn save(dir: &Path, name: &str, failure: &Failure) -> Result<Saved> {
     let base = dir.join(name);
     let (in_path, out_path) = (base.with_extension("in"), base.with_extension("out"));

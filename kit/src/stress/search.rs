@@ -49,6 +49,10 @@ impl Search<'_> {
 
     /// The cases on which the program fails (or the first error, such as
     /// our solver failing), with the progress shown meanwhile.
+    ///
+    /// # Errors
+    /// The first error of a draw or a run (a generator or solver that fails,
+    /// a program that cannot be started); the workers stop at it.
     pub fn find(&self, progress: &mut Progress) -> Result<Found> {
         let name = self.trial.problem.name();
         let next = AtomicU64::new(0);

@@ -112,6 +112,12 @@ pub struct Shrunk {
 }
 
 /// Shrinks `found` within `budget`, with the progress shown meanwhile.
+///
+/// # Errors
+/// The errors of running ours or theirs on a candidate.
+///
+/// At most the budget's candidates, each two runs (a failure by time one
+/// more to confirm it).
 pub fn shrink(
     t: &Trial,
     found: Failure,
@@ -125,6 +131,8 @@ pub fn shrink(
         what: found.what.clone(),
         times: times(&found.theirs),
     };
+    // A failure by time (every smaller case kept has the same kind) falls
+    // back to the case as found if the last one does not fail again.
     let kept = if found.kind.by_time() { Some(found.clone()) } else { None };
     let start = Instant::now();
     let mut best = found;
@@ -176,12 +184,12 @@ pub fn shrink(
     let took = start.elapsed();
     // The final case, once more: a failure by time must show again.
     let mut unconfirmed = None;
-    if best.kind.by_time() {
+    if let Some(kept) = kept {
         match t.again(&best)? {
             Some(confirmed) => best = confirmed,
             None => {
                 unconfirmed = Some(best.input.len());
-                best = kept.expect("kept for failures by time");
+                best = kept;
             }
         }
     }

@@ -14,8 +14,10 @@ use std::time::Duration;
 pub const SMALLEST_TRIES: usize = 300;
 
 /// How much longer than the time limit a program slow on our smallest
-/// input gets, to tell a slow start-up from one that never ends.
-pub const START_UP_GRACE: u32 = 10;
+/// input gets, to tell a slow start-up from one that never ends: this
+/// many times the limit of CPU, within [`run::idle_limit`] of that in wall
+/// time (7 s at a 1 s limit), whatever the machine's load.
+pub const START_UP_GRACE: u32 = 3;
 
 /// The smallest input we can reach from case 0 that our solver accepts
 /// (the shrinker's first accepted candidate, again and again, at most
@@ -65,15 +67,18 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
         )));
     }
     let longer = t.limits.time * START_UP_GRACE;
+    let limits = run::Limits { wall: Some(run::idle_limit(longer)), ..run::Limits::from(longer) };
     let cmd = t.cmd;
-    let run = run::run_with(cmd, input.as_bytes(), longer, None, run::Memory::Unmeasured)
+    let run = run::run_with(cmd, input.as_bytes(), limits, None, run::Memory::Unmeasured)
         .map_err(|e| Error::start(format!("`{cmd}`"), e))?;
     if matches!(run.status, run::Status::CpuLimit | run::Status::IdleLimit) {
         return Err(Error::run(format!(
             "your program does not end on our smallest input ({bytes} bytes): still running \
-             after {} ms of CPU, {START_UP_GRACE} x the time limit of {ms} ms; an endless \
-             loop at start-up?",
-            run.cpu.as_millis()
+             after {} ms of CPU and {} ms of wall time ({START_UP_GRACE} x the time limit of \
+             {ms} ms of CPU, or {} ms of wall); an endless loop at start-up?",
+            run.cpu.as_millis(),
+            run.wall.as_millis(),
+            run::idle_limit(longer).as_millis()
         )));
     }
     Err(Error::run(format!(

@@ -82,11 +82,17 @@ impl Trial<'_> {
     }
 
     /// Our solver's run on `input`.
+    ///
+    /// # Errors
+    /// A start error when our solver cannot be started.
     pub fn answer(&self, input: &str) -> Result<Outcome> {
         gen::answer(self.solver, input)
     }
 
     /// The user's program's run on `input`, under the limits.
+    ///
+    /// # Errors
+    /// A start error naming the program when it cannot be started.
     pub fn run_theirs(&self, input: &str) -> Result<Outcome> {
         // The peak memory is measured (for the memory limit): spawns are
         // then one at a time, the runs still in parallel.
@@ -117,6 +123,9 @@ impl Trial<'_> {
 
     /// Runs the program on `input` (the case `index`, answered by us with
     /// `ours`, made by `made_by`): its failure, if it fails.
+    ///
+    /// # Errors
+    /// A start error when the program cannot be started.
     pub fn try_input(
         &self,
         index: u64,
@@ -138,6 +147,9 @@ impl Trial<'_> {
 
     /// Runs the program again on a failure by time: the same failure, or
     /// `None` when this run did not fail that way.
+    ///
+    /// # Errors
+    /// A start error when the program cannot be started.
     pub fn again(&self, f: &Failure) -> Result<Option<Failure>> {
         let again = self.try_input(f.index, f.input.clone(), f.ours.clone(), f.made_by.clone())?;
         Ok(again.filter(|g| g.kind == f.kind))

@@ -10,10 +10,30 @@ use crate::model::Model;
 use crate::rng::Rng;
 use crate::show::show;
 use crate::train::Trainer;
-use crate::variant::{parse_variant, MAX_SKILLS};
+use crate::variant::{bits, parse_variant, MAX_SKILLS};
 
 /// The archive's first line: its format and version.
 const ARCHIVE_MAGIC: &str = "ji-archive 1";
+/// The first line for a variant with lasting effects: its states name the
+/// lost sets, and a reader that knows only version 1 stops at line 1
+/// instead of misreading the rest. Version 1 files read as before.
+const ARCHIVE_MAGIC_LASTING: &str = "ji-archive 2";
+
+/// A state as its archive line begins: the counts `a b`, then, in a
+/// variant with lasting effects, `lost i names.. j names..` (each side's
+/// lost skills in variant order: the mover's, then the opponent's).
+fn state_label(model: &Model, st: usize) -> String {
+    let (a, b) = model.counts(st);
+    if !model.variant.lasting() {
+        return format!("{a} {b}");
+    }
+    let lost = model.lost(st);
+    let names = |set: u64| -> String {
+        let named = bits(set).map(|x| format!(" {}", model.variant.skills[x].name));
+        format!("{}{}", set.count_ones(), named.collect::<String>())
+    };
+    format!("{a} {b} lost {} {}", names(lost.own), names(lost.opp))
+}
 /// The largest population an archive may hold (a bound on what a corrupt
 /// `population` line can make the trainer allocate and score).
 const MAX_ARCHIVED: usize = 10_000;
@@ -21,13 +41,13 @@ const MAX_ARCHIVED: usize = 10_000;
 /// The archive text: see docs/ji_trainer.md ("Archive format").
 pub fn archive_text(model: &Model, t: &Trainer) -> String {
     let (g, rng, size, states) = (t.generation, t.rng.state(), t.pop.len(), model.states);
-    let mut s = format!("{ARCHIVE_MAGIC}\nvariant {}generation {g}\n", model.variant.text());
+    let magic = if model.variant.lasting() { ARCHIVE_MAGIC_LASTING } else { ARCHIVE_MAGIC };
+    let mut s = format!("{magic}\nvariant {}generation {g}\n", model.variant.text());
     s += &format!("rng {rng:016x}\npopulation {size} {states}\n");
     for (i, ind) in t.pop.iter().enumerate() {
         s += &format!("individual {i}\n");
         for st in 0..model.states {
-            let (a, b) = model.counts(st);
-            s += &format!("{a} {b}");
+            s += &state_label(model, st);
             for g in &ind.genes[model.offset[st]..model.offset[st + 1]] {
                 s += &format!(" {g}");
             }
@@ -86,7 +106,7 @@ fn read_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, Archi
     // The value of line l if it reads `key value`.
     let field = |l: usize, key: &str| line(l).map(|t| t.strip_prefix(key));
     let expected = |l: usize, what: &str| BadLine { line: l, what: format!("expected '{what}'") };
-    if line(1)? != ARCHIVE_MAGIC {
+    if line(1)? != ARCHIVE_MAGIC && line(1)? != ARCHIVE_MAGIC_LASTING {
         return refuse(1, format!("not a ji archive (expected '{ARCHIVE_MAGIC}')"));
     }
     let n = (field(2, "variant ")?.and_then(|r| r.trim().parse::<usize>().ok()))
@@ -96,23 +116,36 @@ fn read_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, Archi
     for l in 3..3 + n {
         vt = vt + line(l)? + "\n";
     }
+    // The lasting section, if any: `lasting m`, then m records.
+    let mut l = 3 + n;
+    if let Some(m) = field(l, "lasting ")? {
+        let m = (m.parse::<usize>().ok())
+            .filter(|m| (1..=n * n).contains(m))
+            .ok_or_else(|| expected(l, "lasting M"))?;
+        for at in l..l + 1 + m {
+            vt = vt + line(at)? + "\n";
+        }
+        l += 1 + m;
+    }
     let archived = parse_variant(vt.as_bytes(), file, 1).map_err(ArchiveError::Variant)?;
     if archived != model.variant {
         let why = if archived.skills.len() != model.n {
             format!("{} skills, this variant has {}", archived.skills.len(), model.n)
         } else {
-            let i = (0..model.n)
-                .find(|&i| {
-                    archived.skills[i] != model.variant.skills[i]
-                        || archived.beats[i] != model.variant.beats[i]
-                })
-                .unwrap_or(0);
-            let (there, here) = (archived.skill_line(i), model.variant.skill_line(i));
-            format!("skill {} is '{there}' there, '{here}' here", i + 1)
+            let differs = |i: &usize| {
+                archived.skills[*i] != model.variant.skills[*i]
+                    || archived.beats[*i] != model.variant.beats[*i]
+            };
+            match (0..model.n).find(differs) {
+                Some(i) => {
+                    let (there, here) = (archived.skill_line(i), model.variant.skill_line(i));
+                    format!("skill {} is '{there}' there, '{here}' here", i + 1)
+                }
+                None => "other lasting effects".to_string(),
+            }
         };
         return refuse(2, format!("archive is for another variant ({why})"));
     }
-    let mut l = 3 + n;
     let generation = (field(l, "generation ")?.and_then(|r| r.parse::<u64>().ok()))
         .ok_or_else(|| expected(l, "generation G"))?;
     l += 1;
@@ -137,13 +170,18 @@ fn read_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, Archi
         let mut genes = Vec::new();
         for st in 0..states {
             l += 1;
-            let mut it = line(l)?.split(' ');
-            let (a, b) = model.counts(st);
-            if it.next() != Some(&a.to_string()) || it.next() != Some(&b.to_string()) {
-                return refuse(l, format!("expected the weights of state {a} {b}"));
-            }
+            let label = state_label(model, st);
+            // The weights after the label and one space (none: no weights).
+            let weights = match line(l)?.strip_prefix(&label) {
+                Some("") => None,
+                Some(rest) if rest.starts_with(' ') => Some(&rest[1..]),
+                _ => {
+                    let what = format!("expected the weights of state {}", show(label.as_bytes()));
+                    return refuse(l, what);
+                }
+            };
             let start = genes.len();
-            for w in it {
+            for w in weights.into_iter().flat_map(|w| w.split(' ')) {
                 match w.parse::<f64>() {
                     Ok(x) if x.is_finite() && x >= 0.0 => genes.push(x),
                     _ => return refuse(l, format!("bad weight '{}'", show(w.as_bytes()))),
@@ -151,7 +189,8 @@ fn read_archive(text: &[u8], file: &str, model: &Model) -> Result<Archive, Archi
             }
             let (want, found) = (model.offset[st + 1] - model.offset[st], genes.len() - start);
             if found != want {
-                let what = format!("state {a} {b} needs {want} weights, found {found}");
+                let label = show(label.as_bytes());
+                let what = format!("state {label} needs {want} weights, found {found}");
                 return refuse(l, what);
             }
         }

@@ -59,8 +59,9 @@ input:   a variant file (--variant), the population archive (--archive),
          and on stdin
 output:  the session on stdout; the archive after each `t`
 options: --variant FILE  the variant: n, then n skills
-                         `name delta req k beaten...` (default: the common
-                         variant 集 小防 中防 大防 小波 中波 大波 黑洞)
+                         `name delta req k beaten...`, then optionally
+                         `lasting m` and m lasting effects (default: the
+                         common variant 集 小防 中防 大防 小波 中波 大波 黑洞)
          --archive FILE  the population archive, read at start, written
                          after `t` (default: ./archive)
          --seed N        seed of the pseudo-random generator (default: the
@@ -133,3 +134,7 @@ fn main() {
 #[cfg(test)]
 #[path = "../../../tests/unit/ji.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "../../../tests/unit/ji_lasting.rs"]
+mod lasting_tests;

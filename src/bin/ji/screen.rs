@@ -6,6 +6,7 @@
 use std::io::{self, Write};
 
 use crate::model::Model;
+use crate::variant::bits;
 
 /// The terminal width every screen fits.
 pub const COLUMNS: usize = 80;
@@ -132,6 +133,17 @@ pub fn rules(model: &Model) -> String {
         let cells = row.iter().zip(cols);
         let line: String = cells.map(|(c, w)| c.clone() + &" ".repeat(w - width(c) + 2)).collect();
         text = text + line.trim_end() + "\n";
+    }
+    let v = &model.variant;
+    if v.lasting() {
+        text += "lasting effects: when a skill meets one it names in a round that goes\n\
+                 on, the other side loses what it takes for the rest of the game\n";
+        for x in 0..model.n {
+            for y in (0..model.n).filter(|&y| v.takes(x, y) != 0) {
+                let (met, taken) = (&names.labels[y], list(bits(v.takes(x, y)).collect()));
+                text += &format!("  {} meets {met}: takes {taken}\n", names.labels[x]);
+            }
+        }
     }
     text
 }

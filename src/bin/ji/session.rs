@@ -12,7 +12,7 @@ use crate::rng::Rng;
 use crate::screen::{listed, progress, rules, width, COLUMNS};
 use crate::show::show;
 use crate::train::{Trainer, POPULATION};
-use crate::variant::{bits, read_variant, Variant};
+use crate::variant::{bits, read_variant, Losses, Variant};
 
 /// The commands, as `h` and `--help` list them.
 pub const COMMANDS: &str = "commands, one per line (a letter or its word):
@@ -206,12 +206,23 @@ impl Session {
     /// state.
     fn show(&self, out: &mut impl Write) -> Done {
         let (model, p, g) = (&self.model, self.best(), self.trainer.generation);
+        let lasting = model.variant.lasting();
         writeln!(out, "best AI, generation {g}: P(skill) per state (own 集, opponent 集)")?;
+        if lasting {
+            writeln!(out, "and the skills each side has lost (own / opponent's)")?;
+        }
         let state = |s: usize| {
             let (a, b) = model.counts(s);
-            format!("({a}, {b})")
+            let lost = model.lost(s);
+            match lasting {
+                true => {
+                    let (own, opp) = (lost_list(model, lost.own), lost_list(model, lost.opp));
+                    format!("({a}, {b}, {own} / {opp})")
+                }
+                false => format!("({a}, {b})"),
+            }
         };
-        let first = width(&state(model.states - 1)) + 2;
+        let first = (0..model.states).map(|s| width(&state(s))).max().unwrap_or(0) + 2;
         let english = |x: usize| model.names.english[x].unwrap_or("");
         let col = (0..model.n)
             .map(|x| {
@@ -320,30 +331,49 @@ impl Session {
         writeln!(out, "the game's value is {value:.6}: with best play, neither side has an edge")?;
         writeln!(out, "{MOVE_HELP}")?;
         let (mut me, mut bot, mut round) = (0i64, 0i64, 0u64);
+        // What each side has lost to lasting effects, from your side.
+        let mut lost = Losses::NONE;
         let summary = loop {
             round += 1;
-            let mine: Vec<usize> =
-                (0..model.n).filter(|&x| model.variant.skills[x].req <= me).collect();
+            let mine: Vec<usize> = (0..model.n)
+                .filter(|&x| model.variant.skills[x].req <= me && lost.own >> x & 1 == 0)
+                .collect();
             let menu: Vec<String> = (mine.iter().enumerate())
                 .map(|(i, &x)| format!("{} {}", i + 1, model.names.offered(x)))
                 .collect();
-            let head = format!("round {round}: you {me} 集, AI {bot} 集; you may play:");
+            let losses = match model.variant.lasting() {
+                true => format!(
+                    "; lost: you {}, AI {}",
+                    lost_list(model, lost.own),
+                    lost_list(model, lost.opp)
+                ),
+                false => String::new(),
+            };
+            let head = format!("round {round}: you {me} 集, AI {bot} 集{losses}; you may play:");
             writeln!(out, "{}", listed(&head, &menu))?;
-            let x = match read_move(model, &mine, me, input, out, terminal.input)? {
+            let x = match read_move(model, &mine, me, lost.own, input, out, terminal.input)? {
                 Some(Move::Play(x)) => x,
                 Some(Move::GiveUp) => break format!("you gave up in round {round}: the AI wins"),
                 None => break format!("game abandoned in round {round} (end of input): no winner"),
             };
-            let y = model.ai_move(&ai, bot, me, &mut self.play_rng);
+            let y = model.ai_move(&ai, bot, me, lost.swapped(), &mut self.play_rng);
             writeln!(out, "{}", round_report(model, x, y))?;
-            if !model.beats(x, y) && !model.beats(y, x) {
-                me = me.saturating_add(model.variant.skills[x].delta);
-                bot = bot.saturating_add(model.variant.skills[y].delta);
-            }
             if model.beats(x, y) || model.beats(y, x) {
                 let winner = if model.beats(x, y) { "you win" } else { "the AI wins" };
                 let rounds = if round == 1 { "round" } else { "rounds" };
                 break format!("game over after {round} {rounds}: {winner}");
+            }
+            me = me.saturating_add(model.variant.skills[x].delta);
+            bot = bot.saturating_add(model.variant.skills[y].delta);
+            // Lasting effects: both of the round's at once, after the deltas.
+            let (yours, theirs) =
+                (model.variant.takes(y, x) & !lost.own, model.variant.takes(x, y) & !lost.opp);
+            lost = Losses { own: lost.own | yours, opp: lost.opp | theirs };
+            for (taken, who) in [(yours, "you lose"), (theirs, "the AI loses")] {
+                if taken != 0 {
+                    let what = lost_list(model, taken);
+                    writeln!(out, "lasting: {who} {what} for the rest of the game")?;
+                }
             }
         };
         writeln!(out, "{summary}. p plays again, h for help")?;
@@ -373,13 +403,29 @@ pub fn round_report(model: &Model, x: usize, y: usize) -> String {
 }
 
 /// The AI's table in words, for the first screen: its states are the two
-/// counts of 集, each capped at C (the most any skill needs).
+/// counts of 集, each capped at C (the most any skill needs), and in a
+/// variant with lasting effects each side's lost skills.
 fn table(model: &Model) -> String {
+    let pairs = match model.losses.len() {
+        _ if !model.variant.lasting() => String::new(),
+        1 => ", 1 pair of lost sets".to_string(),
+        p => format!(", {p} pairs of lost sets"),
+    };
     match (model.states, model.cap) {
         (1, _) => "the AI's table: 1 state (集 makes no difference)".to_string(),
+        (states, 0) => format!("the AI's table: {states} states (集 makes no difference){pairs}"),
         (states, cap) => {
-            format!("the AI's table: {states} states, each side's 集 0 to {cap} (or more)")
+            format!("the AI's table: {states} states, each side's 集 0 to {cap} (or more){pairs}")
         }
+    }
+}
+
+/// A set of skills as the play screen names them (as the rules table's
+/// "beats" column does), or `none`.
+pub fn lost_list(model: &Model, set: u64) -> String {
+    match set {
+        0 => "none".to_string(),
+        _ => bits(set).map(|x| &*model.names.labels[x]).collect::<Vec<_>>().join(" "),
     }
 }
 
@@ -400,11 +446,13 @@ pub enum Move {
 }
 
 /// Reads a move, a line per attempt: a skill's name or alias, `q`, `r`,
-/// `h`, then a number in `mine` (the list on screen).
+/// `h`, then a number in `mine` (the list on screen). A skill in `lost`
+/// (taken by a lasting effect) is refused as one you cannot afford is.
 pub fn read_move(
     model: &Model,
     mine: &[usize],
     me: i64,
+    lost: u64,
     input: &mut impl BufRead,
     out: &mut impl Write,
     prompt: bool,
@@ -414,6 +462,9 @@ pub fn read_move(
         let (text, typed) = (std::str::from_utf8(word).unwrap_or(""), show(word));
         let why = match (model.names.find(text), Action::parse(word)) {
             _ if word.is_empty() => continue,
+            (Some(x), _) if lost >> x & 1 == 1 => {
+                format!("{} is lost: a lasting effect took it", model.names.named(x))
+            }
             (Some(x), _) if model.variant.skills[x].req <= me => return Ok(Some(Move::Play(x))),
             (Some(x), _) => format!(
                 "{} needs {} 集, you have {me}",

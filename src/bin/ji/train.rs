@@ -57,7 +57,7 @@ impl Individual {
         let mut sum = 0.0;
         for (s, gap) in local.iter_mut().enumerate() {
             let mut worst = f64::INFINITY;
-            for y in bits(model.afford[model.counts(s).1]) {
+            for y in bits(model.replies(s)) {
                 let mut q = 0.0;
                 for x in bits(model.playable[s]) {
                     q += ai[s * model.n + x] * model.payoff(s, x, y, value);

@@ -1,7 +1,7 @@
 //! Random variants: the names a variant may use and the knobs of a draw,
 //! shared by both 集 problems' generators.
 
-use super::variant::{Skill, Variant};
+use super::variant::{Effect, Skill, Variant};
 use crate::rng::Rng;
 
 /// Names as the format allows them: words, CJK, numbers, emoji.
@@ -99,7 +99,7 @@ pub(super) fn variant(rng: &mut Rng, shape: &Shape, no_free: bool) -> Variant {
     for k in &mut skills {
         rng.shuffle(&mut k.beats);
     }
-    let mut v = Variant { skills };
+    let mut v = Variant { skills, lasting: Vec::new() };
     // The free skill somewhere in the list, not always first.
     let j = rng.below(n as u64) as usize;
     v.skills.swap(0, j);
@@ -119,3 +119,38 @@ pub(super) fn variant(rng: &mut Rng, shape: &Shape, no_free: bool) -> Variant {
 
 pub(super) const SMALL: Shape =
     Shape { n: (1, 8), scale: 5, infinite: 0.15, density: 0.4, upset: 0.2, cycle: false };
+
+/// Adds 1..=`most` lasting effects to `v`, valid by construction: a record's
+/// skill meets only skills it neither beats nor is beaten by, each (skill,
+/// met) pair once, taken lists without repeats. Most are breakthroughs
+/// (the effect takes the skill it meets, as a breakthrough takes the
+/// defence); the others take any few skills.
+pub(super) fn add_lasting(rng: &mut Rng, v: &mut Variant, most: i64) {
+    let n = v.skills.len();
+    for _ in 0..rng.range(1, most) {
+        let skill = rng.index(n);
+        let listed = |v: &Variant, y: usize| {
+            v.lasting.iter().any(|e| e.skill == skill && e.met.contains(&y))
+        };
+        let mut free: Vec<usize> =
+            (0..n).filter(|&y| !v.beats(skill, y) && !v.beats(y, skill) && !listed(v, y)).collect();
+        if free.is_empty() {
+            continue;
+        }
+        rng.shuffle(&mut free);
+        let (met, taken) = if rng.chance(0.6) {
+            (vec![free[0]], vec![free[0]])
+        } else {
+            let mut all: Vec<usize> = (0..n).collect();
+            rng.shuffle(&mut all);
+            let met = free[..rng.range(1, free.len().min(3) as i64) as usize].to_vec();
+            (met, all[..rng.range(1, n.min(3) as i64) as usize].to_vec())
+        };
+        // A record right after one of the same skill and taken list would
+        // read back as one record: write it as one.
+        match v.lasting.last_mut() {
+            Some(last) if last.skill == skill && last.taken == taken => last.met.extend(met),
+            _ => v.lasting.push(Effect { skill, met, taken }),
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! `ji_referee`: its input (a variant, `r`, then r lines `x y`), its
 //! profiles and their generator, its shrinker, its page.
 
-use super::random::{variant, Shape, SMALL};
+use super::random::{add_lasting, variant, Shape, SMALL};
 use super::variant::Variant;
 use crate::error::Result;
 use crate::problems::{Problem, Profile};
@@ -21,6 +21,7 @@ pub(super) enum RefereeKind {
     LargeC,
     LongIllegal,
     MaxRounds,
+    Lasting,
 }
 
 pub(super) const REFEREE_PROFILES: &[Profile] = &[
@@ -59,6 +60,11 @@ pub(super) const REFEREE_PROFILES: &[Profile] = &[
         generate: |rng| referee(RefereeKind::MaxRounds, rng).render(),
         about: "r = 200,000 legal rounds where nobody wins: every round is played (the benchmark)",
     },
+    Profile {
+        name: "lasting",
+        generate: |rng| referee(RefereeKind::Lasting, rng).render(),
+        about: "1..3 lasting effects (mostly breakthroughs): skills lost, then played",
+    },
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -84,8 +90,7 @@ impl Record {
     }
 
     pub(super) fn parse(input: &str) -> Option<Record> {
-        let mut t = input.split_whitespace();
-        let variant = Variant::parse(&mut t)?;
+        let (variant, mut t) = Variant::read(input)?;
         let r: usize = t.next()?.parse().ok()?;
         if !(1..=200_000).contains(&r) {
             return None;
@@ -114,12 +119,15 @@ pub(super) fn record(
     let n = v.skills.len();
     let cap = v.cap() as i128;
     let mut count = [0i128; 2];
+    // The skills each side has lost to lasting effects: illegal as a
+    // skill without its 集 is.
+    let mut lost = [vec![false; n], vec![false; n]];
     let mut rounds = Vec::with_capacity(r);
     for t in 1..=r {
-        let (la, ia): (Vec<usize>, Vec<usize>) =
-            (0..n).partition(|&i| v.skills[i].req as i128 <= count[0]);
-        let (lb, ib): (Vec<usize>, Vec<usize>) =
-            (0..n).partition(|&i| v.skills[i].req as i128 <= count[1]);
+        let legal =
+            |side: usize, i: usize| v.skills[i].req as i128 <= count[side] && !lost[side][i];
+        let (la, ia): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| legal(0, i));
+        let (lb, ib): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| legal(1, i));
         if t == verdict && ia.is_empty() && ib.is_empty() {
             verdict += 1;
         }
@@ -159,8 +167,18 @@ pub(super) fn record(
                 *rng.pick(&quiet)
             }
         };
+        let goes_on =
+            legal(0, mv.0) && legal(1, mv.1) && !v.beats(mv.0, mv.1) && !v.beats(mv.1, mv.0);
         count[0] += v.skills[mv.0].delta as i128;
         count[1] += v.skills[mv.1].delta as i128;
+        if goes_on {
+            for z in v.takes(mv.0, mv.1) {
+                lost[1][z] = true;
+            }
+            for z in v.takes(mv.1, mv.0) {
+                lost[0][z] = true;
+            }
+        }
         rounds.push(mv);
     }
     rounds
@@ -172,6 +190,7 @@ pub(super) fn referee(profile: RefereeKind, rng: &mut Rng) -> Record {
         RefereeKind::InfiniteJi => Shape { n: (2, 8), infinite: 0.7, ..SMALL },
         RefereeKind::LargeC => Shape { n: (2, 6), scale: 1_000_000_000, ..SMALL },
         RefereeKind::MaxRounds => Shape { n: (4, 8), ..SMALL },
+        RefereeKind::Lasting => Shape { n: (2, 6), ..SMALL },
         RefereeKind::Random | RefereeKind::Common | RefereeKind::LongIllegal => SMALL,
     };
     let no_free = profile == RefereeKind::Random && rng.chance(0.05);
@@ -182,8 +201,12 @@ pub(super) fn referee(profile: RefereeKind, rng: &mut Rng) -> Record {
         | RefereeKind::InfiniteJi
         | RefereeKind::LargeC
         | RefereeKind::LongIllegal
-        | RefereeKind::MaxRounds => variant(rng, &shape, no_free),
+        | RefereeKind::MaxRounds
+        | RefereeKind::Lasting => variant(rng, &shape, no_free),
     };
+    if profile == RefereeKind::Lasting {
+        add_lasting(rng, &mut variant, 3);
+    }
     if profile == RefereeKind::LargeC {
         // A few requirements up to 1e18, and gains of 1e9 per round.
         for k in &mut variant.skills {
@@ -209,7 +232,8 @@ pub(super) fn referee(profile: RefereeKind, rng: &mut Rng) -> Record {
         | RefereeKind::Common
         | RefereeKind::Cycles
         | RefereeKind::InfiniteJi
-        | RefereeKind::LargeC => {
+        | RefereeKind::LargeC
+        | RefereeKind::Lasting => {
             let r = match profile {
                 RefereeKind::Common => rng.range(1, 200),
                 RefereeKind::LargeC => rng.range(1, 2000),
@@ -217,7 +241,8 @@ pub(super) fn referee(profile: RefereeKind, rng: &mut Rng) -> Record {
                 | RefereeKind::Cycles
                 | RefereeKind::InfiniteJi
                 | RefereeKind::LongIllegal
-                | RefereeKind::MaxRounds => rng.range(1, 60),
+                | RefereeKind::MaxRounds
+                | RefereeKind::Lasting => rng.range(1, 60),
             };
             (r as usize, rng.range(1, 2 * r) as usize, (0.05, 0.01))
         }

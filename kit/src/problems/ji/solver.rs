@@ -1,10 +1,13 @@
-//! `ji_solver`: its input (a variant, `R p`, `q`, then q lines `x y`), its
-//! profiles and their generator, its shrinker, its page.
+//! `ji_solver`: its input (a variant, `R p`, `q`, then q lines `x y`, each
+//! maybe followed by `lost i a_1 .. a_i j b_1 .. b_j`: the skills A and B
+//! have lost to lasting effects), its profiles and their generator, its
+//! shrinker, its page.
 
-use super::random::{variant, Shape, SMALL};
+use super::random::{add_lasting, variant, Shape, SMALL};
 use super::variant::Variant;
 use crate::compare::Rule;
 use crate::error::Result;
+use crate::pages::ji::lost_clause;
 use crate::problems::{Problem, Profile};
 use crate::rng::Rng;
 use std::io::Write;
@@ -23,6 +26,7 @@ pub(super) enum SolverKind {
     RoundLimits,
     DrawProb,
     Unlimited,
+    Lasting,
 }
 
 pub(super) const SOLVER_PROFILES: &[Profile] = &[
@@ -66,7 +70,26 @@ pub(super) const SOLVER_PROFILES: &[Profile] = &[
         generate: |rng| solver(SolverKind::Unlimited, rng).render(),
         about: "2..12 skills, R = 0, p = 0 (the unlimited game), every state",
     },
+    Profile {
+        name: "lasting",
+        generate: |rng| solver(SolverKind::Lasting, rng).render(),
+        about: "1..2 lasting effects, queries with lost skills (`lost`)",
+    },
 ];
+
+/// One query: the counts of A and B, and the skills each has lost.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Query {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) lost: [Vec<usize>; 2],
+}
+
+impl Query {
+    pub(super) fn at(x: i64, y: i64) -> Query {
+        Query { x, y, lost: Default::default() }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Solve {
@@ -74,7 +97,7 @@ pub(super) struct Solve {
     pub(super) rounds: u64,
     /// The draw probability as written (a decimal).
     pub(super) p: String,
-    pub(super) queries: Vec<(i64, i64)>,
+    pub(super) queries: Vec<Query>,
 }
 
 impl Solve {
@@ -82,15 +105,18 @@ impl Solve {
         let mut s = String::new();
         self.variant.render(&mut s);
         s.push_str(&format!("{} {}\n{}\n", self.rounds, self.p, self.queries.len()));
-        for (x, y) in &self.queries {
-            s.push_str(&format!("{x} {y}\n"));
+        let names = |set: &Vec<usize>| -> Vec<&str> {
+            set.iter().map(|&z| self.variant.skills[z].name.as_str()).collect()
+        };
+        for q in &self.queries {
+            let lost = lost_clause(&names(&q.lost[0]), &names(&q.lost[1]));
+            s.push_str(&format!("{} {}{lost}\n", q.x, q.y));
         }
         s
     }
 
     pub(super) fn parse(input: &str) -> Option<Solve> {
-        let mut t = input.split_whitespace();
-        let variant = Variant::parse(&mut t)?;
+        let (variant, mut t) = Variant::read(input)?;
         let rounds: u64 = t.next()?.parse().ok()?;
         let p = t.next()?.to_string();
         let digits = p.bytes().all(|c| c.is_ascii_digit() || c == b'.');
@@ -100,6 +126,8 @@ impl Solve {
         }
         let q: usize = t.next()?.parse().ok()?;
         let cap = variant.cap();
+        let sets = variant.lost_sets();
+        let mut t = t.peekable();
         let mut queries = Vec::new();
         for _ in 0..q {
             let x: i64 = t.next()?.parse().ok()?;
@@ -107,7 +135,19 @@ impl Solve {
             if !(0..=cap).contains(&x) || !(0..=cap).contains(&y) {
                 return None;
             }
-            queries.push((x, y));
+            let mut query = Query::at(x, y);
+            if t.peek() == Some(&"lost") {
+                t.next();
+                for side in &mut query.lost {
+                    let k: usize = t.next()?.parse().ok()?;
+                    *side = (0..k).map(|_| variant.index(t.next()?)).collect::<Option<_>>()?;
+                    side.sort_unstable();
+                    if !sets.as_ref()?.contains(side) {
+                        return None;
+                    }
+                }
+            }
+            queries.push(query);
         }
         t.next().is_none().then_some(Solve { variant, rounds, p, queries })
     }
@@ -147,6 +187,7 @@ pub(super) fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
         SolverKind::LargeC => Shape { n: (2, 4), scale: 3, infinite: 0.0, ..SMALL },
         // As many skills as the certificate's slow cases have, 无限集 often.
         SolverKind::Unlimited => Shape { n: (2, 12), infinite: 0.4, ..SMALL },
+        SolverKind::Lasting => Shape { n: (2, 6), ..SMALL },
         SolverKind::Random
         | SolverKind::Common
         | SolverKind::RoundLimits
@@ -160,8 +201,12 @@ pub(super) fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
         | SolverKind::LargeC
         | SolverKind::RoundLimits
         | SolverKind::DrawProb
-        | SolverKind::Unlimited => variant(rng, &shape, false),
+        | SolverKind::Unlimited
+        | SolverKind::Lasting => variant(rng, &shape, false),
     };
+    if profile == SolverKind::Lasting {
+        add_lasting(rng, &mut variant, 2);
+    }
     if profile == SolverKind::LargeC {
         // One expensive skill (not the free one) sets C; gains stay
         // small, so counts walk through many states.
@@ -178,7 +223,11 @@ pub(super) fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
         SolverKind::DrawProb => (*rng.pick(&[0, 0, 1, 10, 100]), draw_probability(rng)),
         SolverKind::LargeC => (rng.range(1, 20) as u64, draw_probability(rng)),
         SolverKind::Unlimited => (0, "0".to_string()),
-        SolverKind::Random | SolverKind::Common | SolverKind::Cycles | SolverKind::InfiniteJi => {
+        SolverKind::Random
+        | SolverKind::Common
+        | SolverKind::Cycles
+        | SolverKind::InfiniteJi
+        | SolverKind::Lasting => {
             let r = *rng.pick(&[0, 0, 1, 2, 5, 20, 100, 1000]);
             (r, draw_probability(rng))
         }
@@ -191,30 +240,50 @@ pub(super) fn solver(profile: SolverKind, rng: &mut Rng) -> Solve {
     let cap = variant.cap();
     let states = (cap + 1) * (cap + 1);
     let every_state = profile == SolverKind::Unlimited || (states <= 64 && rng.chance(0.5));
-    let queries = if every_state {
-        (0..=cap).flat_map(|x| (0..=cap).map(move |y| (x, y))).collect()
+    let mut queries: Vec<Query> = if every_state {
+        (0..=cap).flat_map(|x| (0..=cap).map(move |y| Query::at(x, y))).collect()
     } else {
         let q = rng.range(1, 40);
-        (0..q).map(|_| (rng.range(0, cap), rng.range(0, cap))).collect()
+        (0..q).map(|_| Query::at(rng.range(0, cap), rng.range(0, cap))).collect()
     };
+    if profile == SolverKind::Lasting {
+        // Each query with lost sets each side can have: the empty one
+        // (nothing lost yet) as often as any other.
+        let sets = variant.lost_sets().unwrap_or_else(|| vec![Vec::new()]);
+        for q in &mut queries {
+            q.lost = [rng.pick(&sets).clone(), rng.pick(&sets).clone()];
+        }
+    }
     Solve { variant, rounds, p, queries }
 }
 
-/// (skills, queries, (beats, sum of |numbers|, R, p, name bytes, query
-/// counts)): what shrinking lowers.
+/// (skills, queries, (beats and lasting names, sum of |numbers|, R, p,
+/// name bytes, query counts, lost names)): what shrinking lowers.
 #[cfg(test)]
-pub(super) fn solve_measure(s: &Solve) -> (usize, usize, (usize, u128, u64, usize, usize, i64)) {
+pub(super) type SolveMeasure = (usize, usize, (usize, u128, u64, usize, usize, i64, usize));
+
+#[cfg(test)]
+pub(super) fn solve_measure(s: &Solve) -> SolveMeasure {
     let m = s.variant.measure();
     let p = s.p.len() * 2 + (p_value(&s.p) != 0.0) as usize;
-    let counts = s.queries.iter().map(|&(x, y)| x + y).sum();
-    (m.0, s.queries.len(), (m.1, m.2, s.rounds, p, m.3, counts))
+    let counts = s.queries.iter().map(|q| q.x + q.y).sum();
+    let lost = s.queries.iter().map(|q| q.lost[0].len() + q.lost[1].len()).sum();
+    (m.0, s.queries.len(), (m.1, m.2, s.rounds, p, m.3, counts, lost))
 }
 
-/// `s` with its queries clamped to the variant's C (after a change of it).
+/// `s` after a change of its variant: the queries clamped to its C, and a
+/// lost set it can no longer cause (an effect or a skill gone) emptied.
 pub(super) fn clamped(mut s: Solve) -> Solve {
     let cap = s.variant.cap();
+    let sets = s.variant.lost_sets().unwrap_or_default();
     for q in &mut s.queries {
-        *q = (q.0.min(cap), q.1.min(cap));
+        q.x = q.x.min(cap);
+        q.y = q.y.min(cap);
+        for side in &mut q.lost {
+            if !sets.contains(side) {
+                side.clear();
+            }
+        }
     }
     s
 }
@@ -226,7 +295,14 @@ pub(super) fn shrink_solve(s: &Solve) -> Vec<Solve> {
         if n == 1 {
             break;
         }
-        out.push(clamped(Solve { variant: s.variant.without(i), ..s.clone() }));
+        // The queries' lost skills without i, by their new ids (`clamped`
+        // empties a set the smaller variant cannot cause).
+        let mut fewer = Solve { variant: s.variant.without(i), ..s.clone() };
+        for side in fewer.queries.iter_mut().flat_map(|q| q.lost.iter_mut()) {
+            side.retain(|&z| z != i);
+            side.iter_mut().for_each(|z| *z -= usize::from(*z > i));
+        }
+        out.push(clamped(fewer));
     }
     // Fewer queries: halves, then each single query.
     let q = s.queries.len();
@@ -234,7 +310,7 @@ pub(super) fn shrink_solve(s: &Solve) -> Vec<Solve> {
         out.push(Solve { queries: s.queries[..q / 2].to_vec(), ..s.clone() });
         out.push(Solve { queries: s.queries[q / 2..].to_vec(), ..s.clone() });
         for i in 0..q {
-            out.push(Solve { queries: vec![s.queries[i]], ..s.clone() });
+            out.push(Solve { queries: vec![s.queries[i].clone()], ..s.clone() });
         }
     }
     for variant in s.variant.simpler() {
@@ -252,12 +328,14 @@ pub(super) fn shrink_solve(s: &Solve) -> Vec<Solve> {
     if s.p != "0" {
         out.push(Solve { p: "0".to_string(), ..s.clone() });
     }
-    // Halving the queries' counts.
-    if s.queries.iter().any(|&(x, y)| x > 0 || y > 0) {
-        out.push(Solve {
-            queries: s.queries.iter().map(|&(x, y)| (x / 2, y / 2)).collect(),
-            ..s.clone()
-        });
+    // Halving the queries' counts, then nothing lost.
+    if s.queries.iter().any(|q| q.x > 0 || q.y > 0) {
+        let half = |q: &Query| Query { x: q.x / 2, y: q.y / 2, ..q.clone() };
+        out.push(Solve { queries: s.queries.iter().map(half).collect(), ..s.clone() });
+    }
+    if s.queries.iter().any(|q| q.lost != Query::at(0, 0).lost) {
+        let found = |q: &Query| Query::at(q.x, q.y);
+        out.push(Solve { queries: s.queries.iter().map(found).collect(), ..s.clone() });
     }
     out.retain(|c| !slow(c));
     out

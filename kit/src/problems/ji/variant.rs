@@ -1,7 +1,11 @@
-//! A 集 variant as kit's generators and shrinkers hold it: the skills and
-//! who beats whom, the common variant, the text both ways (`n`, then n
-//! lines `name delta req k beaten_1 .. beaten_k`), and the simpler variants
-//! a shrinker tries.
+//! A 集 variant as kit's generators and shrinkers hold it: the skills, who
+//! beats whom (each list in its written order), the lasting effects, the
+//! common variant, the text both ways (`n`, then n lines `name delta req k
+//! beaten_1 .. beaten_k`, then maybe `lasting m` and m effects) and the
+//! simpler variants a shrinker tries. Texts are read by the 集 format's one
+//! reader ([`crate::pages::ji::read_variant`]).
+
+use crate::pages::ji::{lost_sets, read_variant};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Skill {
@@ -12,36 +16,64 @@ pub(super) struct Skill {
     pub(super) beats: Vec<usize>,
 }
 
+/// A lasting effect as one record writes it: when `skill` meets one of
+/// `met` in a round that goes on, the other side loses `taken`.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Effect {
+    pub(super) skill: usize,
+    pub(super) met: Vec<usize>,
+    pub(super) taken: Vec<usize>,
+}
+
+/// The most lost sets per side kit's inputs have: the generators draw at
+/// most two effects of at most three taken skills (at most 4 sets), and a
+/// query names one of them.
+pub(super) const MOST_LOST_SETS: usize = 64;
+
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Variant {
     pub(super) skills: Vec<Skill>,
+    /// The `lasting` section's records (none: no section).
+    pub(super) lasting: Vec<Effect>,
 }
 
-/// The common variant (README): name, delta, req, beaten names.
-pub(super) const COMMON: [(&str, i64, i64, &[&str]); 8] = [
-    ("集", 1, 0, &[]),
-    ("小防", 0, 0, &[]),
-    ("中防", 0, 0, &[]),
-    ("大防", -1, 1, &[]),
-    ("小波", -1, 1, &["集", "中防"]),
-    ("中波", -2, 2, &["集", "小波", "小防"]),
-    ("大波", -3, 3, &["集", "小波", "小防", "中波", "中防"]),
-    ("黑洞", -5, 5, &["集", "小波", "小防", "中波", "中防", "大波", "大防"]),
-];
+/// The common variant: its one definition, the text every 集 program's
+/// tests read.
+const COMMON: &str = include_str!("../../../../tests/data/ji_variant/common.txt");
 
 impl Variant {
     pub(super) fn common() -> Variant {
-        let index = |name: &str| COMMON.iter().position(|s| s.0 == name).expect("known");
-        let skills = COMMON
-            .iter()
-            .map(|&(name, delta, req, beats)| Skill {
-                name: name.to_string(),
-                delta,
-                req,
-                beats: beats.iter().map(|b| index(b)).collect(),
+        Variant::read(COMMON).expect("the common variant is valid").0
+    }
+
+    /// Reads the variant that opens `input`; `None` if the 集 format's
+    /// reader refuses it. The tokens after it come with it.
+    pub(super) fn read(input: &str) -> Option<(Variant, impl Iterator<Item = &str>)> {
+        let (v, mut lx) = read_variant(input.as_bytes()).ok()?;
+        let id = |x: &u32| *x as usize;
+        let skills = (v.skills.iter())
+            .map(|s| Skill {
+                name: String::from_utf8_lossy(s.name).into_owned(),
+                delta: s.delta,
+                req: s.req,
+                beats: s.beaten.iter().map(id).collect(),
             })
             .collect();
-        Variant { skills }
+        // The reader keeps one entry per (skill, met) pair: a record is a
+        // run of entries with one skill and one taken list.
+        let mut lasting: Vec<Effect> = Vec::new();
+        for e in &v.lasting {
+            let taken: Vec<usize> = e.taken.iter().map(id).collect();
+            match lasting.last_mut() {
+                Some(last) if last.skill == id(&e.skill) && last.taken == taken => {
+                    last.met.push(id(&e.met))
+                }
+                _ => lasting.push(Effect { skill: id(&e.skill), met: vec![id(&e.met)], taken }),
+            }
+        }
+        let rest = std::iter::from_fn(move || lx.next())
+            .map(|t| std::str::from_utf8(t.text).unwrap_or(""));
+        Some((Variant { skills, lasting }, rest))
     }
 
     pub(super) fn render(&self, s: &mut String) {
@@ -51,6 +83,20 @@ impl Variant {
             for &b in &k.beats {
                 s.push(' ');
                 s.push_str(&self.skills[b].name);
+            }
+            s.push('\n');
+        }
+        if !self.lasting.is_empty() {
+            s.push_str(&format!("lasting {}\n", self.lasting.len()));
+        }
+        for e in &self.lasting {
+            s.push_str(&self.skills[e.skill].name);
+            for list in [&e.met, &e.taken] {
+                s.push_str(&format!(" {}", list.len()));
+                for &x in list {
+                    s.push(' ');
+                    s.push_str(&self.skills[x].name);
+                }
             }
             s.push('\n');
         }
@@ -70,6 +116,20 @@ impl Variant {
         self.skills[a].beats.contains(&b)
     }
 
+    /// What skill `x` takes from the opponent when it meets `met` in a
+    /// round that goes on (empty: nothing).
+    pub(super) fn takes(&self, x: usize, met: usize) -> impl Iterator<Item = usize> + '_ {
+        let effect = self.lasting.iter().find(|e| e.skill == x && e.met.contains(&met));
+        effect.into_iter().flat_map(|e| e.taken.iter().copied())
+    }
+
+    /// The sets of skills a side can have lost (the unions of the taken
+    /// lists, ascending ids, the empty set first); `None` past
+    /// [`MOST_LOST_SETS`].
+    pub(super) fn lost_sets(&self) -> Option<Vec<Vec<usize>>> {
+        lost_sets(self.lasting.iter().map(|e| e.taken.as_slice()), MOST_LOST_SETS)
+    }
+
     pub(super) fn index(&self, name: &str) -> Option<usize> {
         self.skills.iter().position(|k| k.name == name)
     }
@@ -78,62 +138,33 @@ impl Variant {
     pub(super) fn without(&self, i: usize) -> Variant {
         let mut v = self.clone();
         v.skills.remove(i);
-        for k in &mut v.skills {
-            k.beats.retain(|&b| b != i);
-            for b in &mut k.beats {
+        let fix = |list: &mut Vec<usize>| {
+            list.retain(|&b| b != i);
+            for b in list {
                 if *b > i {
                     *b -= 1;
                 }
             }
+        };
+        for k in &mut v.skills {
+            fix(&mut k.beats);
         }
+        // An effect of the skill goes; one that meets or takes only it too.
+        v.lasting.retain(|e| e.skill != i);
+        for e in &mut v.lasting {
+            e.skill -= usize::from(e.skill > i);
+            fix(&mut e.met);
+            fix(&mut e.taken);
+        }
+        v.lasting.retain(|e| !e.met.is_empty() && !e.taken.is_empty());
         v
-    }
-
-    /// Reads a variant from the tokens; `None` if it breaks a rule.
-    pub(super) fn parse<'a>(t: &mut impl Iterator<Item = &'a str>) -> Option<Variant> {
-        let n: usize = t.next()?.parse().ok()?;
-        if n == 0 {
-            return None;
-        }
-        let mut raw = Vec::new();
-        for _ in 0..n {
-            let name = t.next()?;
-            let delta: i64 = t.next()?.parse().ok()?;
-            let req: i64 = t.next()?.parse().ok()?;
-            let k: usize = t.next()?.parse().ok()?;
-            if name.len() > 32 || k >= n || req < 0 || req < delta.checked_neg()? {
-                return None;
-            }
-            let beaten: Vec<&str> = (0..k).map(|_| t.next()).collect::<Option<_>>()?;
-            raw.push((name, delta, req, beaten));
-        }
-        let names: Vec<&str> = raw.iter().map(|r| r.0).collect();
-        let mut skills = Vec::new();
-        for (i, (name, delta, req, beaten)) in raw.iter().enumerate() {
-            if names[..i].contains(name) {
-                return None;
-            }
-            let beats: Vec<usize> =
-                beaten.iter().map(|b| names.iter().position(|x| x == b)).collect::<Option<_>>()?;
-            let mut sorted = beats.clone();
-            sorted.sort_unstable();
-            sorted.dedup();
-            if sorted.len() != beats.len() || beats.contains(&i) {
-                return None;
-            }
-            skills.push(Skill { name: name.to_string(), delta: *delta, req: *req, beats });
-        }
-        let v = Variant { skills };
-        let n = v.skills.len();
-        let antisymmetric = (0..n).all(|a| v.skills[a].beats.iter().all(|&b| !v.beats(b, a)));
-        antisymmetric.then_some(v)
     }
 
     /// Candidates with fewer beats, smaller numbers and shorter names, in
     /// that order (fewer skills are the caller's: it must fix the rest of
     /// the input).
     pub(super) fn simpler(&self) -> Vec<Variant> {
-        let mut out = Vec::new();
+        let mut out = self.fewer_effects();
         for (i, k) in self.skills.iter().enumerate() {
             for j in 0..k.beats.len() {
                 let mut v = self.clone();
@@ -167,13 +198,39 @@ impl Variant {
         out
     }
 
-    /// (skills, beats, sum of |numbers|, name bytes): what shrinking lowers.
+    /// Candidates with fewer lasting effects, then effects that meet or
+    /// take fewer skills (a list never empty: the section stays valid).
+    fn fewer_effects(&self) -> Vec<Variant> {
+        let mut out = Vec::new();
+        for e in 0..self.lasting.len() {
+            let mut v = self.clone();
+            v.lasting.remove(e);
+            out.push(v);
+        }
+        for (e, effect) in self.lasting.iter().enumerate() {
+            for j in 0..effect.met.len() * usize::from(effect.met.len() > 1) {
+                let mut v = self.clone();
+                v.lasting[e].met.remove(j);
+                out.push(v);
+            }
+            for j in 0..effect.taken.len() * usize::from(effect.taken.len() > 1) {
+                let mut v = self.clone();
+                v.lasting[e].taken.remove(j);
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    /// (skills, beats and lasting names, sum of |numbers|, name bytes):
+    /// what shrinking lowers.
     #[cfg(test)]
     pub(super) fn measure(&self) -> (usize, usize, u128, usize) {
         let k = &self.skills;
+        let lasting: usize = self.lasting.iter().map(|e| 1 + e.met.len() + e.taken.len()).sum();
         (
             k.len(),
-            k.iter().map(|s| s.beats.len()).sum(),
+            k.iter().map(|s| s.beats.len()).sum::<usize>() + lasting,
             k.iter().map(|s| s.delta.unsigned_abs() as u128 + s.req as u128).sum(),
             k.iter().map(|s| s.name.len()).sum(),
         )

@@ -1,0 +1,545 @@
+//! The kernel's own accounting of a run, as DOMjudge's runguard and
+//! isolate do it: a control group holds the program and everything it
+//! starts, whatever process group or session they move to. Its CPU time
+//! counts every process that ever ran in it (reaped by anyone, the kernel
+//! included), its memory limit is enforced by the kernel (the OOM killer
+//! stops the group at the limit), its peak counts a shared page once and
+//! charges memfd and tmpfs pages, a process limit stops a fork bomb, and
+//! at the end every process in it is killed (`cgroup.kill`, or frozen then
+//! killed).
+//!
+//! Two layouts: cgroup v2 (a delegated subtree of the unified hierarchy,
+//! with the `memory` and `pids` controllers), else cgroup v1 (`cpuacct`,
+//! `memory` and `pids` writable, `freezer` if there). Groups are made
+//! below kit's own group of each hierarchy, named `kit-PID-K`; one per job
+//! slot, emptied and reused (making and removing one costs about 1 ms, a
+//! reuse a few writes), and removed when kit ends ([`release`], and the
+//! keeper of [`super::guard`] if kit is killed).
+//!
+//! `KIT_CGROUP` chooses: `v2` or `v1` (that layout only), `off` (no group:
+//! every descendant followed through `/proc`, [`super::tree`]); unset or
+//! `auto`, v2 then v1 then none. A layout that cannot be used is said in
+//! one line on stderr, once, and the next one is tried.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// Bytes a group may hold at the start of a run (page cache charged by
+/// the runs before) before kit empties it: about what a small program's
+/// own pages are, so that its peak is not mostly another run's.
+const LEFT_CHARGED: u64 = 4 << 20;
+
+/// Most tasks (processes and threads) a run may have at once: a fork bomb
+/// stops here, while a program with a thread per core, or a shell script's
+/// pipeline, is far below it.
+pub const TASK_LIMIT: u32 = 512;
+
+/// How a run's CPU time and memory are measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accounting {
+    /// A cgroup v2 group per run.
+    V2,
+    /// Groups in the cgroup v1 `cpuacct`, `memory` and `pids` hierarchies.
+    V1,
+    /// No group: every descendant of the program followed through `/proc`.
+    Tree,
+}
+
+impl Accounting {
+    /// One line for kit's stderr: what is measured and, for the
+    /// fallback, what it cannot see.
+    pub fn note(self) -> &'static str {
+        match self {
+            Accounting::V2 | Accounting::V1 => {
+                "kit: measuring with a control group per run (the kernel's CPU time, \
+                 memory limit and peak of the program and all it starts)"
+            }
+            Accounting::Tree => {
+                "kit: measuring without a control group: every descendant is read from \
+                 /proc every 10 ms; not seen: the CPU of children the kernel reaps between \
+                 two readings, memory a sampler misses or that is in no process's RSS \
+                 (memfd, tmpfs), and shared pages count once per process"
+            }
+        }
+    }
+}
+
+/// Where the groups of this kit are made: the parent folder in each
+/// hierarchy.
+#[derive(Clone, Debug)]
+enum Layout {
+    V2 { parent: PathBuf },
+    V1 { cpuacct: PathBuf, memory: PathBuf, pids: PathBuf, freezer: Option<PathBuf> },
+}
+
+/// The figures of an ended run, from its group.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupEnd {
+    pub cpu: Duration,
+    /// The group's peak, in KiB (what it held at the start, the page
+    /// cache kit could not empty, included: the kernel's limit counts it).
+    pub peak_kib: u64,
+    /// The kernel killed a process of the group at the memory limit.
+    pub oom: bool,
+}
+
+/// One group, ready for a run or holding one.
+pub struct Group {
+    layout: Layout,
+    /// Every folder made, one per hierarchy.
+    dirs: Vec<PathBuf>,
+    /// `cgroup.procs` of each, open for the child to write itself in.
+    attach: Vec<File>,
+    /// Its counters, kept open: a read or a write of an open file costs a
+    /// few microseconds, an open some tens.
+    counters: Counters,
+    /// The memory limit written now, in bytes (`None`: none).
+    memory_limit: Option<u64>,
+    /// At the start of the run: OOM kills so far, CPU so far (v2, whose
+    /// counters cannot be reset).
+    start_ooms: u64,
+    start_cpu: Duration,
+}
+
+/// The counter files of a group, open.
+struct Counters {
+    /// `cpuacct.usage` (v1, reset by a write) or `cpu.stat` (v2): read at
+    /// every check.
+    cpu: File,
+    /// `memory.max_usage_in_bytes` (v1, reset by a write) or
+    /// `memory.peak` (v2).
+    peak: File,
+    /// `memory.oom_control` (v1) or `memory.events` (v2): `oom_kill N`.
+    ooms: File,
+    /// `memory.usage_in_bytes` (v1) or `memory.current` (v2).
+    usage: File,
+    /// `pids.current`: tasks in the group (zombies not yet reaped too).
+    tasks: File,
+}
+
+/// A counter file's text, read from its start (`pread`: no seek, no open).
+fn pread(file: &File) -> String {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 512];
+    let n = file.read_at(&mut buf, 0).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+fn pwrite(file: &File, value: &str) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.write_at(value.as_bytes(), 0).map(|_| ())
+}
+
+/// Opens `dir/name` for reading, and writing too with `write`.
+fn open(dir: &Path, name: &str, write: bool) -> io::Result<File> {
+    let path = dir.join(name);
+    OpenOptions::new()
+        .read(true)
+        .write(write)
+        .open(&path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// The accounting of this kit, chosen at its first run: the first group is
+/// made then (and kept in the pool).
+pub fn accounting() -> Accounting {
+    static CHOSEN: OnceLock<Accounting> = OnceLock::new();
+    *CHOSEN.get_or_init(|| {
+        let want = std::env::var("KIT_CGROUP").unwrap_or_default();
+        let tries: &[Accounting] = match want.as_str() {
+            "off" | "none" | "tree" => &[],
+            "v1" => &[Accounting::V1],
+            "v2" => &[Accounting::V2],
+            _ => &[Accounting::V2, Accounting::V1],
+        };
+        for &mode in tries {
+            match layout(mode).and_then(|l| Group::make(&l, 0)) {
+                Ok(group) => {
+                    *LAYOUT.lock().unwrap_or_else(|e| e.into_inner()) = Some(group.layout.clone());
+                    give(group);
+                    return mode;
+                }
+                // Auto mode says nothing of a v2 that is not delegated here.
+                Err(e) if want == "v2" || want == "v1" || mode == Accounting::V1 => {
+                    let name = if mode == Accounting::V2 { "v2" } else { "v1" };
+                    eprintln!("kit: no cgroup {name} group: {e}");
+                }
+                Err(_) => {}
+            }
+        }
+        Accounting::Tree
+    })
+}
+
+static LAYOUT: Mutex<Option<Layout>> = Mutex::new(None);
+/// Groups ready for a run.
+static POOL: Mutex<Vec<Group>> = Mutex::new(Vec::new());
+/// Groups made so far (the next one's number).
+static MADE: Mutex<usize> = Mutex::new(1);
+
+/// A group for one run (from the pool, or a new one), ready for
+/// `memory_kib`; `None` without groups, or if none can be made or
+/// prepared now (said once; the run then follows its tree).
+pub fn take(memory_kib: Option<u64>) -> Option<Group> {
+    if accounting() == Accounting::Tree {
+        return None;
+    }
+    let pooled = POOL.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    let group = match pooled {
+        Some(g) => Ok(g),
+        None => {
+            let layout = LAYOUT.lock().unwrap_or_else(|e| e.into_inner()).clone()?;
+            let k = {
+                let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+                *made += 1;
+                *made - 1
+            };
+            Group::make(&layout, k)
+        }
+    };
+    let ready = group.and_then(|mut g| match g.ready(memory_kib) {
+        Ok(()) => Ok(g),
+        Err(e) => {
+            g.remove();
+            Err(e)
+        }
+    });
+    match ready {
+        Ok(g) => Some(g),
+        Err(e) => {
+            static SAID: OnceLock<()> = OnceLock::new();
+            SAID.get_or_init(|| eprintln!("kit: cannot use a control group for a run: {e}"));
+            None
+        }
+    }
+}
+
+/// Back to the pool, emptied (the caller killed its processes). A v2
+/// group is removed instead: its peak cannot be reset (but through one
+/// open file, on Linux 6.12 and later).
+pub fn give(group: Group) {
+    if matches!(group.layout, Layout::V2 { .. }) {
+        return group.remove();
+    }
+    POOL.lock().unwrap_or_else(|e| e.into_inner()).push(group);
+}
+
+/// Removes the pooled groups: call when kit is done running programs.
+pub fn release() {
+    let groups = std::mem::take(&mut *POOL.lock().unwrap_or_else(|e| e.into_inner()));
+    for g in groups {
+        g.remove();
+    }
+}
+
+/// The folders for `mode` below kit's own groups, from `/proc/self/mounts`
+/// and `/proc/self/cgroup`.
+fn layout(mode: Accounting) -> io::Result<Layout> {
+    let mounts = fs::read_to_string("/proc/self/mounts")?;
+    let own = fs::read_to_string("/proc/self/cgroup")?;
+    let missing = |what: &str| io::Error::new(io::ErrorKind::NotFound, what.to_string());
+    match mode {
+        Accounting::V2 => {
+            let mount = mounts
+                .lines()
+                .map(|l| l.split_whitespace().collect::<Vec<_>>())
+                .find(|f| f.len() > 2 && f[2] == "cgroup2")
+                .map(|f| PathBuf::from(f[1]))
+                .ok_or_else(|| missing("no cgroup2 mount"))?;
+            let path = own
+                .lines()
+                .find_map(|l| l.strip_prefix("0::"))
+                .ok_or_else(|| missing("kit is in no cgroup2 group"))?;
+            let parent = mount.join(path.trim_start_matches('/'));
+            let controllers = fs::read_to_string(parent.join("cgroup.controllers"))?;
+            for c in ["memory", "pids"] {
+                if !controllers.split_whitespace().any(|x| x == c) {
+                    return Err(missing(&format!(
+                        "the {c} controller is not delegated to {}",
+                        parent.display()
+                    )));
+                }
+            }
+            Ok(Layout::V2 { parent })
+        }
+        _ => {
+            let find = |c: &str| -> Option<PathBuf> {
+                let mount = mounts.lines().find_map(|l| {
+                    let f: Vec<&str> = l.split_whitespace().collect();
+                    let has = f.len() > 3 && f[2] == "cgroup" && f[3].split(',').any(|o| o == c);
+                    has.then(|| PathBuf::from(f[1]))
+                })?;
+                let path = own.lines().find_map(|l| {
+                    let mut parts = l.splitn(3, ':');
+                    let (_, names, path) = (parts.next()?, parts.next()?, parts.next()?);
+                    names.split(',').any(|n| n == c).then_some(path)
+                })?;
+                Some(mount.join(path.trim_start_matches('/')))
+            };
+            let need = |c: &str| find(c).ok_or_else(|| missing(&format!("no v1 {c} hierarchy")));
+            Ok(Layout::V1 {
+                cpuacct: need("cpuacct")?,
+                memory: need("memory")?,
+                pids: need("pids")?,
+                freezer: find("freezer"),
+            })
+        }
+    }
+}
+
+fn write(path: &Path, value: &str) -> io::Result<()> {
+    let mut f = OpenOptions::new().write(true).open(path)?;
+    f.write_all(value.as_bytes())
+        .map_err(|e| io::Error::new(e.kind(), format!("{value} to {}: {e}", path.display())))
+}
+
+fn read(path: &Path) -> io::Result<String> {
+    fs::read_to_string(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// A number alone in a file, or after `key ` on one of its lines.
+fn number(text: &str, key: Option<&str>) -> u64 {
+    let value = match key {
+        None => Some(text.trim()),
+        Some(k) => text.lines().find_map(|l| l.strip_prefix(k)?.strip_prefix(' ')),
+    };
+    value.and_then(|v| v.trim().parse().ok()).unwrap_or(0)
+}
+
+impl Group {
+    /// Makes group number `k` in every hierarchy of `layout` (nothing is
+    /// left if one fails).
+    fn make(layout: &Layout, k: usize) -> io::Result<Group> {
+        let name = format!("kit-{}-{k}", std::process::id());
+        let parents: Vec<&PathBuf> = match layout {
+            Layout::V2 { parent } => vec![parent],
+            Layout::V1 { cpuacct, memory, pids, freezer } => {
+                let mut p = vec![cpuacct, memory, pids];
+                p.extend(freezer);
+                p
+            }
+        };
+        let mut dirs = Vec::new();
+        let made =
+            (|| -> io::Result<Group> {
+                for parent in parents {
+                    let dir = parent.join(&name);
+                    fs::create_dir(&dir)
+                        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+                    super::guard::keep_group(&dir);
+                    dirs.push(dir);
+                }
+                let mut attach = Vec::new();
+                for dir in &dirs {
+                    let procs = dir.join("cgroup.procs");
+                    attach.push(OpenOptions::new().write(true).open(&procs).map_err(|e| {
+                        io::Error::new(e.kind(), format!("{}: {e}", procs.display()))
+                    })?);
+                }
+                let counters = match layout {
+                    Layout::V1 { .. } => {
+                        let (cpu, mem, tasks) = (&dirs[0], &dirs[1], &dirs[2]);
+                        write(&tasks.join("pids.max"), &TASK_LIMIT.to_string())?;
+                        Counters {
+                            cpu: open(cpu, "cpuacct.usage", true)?,
+                            peak: open(mem, "memory.max_usage_in_bytes", true)?,
+                            ooms: open(mem, "memory.oom_control", false)?,
+                            usage: open(mem, "memory.usage_in_bytes", false)?,
+                            tasks: open(tasks, "pids.current", false)?,
+                        }
+                    }
+                    Layout::V2 { .. } => {
+                        let dir = &dirs[0];
+                        write(&dir.join("pids.max"), &TASK_LIMIT.to_string())?;
+                        Counters {
+                            cpu: open(dir, "cpu.stat", false)?,
+                            peak: open(dir, "memory.peak", false)?,
+                            ooms: open(dir, "memory.events", false)?,
+                            usage: open(dir, "memory.current", false)?,
+                            tasks: open(dir, "pids.current", false)?,
+                        }
+                    }
+                };
+                Ok(Group {
+                    layout: layout.clone(),
+                    dirs: dirs.clone(),
+                    attach,
+                    counters,
+                    memory_limit: None,
+                    start_ooms: 0,
+                    start_cpu: Duration::ZERO,
+                })
+            })();
+        if made.is_err() {
+            for dir in dirs.iter().rev() {
+                let _ = fs::remove_dir(dir);
+                super::guard::forget_group(dir);
+            }
+        }
+        made
+    }
+
+    fn memory_dir(&self) -> &Path {
+        match &self.layout {
+            Layout::V2 { .. } => &self.dirs[0],
+            Layout::V1 { .. } => &self.dirs[1],
+        }
+    }
+
+    /// Resets the counters and sets the memory limit for a new run.
+    fn ready(&mut self, memory_kib: Option<u64>) -> io::Result<()> {
+        let limit = memory_kib.map(|k| k.saturating_mul(1024));
+        let mem = self.memory_dir().to_path_buf();
+        let v1 = matches!(self.layout, Layout::V1 { .. });
+        if self.memory_limit != limit {
+            let value = match (limit, v1) {
+                (Some(b), _) => b.to_string(),
+                (None, true) => "-1".to_string(),
+                (None, false) => "max".to_string(),
+            };
+            let file = if v1 { "memory.limit_in_bytes" } else { "memory.max" };
+            write(&mem.join(file), &value)?;
+            self.memory_limit = limit;
+        }
+        let c = &self.counters;
+        if v1 {
+            // The page cache the last runs left charged here goes first
+            // once it is more than a little (emptying costs some 75 us), so
+            // that each run's peak starts from (almost) nothing.
+            if number(&pread(&c.usage), None) > LEFT_CHARGED {
+                let _ = write(&mem.join("memory.force_empty"), "0");
+            }
+            pwrite(&c.peak, "0")?;
+            pwrite(&c.cpu, "0")?;
+        } else {
+            // A v2 group is used once (see `give`): its memory.peak is the
+            // run's.
+            self.start_cpu = Duration::ZERO;
+            self.start_cpu = self.cpu();
+        }
+        self.start_ooms = number(&pread(&self.counters.ooms), Some("oom_kill"));
+        Ok(())
+    }
+
+    /// The descriptors the child writes "0" to, between fork and exec, to
+    /// join the group.
+    pub fn attach_fds(&self) -> Vec<i32> {
+        use std::os::fd::AsRawFd;
+        self.attach.iter().map(|f| f.as_raw_fd()).collect()
+    }
+
+    /// The group's CPU time so far in this run.
+    pub fn cpu(&mut self) -> Duration {
+        let text = pread(&self.counters.cpu);
+        let total = match self.layout {
+            Layout::V1 { .. } => Duration::from_nanos(number(&text, None)),
+            Layout::V2 { .. } => Duration::from_micros(number(&text, Some("usage_usec"))),
+        };
+        total.saturating_sub(self.start_cpu)
+    }
+
+    /// Whether no task is in the group (nor a zombie of it unreaped).
+    pub fn is_empty(&self) -> bool {
+        number(&pread(&self.counters.tasks), None) == 0
+    }
+
+    /// The pids in the group now.
+    pub fn members(&self) -> Vec<u32> {
+        let procs = self.dirs[0].join("cgroup.procs");
+        fs::read_to_string(procs)
+            .map(|t| t.lines().filter_map(|l| l.trim().parse().ok()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Kills every process of the group and waits (bounded) until none is
+    /// left; returns the pids it saw, for the caller to reap its own.
+    pub fn kill_all(&mut self) -> Vec<u32> {
+        let mut seen = Vec::new();
+        let killer = match &self.layout {
+            Layout::V2 { .. } => Some(self.dirs[0].join("cgroup.kill")),
+            Layout::V1 { .. } => None,
+        };
+        let freezer = match &self.layout {
+            Layout::V1 { freezer: Some(_), .. } => self.dirs.get(3).cloned(),
+            _ => None,
+        };
+        // Bounded: 2000 rounds of at most 1 ms, then whatever is left is
+        // said (a process in uninterruptible sleep outlives SIGKILL).
+        for round in 0..2000 {
+            let members = self.members();
+            if members.is_empty() {
+                return seen;
+            }
+            for &pid in &members {
+                if !seen.contains(&pid) {
+                    seen.push(pid);
+                }
+            }
+            if round % 50 == 0 {
+                match (&killer, &freezer) {
+                    (Some(kill), _) => {
+                        let _ = write(kill, "1");
+                    }
+                    (None, Some(frozen)) => {
+                        // Frozen, nothing forks between the reading and
+                        // the kill; thawed, the killed die.
+                        let state = frozen.join("freezer.state");
+                        let _ = write(&state, "FROZEN");
+                        for _ in 0..100 {
+                            if read(&state).map_or(true, |s| s.trim() != "FREEZING") {
+                                break;
+                            }
+                            std::thread::sleep(Duration::from_micros(100));
+                        }
+                        for pid in self.members() {
+                            super::sys::kill_pid(pid);
+                        }
+                        let _ = write(&state, "THAWED");
+                    }
+                    (None, None) => {}
+                }
+            }
+            for &pid in &members {
+                super::sys::kill_pid(pid);
+            }
+            std::thread::sleep(Duration::from_micros(if round < 20 { 50 } else { 1000 }));
+        }
+        eprintln!("kit: processes of {} outlived SIGKILL", self.dirs[0].display());
+        seen
+    }
+
+    /// The figures of the run, once its processes are gone.
+    pub fn end(&mut self) -> GroupEnd {
+        let peak = number(&pread(&self.counters.peak), None) / 1024;
+        let ooms = number(&pread(&self.counters.ooms), Some("oom_kill"));
+        GroupEnd { cpu: self.cpu(), peak_kib: peak, oom: ooms > self.start_ooms }
+    }
+
+    /// Removes the group's folders (emptied first).
+    pub fn remove(mut self) {
+        if !self.members().is_empty() {
+            self.kill_all();
+        }
+        drop(std::mem::take(&mut self.attach));
+        for dir in self.dirs.iter().rev() {
+            let mut gone = false;
+            // A group whose last process is still exiting is busy a moment.
+            for _ in 0..200 {
+                if fs::remove_dir(dir).is_ok() || !dir.exists() {
+                    gone = true;
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if gone {
+                super::guard::forget_group(dir);
+            } else {
+                eprintln!("kit: cannot remove the control group {}", dir.display());
+            }
+        }
+    }
+}
