@@ -183,3 +183,31 @@ impl Data {
         }
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::Data;
+    use crate::error::Error;
+    use crate::problems::largest::Largest;
+    use crate::scratch::Scratch;
+
+    /// Our solver's exit code decides whether a case enters; a solver
+    /// killed (here by a signal) stops kit, naming the case, and leaves no
+    /// file of it.
+    #[test]
+    fn a_case_enters_with_exit_0_and_a_killed_solver_is_an_error() {
+        let dir = Scratch::new("package-data");
+        let answers = dir.executable("answers", "#!/bin/sh\ncat >/dev/null\necho 7\n");
+        let refuses = dir.executable("refuses", "#!/bin/sh\nexit 2\n");
+        let killed = dir.executable("killed", "#!/bin/sh\nkill -9 $$\n");
+        let case = dir.path().join("out/gen-x-0");
+        assert!(Data::new(&Largest, &answers).add(&case, b"1 7\n").unwrap());
+        assert_eq!(std::fs::read(case.with_extension("ans")).unwrap(), b"7\n");
+        let other = dir.path().join("out/gen-y-0");
+        assert!(!Data::new(&Largest, &refuses).add(&other, b"1 7\n").unwrap());
+        let err = Data::new(&Largest, &killed).add(&other, b"1 7\n").unwrap_err();
+        assert!(matches!(err, Error::Run(_)), "{err}");
+        assert!(err.to_string().contains("gen-y-0.in: signal 9"), "{err}");
+        assert!(!other.with_extension("in").exists() && !other.with_extension("ans").exists());
+    }
+}
