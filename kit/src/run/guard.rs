@@ -41,7 +41,7 @@ pub fn prepare(command: &mut Command) {
 /// `- PGID` removes, and one of control groups, `c DIR` adds, `u DIR`
 /// removes; at the end of its input it kills the process groups left,
 /// then empties (thawed, every process killed) and removes the control
-/// groups left (bounded: a second of tries each).
+/// groups left (bounded: five seconds of tries each, for a busy machine).
 const KEEPER: &str = "trap '' INT TERM HUP
 g=' '
 c=' '
@@ -57,7 +57,7 @@ for pg in $g; do kill -s KILL -- \"-$pg\" 2>/dev/null; done
 for d in $c; do
   [ -f \"$d/freezer.state\" ] && echo THAWED > \"$d/freezer.state\"
   n=0
-  while [ -d \"$d\" ] && [ $n -lt 100 ]; do
+  while [ -d \"$d\" ] && [ $n -lt 500 ]; do
     while read -r p; do kill -s KILL \"$p\" 2>/dev/null; done < \"$d/cgroup.procs\"
     rmdir \"$d\" 2>/dev/null || sleep 0.01
     n=$((n+1))
