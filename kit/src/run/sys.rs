@@ -349,6 +349,9 @@ impl Poll {
 
     /// Whether entry `k` is ready: readable, writable, at its end or in
     /// error (the next read or write says which).
+    ///
+    /// # Panics
+    /// When `k` is not an index [`Poll::add`] returned (four or more).
     pub fn ready(&self, k: usize) -> bool {
         self.fds[k].revents != 0
     }
