@@ -41,9 +41,10 @@ pub struct Counts {
 ///
 /// # Errors
 ///
-/// A file that cannot be read or written, our solver that cannot start or
-/// goes over a limit, a sample without an answer, a generator our solver
-/// keeps refusing.
+/// A file that cannot be read or written (`Error::Read`, `Error::Write`
+/// naming it), our solver that cannot start (`Error::Start`) or goes over
+/// a limit (`Error::Run`), a sample without an answer or a generator our
+/// solver keeps refusing (`Error::Package`).
 pub fn write(
     problem: &dyn Problem,
     sources: &Sources,
@@ -161,7 +162,9 @@ impl Data {
     ///
     /// # Errors
     ///
-    /// Our solver cannot start, dies of a signal or goes over a limit.
+    /// Our solver cannot start (`Error::Start`), dies of a signal or goes
+    /// over a limit (`Error::Run`, naming the case); a file that cannot be
+    /// written (`Error::Write`).
     fn add(&self, case: &Path, input: &[u8]) -> Result<bool> {
         let solver = PathBuf::from(&self.strict.program);
         let run = run::run_with(&self.strict, input, self.limits, None, Memory::Unmeasured)

@@ -21,7 +21,8 @@
 ///
 /// A line outside a block that is not a comment, a block left open, a find
 /// text that occurs 0 or 2+ times in the source, or no block at all: the
-/// message names the line and the block.
+/// message (a plain `String`, which the caller turns into a package error
+/// naming the file) names the line and the block.
 pub fn apply_edit(source: &str, edit: &str) -> std::result::Result<String, String> {
     let mut text = source.to_string();
     let mut lines = edit.lines().enumerate();

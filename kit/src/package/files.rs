@@ -6,16 +6,26 @@ use std::fs::{self, DirEntry};
 use std::path::{Path, PathBuf};
 
 /// A text file of the repository.
+///
+/// # Errors
+/// `Error::Read` naming the path, when it cannot be read or is not UTF-8.
 pub fn read(path: &Path) -> Result<String> {
     fs::read_to_string(path).map_err(|e| Error::read(path.display(), e))
 }
 
 /// A file's bytes.
+///
+/// # Errors
+/// `Error::Read` naming the path, when it cannot be read.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     fs::read(path).map_err(|e| Error::read(path.display(), e))
 }
 
 /// Writes `bytes` to `path`, creating its folders.
+///
+/// # Errors
+/// `Error::Write` naming the folder (`create`) or the file, when either
+/// cannot be made.
 pub fn put(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(|e| Error::writing("create", parent.display(), e))?;
@@ -23,11 +33,22 @@ pub fn put(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::write(path, bytes).map_err(|e| Error::write(path.display(), e))
 }
 
+/// Copies the file `from` to `to`, creating `to`'s folders.
+///
+/// # Errors
+/// `Error::Read` naming `from`, or `Error::Write` naming `to` or a folder
+/// of it ([`put`]).
 pub fn copy_file(from: &Path, to: &Path) -> Result<()> {
     put(to, &read_bytes(from)?)
 }
 
 /// Copies the folder `from` to `to`, below it all.
+///
+/// # Errors
+/// The first `Error::Read` or `Error::Write` of [`entries`] and
+/// [`copy_file`], naming its path; what was copied before it stays.
+///
+/// Linear in the bytes below `from`; recursion as deep as its folders.
 pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     for entry in entries(from)? {
         let path = entry.path();
@@ -42,12 +63,18 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 }
 
 /// The entries of the folder `dir`, in the system's order.
+///
+/// # Errors
+/// `Error::Read` naming `dir`, when it cannot be listed.
 pub fn entries(dir: &Path) -> Result<Vec<DirEntry>> {
     let unreadable = |e| Error::read(dir.display(), e);
     fs::read_dir(dir).map_err(unreadable)?.map(|entry| entry.map_err(unreadable)).collect()
 }
 
 /// The files directly in `dir`, sorted; none if it does not exist.
+///
+/// # Errors
+/// `Error::Read` naming `dir`, when it exists but cannot be listed.
 pub fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>> {
     if !dir.is_dir() {
         return Ok(Vec::new());
@@ -59,6 +86,10 @@ pub fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// The bytes of every file below `dir`.
+///
+/// # Errors
+/// `Error::Read` naming the folder or file whose listing or metadata
+/// cannot be read.
 pub fn tree_bytes(dir: &Path) -> Result<u64> {
     let mut total = 0;
     for entry in entries(dir)? {
@@ -70,6 +101,10 @@ pub fn tree_bytes(dir: &Path) -> Result<u64> {
 }
 
 /// Makes `path` executable (rwxr-xr-x), as a build script must be.
+///
+/// # Errors
+/// `Error::Write` (`make executable`) naming `path`, when its mode cannot
+/// be set.
 pub fn make_executable(path: &Path) -> Result<()> {
     #[cfg(unix)]
     {
@@ -83,6 +118,9 @@ pub fn make_executable(path: &Path) -> Result<()> {
 }
 
 /// Whether `path` is executable by its owner (never, off Unix).
+///
+/// # Errors
+/// `Error::Read` naming `path`, when its metadata cannot be read.
 pub fn is_executable(path: &Path) -> Result<bool> {
     #[cfg(unix)]
     {

@@ -76,8 +76,9 @@ The sources are read from the repository kit was built in (or $KIT_REPO).
 ///
 /// # Errors
 ///
-/// Those of [`write`] and [`write_zip`]; FILE existing without `force`;
-/// stdout that cannot be written.
+/// Those of [`write`] and [`write_zip`]; FILE existing without `force`
+/// (`Error::Usage`); stdout that cannot be written (`Error::Write`; a
+/// closed pipe is `Error::ClosedPipe`, quiet).
 pub fn command(
     problem: &'static dyn Problem,
     dir: &Path,
@@ -133,11 +134,14 @@ pub struct Summary {
 ///
 /// # Errors
 ///
-/// A usage error for a `dir` that exists without `force`, whose name is
-/// not a short name ([a-z0-9]+) or whose folder does not exist; else the
-/// first error of a room (a source that cannot be read, a file that cannot
-/// be written, a stale `.edit`, a sample without an answer, our solver
-/// over a limit), after which nothing is left behind.
+/// A usage error (`Error::Usage`) for a `dir` that exists without
+/// `force`, whose name is not a short name ([a-z0-9]+) or whose folder does
+/// not exist; `Error::Write` when the package's folder cannot be made,
+/// removed or renamed; else the first error of a room (a source that
+/// cannot be read, a file that cannot be written, a stale `.edit`, a
+/// sample without an answer, our solver over a limit: `Error::Read`,
+/// `Write`, `Package`, `Start` or `Run`), after which nothing is left
+/// behind.
 pub fn write(
     problem: &dyn Problem,
     repo: &Path,

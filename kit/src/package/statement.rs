@@ -13,9 +13,10 @@ const CUSTOM_VALIDATION: &str = "validation: custom";
 ///
 /// # Errors
 ///
-/// A file that cannot be read or written, or a problem.yaml without the
-/// `validation: custom` line (a judge would then ignore our output
-/// validator, and verifyproblem errs).
+/// A file that cannot be read or written (`Error::Read`, `Error::Write`),
+/// or a problem.yaml without the `validation: custom` line
+/// (`Error::Package`: a judge would then ignore our output validator, and
+/// verifyproblem errs).
 pub fn write(sources: &Sources, root: &Path) -> Result<()> {
     let yaml_path = sources.content.join("problem.yaml");
     let yaml = read(&yaml_path)?;

@@ -16,8 +16,9 @@ const VERDICTS: [&str; 4] = ["wrong_answer", "time_limit_exceeded", "run_time_er
 ///
 /// # Errors
 ///
-/// A file that cannot be read or written, or an `.edit` that does not
-/// apply to our solver (the file named).
+/// A file that cannot be read or written (`Error::Read`, `Error::Write`),
+/// or an `.edit` that does not apply to our solver (`Error::Package`, the
+/// file named).
 pub fn write(sources: &Sources, root: &Path) -> Result<usize> {
     let name = sources.name;
     put(&root.join(format!("submissions/accepted/{name}.rs")), sources.solver.as_bytes())?;

@@ -27,7 +27,7 @@ const COMPARE_RS: &str = include_str!("../compare.rs");
 ///
 /// # Errors
 ///
-/// A file that cannot be written.
+/// A file that cannot be written (`Error::Write`, naming it).
 pub fn write(sources: &Sources, rule: Rule, root: &Path) -> Result<()> {
     let name = sources.name;
     put(&root.join(format!("input_validators/strict/{name}.rs")), sources.solver.as_bytes())?;

@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 ///
 /// # Errors
 ///
-/// A file of `dir` that cannot be read, `file` that cannot be written, or
-/// a package over the 4 GB (or 65,535 files) a plain zip holds.
+/// A file of `dir` that cannot be read (`Error::Read`), `file` that cannot
+/// be written (`Error::Write`), or a package over the 4 GB (or 65,535
+/// files) a plain zip holds (`Error::Package`).
 pub fn write_zip(dir: &Path, file: &Path) -> Result<()> {
     let mut names = Vec::new();
     list_files(dir, Path::new(""), &mut names)?;

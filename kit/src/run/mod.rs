@@ -286,6 +286,12 @@ impl From<Duration> for Limits {
 /// kills it at the first of its `limits` it goes over (a time limit alone
 /// converts: `run(cmd, input, Duration::from_secs(2), None)`). An error
 /// only when it cannot start.
+///
+/// # Errors
+/// The `io::Error` of starting it: the program not found (with a hint
+/// when `./PROGRAM` would have been), not executable, `cwd` missing, or
+/// its pipes or process group not set up. Everything after the start
+/// (a crash, a limit, an unreadable pipe) is in the [`Outcome`].
 pub fn run(
     cmd: &Cmd,
     stdin: &[u8],
@@ -307,6 +313,9 @@ pub enum Memory {
 }
 
 /// [`run`], with or without the peak memory.
+///
+/// # Errors
+/// As [`run`]: only when the program cannot be started.
 pub fn run_with(
     cmd: &Cmd,
     stdin: &[u8],
@@ -321,6 +330,9 @@ pub fn run_with(
 /// it, rather than keeping it in [`Outcome::stdout`] (left empty): for an
 /// output larger than [`OUTPUT_CAP`] or than we want to hold (`kit show`
 /// reads a 445 MB `ants_battle --explain` so).
+///
+/// # Errors
+/// As [`run`]: only when the program cannot be started.
 pub fn run_streamed(
     cmd: &Cmd,
     stdin: &[u8],

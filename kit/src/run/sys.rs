@@ -68,6 +68,10 @@ pub enum Whom {
 
 /// `wait4(2)`: a child of ours that has ended, with its usage; `None` if
 /// none has (without `block`) or there is none left to wait for.
+///
+/// # Errors
+/// The `io::Error` of `wait4` other than an interruption (retried) or
+/// no child left (`None`).
 pub fn reap(whom: Whom, block: bool) -> io::Result<Option<Reaped>> {
     use std::os::unix::process::ExitStatusExt;
     const WNOHANG: c_int = 1;
@@ -132,6 +136,10 @@ pub fn kill_pid(pid: u32) {
 /// In a child between fork and exec (async-signal-safe, no allocation):
 /// writes "0" to each of `procs`, open `cgroup.procs` files, which moves
 /// the writer into their groups.
+///
+/// # Errors
+/// The `io::Error` of the first write that fails (the group is gone, or
+/// the writer may not move).
 pub fn join_groups(procs: &[c_int]) -> io::Result<()> {
     for &fd in procs {
         // SAFETY: a one-byte buffer that lives through the call.
@@ -170,6 +178,10 @@ pub fn die_of(sig: c_int) {
 /// SIGKILL when its parent, `parent`, dies, and an error if it has
 /// died already. The signal is Linux's `prctl(PR_SET_PDEATHSIG)`; elsewhere
 /// only the check.
+///
+/// # Errors
+/// The `io::Error` of `prctl`, or `ESRCH` when `parent` is no longer our
+/// parent.
 pub fn die_with_parent(parent: u32) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
@@ -302,6 +314,9 @@ impl Poll {
     }
 
     /// Watches `file`; returns its index for [`Poll::ready`].
+    ///
+    /// # Panics
+    /// When four descriptors are already watched.
     pub fn add(&mut self, file: &impl AsRawFd, way: Pipe) -> usize {
         let events = match way {
             Pipe::Read => POLLIN,
@@ -314,6 +329,9 @@ impl Poll {
 
     /// Waits until one is ready or `timeout` (rounded up to the
     /// millisecond) is over; an interrupted wait is a short one.
+    ///
+    /// # Errors
+    /// The `io::Error` of `poll(2)` other than an interruption.
     pub fn wait(&mut self, timeout: Duration) -> io::Result<()> {
         let ms = timeout.as_micros().saturating_add(999) / 1000;
         let ms = c_int::try_from(ms).unwrap_or(c_int::MAX);
@@ -331,6 +349,9 @@ impl Poll {
 
     /// Whether entry `k` is ready: readable, writable, at its end or in
     /// error (the next read or write says which).
+    ///
+    /// # Panics
+    /// When `k` is not an index [`Poll::add`] returned (four or more).
     pub fn ready(&self, k: usize) -> bool {
         self.fds[k].revents != 0
     }

@@ -74,6 +74,11 @@ impl Tree {
     }
 
     /// The members now, summed; `None` where there is no `/proc` to read.
+    ///
+    /// A few `/proc` files per member and quadratic in the members (each
+    /// is checked against those found), where the kernel lists children;
+    /// elsewhere one file per process of the machine, and O(d P^2) for P
+    /// processes whose chains below the program are d deep.
     #[cfg(target_os = "linux")]
     pub fn sample(&mut self) -> Option<Sample> {
         use std::sync::OnceLock;

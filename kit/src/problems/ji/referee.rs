@@ -4,7 +4,7 @@
 use super::random::{add_lasting, variant, Shape, SMALL};
 use super::variant::Variant;
 use crate::error::Result;
-use crate::problems::{Problem, Profile};
+use crate::problems::{Problem, Profile, Shrinkable};
 use crate::rng::Rng;
 use std::io::Write;
 use std::path::Path;
@@ -257,10 +257,26 @@ pub(super) fn record_measure(r: &Record) -> (usize, usize, (usize, usize, u128, 
     (m.0, r.rounds.len(), (0, m.1, m.2, m.3))
 }
 
-pub(super) fn shrink_record(r: &Record) -> Vec<Record> {
+/// The shrinker's steps, most promising first: fewer rounds (prefixes,
+/// then chunks anywhere), fewer skills, then a simpler variant.
+impl Shrinkable for Record {
+    const STEPS: &'static [fn(&Record) -> Vec<Record>] =
+        &[fewer_rounds, fewer_skills, simpler_variants];
+
+    fn parse(text: &str) -> Option<Record> {
+        Record::parse(text)
+    }
+
+    fn render(&self) -> String {
+        Record::render(self)
+    }
+}
+
+/// Fewer rounds first (the verdict is usually early): prefixes, then
+/// chunks of rounds dropped anywhere.
+fn fewer_rounds(r: &Record) -> Vec<Record> {
     let mut out = Vec::new();
     let len = r.rounds.len();
-    // Fewer rounds first (the verdict is usually early): keep a prefix.
     let mut keep = len / 2;
     while keep >= 1 {
         out.push(Record { variant: r.variant.clone(), rounds: r.rounds[..keep].to_vec() });
@@ -268,9 +284,9 @@ pub(super) fn shrink_record(r: &Record) -> Vec<Record> {
     }
     if len > 1 {
         out.push(Record { variant: r.variant.clone(), rounds: r.rounds[..len - 1].to_vec() });
-        // Then drop chunks of rounds anywhere: halves ... single rounds on
-        // short records, only halves and quarters on long ones (each
-        // candidate is a whole copy of the record).
+        // Halves ... single rounds on short records, only halves and
+        // quarters on long ones (each candidate is a whole copy of the
+        // record).
         let smallest = if len <= 400 { 1 } else { len / 4 };
         let mut chunk = len / 2;
         while chunk >= smallest.max(1) {
@@ -287,8 +303,13 @@ pub(super) fn shrink_record(r: &Record) -> Vec<Record> {
             chunk /= 2;
         }
     }
-    // Fewer skills: the rounds that used the skill go too, or, if that
-    // leaves none, its moves become moves of another skill.
+    out
+}
+
+/// Fewer skills: the rounds that used the skill go too, or, if that
+/// leaves none, its moves become moves of another skill.
+fn fewer_skills(r: &Record) -> Vec<Record> {
+    let mut out = Vec::new();
     let n = r.variant.skills.len();
     for i in (0..n).rev() {
         if n == 1 {
@@ -307,10 +328,16 @@ pub(super) fn shrink_record(r: &Record) -> Vec<Record> {
         }
         out.push(Record { variant: r.variant.without(i), rounds });
     }
-    for variant in r.variant.simpler() {
-        out.push(Record { variant, rounds: r.rounds.clone() });
-    }
     out
+}
+
+/// The same rounds in each simpler variant ([`Variant::simpler`]).
+fn simpler_variants(r: &Record) -> Vec<Record> {
+    r.variant
+        .simpler()
+        .into_iter()
+        .map(|variant| Record { variant, rounds: r.rounds.clone() })
+        .collect()
 }
 
 impl Problem for JiReferee {
@@ -323,10 +350,7 @@ impl Problem for JiReferee {
     }
 
     fn shrink(&self, input: &str) -> Vec<String> {
-        match Record::parse(input) {
-            Some(r) => shrink_record(&r).iter().map(Record::render).collect(),
-            None => Vec::new(),
-        }
+        crate::problems::shrink::<Record>(input)
     }
 
     /// `kit show`: the record round by round ([`crate::pages::ji`]).

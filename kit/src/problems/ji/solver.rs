@@ -8,7 +8,7 @@ use super::variant::Variant;
 use crate::compare::Rule;
 use crate::error::Result;
 use crate::pages::ji::lost_clause;
-use crate::problems::{Problem, Profile};
+use crate::problems::{Problem, Profile, Shrinkable};
 use crate::rng::Rng;
 use std::io::Write;
 use std::path::Path;
@@ -288,7 +288,36 @@ pub(super) fn clamped(mut s: Solve) -> Solve {
     s
 }
 
-pub(super) fn shrink_solve(s: &Solve) -> Vec<Solve> {
+/// The shrinker's steps, most promising first: fewer skills, fewer
+/// queries, a simpler variant, fewer rounds, a plainer draw probability,
+/// then smaller queries. No step gives a [`slow`] game.
+impl Shrinkable for Solve {
+    const STEPS: &'static [fn(&Solve) -> Vec<Solve>] = &[
+        fewer_skills,
+        fewer_queries,
+        simpler_variants,
+        fewer_rounds,
+        plainer_draw,
+        smaller_queries,
+    ];
+
+    fn parse(text: &str) -> Option<Solve> {
+        Solve::parse(text)
+    }
+
+    fn render(&self) -> String {
+        Solve::render(self)
+    }
+}
+
+/// `candidates` without the [`slow`] ones.
+fn quick(mut candidates: Vec<Solve>) -> Vec<Solve> {
+    candidates.retain(|c| !slow(c));
+    candidates
+}
+
+/// Each skill dropped, with it the queries' lost skills that name it.
+fn fewer_skills(s: &Solve) -> Vec<Solve> {
     let mut out = Vec::new();
     let n = s.variant.skills.len();
     for i in (0..n).rev() {
@@ -304,7 +333,12 @@ pub(super) fn shrink_solve(s: &Solve) -> Vec<Solve> {
         }
         out.push(clamped(fewer));
     }
-    // Fewer queries: halves, then each single query.
+    quick(out)
+}
+
+/// Fewer queries: halves, then each single query.
+fn fewer_queries(s: &Solve) -> Vec<Solve> {
+    let mut out = Vec::new();
     let q = s.queries.len();
     if q > 1 {
         out.push(Solve { queries: s.queries[..q / 2].to_vec(), ..s.clone() });
@@ -313,22 +347,43 @@ pub(super) fn shrink_solve(s: &Solve) -> Vec<Solve> {
             out.push(Solve { queries: vec![s.queries[i].clone()], ..s.clone() });
         }
     }
-    for variant in s.variant.simpler() {
-        out.push(clamped(Solve { variant, ..s.clone() }));
-    }
-    // Fewer rounds, a plainer draw probability.
+    quick(out)
+}
+
+/// The same queries in each simpler variant ([`Variant::simpler`]).
+fn simpler_variants(s: &Solve) -> Vec<Solve> {
+    quick(
+        s.variant
+            .simpler()
+            .into_iter()
+            .map(|variant| clamped(Solve { variant, ..s.clone() }))
+            .collect(),
+    )
+}
+
+/// Half the round limit, and one round fewer.
+fn fewer_rounds(s: &Solve) -> Vec<Solve> {
     let mut limits = vec![s.rounds / 2, s.rounds.saturating_sub(1)];
     limits.dedup();
-    for r in limits.into_iter().filter(|&r| r >= 1 && r < s.rounds) {
-        out.push(Solve { rounds: r, ..s.clone() });
-    }
+    let fewer = limits.into_iter().filter(|&r| r >= 1 && r < s.rounds);
+    quick(fewer.map(|r| Solve { rounds: r, ..s.clone() }).collect())
+}
+
+/// The draw probability without its decimals, then 0.
+fn plainer_draw(s: &Solve) -> Vec<Solve> {
+    let mut out = Vec::new();
     if s.p.contains('.') {
         out.push(Solve { p: s.p.split('.').next().unwrap_or("0").to_string(), ..s.clone() });
     }
     if s.p != "0" {
         out.push(Solve { p: "0".to_string(), ..s.clone() });
     }
-    // Halving the queries' counts, then nothing lost.
+    quick(out)
+}
+
+/// Halving the queries' counts, then nothing lost.
+fn smaller_queries(s: &Solve) -> Vec<Solve> {
+    let mut out = Vec::new();
     if s.queries.iter().any(|q| q.x > 0 || q.y > 0) {
         let half = |q: &Query| Query { x: q.x / 2, y: q.y / 2, ..q.clone() };
         out.push(Solve { queries: s.queries.iter().map(half).collect(), ..s.clone() });
@@ -337,8 +392,7 @@ pub(super) fn shrink_solve(s: &Solve) -> Vec<Solve> {
         let found = |q: &Query| Query::at(q.x, q.y);
         out.push(Solve { queries: s.queries.iter().map(found).collect(), ..s.clone() });
     }
-    out.retain(|c| !slow(c));
-    out
+    quick(out)
 }
 
 impl Problem for JiSolver {
@@ -357,10 +411,7 @@ impl Problem for JiSolver {
     }
 
     fn shrink(&self, input: &str) -> Vec<String> {
-        match Solve::parse(input) {
-            Some(s) => shrink_solve(&s).iter().map(Solve::render).collect(),
-            None => Vec::new(),
-        }
+        crate::problems::shrink::<Solve>(input)
     }
 
     /// `kit show`: the value table ([`crate::pages::ji`]).
