@@ -342,7 +342,6 @@ fn run_seen(
     seen: ExitSeen,
     sink: Option<Sink>,
 ) -> io::Result<Outcome> {
-    say_accounting();
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
@@ -387,6 +386,9 @@ fn run_seen(
             return Err(hint(cmd, e));
         }
     };
+    // Said once the first program has started (a program that cannot
+    // start ran nothing to measure).
+    say_accounting();
     // Dropped after the run, when the group is dead and reaped.
     #[cfg(unix)]
     let _registered = (signals::Running::register(child.id()), guard::Kept::new(child.id()));
@@ -426,17 +428,12 @@ fn next_mark() -> String {
     format!("{}.{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Says once, on stderr, how this kit measures when no control group can
-/// be used (what that misses); a group's accounting goes unsaid.
+/// Says once per kit, on stderr, how it measures its runs (for the
+/// fallback, what that misses).
 fn say_accounting() {
     use std::sync::OnceLock;
     static SAID: OnceLock<()> = OnceLock::new();
-    SAID.get_or_init(|| {
-        let how = accounting();
-        if how == Accounting::Tree {
-            eprintln!("{}", how.note());
-        }
-    });
+    SAID.get_or_init(|| eprintln!("{}", accounting().note()));
 }
 
 /// How this kit measures its runs (chosen at the first call).
