@@ -389,9 +389,14 @@ fn run_seen(
     // Said once the first program has started (a program that cannot
     // start ran nothing to measure).
     say_accounting();
-    // Dropped after the run, when the group is dead and reaped.
+    // Dropped after the run, when the group is dead and reaped. A run in a
+    // control group needs no word to the keeper (each a line it reads
+    // byte by byte): the keeper empties kit's groups should kit die.
     #[cfg(unix)]
-    let _registered = (signals::Running::register(child.id()), guard::Kept::new(child.id()));
+    let _registered = (
+        signals::Running::register(child.id()),
+        group.is_none().then(|| guard::Kept::new(child.id())),
+    );
     let Supervised {
         status,
         cpu,
