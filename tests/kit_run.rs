@@ -448,17 +448,19 @@ int main(int argc, char **argv) {
     });
 }
 
+/// A program that only answers.
+const JUST_ANSWERS: &str = r#"
+int main(int argc, char **argv) {
+    answer(argv[1]);
+    return 0;
+}"#;
+
 /// A layout that cannot be used (asked for by name: v2 where it is not
 /// delegated, as here and on CI's machines): one line saying why, the
 /// fallback's note, and the run judged all the same, nothing left.
 #[test]
 fn a_group_that_cannot_be_made_falls_back_in_one_line() {
-    let body = r#"
-int main(int argc, char **argv) {
-    answer(argv[1]);
-    return 0;
-}"#;
-    let Some(s) = setup("kr_fallback", body, "fallback") else { return };
+    let Some(s) = setup("kr_fallback", JUST_ANSWERS, "fallback") else { return };
     let j = judge(Mode::V2, &s, &[], &[]);
     assert_eq!(j.verdict, "AC", "{}", j.line);
     let refused = j.stderr.lines().filter(|l| l.starts_with("kit: no cgroup v2 group: ")).count();
@@ -477,12 +479,7 @@ int main(int argc, char **argv) {
 /// each mode this machine has.
 #[test]
 fn every_command_says_its_accounting_once() {
-    let body = r#"
-int main(int argc, char **argv) {
-    answer(argv[1]);
-    return 0;
-}"#;
-    let Some(s) = setup("kr_said", body, "said") else { return };
+    let Some(s) = setup("kr_said", JUST_ANSWERS, "said") else { return };
     let ours = common::solver("zhuguosha");
     let case = s.dir.path().join("case.in").display().to_string();
     let answer = s.dir.path().join("case.out").display().to_string();
