@@ -19,8 +19,10 @@ target=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/empty"
-"$target/kit" gen zhuguosha --count 150 --out "$tmp/judge" >/dev/null
-"$target/kit" gen zhuguosha --count 400 --out "$tmp/stress" >/dev/null
+# kit's line on how it measures (once per command) is left out.
+quiet() { "$@" 2> >(grep -v '^kit: measuring' >&2); }
+quiet "$target/kit" gen zhuguosha --count 150 --out "$tmp/judge" >/dev/null
+quiet "$target/kit" gen zhuguosha --count 400 --out "$tmp/stress" >/dev/null
 solver=$target/zhuguosha
 bare() { # DIR REPEAT: the solver on every case of DIR, REPEAT times, from sh
   echo "$tmp/empty::sh -c 'for k in \$(seq $2); do for f in $1/*.in; do $solver < \$f > /dev/null; done; done'"
@@ -28,8 +30,9 @@ bare() { # DIR REPEAT: the solver on every case of DIR, REPEAT times, from sh
 # The modes this machine has: a forced mode that cannot be used says so.
 modes=()
 for mode in v2 v1 off; do
-  if KIT_CGROUP=$mode "$target/kit" judge zhuguosha "$tmp/judge/0000.in" -- "$solver" 2>&1 >/dev/null |
-    grep -q "no cgroup"; then
+  # (Kept whole: `grep -q` may end first and fail the pipeline.)
+  said=$(KIT_CGROUP=$mode "$target/kit" judge zhuguosha "$tmp/judge/0000.in" -- "$solver" 2>&1 >/dev/null)
+  if [[ $said == *"no cgroup"* ]]; then
     echo "| kit | run cost, KIT_CGROUP=$mode | skipped: not available here | | |"
   else
     modes+=("$mode")
@@ -42,7 +45,7 @@ for mode in "${modes[@]}"; do
     items+=("$tmp/empty::env KIT_CGROUP=$mode $target/kit stress zhuguosha --count 400 --jobs $jobs --out $tmp/failures -- $solver")
   done
 done
-read -r -a t < <(best_us 5 "${items[@]}")
+read -r -a t < <(quiet best_us 5 "${items[@]}")
 k=2
 for mode in "${modes[@]}"; do
   echo "| kit | \`kit judge zhuguosha\`, 150 cases, KIT_CGROUP=$mode (target <= 1.25x) | $(ms "${t[$k]}") | bare sh loop: $(ms "${t[0]}") | $(ratio "${t[$k]}" "${t[0]}") |"

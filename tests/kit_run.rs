@@ -37,6 +37,17 @@ impl Mode {
     }
 }
 
+impl Mode {
+    /// The one line kit says on stderr for this mode.
+    fn note(self) -> &'static str {
+        match self {
+            Mode::V1 => "kit: measuring with a cgroup v1 per run (cpuacct, memory, pids)",
+            Mode::V2 => "kit: measuring with a cgroup v2 per run (cpu, memory, pids)",
+            Mode::Off => "kit: measuring without a control group: every descendant",
+        }
+    }
+}
+
 /// Copies the answer file named by argv[1] to stdout: the program's
 /// correct answer, once its hostile part is done.
 const PRELUDE: &str = r#"
@@ -432,28 +443,81 @@ int main(int argc, char **argv) {
     });
 }
 
+/// A program that only answers.
+const JUST_ANSWERS: &str = r#"
+int main(int argc, char **argv) {
+    answer(argv[1]);
+    return 0;
+}"#;
+
 /// A layout that cannot be used (asked for by name: v2 where it is not
 /// delegated, as here and on CI's machines): one line saying why, the
 /// fallback's note, and the run judged all the same, nothing left.
 #[test]
 fn a_group_that_cannot_be_made_falls_back_in_one_line() {
-    let body = r#"
-int main(int argc, char **argv) {
-    answer(argv[1]);
-    return 0;
-}"#;
-    let Some(s) = setup("kr_fallback", body, "fallback") else { return };
+    let Some(s) = setup("kr_fallback", JUST_ANSWERS, "fallback") else { return };
     let j = judge(Mode::V2, &s, &[], &[]);
     assert_eq!(j.verdict, "AC", "{}", j.line);
     let refused = j.stderr.lines().filter(|l| l.starts_with("kit: no cgroup v2 group: ")).count();
     if refused == 0 {
         // v2 is delegated here: nothing to fall back from.
-        assert_eq!(j.stderr, "", "{}", j.stderr);
+        assert_eq!(j.stderr, format!("{}\n", Mode::V2.note()), "{}", j.stderr);
         return;
     }
     assert_eq!(refused, 1, "{}", j.stderr);
     assert_eq!(j.stderr.lines().count(), 2, "{}", j.stderr);
     assert!(j.stderr.contains("without a control group"), "{}", j.stderr);
+}
+
+/// Every command that runs a program says once, in one line on stderr,
+/// how it measures: judge, stress (two jobs), gen, show and package, in
+/// each mode this machine has.
+#[test]
+fn every_command_says_its_accounting_once() {
+    let Some(s) = setup("kr_said", JUST_ANSWERS, "said") else { return };
+    let ours = common::solver("zhuguosha");
+    let case = s.dir.path().join("case.in").display().to_string();
+    let answer = s.dir.path().join("case.out").display().to_string();
+    let exe = s.exe.display().to_string();
+    in_modes("said", &s, &[Mode::V1, Mode::V2, Mode::Off], |mode| {
+        let out =
+            |name: &str| s.dir.path().join(format!("{name}-{}", mode.env())).display().to_string();
+        // A package's folder is named as the problem is: letters and digits.
+        let package = s.dir.path().join(format!("pkg{}", mode.env())).display().to_string();
+        let (stress, page) = (out("stress"), out("page.html"));
+        let commands: [Vec<&str>; 5] = [
+            vec!["judge", "zhuguosha", &case, "--", &exe, &answer],
+            vec![
+                "stress",
+                "zhuguosha",
+                "--count",
+                "4",
+                "--jobs",
+                "2",
+                "--out",
+                &stress,
+                "--solver",
+                ours,
+                "--",
+                ours,
+            ],
+            vec!["gen", "zhuguosha", "--seed", "1", "--solver", ours],
+            vec!["show", "zhuguosha", &case, "--out", &page, "--solver", ours],
+            vec!["package", "zhuguosha", "--out", &package, "--solver", ours],
+        ];
+        for args in &commands {
+            let run = kit(mode, args);
+            let err = String::from_utf8_lossy(&run.stderr);
+            assert!(run.status.success(), "{mode:?} {args:?}: {err}");
+            let said: Vec<&str> = err.lines().filter(|l| l.starts_with("kit: measuring")).collect();
+            assert_eq!(said.len(), 1, "{mode:?} {args:?}: {err}");
+            assert!(said[0].starts_with(mode.note()), "{mode:?} {args:?}: {err}");
+            if args[0] == "judge" {
+                assert_eq!(err.lines().count(), 1, "{mode:?}: {err}");
+            }
+        }
+        nothing_left(&s);
+    });
 }
 
 /// kit killed by SIGKILL (no handler runs) while a double-forked daemon of

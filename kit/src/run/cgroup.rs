@@ -54,10 +54,8 @@ impl Accounting {
     /// fallback, what it cannot see.
     pub fn note(self) -> &'static str {
         match self {
-            Accounting::V2 | Accounting::V1 => {
-                "kit: measuring with a control group per run (the kernel's CPU time, \
-                 memory limit and peak of the program and all it starts)"
-            }
+            Accounting::V2 => "kit: measuring with a cgroup v2 per run (cpu, memory, pids)",
+            Accounting::V1 => "kit: measuring with a cgroup v1 per run (cpuacct, memory, pids)",
             Accounting::Tree => {
                 "kit: measuring without a control group: every descendant is read from \
                  /proc every 10 ms; not seen: the CPU of children the kernel reaps between \

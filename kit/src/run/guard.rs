@@ -86,10 +86,12 @@ fn keeper() -> Option<&'static Mutex<ChildStdin>> {
         .as_ref()
 }
 
+/// One line to the keeper, in one write (the pipe is unbuffered).
 fn tell(line: std::fmt::Arguments) {
     if let Some(pipe) = keeper() {
+        let line = line.to_string();
         let mut pipe = pipe.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = pipe.write_fmt(line);
+        let _ = pipe.write_all(line.as_bytes());
     }
 }
 

@@ -354,7 +354,6 @@ fn run_seen(
     seen: ExitSeen,
     sink: Option<Sink>,
 ) -> io::Result<Outcome> {
-    say_accounting();
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
@@ -399,9 +398,17 @@ fn run_seen(
             return Err(hint(cmd, e));
         }
     };
-    // Dropped after the run, when the group is dead and reaped.
+    // Said once the first program has started (a program that cannot
+    // start ran nothing to measure).
+    say_accounting();
+    // Dropped after the run, when the group is dead and reaped. A run in a
+    // control group needs no word to the keeper (each a line it reads
+    // byte by byte): the keeper empties kit's groups should kit die.
     #[cfg(unix)]
-    let _registered = (signals::Running::register(child.id()), guard::Kept::new(child.id()));
+    let _registered = (
+        signals::Running::register(child.id()),
+        group.is_none().then(|| guard::Kept::new(child.id())),
+    );
     let Supervised {
         status,
         cpu,
@@ -438,17 +445,12 @@ fn next_mark() -> String {
     format!("{}.{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Says once, on stderr, how this kit measures when no control group can
-/// be used (what that misses); a group's accounting goes unsaid.
+/// Says once per kit, on stderr, how it measures its runs (for the
+/// fallback, what that misses).
 fn say_accounting() {
     use std::sync::OnceLock;
     static SAID: OnceLock<()> = OnceLock::new();
-    SAID.get_or_init(|| {
-        let how = accounting();
-        if how == Accounting::Tree {
-            eprintln!("{}", how.note());
-        }
-    });
+    SAID.get_or_init(|| eprintln!("{}", accounting().note()));
 }
 
 /// How this kit measures its runs (chosen at the first call).
