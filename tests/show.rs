@@ -323,7 +323,7 @@ fn the_pages_name_skills_in_english_as_ji_does() {
     // The trainer's table, wherever its modules put it: each pair as
     // written there, `("集", "charge"),`.
     let ji: String = common::sources("ji").iter().map(|f| read(f)).collect();
-    for (chinese, english) in ji::ENGLISH {
+    for (chinese, english) in kit::ji::ENGLISH {
         let pair = format!("(\"{chinese}\", \"{english}\")");
         assert!(ji.contains(&pair), "ji names {chinese} otherwise than {pair}");
     }

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod compare;
 pub mod error;
 pub mod gen;
+pub mod ji;
 pub mod judge;
 pub mod package;
 pub mod pages;

@@ -7,7 +7,7 @@ use super::random::{add_lasting, variant, Shape, SMALL};
 use super::variant::Variant;
 use crate::compare::Rule;
 use crate::error::Result;
-use crate::pages::ji::lost_clause;
+use crate::ji::lost_clause;
 use crate::problems::{Problem, Profile, Shrinkable};
 use crate::rng::Rng;
 use std::io::Write;

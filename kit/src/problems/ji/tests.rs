@@ -42,8 +42,8 @@ fn check_variant(lines: &[&str]) -> usize {
 
 /// The text's variant as the 集 format's one reader reads it (ji_referee,
 /// ji_solver and the trainer read with the same code).
-fn master_reads(text: &str) -> crate::pages::ji::format::Variant<'_> {
-    match crate::pages::ji::read_variant(text.as_bytes()) {
+fn master_reads(text: &str) -> crate::ji::format::Variant<'_> {
+    match crate::ji::read_variant(text.as_bytes()) {
         Ok((v, _)) => v,
         Err(why) => panic!("{why}\n{text}"),
     }

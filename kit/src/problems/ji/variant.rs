@@ -3,10 +3,10 @@
 //! common variant, the text both ways (`n`, then n lines `name delta req k
 //! beaten_1 .. beaten_k`, then maybe `lasting m` and m effects) and the
 //! simpler variants a shrinker tries. Texts are read by the 集 format's one
-//! reader ([`crate::pages::ji::read_variant`]).
+//! reader ([`crate::ji::read_variant`]).
 
-pub(super) use crate::pages::ji::Effect;
-use crate::pages::ji::{effects, lost_sets, read_variant};
+pub(super) use crate::ji::Effect;
+use crate::ji::{effects, lost_sets, read_variant};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Skill {
