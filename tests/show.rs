@@ -761,14 +761,16 @@ fn the_value_page_has_one_table_per_combination_of_lost_skills() {
     let short = fake_solver(&dir, 4);
     let err = show::page("ji_solver", ONE_EFFECT.as_bytes(), &short, "t").unwrap_err();
     assert!(err.to_string().contains("answered 4 of the 16 states"), "{err}");
-    // In a browser: four tables; the last one's state (1, 0) is its 15th.
+    // In a browser: four tables, one drawn at a time, the selector's; the
+    // last one's state (1, 0) is the 15th state.
     if let Some(browser) = chromium("the_value_page_has_one_table_per_combination_of_lost_skills") {
         let page = dir.join("lasting.html");
         fs::write(&page, &html).unwrap();
         let dom = rendered(&browser, &page, "state=1,0,3");
-        for id in ["heat", "heat1", "heat2", "heat3"] {
-            tag(&dom, id);
-        }
+        assert_eq!(attribute(tag(&dom, "heat"), "data-t"), "3");
+        assert_eq!(dom.matches("class=\"grid heat\"").count(), 1, "{dom}");
+        assert_eq!(dom.matches("<option ").count(), 4, "{dom}");
+        assert!(dom.contains("table 4 of 4: A has lost b; B has lost b"), "{dom}");
         assert_eq!(attribute(tag(&dom, "info"), "data-t"), "3");
         assert!(dom.contains("value 0.014000000"), "{dom}");
         assert!(dom.contains("A has lost b; B has lost b"));
@@ -825,4 +827,95 @@ fn the_record_page_shows_lasting_effects_and_what_each_round_took() {
     assert!(dom.contains("go on with A 0, B 2; B loses defence"), "{dom}");
     assert!(text(&dom, "why").contains("without enough 集 or one already lost"), "{dom}");
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// The docs' showcase, the common variant with a breakthrough per defence:
+/// 8 lost sets a side, 64 tables of 6 x 6 states, all answered by our
+/// ji_solver, each query's value in its table; the browser draws one table
+/// at a time, the one the selector (or the address) names.
+#[test]
+fn the_showcase_page_has_every_table_one_at_a_time() {
+    let input =
+        root().join("tests/data/ji_solver/lasting/common_breakthrough_per_defence_unlimited.in");
+    let table = ji::table(&read(&input)).unwrap();
+    assert_eq!(
+        (table.c, table.lost_sets, table.every_pair, table.lost.len()),
+        (5, Some(8), true, 64)
+    );
+    let html = show::page("ji_solver", read(&input).as_bytes(), &solver("ji_solver"), "t").unwrap();
+    let cells_json = html.split("\"cells\":[").nth(1).unwrap();
+    let cells: Vec<&str> = cells_json.split("],[").collect();
+    assert_eq!(cells.len(), 64 * 36);
+    let expected = sibling(&input, "out");
+    let values: Vec<&str> = expected.lines().filter(|l| l.parse::<f64>().is_ok()).collect();
+    assert_eq!(values.len(), table.queries.len());
+    for ((&(x, y), &t), value) in table.queries.iter().zip(&table.query_tables).zip(values) {
+        let found = cells[t * 36 + x * 6 + y].trim_start_matches('[');
+        assert!(found.starts_with(&format!("\"{value}\"")), "({x},{y}) in {t}: {found} vs {value}");
+    }
+    // The command, as a user types it: a page, exit 0.
+    let dir = scratch("showcase");
+    let out = dir.join("showcase.html");
+    let kit = Command::new(env!("CARGO_BIN_EXE_kit"))
+        .args(["show", "ji_solver"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(kit.status.code(), Some(0), "{}", String::from_utf8_lossy(&kit.stderr));
+    if let Some(browser) = chromium("the_showcase_page_has_every_table_one_at_a_time") {
+        let dom = rendered(&browser, &out, "state=2,3,9");
+        assert_eq!(dom.matches("<option ").count(), 64);
+        assert_eq!(dom.matches("class=\"grid heat\"").count(), 1);
+        assert_eq!(attribute(tag(&dom, "heat"), "data-t"), "9");
+        let state = cells[9 * 36 + 2 * 6 + 3].trim_start_matches('[');
+        let value = &state[1..state[1..].find('"').unwrap() + 1];
+        assert!(dom.contains(&format!("value {value}")), "{value}: {dom}");
+        assert!(dom.contains("A has lost 小防; B has lost 小防"), "{dom}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Past what one page holds or the solver answers, the page is still made:
+/// 7 skills that each take the one they meet (128 lost sets a side, 16,384
+/// tables) get the tables of the input's two queries, said on the page;
+/// where the solver answers not even those, the page says why, no table.
+#[test]
+fn too_many_tables_give_the_queries_tables_never_a_refusal() {
+    let fixture = root().join("tests/data/ji_solver/lasting/too_many_lost_sets.in");
+    let fixture_text = read(&fixture);
+    // Not even the input's one query is answered (3,432 pairs reachable).
+    let html = show::page("ji_solver", fixture_text.as_bytes(), &solver("ji_solver"), "t").unwrap();
+    assert!(
+        html.contains(
+            "\"note\":\"not answered (ji_solver exit 3): ji_solver: the variant is too large"
+        ),
+        "{html}"
+    );
+    assert!(html.contains("\"cells\":[]"), "{html}");
+    // Two queries whose sides have lost nearly everything: two tables.
+    let variant = &fixture_text[..fixture_text.find("0 0\n1\n0 0").unwrap()];
+    let all = "6 s1 s2 s3 s4 s5 s6";
+    let input = format!("{variant}0 0\n2\n0 0 lost {all} {all}\n0 0 lost 5 s2 s3 s4 s5 s6 {all}\n");
+    let table = ji::table(&input).unwrap();
+    assert_eq!((table.lost_sets, table.every_pair), (Some(128), true));
+    let html = show::page("ji_solver", input.as_bytes(), &solver("ji_solver"), "t").unwrap();
+    let lost = r#""lost":[[["s1","s2","s3","s4","s5","s6"],["s1","s2","s3","s4","s5","s6"]],[["s2","s3","s4","s5","s6"],["s1","s2","s3","s4","s5","s6"]]],"lost_sets":128,"every_pair":false"#;
+    assert!(html.contains(lost), "{html}");
+    assert!(html.contains(r#""queries":[[0,0,0],[0,0,1]]"#), "{html}");
+    assert!(html.contains(r#""cells":[["0.000000000","#), "{html}");
+    if let Some(browser) = chromium("too_many_tables_give_the_queries_tables_never_a_refusal") {
+        let dir = scratch("few-tables");
+        let page = dir.join("few.html");
+        fs::write(&page, &html).unwrap();
+        let dom = rendered(&browser, &page, "state=0,0,1");
+        assert!(
+            text(&dom, "few-tables").starts_with("128 lost sets a side make more tables"),
+            "{dom}"
+        );
+        assert_eq!(dom.matches("<option ").count(), 2);
+        assert!(dom.contains("value 1.000000000"), "{dom}");
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

@@ -111,13 +111,18 @@ if (DATA.kind === "ji_referee") {
   app.append(el("div", "about", "The value of every state of this 集 game under optimal play (ji_solver --strategy): P(A wins) − P(B wins) from the state where A holds x 集 (down) and B holds y 集 (across). Framed: the input's queries. Hover over or click a state for both players' optimal first-round strategies."));
   const rules = el("div", "mono", limit + "; " + chance + "."); rules.id = "rules";
   app.append(rules, variantTable());
+  if (DATA.cells.length) valueTables(side);
+  else app.append(el("div", "note", "ji_solver answered none of the states: no table to draw."));
+}
+// The value tables and the chosen state's strategies.
+function valueTables(side) {
   // One table per combination of lost skills (a variant without lasting
-  // effects has one, where nothing is lost).
+  // effects has one, where nothing is lost), shown one at a time: the
+  // selector picks it.
   const wrap = el("div", "cols");
   const tables = el("div");
   const info = el("div", "info"); info.id = "info";
   wrap.append(tables, info);
-  app.append(wrap);
   const plane = side * side;
   const queried = new Set(DATA.queries.map(([x, y, t]) => (t || 0) * plane + x * side + y));
   const colour = v => {
@@ -127,13 +132,38 @@ if (DATA.kind === "ji_referee") {
     return v >= 0 ? "rgb(" + shade + "," + shade + ",255)" : "rgb(255," + shade + "," + shade + ")";
   };
   const lostWords = ([a, b]) => "A has lost " + (a.length ? a.join(" ") : "nothing") + "; B has lost " + (b.length ? b.join(" ") : "nothing");
-  const cells = [];
+  if (!DATA.every_pair) {
+    const sets = DATA.lost_sets === null ? "More lost sets a side than the page lists" : DATA.lost_sets + " lost sets a side";
+    const few = el("div", "note", sets + " make more tables than one page holds (or the solver answers): here are the tables of the input's queries.");
+    few.id = "few-tables";
+    app.append(few);
+  }
+  const picker = el("select"); picker.id = "lost";
   DATA.lost.forEach((lost, t) => {
-    if (DATA.lost.length > 1) tables.append(el("div", "mono", lostWords(lost)));
-    const table = el("table", "grid heat"); table.id = t ? "heat" + t : "heat";
+    const asked = DATA.queries.filter(q => (q[2] || 0) === t).length;
+    const option = el("option", "", "table " + (t + 1) + " of " + DATA.lost.length + ": " + lostWords(lost) + (asked ? " (" + asked + " queried)" : ""));
+    option.value = t;
+    picker.append(option);
+  });
+  if (DATA.lost.length > 1) {
+    const bar = el("div", "bar");
+    bar.append(el("span", "", "lost skills: "), picker);
+    app.append(bar);
+  }
+  app.append(wrap);
+  const table = el("table", "grid heat"); table.id = "heat";
+  tables.append(table);
+  let shown = -1, cells = [];
+  // Draws table t (its cells are `cells`, row-major).
+  function draw(t) {
+    if (t === shown) return;
+    shown = t;
+    picker.value = t;
+    table.dataset.t = t;
     const head = el("tr"); head.append(el("th", "", "A \\ B"));
     for (let y = 0; y < side; y++) head.append(el("th", "", String(y)));
-    table.append(head);
+    table.replaceChildren(head);
+    cells = [];
     for (let x = 0; x < side; x++) {
       const tr = el("tr"); tr.append(el("th", "", String(x)));
       for (let y = 0; y < side; y++) {
@@ -147,8 +177,7 @@ if (DATA.kind === "ji_referee") {
       }
       table.append(tr);
     }
-    tables.append(table);
-  });
+  }
   let sel = null;
   function strategy(text) {
     const w = text.split(" "), div = el("div", "mono");
@@ -158,8 +187,9 @@ if (DATA.kind === "ji_referee") {
   }
   function choose(x, y, t) {
     if (sel) sel.classList.remove("sel");
+    draw(t);
     const at = t * plane + x * side + y;
-    sel = cells[at]; sel.classList.add("sel");
+    sel = cells[x * side + y]; sel.classList.add("sel");
     const [value, a, b] = DATA.cells[at];
     info.replaceChildren(el("b", "", "A holds " + x + " 集, B holds " + y), el("div", "mono", "value " + value));
     if (DATA.lost.length > 1) info.append(el("div", "mono", lostWords(DATA.lost[t])));
@@ -169,6 +199,8 @@ if (DATA.kind === "ji_referee") {
   }
   tables.addEventListener("click", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y, +d.t); });
   tables.addEventListener("mouseover", ev => { const d = ev.target.dataset; if (d.x !== undefined) choose(+d.x, +d.y, +d.t); });
+  // Another table: the same state there.
+  picker.onchange = () => choose(+info.dataset.x, +info.dataset.y, +picker.value);
   const m = /state=(\d+),(\d+)(?:,(\d+))?/.exec(location.hash);
   const first = DATA.queries[0] || [0, 0, 0];
   if (m && +m[1] < side && +m[2] < side && +(m[3] || 0) < DATA.lost.length) choose(+m[1], +m[2], +(m[3] || 0));

@@ -48,20 +48,36 @@ pub fn solver_page(
     title: &str,
     page: &mut dyn Write,
 ) -> error::Result<()> {
-    let table = table(&String::from_utf8_lossy(input)).map_err(Error::page)?;
-    let run = super::page::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
+    let text = String::from_utf8_lossy(input);
+    let mut table = table(&text).map_err(Error::page)?;
+    let mut run = super::page::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
+    let side = table.c + 1;
+    if run.code == 3
+        && table.every_pair
+        && cells(&run.stdout).len() != side * side * table.lost.len()
+    {
+        // Too many tables for the solver (it answers a part, or nothing):
+        // the tables of the input's own queries, which it was given.
+        table = tabulate(&text, false).map_err(Error::page)?;
+        run = super::page::run(solver, &["--strategy"], table.every_state_input().as_bytes())?;
+    }
+    let mut cells = cells(&run.stdout);
+    let states = side * side * table.lost.len();
     let note = match run.code {
         0 => None,
-        3 => Some(format!(
+        3 if cells.len() == states => Some(format!(
             "not certified (ji_solver exit 3, best values shown): {}",
             run.stderr.trim_end()
         )),
+        3 => {
+            // The solver could not answer these: the page shows the
+            // variant and why.
+            cells.clear();
+            Some(format!("not answered (ji_solver exit 3): {}", run.stderr.trim_end()))
+        }
         _ => return Err(run.refusal("ji_solver")),
     };
-    let cells = cells(&run.stdout);
-    let side = table.c + 1;
-    let states = side * side * table.lost.len();
-    if cells.len() != states {
+    if run.code == 0 && cells.len() != states {
         let what = format!("ji_solver answered {} of the {} states", cells.len(), states);
         return Err(Error::run(what));
     }
@@ -235,7 +251,7 @@ fn text_of(token: &[u8]) -> &str {
 
 /// A 集 game to tabulate: the input's skills and `R p` line, its own
 /// queries, the largest count C (the largest `req`), and the combinations
-/// of lost skills, one table each.
+/// of lost skills, one table each (the page shows one at a time).
 #[derive(Debug)]
 pub struct Table {
     pub skills: Vec<Skill>,
@@ -250,6 +266,11 @@ pub struct Table {
     pub draw_percent: String,
     /// Per table, the skills A and B have lost (none in the first).
     pub lost: Vec<[Vec<String>; 2]>,
+    /// How many sets of skills a side can lose (`None`: more than the
+    /// page lists), and whether `lost` holds every pair of them; if not,
+    /// it holds the pairs the input's queries name (nothing lost if none).
+    pub lost_sets: Option<usize>,
+    pub every_pair: bool,
     /// The input up to its `R p` line, as written.
     pub head: String,
 }
@@ -257,28 +278,42 @@ pub struct Table {
 /// The largest count the table covers: ji_solver takes 0..=C (C = max req).
 const MAX_C: i64 = 200;
 
-/// The most lost sets per side the page tabulates: their pairs make the
-/// tables (a breakthrough of one defence makes 2 sets, so 4 tables).
-const PAGE_LOST_SETS: usize = 4;
+/// The most states the page tabulates, all tables together: what it held
+/// when it drew every table at once, at most 4 lost sets a side (C = 200:
+/// 16 tables of 201 x 201 states). A state takes about 100 bytes of the
+/// page (the showcase variant's 2,304: 224 KB), so a page stays under
+/// 65 MB; the browser draws one table at a time. With more pairs of lost
+/// sets than fit, the page has the tables of the input's queries only,
+/// and says so.
+const PAGE_STATES: usize = 201 * 201 * 16;
 
 /// The game of a ji_solver input, to tabulate ([`Table`]).
 ///
 /// # Errors
-/// A variant the reader refuses, a C over 200, more than
-/// 4 lost sets per side, or no `R p` after the variant.
+/// A variant the reader refuses, a C over 200, or no `R p` after the
+/// variant.
 pub fn table(input: &str) -> Result<Table, String> {
+    tabulate(input, true)
+}
+
+/// [`table`], with every pair of lost sets if `every` and they fit the
+/// page, else the pairs the input's queries name.
+fn tabulate(input: &str, every: bool) -> Result<Table, String> {
     let (v, mut lx) = read_variant(input.as_bytes())?;
     let skills = skills(&v);
     let c = skills.iter().map(|s| s.req).max().unwrap_or(0);
     if !(0..=MAX_C).contains(&c) {
         return Err(format!("the largest req is {c}: the page draws at most {MAX_C}"));
     }
+    let plane = (c as usize + 1).pow(2);
+    // At most `most` sets a side: their pairs' states fit the page.
+    let most = ((PAGE_STATES / plane) as f64).sqrt() as usize;
     let records = effects(&v);
-    let sets = lost_sets(records.iter().map(|e| e.taken.as_slice()), PAGE_LOST_SETS)
-        .ok_or_else(|| format!("more than {PAGE_LOST_SETS} lost sets per side: too many tables"))?;
+    let sets = lost_sets(records.iter().map(|e| e.taken.as_slice()), most.max(1));
     let names = |set: &Vec<usize>| set.iter().map(|&x| skills[x].name.clone()).collect();
-    let lost: Vec<[Vec<String>; 2]> =
-        sets.iter().flat_map(|a| sets.iter().map(move |b| [names(a), names(b)])).collect();
+    let every: Option<Vec<[Vec<String>; 2]>> = sets.as_ref().filter(|_| every).map(|sets| {
+        sets.iter().flat_map(|a| sets.iter().map(move |b| [names(a), names(b)])).collect()
+    });
     let no_line = "the input has no `R p` line";
     let rounds = lx.next().ok_or(no_line)?;
     let p = lx.next().ok_or(no_line)?;
@@ -287,7 +322,22 @@ pub fn table(input: &str) -> Result<Table, String> {
     let head = format!("{}\n", &input[..end]);
     let (rounds, draw_percent) = (text_of(rounds.text).to_string(), text_of(p.text).to_string());
     let words: Vec<&str> = std::iter::from_fn(|| lx.next()).map(|t| text_of(t.text)).collect();
-    let (queries, query_tables) = queries(&words, &skills, &lost);
+    let (queries, query_lost) = queries(&words, &skills);
+    let every_pair = every.is_some();
+    let lost = every.unwrap_or_else(|| {
+        let mut lost: Vec<[Vec<String>; 2]> = Vec::new();
+        for l in &query_lost {
+            if !lost.contains(l) {
+                lost.push(l.clone());
+            }
+        }
+        if lost.is_empty() {
+            lost.push(Default::default());
+        }
+        lost
+    });
+    let query_tables =
+        (query_lost.iter()).map(|l| lost.iter().position(|t| t == l).unwrap_or(0)).collect();
     let lasting = effect_names(&v);
     Ok(Table {
         skills,
@@ -298,19 +348,17 @@ pub fn table(input: &str) -> Result<Table, String> {
         rounds,
         draw_percent,
         lost,
+        lost_sets: sets.map(|s| s.len()),
+        every_pair,
         head,
     })
 }
 
-/// The input's queries from `q` on (as far as they read), and the table
-/// of each: the one of its lost skills (`lost i a.. j b..`).
-fn queries(
-    words: &[&str],
-    skills: &[Skill],
-    lost: &[[Vec<String>; 2]],
-) -> (Vec<(usize, usize)>, Vec<usize>) {
+/// The input's queries from `q` on (as far as they read), and the lost
+/// skills of each (`lost i a.. j b..`, each side's in skill order).
+fn queries(words: &[&str], skills: &[Skill]) -> (Vec<(usize, usize)>, Vec<[Vec<String>; 2]>) {
     let count = |i: usize| words.get(i).and_then(|w| w.parse::<usize>().ok());
-    let (mut queries, mut tables) = (Vec::new(), Vec::new());
+    let (mut queries, mut losses) = (Vec::new(), Vec::new());
     let mut at = 1;
     for _ in 0..count(0).unwrap_or(0) {
         let (Some(x), Some(y)) = (count(at), count(at + 1)) else { break };
@@ -327,9 +375,9 @@ fn queries(
             }
         }
         queries.push((x, y));
-        tables.push(lost.iter().position(|l| *l == lost_here).unwrap_or(0));
+        losses.push(lost_here);
     }
-    (queries, tables)
+    (queries, losses)
 }
 
 impl Table {
@@ -419,6 +467,8 @@ pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
             ),
         ),
         ("lost", Json::Array(table.lost.iter().map(lost_json).collect())),
+        ("lost_sets", table.lost_sets.map_or(Json::Null, |n| Json::Number(n as i64))),
+        ("every_pair", Json::Bool(table.every_pair)),
         ("cells", Json::Array(cells.collect())),
         ("note", note.map_or(Json::Null, Json::string)),
     ])

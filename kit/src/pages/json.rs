@@ -6,6 +6,7 @@ use std::fmt::Write;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
     Null,
+    Bool(bool),
     Number(i64),
     Text(String),
     Array(Vec<Json>),
@@ -20,6 +21,7 @@ impl Json {
     pub fn write(&self, out: &mut String) {
         match self {
             Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Json::Number(n) => {
                 let _ = write!(out, "{n}");
             }
