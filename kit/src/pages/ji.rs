@@ -249,6 +249,9 @@ fn text_of(token: &[u8]) -> &str {
     std::str::from_utf8(token).unwrap_or("")
 }
 
+/// The skills each side has lost, by name: A's, then B's.
+pub type Lost = [Vec<String>; 2];
+
 /// A 集 game to tabulate: the input's skills and `R p` line, its own
 /// queries, the largest count C (the largest `req`), and the combinations
 /// of lost skills, one table each (the page shows one at a time).
@@ -265,7 +268,7 @@ pub struct Table {
     pub rounds: String,
     pub draw_percent: String,
     /// Per table, the skills A and B have lost (none in the first).
-    pub lost: Vec<[Vec<String>; 2]>,
+    pub lost: Vec<Lost>,
     /// How many sets of skills a side can lose (`None`: more than the
     /// page lists), and whether `lost` holds every pair of them; if not,
     /// it holds the pairs the input's queries name (nothing lost if none).
@@ -311,7 +314,7 @@ fn tabulate(input: &str, every: bool) -> Result<Table, String> {
     let records = effects(&v);
     let sets = lost_sets(records.iter().map(|e| e.taken.as_slice()), most.max(1));
     let names = |set: &Vec<usize>| set.iter().map(|&x| skills[x].name.clone()).collect();
-    let every: Option<Vec<[Vec<String>; 2]>> = sets.as_ref().filter(|_| every).map(|sets| {
+    let every: Option<Vec<Lost>> = sets.as_ref().filter(|_| every).map(|sets| {
         sets.iter().flat_map(|a| sets.iter().map(move |b| [names(a), names(b)])).collect()
     });
     let no_line = "the input has no `R p` line";
@@ -325,7 +328,7 @@ fn tabulate(input: &str, every: bool) -> Result<Table, String> {
     let (queries, query_lost) = queries(&words, &skills);
     let every_pair = every.is_some();
     let lost = every.unwrap_or_else(|| {
-        let mut lost: Vec<[Vec<String>; 2]> = Vec::new();
+        let mut lost: Vec<Lost> = Vec::new();
         for l in &query_lost {
             if !lost.contains(l) {
                 lost.push(l.clone());
@@ -356,14 +359,14 @@ fn tabulate(input: &str, every: bool) -> Result<Table, String> {
 
 /// The input's queries from `q` on (as far as they read), and the lost
 /// skills of each (`lost i a.. j b..`, each side's in skill order).
-fn queries(words: &[&str], skills: &[Skill]) -> (Vec<(usize, usize)>, Vec<[Vec<String>; 2]>) {
+fn queries(words: &[&str], skills: &[Skill]) -> (Vec<(usize, usize)>, Vec<Lost>) {
     let count = |i: usize| words.get(i).and_then(|w| w.parse::<usize>().ok());
     let (mut queries, mut losses) = (Vec::new(), Vec::new());
     let mut at = 1;
     for _ in 0..count(0).unwrap_or(0) {
         let (Some(x), Some(y)) = (count(at), count(at + 1)) else { break };
         at += 2;
-        let mut lost_here: [Vec<String>; 2] = Default::default();
+        let mut lost_here: Lost = Default::default();
         if words.get(at) == Some(&"lost") {
             at += 1;
             for side in &mut lost_here {
@@ -438,7 +441,7 @@ pub fn cells(output: &str) -> Vec<Cell> {
 }
 
 /// One table's losses: `[[A's lost names], [B's lost names]]`.
-fn lost_json(lost: &[Vec<String>; 2]) -> Json {
+fn lost_json(lost: &Lost) -> Json {
     let side = |names: &Vec<String>| Json::Array(names.iter().map(|n| Json::string(n)).collect());
     Json::Array(vec![side(&lost[0]), side(&lost[1])])
 }
