@@ -398,17 +398,17 @@ fn an_archive_of_the_previous_trainer_still_loads() {
 #[test]
 fn too_many_lost_sets_are_refused_in_the_trainers_words() {
     let dir = scratch("too-many-losses");
-    let mut text = "7\nw 0 0 0\n".to_string();
-    text += &(0..6).map(|i| format!("a{i} 0 0 0\n")).collect::<String>();
-    text += "lasting 6\n";
-    text += &(0..6).map(|i| format!("w 1 a{i} 1 a{i}\n")).collect::<String>();
+    let mut text = "8\nw 0 0 0\n".to_string();
+    text += &(0..7).map(|i| format!("a{i} 0 0 0\n")).collect::<String>();
+    text += "lasting 7\n";
+    text += &(0..7).map(|i| format!("w 1 a{i} 1 a{i}\n")).collect::<String>();
     fs::write(dir.join("v.txt"), text).unwrap();
     let (code, out, err) = ji(&dir, &["--variant", "v.txt"], "q\n");
     assert_eq!((code, out.as_str()), (2, ""));
     assert_eq!(
         err,
-        "ji: v.txt: lasting effects: the AI's table would need at least 1025 states ((C + 1)² = \
-         1 pairs of counts x at least 1025 pairs of lost sets): the trainer handles at most 1024\n"
+        "ji: v.txt: lasting effects: the AI's table would need at least 4097 states ((C + 1)² = \
+         1 pairs of counts x at least 4097 pairs of lost sets): the trainer handles at most 4096\n"
     );
 }
 
@@ -553,6 +553,55 @@ you gave up in round 5: the AI wins. p plays again, h for help
 ji> 
 EXIT=0";
     assert!(s.contains(want), "{s}");
+    assert_fits_80_columns(&s);
+}
+
+/// The docs' showcase variant, the common one with a breakthrough (破防)
+/// per defence (64 pairs of lost sets, 2,304 states; the solver's fixture
+/// has the same variant), in a real terminal: it plays, the round where
+/// the AI's 破防 meets your 小防 takes it (`--seed 3`: round 9), typing it
+/// again is refused, and it trains.
+#[cfg(unix)]
+#[test]
+fn the_showcase_variant_plays_and_trains_on_a_real_terminal() {
+    if common::tool_or_skip(&["tmux"], "the_showcase_variant_plays_and_trains_on_a_real_terminal")
+        .is_none()
+    {
+        return;
+    }
+    let root = common::root();
+    let variant = root.join("tests/data/ji_variant/common_breakthrough_per_defence.txt");
+    let solver_case = "tests/data/ji_solver/lasting/common_breakthrough_per_defence_unlimited.in";
+    let case = fs::read_to_string(root.join(solver_case)).unwrap();
+    assert!(case.starts_with(&fs::read_to_string(&variant).unwrap()), "one variant");
+    let dir = scratch("tmux-showcase");
+    let args = format!("--seed 3 --archive a.txt --variant '{}'", variant.display());
+    let term = Terminal::ji("showcase", &dir, &args);
+    let first = term.wait_for("ji> ");
+    assert!(first.contains("the AI's table: 2304 states, each side's 集 0 to 5"), "{first}");
+    assert!(first.contains("64 pairs of lost sets"), "{first}");
+    term.keys(&["p", "Enter"]);
+    for round in 1..=9 {
+        term.wait_for(&format!("round {round}: "));
+        term.keys(&["small shield", "Enter"]);
+    }
+    term.wait_for("round 10: ");
+    term.keys(&["small shield", "Enter"]);
+    term.wait_for("refused: 小防 small shield is lost");
+    term.keys(&["q", "Enter"]);
+    term.wait_for("you gave up");
+    term.keys(&["t 2", "Enter"]);
+    term.wait_for("saved 'a.txt'");
+    term.keys(&["C-d"]);
+    let s = term.wait_for("EXIT=0");
+    let want = "\
+your skill> small shield
+you: 小防 small shield, AI: 破防 -> neither beats the other: go on
+lasting: you lose 小防 for the rest of the game
+round 10: you 0 集, AI 0 集; lost: you 小防, AI none; you may play:";
+    assert!(s.contains(want), "{s}");
+    assert!(s.contains("refused: 小防 small shield is lost: a lasting effect took it; try again"));
+    assert!(s.contains("\ngeneration 2: best fitness "), "{s}");
     assert_fits_80_columns(&s);
 }
 

@@ -246,32 +246,42 @@ fn dropping_dominated_skills_keeps_the_value() {
 
 #[test]
 fn a_table_beyond_the_bound_is_refused_in_the_trainers_words() {
-    // Six skills each side can lose on its own: 64 lost sets a side, 4096
-    // pairs, over the 1024 states of the bound (C = 0: one pair of counts).
-    let mut text = "7\nw 0 0 0\n".to_string();
-    for i in 0..6 {
+    // Seven skills each side can lose on its own: 128 lost sets a side,
+    // 16384 pairs, over the 4096 states of the bound (C = 0: one pair of
+    // counts).
+    let mut text = "8\nw 0 0 0\n".to_string();
+    for i in 0..7 {
         text += &format!("a{i} 0 0 0\n");
     }
-    text += "lasting 6\n";
-    for i in 0..6 {
+    text += "lasting 7\n";
+    for i in 0..7 {
         text += &format!("w 1 a{i} 1 a{i}\n");
     }
     let extra = format!("{text}x\n");
     let e = parse_variant(extra.as_bytes(), "v.txt", 0).unwrap_err();
-    assert_eq!(e.to_string(), "v.txt: line 16: extra token `x` after the last lasting effect");
+    assert_eq!(e.to_string(), "v.txt: line 18: extra token `x` after the last lasting effect");
     let e = parse_variant(text.as_bytes(), "v.txt", 0).unwrap_err();
     assert_eq!(e.exit_code(), 2);
     assert_eq!(
         e.to_string(),
-        "v.txt: lasting effects: the AI's table would need at least 1025 states ((C + 1)² = 1 \
-         pairs of counts x at least 1025 pairs of lost sets): the trainer handles at most 1024"
+        "v.txt: lasting effects: the AI's table would need at least 4097 states ((C + 1)² = 1 \
+         pairs of counts x at least 4097 pairs of lost sets): the trainer handles at most 4096"
     );
-    // Five such skills: 1024 pairs, exactly the bound.
-    let five =
-        text.replace("7\n", "6\n").replace("a5 0 0 0\n", "").replace("lasting 6", "lasting 5");
-    let five = five.replace("w 1 a5 1 a5\n", "");
-    let model = Model::new(parse_variant(five.as_bytes(), "v", 0).unwrap());
-    assert_eq!((model.losses.len(), model.states), (1024, 1024));
+    // Six such skills: 4096 pairs, exactly the bound.
+    let six =
+        text.replace("8\n", "7\n").replace("a6 0 0 0\n", "").replace("lasting 7", "lasting 6");
+    let six = six.replace("w 1 a6 1 a6\n", "");
+    let model = Model::new(parse_variant(six.as_bytes(), "v", 0).unwrap());
+    assert_eq!((model.losses.len(), model.states), (4096, 4096));
+}
+
+/// The showcase variant of the docs (the common one with a breakthrough
+/// per defence) fits: 64 pairs of lost sets, 2,304 states.
+#[test]
+fn the_showcase_variant_fits_the_bound() {
+    let text = include_str!("../data/ji_variant/common_breakthrough_per_defence.txt");
+    let model = Model::new(parse_variant(text.as_bytes(), "v", 0).unwrap());
+    assert_eq!((model.losses.len(), model.states), (64, 2304));
 }
 
 /// The bobozan anchor's smallest breakthrough variant: k = 4, attack1,

@@ -11,6 +11,13 @@ use crate::variant::bits;
 /// The equilibrium's sweep cap (it stops at `FINE_SWEEPS.change`; the
 /// common variant takes a few dozen sweeps).
 const EQUILIBRIUM_SWEEPS: usize = 20_000;
+/// With lasting effects (their pairs of lost sets are iterated one at a
+/// time), the sweeps of all pairs' states together, at most
+/// `EQUILIBRIUM_SWEEPS` a pair: pairs with wins reached only in the limit
+/// creep towards ±1 and run to any cap. 20,000 sweeps of k4_a1_b2's 100
+/// states; the showcase variant's 2,304 get 868 a pair, a start-up of about
+/// 1 s of CPU (16 s with 20,000; bench/RESULTS.md).
+const LASTING_EQUILIBRIUM_WORK: usize = 2_000_000;
 
 /// When value iteration stops: no sweep changes a value by more than
 /// `change`, or after `max_sweeps` sweeps. A stopping rule, not an error
@@ -343,34 +350,45 @@ pub fn outcomes(model: &Model, pa: &[f64], pb: &[f64]) -> Outcomes {
 /// The equilibrium of the capped game: value iteration on the stage games
 /// (rows: the mover's playable skills, columns: the opponent's usable
 /// ones); by symmetry one table serves both sides. Values and policy.
+/// Lasting effects only add lost skills, so the pairs of lost sets are
+/// iterated one at a time, those with the most lost skills first (the
+/// pairs a round leads to are done by then); without them there is one.
 pub fn equilibrium(model: &Model) -> (Vec<f64>, Vec<f64>) {
     let mut value = vec![0.0; model.states];
     let mut policy = vec![0.0; model.states * model.n];
-    for sweep in 0..=EQUILIBRIUM_SWEEPS {
-        let mut change: f64 = 0.0;
-        for s in 0..model.states {
-            let rows: Vec<usize> = bits(model.playable[s]).collect();
-            if let Some(v) = model.decided(s) {
-                // Whatever the mover plays: uniform over what it may play.
-                value[s] = v;
-                for &x in &rows {
-                    policy[s * model.n + x] = 1.0 / rows.len() as f64;
+    let block = model.side * model.side;
+    for p in model.solve_order() {
+        let layer = p * block..(p + 1) * block;
+        let cap = match model.variant.lasting() {
+            true => (LASTING_EQUILIBRIUM_WORK / model.states).min(EQUILIBRIUM_SWEEPS),
+            false => EQUILIBRIUM_SWEEPS,
+        };
+        for sweep in 0..=cap {
+            let mut change: f64 = 0.0;
+            for s in layer.clone() {
+                let rows: Vec<usize> = bits(model.playable[s]).collect();
+                if let Some(v) = model.decided(s) {
+                    // Whatever the mover plays: uniform over what it may play.
+                    value[s] = v;
+                    for &x in &rows {
+                        policy[s * model.n + x] = 1.0 / rows.len() as f64;
+                    }
+                    continue;
                 }
-                continue;
+                let cols: Vec<usize> = bits(model.replies(s)).collect();
+                let vs = &value;
+                let payoff = |&x: &usize| cols.iter().map(move |&y| model.payoff(s, x, y, vs));
+                let mat: Vec<f64> = rows.iter().flat_map(payoff).collect();
+                let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
+                change = change.max((val - value[s]).abs());
+                value[s] = val;
+                for (&x, p) in rows.iter().zip(strat) {
+                    policy[s * model.n + x] = p;
+                }
             }
-            let cols: Vec<usize> = bits(model.replies(s)).collect();
-            let vs = &value;
-            let payoff = |&x: &usize| cols.iter().map(move |&y| model.payoff(s, x, y, vs));
-            let mat: Vec<f64> = rows.iter().flat_map(payoff).collect();
-            let (val, strat) = matrix_game(&mat, rows.len(), cols.len());
-            change = change.max((val - value[s]).abs());
-            value[s] = val;
-            for (&x, p) in rows.iter().zip(strat) {
-                policy[s * model.n + x] = p;
+            if change <= FINE_SWEEPS.change || sweep == cap {
+                break;
             }
-        }
-        if change <= FINE_SWEEPS.change || sweep == EQUILIBRIUM_SWEEPS {
-            break;
         }
     }
     (value, policy)
