@@ -919,3 +919,30 @@ fn too_many_tables_give_the_queries_tables_never_a_refusal() {
         let _ = fs::remove_dir_all(&dir);
     }
 }
+
+/// A C past 200 (the format takes up to 1000) is drawn, not refused: the
+/// states 0..=200 of each table, said on the page; a query past them is
+/// answered by the solver but not framed.
+#[test]
+fn a_count_past_200_is_drawn_in_part() {
+    let input = "2\na 1 0 0\nb -250 250 1 a\n10 0\n2\n0 0\n250 3\n";
+    let table = ji::table(input).unwrap();
+    assert_eq!((table.c, table.game_c, table.queries.clone()), (200, 250, vec![(0, 0), (250, 3)]));
+    assert!(table
+        .every_state_input()
+        .starts_with("2\na 1 0 0\nb -250 250 1 a\n10 0\n40401\n0 0\n"));
+    let html = show::page("ji_solver", input.as_bytes(), &solver("ji_solver"), "t").unwrap();
+    assert!(html.contains("\"c\":200,\"game_c\":250"), "{html}");
+    if let Some(browser) = chromium("a_count_past_200_is_drawn_in_part") {
+        let dir = scratch("past-200");
+        let page = dir.join("big.html");
+        fs::write(&page, &html).unwrap();
+        let dom = rendered(&browser, &page, "");
+        assert!(
+            text(&dom, "part").starts_with("C = 250: the page draws the states 0..200"),
+            "{dom}"
+        );
+        assert_eq!(dom.matches("class=\"query").count(), 1, "only (0, 0) is framed");
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

@@ -105,12 +105,17 @@ if (DATA.kind === "ji_referee") {
 } else {
   const side = DATA.c + 1;
   document.getElementById("status").textContent =
-    DATA.skills.length + " skills, states 0.." + DATA.c + " x 0.." + DATA.c + ", " + DATA.queries.length + " queries in the input" + (DATA.lost.length > 1 ? ", " + DATA.lost.length + " combinations of lost skills" : "");
+    DATA.skills.length + " skills, states 0.." + DATA.c + " x 0.." + DATA.c + (DATA.game_c > DATA.c ? " drawn (C = " + DATA.game_c + ")" : "") + ", " + DATA.queries.length + " queries in the input" + (DATA.lost.length > 1 ? ", " + DATA.lost.length + " combinations of lost skills" : "");
   const limit = DATA.R === "0" || /^0+$/.test(DATA.R) ? "no round limit (R = 0)" : "R = " + DATA.R + ": after " + DATA.R + " rounds the game is a draw";
   const chance = "p = " + DATA.p + ": after every round that does not end the game, it is called off as a draw with probability " + DATA.p + "%";
   app.append(el("div", "about", "The value of every state of this 集 game under optimal play (ji_solver --strategy): P(A wins) − P(B wins) from the state where A holds x 集 (down) and B holds y 集 (across). Framed: the input's queries. Hover over or click a state for both players' optimal first-round strategies."));
   const rules = el("div", "mono", limit + "; " + chance + "."); rules.id = "rules";
   app.append(rules, variantTable());
+  if (DATA.game_c > DATA.c) {
+    const part = el("div", "note", "C = " + DATA.game_c + ": the page draws the states 0.." + DATA.c + " x 0.." + DATA.c + " of each table (the solver solves the whole game); a query past them is not framed.");
+    part.id = "part";
+    app.append(part);
+  }
   if (DATA.cells.length) valueTables(side);
   else app.append(el("div", "note", "ji_solver answered none of the states: no table to draw."));
 }
@@ -124,7 +129,8 @@ function valueTables(side) {
   const info = el("div", "info"); info.id = "info";
   wrap.append(tables, info);
   const plane = side * side;
-  const queried = new Set(DATA.queries.map(([x, y, t]) => (t || 0) * plane + x * side + y));
+  const drawn = DATA.queries.filter(([x, y]) => x < side && y < side);
+  const queried = new Set(drawn.map(([x, y, t]) => (t || 0) * plane + x * side + y));
   const colour = v => {
     // Blue: A ahead, red: B ahead, white: even.
     const a = Math.min(1, Math.abs(v));

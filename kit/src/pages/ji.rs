@@ -259,7 +259,10 @@ pub type Lost = [Vec<String>; 2];
 pub struct Table {
     pub skills: Vec<Skill>,
     pub lasting: Vec<EffectNames>,
+    /// The largest count drawn: the game's C (the largest `req`), at most
+    /// 200; and the game's C.
     pub c: usize,
+    pub game_c: usize,
     /// The input's queries (x, y), and the table each one is in.
     pub queries: Vec<(usize, usize)>,
     pub query_tables: Vec<usize>,
@@ -278,8 +281,10 @@ pub struct Table {
     pub head: String,
 }
 
-/// The largest count the table covers: ji_solver takes 0..=C (C = max req).
-const MAX_C: i64 = 200;
+/// The largest count the table draws: ji_solver takes 0..=C (C = max
+/// req); past 200 (a table of 40,401 states) the page draws 0..=200 and
+/// says so.
+const MAX_C: usize = 200;
 
 /// The most states the page tabulates, all tables together: what it held
 /// when it drew every table at once, at most 4 lost sets a side (C = 200:
@@ -293,8 +298,7 @@ const PAGE_STATES: usize = 201 * 201 * 16;
 /// The game of a ji_solver input, to tabulate ([`Table`]).
 ///
 /// # Errors
-/// A variant the reader refuses, a C over 200, or no `R p` after the
-/// variant.
+/// A variant the reader refuses, or no `R p` after the variant.
 pub fn table(input: &str) -> Result<Table, String> {
     tabulate(input, true)
 }
@@ -304,11 +308,10 @@ pub fn table(input: &str) -> Result<Table, String> {
 fn tabulate(input: &str, every: bool) -> Result<Table, String> {
     let (v, mut lx) = read_variant(input.as_bytes())?;
     let skills = skills(&v);
-    let c = skills.iter().map(|s| s.req).max().unwrap_or(0);
-    if !(0..=MAX_C).contains(&c) {
-        return Err(format!("the largest req is {c}: the page draws at most {MAX_C}"));
-    }
-    let plane = (c as usize + 1).pow(2);
+    // The reader takes req >= 0.
+    let game_c = skills.iter().map(|s| s.req).max().unwrap_or(0).max(0) as usize;
+    let c = game_c.min(MAX_C);
+    let plane = (c + 1).pow(2);
     // At most `most` sets a side: their pairs' states fit the page.
     let most = ((PAGE_STATES / plane) as f64).sqrt() as usize;
     let records = effects(&v);
@@ -345,7 +348,8 @@ fn tabulate(input: &str, every: bool) -> Result<Table, String> {
     Ok(Table {
         skills,
         lasting,
-        c: c as usize,
+        c,
+        game_c,
         queries,
         query_tables,
         rounds,
@@ -453,6 +457,7 @@ pub fn solver_json(table: &Table, cells: &[Cell], note: Option<&str>) -> Json {
     json::object(vec![
         ("kind", Json::string("ji_solver")),
         ("c", Json::Number(table.c as i64)),
+        ("game_c", Json::Number(table.game_c as i64)),
         ("english", english_json()),
         ("skills", Json::Array(table.skills.iter().map(skill_json).collect())),
         ("lasting", lasting_json(&table.lasting)),
