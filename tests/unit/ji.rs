@@ -680,3 +680,26 @@ fn a_path_need_not_be_utf8_but_an_option_name_must() {
     let failure = parse_args(vec![odd()].into_iter()).unwrap_err();
     assert_eq!(failure.to_string(), "an argument is not valid UTF-8 (see --help)");
 }
+
+#[test]
+fn a_negligible_probability_is_no_way_out_of_a_loop() {
+    // Both sides keep to 小防 at (1, 1), which loops there for ever (a
+    // draw), but for 集 with probability 5e-17 (the simplex's rounding
+    // leaves such in a strategy): solved as the loop it is, not as a way
+    // out that makes `I − Q` singular in floating point.
+    let model = Model::new(parse_variant(COMMON_VARIANT.as_bytes(), "common", 0).unwrap());
+    let at = model.state(1, 1, Losses::NONE).unwrap();
+    let uniform = model.policy(&vec![1.0; model.genes()]);
+    let with = |leak: f64| {
+        let mut p = uniform.clone();
+        p[at * model.n..(at + 1) * model.n].fill(0.0);
+        p[at * model.n + 1] = 1.0 - leak; // 小防
+        p[at * model.n] = leak; // 集
+        outcomes(&model, &p, &p)
+    };
+    let (exact, noisy) = (with(0.0), with(5e-17));
+    assert!(exact.draw > 0.01, "{exact:?}");
+    for (a, b) in [(exact.win, noisy.win), (exact.lose, noisy.lose), (exact.draw, noisy.draw)] {
+        assert!((a - b).abs() < 1e-9, "{exact:?} vs {noisy:?}");
+    }
+}

@@ -41,6 +41,12 @@ pub const FINE_SWEEPS: Tolerance = Tolerance { change: 1e-13, max_sweeps: 200_00
 /// into `TRAIN_SWEEPS`' 5000-sweep cap unconverged (the common variant
 /// takes 38 sweeps on average).
 pub const LASTING_START: Tolerance = Tolerance { change: 1e-9, max_sweeps: 200 };
+/// A probability this small in a chain is the simplex's rounding (the
+/// equilibrium's strategies carry some of 5e-17), not a way out: a loop
+/// left only through it would make `I − Q` singular in floating point (on
+/// the showcase variant, an equilibrium's exploitability of 1e18 came out
+/// of one), so `solve_chain` counts it as no way to an end.
+const NEGLIGIBLE: f64 = 1e-12;
 /// Policy iteration switches a reply only when it gains more than this
 /// (a tie must not make it cycle).
 const SWITCH_GAIN: f64 = 1e-12;
@@ -158,7 +164,8 @@ fn iterate(chain: &Chain, tol: Tolerance) -> Vec<f64> {
 /// exact up to the rounding of that solve (backward stable: a relative
 /// error of order n·2⁻⁵³ times the condition number of `I − Q`, which
 /// grows with the expected number of rounds). The AI's probabilities are
-/// taken to sum to 1 at each state (they do, up to rounding).
+/// taken to sum to 1 at each state (they do, up to rounding). A
+/// probability of at most `NEGLIGIBLE` does not make a state reach an end.
 fn solve_chain(
     model: &Model,
     chain: &Chain,
@@ -174,12 +181,12 @@ fn solve_chain(
     // Which states can reach an end: backwards from those that end.
     let mut into: Vec<Vec<usize>> = vec![Vec::new(); states];
     for s in 0..states {
-        for e in edges(s).iter().filter(|e| e.probability > 0.0) {
+        for e in edges(s).iter().filter(|e| e.probability > NEGLIGIBLE) {
             into[e.next].push(s);
         }
     }
     let ends = |s: usize| pick[s].map_or(0.0, |h| chain.choices[h].ends);
-    let mut ending: Vec<usize> = (0..states).filter(|&s| ends(s) > 0.0).collect();
+    let mut ending: Vec<usize> = (0..states).filter(|&s| ends(s) > NEGLIGIBLE).collect();
     let mut live = vec![false; states];
     for &s in &ending {
         live[s] = true;
