@@ -92,6 +92,8 @@ pub const STRESS: Spec = Spec {
 
 pub const SHOW: Spec =
     Spec { valued: &["--out", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
+pub const RULES: Spec =
+    Spec { valued: &["--game", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
 pub const PACKAGE: Spec = Spec {
     valued: &["--out", "--zip", "--solver"],
     repeatable: &[],
@@ -356,6 +358,33 @@ pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
     })?;
     let case = case.ok_or_else(|| Error::usage(usage))?;
     Ok(crate::show::Options { problem, case, page_file, solver })
+}
+
+/// `kit rules`'s options.
+pub struct RulesOptions {
+    pub problem: &'static dyn Problem,
+    /// `--game CASE.in`: the rules this game exercises, not the catalogue.
+    pub game: Option<PathBuf>,
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
+    pub solver: Option<PathBuf>,
+}
+
+impl RulesOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
+    pub fn parse(args: &[OsString]) -> Result<RulesOptions> {
+        let (mut game, mut solver) = (None, None);
+        let problem = parse(args, &RULES, |word| {
+            match word {
+                Word::Value("--game", v) => game = Some(PathBuf::from(v)),
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Extra(w) => return Err(Error::usage(format!("unexpected `{w}`"))),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        Ok(RulesOptions { problem, game, solver })
+    }
 }
 
 /// `kit package`'s options.
