@@ -69,6 +69,8 @@ pub struct Pig {
 #[derive(Clone, Debug)]
 pub struct Event {
     pub line: String,
+    /// Its line number in the trace (1-based).
+    pub at: usize,
     pub source: Option<usize>,
     pub target: Option<usize>,
     /// Whose turn it is.
@@ -102,6 +104,27 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
 /// # Errors
 /// What in the input, answer or trace cannot be read, as a message.
 pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Replay, String> {
+    let (mut replay, book) = replay_trace(input, trace)?;
+    if code == 3 && replay.cut_off.is_none() {
+        replay.cut_off = Some("the game does not end".to_string());
+    }
+    if code == 0 {
+        book.check_answer(answer)?;
+    }
+    replay.result = answer.to_string();
+    Ok(replay)
+}
+
+/// The replay of `input` from its `trace` alone (no answer to check; an
+/// empty `result`).
+///
+/// # Errors
+/// What in the input or trace cannot be read, as a message.
+pub fn replay_of_trace(input: &str, trace: &str) -> Result<Replay, String> {
+    Ok(replay_trace(input, trace)?.0)
+}
+
+fn replay_trace(input: &str, trace: &str) -> Result<(Replay, Book), String> {
     let mut words = tokens(input);
     let mut number = |what: &str| -> Result<usize, String> {
         words.next().and_then(|w| w.parse().ok()).ok_or(format!("the input has no {what}"))
@@ -136,6 +159,7 @@ pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Repla
             book.apply(line).map_err(|e| format!("trace line {}: `{line}`: {e}", i + 1))?;
         events.push(Event {
             line: line.to_string(),
+            at: i + 1,
             source,
             target,
             turn_of: book.turn_of,
@@ -143,13 +167,7 @@ pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Repla
         });
         states.push(book.pigs.clone());
     }
-    if code == 3 && cut_off.is_none() {
-        cut_off = Some("the game does not end".to_string());
-    }
-    if code == 0 {
-        book.check_answer(answer)?;
-    }
-    Ok(Replay { roles, deck, events, states, result: answer.to_string(), cut_off })
+    Ok((Replay { roles, deck, events, states, result: String::new(), cut_off }, book))
 }
 
 /// The books kept from the trace.
@@ -283,6 +301,8 @@ impl Book {
                 }
                 Ok((Some(by), Some(p)))
             }
+            // A rule that decided not to act (docs/zhuguosha.md, `rule`).
+            "rule" => Ok((Some(self.pig(at(2))?), None)),
             "end" => Ok((None, None)),
             other => Err(format!("unknown event `{other}`")),
         }

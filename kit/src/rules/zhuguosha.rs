@@ -3,6 +3,7 @@
 //! --trace` as `kit show` replays it (`crate::pages::zhuguosha`).
 
 use super::{Firing, Rule};
+use crate::pages::zhuguosha::{self, Event, Known, Pig, Replay};
 
 /// A rule of the catalogue.
 const fn rule(id: &'static str, statement: &'static str, english: &'static str) -> Rule {
@@ -316,11 +317,399 @@ pub const RULES: &[Rule] = &[
 ];
 
 /// Where the game traced by `trace` (`zhuguosha --trace`'s stderr) on
-/// `input` exercises each rule, by trace line.
+/// `input` exercises each rule, by trace line: the trace replayed as `kit
+/// show` replays it (every pig's hand, hp, weapon and what the others know
+/// after each line), each line read for the rules it shows, and the
+/// solver's own `rule ID P` lines for a rule that decided not to act.
+/// Where a turn ends with a 杀 or 决斗 still in hand the pig found no
+/// target (its role's hostility rule), or was held back (the solver's
+/// `kill-limit` line); with a 桃 at full health, `peach-full`.
 ///
 /// # Errors
-/// A trace that cannot be replayed, as a message.
+/// A trace that cannot be replayed, or a rule id not in [`RULES`], as a
+/// message.
 pub fn firings(input: &str, trace: &str) -> Result<Vec<Firing>, String> {
-    let _ = (input, trace);
-    Ok(Vec::new())
+    let replay = zhuguosha::replay_of_trace(input, trace)?;
+    let mut walk = Walk { replay: &replay, fired: Vec::new(), turn: None, trick: Trick::None };
+    for (i, event) in replay.events.iter().enumerate() {
+        walk.event(i, event)?;
+    }
+    if replay.events.last().is_some_and(|e| !e.line.starts_with("end")) {
+        // A game cut off (it never ends): its last turn ends here.
+        walk.turn_end(replay.events.len());
+    }
+    Ok(walk.fired)
+}
+
+/// MP and the loyal pigs are one side, the rebels the other.
+fn same_side(a: &str, b: &str) -> bool {
+    (a == "FP") == (b == "FP")
+}
+
+/// Not (yet) revealed: unknown, or only MP's 类反猪 label.
+fn unrevealed(pig: &Pig) -> bool {
+    matches!(pig.known, Known::Unknown | Known::LikeRebel)
+}
+
+/// The hostility rule of a role.
+fn hostility(role: &str) -> &'static str {
+    match role {
+        "MP" => "main-hostility",
+        "ZP" => "loyal-hostility",
+        _ => "rebel-hostility",
+    }
+}
+
+/// The turn being played.
+struct Turn {
+    pig: usize,
+    /// 杀 used so far in it.
+    kills: usize,
+    /// Where in the hand the last card used was (0-based).
+    last_play: Option<usize>,
+    /// The pig drew cards mid-turn (a reward) since its last card used.
+    rewarded: bool,
+    /// The solver said `kill-limit` in it.
+    limit_said: bool,
+}
+
+/// The card being settled: what an `answer`, `damage` or `negate` line
+/// answers.
+#[derive(Clone, Copy)]
+enum Trick {
+    None,
+    Kill,
+    Duel { user: usize },
+    Area { user: usize, play: usize, user_unrevealed: bool, main: MainHit },
+}
+
+/// What a 南猪入侵 / 万箭齐发 did to MP (for the 类反猪 label).
+#[derive(Clone, Copy, Default)]
+struct MainHit {
+    damaged: bool,
+    /// MP answered it, or a 无懈可击 was played over MP.
+    spared: bool,
+}
+
+struct Walk<'r> {
+    replay: &'r Replay,
+    fired: Vec<Firing>,
+    turn: Option<Turn>,
+    trick: Trick,
+}
+
+impl Walk<'_> {
+    fn fire(&mut self, line: usize, rule: &'static str) {
+        self.fired.push(Firing { line, rule });
+    }
+
+    /// The next living pig after `p` before event `i`.
+    fn next_alive(&self, i: usize, p: usize) -> usize {
+        let pigs = &self.replay.states[i];
+        let n = pigs.len();
+        (1..n).map(|d| (p + d) % n).find(|&q| !pigs[q].dead).unwrap_or(p)
+    }
+
+    /// Whether, before event `i`, a living pig on `target`'s side holds a
+    /// 无懈可击 (and would protect it, were it known).
+    fn could_be_protected(&self, i: usize, target: usize) -> bool {
+        let roles = &self.replay.roles;
+        let pigs = &self.replay.states[i];
+        (0..pigs.len()).any(|q| {
+            !pigs[q].dead && pigs[q].hand.contains('J') && same_side(&roles[q], &roles[target])
+        })
+    }
+
+    /// A trick about to take effect on `target` before event `i`, shown at
+    /// `line`: nobody helps an unrevealed pig.
+    fn trick_on(&mut self, i: usize, line: usize, target: usize) {
+        let known = target == 0 || !unrevealed(&self.replay.states[i][target]);
+        if !known && self.could_be_protected(i, target) {
+            self.fire(line, "courtesy-known-only");
+        }
+    }
+
+    /// The card being settled is done: a 南猪入侵 / 万箭齐发 by an
+    /// unrevealed pig that spared MP labels nobody.
+    fn settled(&mut self) {
+        if let Trick::Area { play, user_unrevealed: true, main, .. } = self.trick {
+            if main.spared && !main.damaged {
+                self.fire(play, "like-rebel-needs-damage");
+            }
+        }
+        self.trick = Trick::None;
+    }
+
+    /// The turn ends after `events[..i]`: what it held back.
+    fn turn_end(&mut self, i: usize) {
+        self.settled();
+        let Some(turn) = self.turn.take() else { return };
+        let line = self.replay.events[i - 1].at;
+        let pig = &self.replay.states[i][turn.pig];
+        if pig.dead {
+            return;
+        }
+        if pig.hand.contains('P') && pig.hp >= 4 {
+            self.fire(line, "peach-full");
+        }
+        let kill = pig.hand.contains('K');
+        let limited = kill && !pig.weapon && turn.kills > 0;
+        if pig.hand.contains('F') || (kill && !limited) || (limited && !turn.limit_said) {
+            self.fire(line, hostility(&self.replay.roles[turn.pig]));
+        }
+    }
+
+    /// The rules event `i` shows.
+    fn event(&mut self, i: usize, e: &Event) -> Result<(), String> {
+        let w: Vec<&str> = e.line.split(' ').collect();
+        let word = |k: usize| w.get(k).copied().unwrap_or("");
+        let (before, line) = (&self.replay.states[i], e.at);
+        let roles = &self.replay.roles;
+        let p = e.source.unwrap_or(0);
+        match w[0] {
+            "turn" => {
+                if i > 0 {
+                    self.turn_end(i);
+                }
+                self.turn = Some(Turn {
+                    pig: p,
+                    kills: 0,
+                    last_play: None,
+                    rewarded: false,
+                    limit_said: false,
+                });
+                self.fire(line, "turn-order");
+            }
+            "draw" => {
+                self.fire(line, "draw-two");
+                self.drew(i, line, w.len() - 2);
+            }
+            "play" => self.play(i, e, word(2))?,
+            "reveal" if word(2) == "ZP" => self.fire(line, "reveal-loyal"),
+            "reveal" => self.fire(line, "reveal-rebel"),
+            "mark" => self.fire(line, "like-rebel-mark"),
+            "unmark" => self.fire(line, "like-rebel-cleared"),
+            "negate" => {
+                self.fire(line, "negate");
+                let holders = before.iter().filter(|q| !q.dead && q.hand.contains('J')).count();
+                if holders > 1 {
+                    self.fire(line, "negate-order");
+                }
+                self.fire(
+                    line,
+                    match word(3) {
+                        "F" => "negate-duel",
+                        "J" => "negate-chain",
+                        _ => "negate-area",
+                    },
+                );
+                self.fire(
+                    line,
+                    match (word(6), roles[p].as_str()) {
+                        ("against", _) => "negate-hostility",
+                        (_, "MP") => "main-courtesy",
+                        (_, "ZP") => "loyal-courtesy",
+                        _ => "rebel-courtesy",
+                    },
+                );
+                if let Trick::Area { ref mut main, .. } = self.trick {
+                    if word(7) == "1" {
+                        main.spared = true;
+                    }
+                }
+            }
+            "answer" => {
+                if p != 0 && unrevealed(&before[p]) {
+                    self.fire(line, "answer-no-reveal");
+                }
+                match self.trick {
+                    Trick::Kill => self.fire(line, "dodge"),
+                    Trick::Duel { .. } => {
+                        self.fire(line, "duel");
+                        self.fire(line, "duel-all-out");
+                    }
+                    Trick::Area { ref mut main, .. } => {
+                        if p == 0 {
+                            main.spared = true;
+                        }
+                        self.fire(line, "area-answer");
+                        self.trick_on(i, line, p);
+                    }
+                    Trick::None => {}
+                }
+            }
+            "damage" => {
+                let victim = e.target.unwrap_or(0);
+                match self.trick {
+                    Trick::Kill => self.fire(line, "kill-damage"),
+                    Trick::Duel { user } => {
+                        self.fire(line, "duel");
+                        if victim == user {
+                            self.fire(line, "duel-source");
+                        }
+                    }
+                    Trick::Area { user, ref mut main, .. } => {
+                        if victim == 0 {
+                            main.damaged = true;
+                            let label = if user == 0 {
+                                None
+                            } else if unrevealed(&before[user]) {
+                                Some("like-rebel-mark")
+                            } else {
+                                Some("like-rebel-revealed")
+                            };
+                            if let Some(label) = label {
+                                self.fire(line, label);
+                            }
+                        }
+                        self.trick_on(i, line, victim);
+                    }
+                    Trick::None => {}
+                }
+            }
+            "peach" => self.fire(line, "peach-dying"),
+            "death" => self.death(i, e, &w),
+            "rule" => {
+                let rule = super::find("zhuguosha", word(1))
+                    .ok_or_else(|| format!("trace line {line}: no rule `{}`", word(1)))?;
+                if rule.id == "kill-limit" {
+                    if let Some(turn) = &mut self.turn {
+                        turn.limit_said = true;
+                    }
+                }
+                self.fire(line, rule.id);
+            }
+            "end" => {
+                self.settled();
+                self.turn = None;
+                self.fire(line, if word(1) == "MP" { "main-wins" } else { "rebels-win" });
+                self.fire(line, "game-end");
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `count` cards drawn at event `i`: past the deck's end, copies of
+    /// its last card.
+    fn drew(&mut self, i: usize, line: usize, count: usize) {
+        let drawn = if i == 0 { 0 } else { self.replay.events[i - 1].drawn };
+        if drawn + count > self.replay.deck.len() {
+            self.fire(line, "deck-empty");
+        }
+    }
+
+    /// `play P C ...` at event `i`.
+    fn play(&mut self, i: usize, e: &Event, card: &str) -> Result<(), String> {
+        self.settled();
+        let (before, line) = (&self.replay.states[i], e.at);
+        let p = e.source.unwrap_or(0);
+        let role = self.replay.roles[p].clone();
+        let at =
+            before[p].hand.find(card).ok_or_else(|| format!("trace line {line}: no {card}"))?;
+        if at > 0 {
+            self.fire(line, "leftmost-card");
+        }
+        let mut kills = 0;
+        if let Some(turn) = &mut self.turn {
+            let back = turn.last_play.is_some_and(|last| at < last);
+            let rescan = back || turn.rewarded;
+            turn.last_play = Some(at);
+            turn.rewarded = false;
+            kills = turn.kills;
+            if card == "K" {
+                turn.kills += 1;
+            }
+            if rescan {
+                self.fire(line, "rescan-hand");
+            }
+        }
+        if card != "Z" {
+            self.fire(line, "discard-used");
+        }
+        let target = e.target.unwrap_or(p);
+        match card {
+            "P" => self.fire(line, "peach-heal"),
+            "K" => {
+                self.fire(line, "kill-range");
+                self.fire(line, hostility(&role));
+                if target != (p + 1) % before.len() {
+                    self.fire(line, "distance-after-death");
+                }
+                if kills > 0 {
+                    self.fire(line, "crossbow-kills");
+                }
+                self.trick = Trick::Kill;
+            }
+            "F" => {
+                self.fire(line, hostility(&role));
+                if target != self.next_alive(i, p) {
+                    self.fire(line, "duel-range");
+                }
+                if role == "MP" && self.replay.roles[target] == "ZP" {
+                    self.fire(line, "duel-loyal-vs-main");
+                }
+                self.trick_on(i, line, target);
+                self.trick = Trick::Duel { user: p };
+            }
+            "N" | "W" => {
+                self.fire(line, if card == "N" { "invasion" } else { "arrows" });
+                let roles = &self.replay.roles;
+                let friends = (0..before.len())
+                    .any(|q| q != p && !before[q].dead && same_side(&roles[q], &role));
+                if friends {
+                    self.fire(line, "area-always");
+                }
+                let user_unrevealed = p != 0 && unrevealed(&before[p]);
+                if user_unrevealed {
+                    self.fire(line, "area-no-reveal");
+                }
+                let main = MainHit::default();
+                self.trick = Trick::Area { user: p, play: line, user_unrevealed, main };
+            }
+            _ => {
+                self.fire(line, "equip");
+                if before[p].weapon {
+                    self.fire(line, "crossbow-replace");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `death P ROLE by S [reward C C C | penalty]` at event `i`.
+    fn death(&mut self, i: usize, e: &Event, w: &[&str]) {
+        let (before, line) = (&self.replay.states[i], e.at);
+        let by = e.source.unwrap_or(0);
+        self.fire(line, "death");
+        match (w[2], w.get(5).copied()) {
+            ("FP", reward) => {
+                self.fire(line, "damage-source");
+                if reward == Some("reward") {
+                    self.fire(line, "reward");
+                    self.drew(i, line, 3);
+                    if let Some(turn) = &mut self.turn {
+                        if turn.pig == by {
+                            turn.rewarded = true;
+                        }
+                    }
+                }
+            }
+            ("ZP", Some("penalty")) => {
+                self.fire(line, "damage-source");
+                self.fire(line, "penalty");
+                if before[0].weapon {
+                    self.fire(line, "crossbow-lost");
+                }
+                if self.turn.as_ref().is_some_and(|t| t.pig == 0) {
+                    self.fire(line, "penalty-turn-goes-on");
+                }
+            }
+            ("ZP", _) => {
+                self.fire(line, "damage-source");
+                self.fire(line, "penalty-main-only");
+            }
+            _ => {}
+        }
+    }
 }
