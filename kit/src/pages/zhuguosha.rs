@@ -12,20 +12,51 @@ use std::path::Path;
 const SCRIPT: &str = include_str!("zhuguosha.js");
 
 /// The page: `zhuguosha --trace` on `input` (exit 0, or 3 for a game that
-/// never ends), replayed.
+/// never ends), replayed, without rule marks.
+///
+/// # Errors
+/// As [`traced`]'s and [`write`]'s.
+pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
+    write(&traced(input, solver)?, &Marks::default(), title, page)
+}
+
+/// The replay of `zhuguosha --trace` on `input` (exit 0, or 3 for a game
+/// that never ends).
 ///
 /// # Errors
 /// The errors of [`super::page::run`]; a run error when our solver refuses
-/// the case; a page error when its trace cannot be read; a write error for
-/// the page.
-pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
+/// the case; a page error when its trace cannot be read.
+pub fn traced(input: &[u8], solver: &Path) -> error::Result<Replay> {
     let run = super::page::run(solver, &["--trace"], input)?;
     if run.code != 0 && run.code != 3 {
         return Err(run.refusal("zhuguosha"));
     }
-    let replay = replay(&String::from_utf8_lossy(input), &run.stdout, &run.stderr, run.code)
-        .map_err(error::Error::page)?;
-    super::page::write_json_page(page, title, SCRIPT, &to_json(&replay))
+    replay(&String::from_utf8_lossy(input), &run.stdout, &run.stderr, run.code)
+        .map_err(error::Error::page)
+}
+
+/// The rules to mark on a page (`crate::rules`, the layer above, names
+/// them): the ids firing at each event, and the one rule the page
+/// highlights (`kit show --rule ID`).
+#[derive(Debug, Default)]
+pub struct Marks<'a> {
+    /// Per event, the ids of the rules that fire there (none: empty).
+    pub per_event: Vec<Vec<&'a str>>,
+    /// The highlighted rule: its id, the statement's sentence, English.
+    pub chosen: Option<[&'a str; 3]>,
+}
+
+/// Writes the page of `replay` with its rule `marks`.
+///
+/// # Errors
+/// A write error for the page.
+pub fn write(
+    replay: &Replay,
+    marks: &Marks,
+    title: &str,
+    page: &mut dyn Write,
+) -> error::Result<()> {
+    super::page::write_json_page(page, title, SCRIPT, &to_json(replay, marks))
 }
 
 /// What the other pigs know of a pig (docs/zhuguosha.md, `reveal`/`mark`).
@@ -341,8 +372,9 @@ fn pig_json(index: usize, pig: &Pig) -> Json {
 }
 
 /// The page's data: the initial deal in full, then per event only the pigs
-/// it changed (a 2000-card game stays far under 2 MB).
-pub fn to_json(replay: &Replay) -> Json {
+/// it changed (a 2000-card game stays far under 2 MB) and the rules that
+/// fire there, and the highlighted rule.
+pub fn to_json(replay: &Replay, marks: &Marks) -> Json {
     let opt = |p: Option<usize>| Json::Number(p.map_or(-1, |p| p as i64));
     let events = replay.events.iter().enumerate().map(|(k, e)| {
         let (before, after) = (&replay.states[k], &replay.states[k + 1]);
@@ -355,6 +387,9 @@ pub fn to_json(replay: &Replay) -> Json {
             Json::Number(e.turn_of as i64),
             Json::Number(e.drawn as i64),
             Json::Array(changed.collect()),
+            Json::Array(
+                marks.per_event.get(k).into_iter().flatten().map(|id| Json::string(id)).collect(),
+            ),
         ])
     });
     json::object(vec![
@@ -368,5 +403,6 @@ pub fn to_json(replay: &Replay) -> Json {
         ("events", Json::Array(events.collect())),
         ("result", Json::string(&replay.result)),
         ("cutOff", replay.cut_off.as_ref().map_or(Json::Null, |c| Json::string(c))),
+        ("rule", marks.chosen.map_or(Json::Null, |r| Json::Array(r.map(Json::string).to_vec()))),
     ])
 }

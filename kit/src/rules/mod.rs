@@ -115,15 +115,33 @@ pub fn explain_flag(problem: &str) -> Option<&'static str> {
     }
 }
 
+/// Our solver's explain output for one game, and the rules it exercises.
+#[derive(Clone, Debug)]
+pub struct Explained {
+    /// The output the firings' line numbers count: `zhuguosha --trace`'s
+    /// and `ji_referee --trace`'s stderr, `ants_battle --explain`'s and
+    /// `ji_solver --strategy`'s stdout.
+    pub text: String,
+    pub exercised: Exercised,
+}
+
 /// The rules the game `input` of `problem` exercises: our `solver` run on
 /// it with its explain flag ([`explain_flag`]), its output read by
 /// [`derive`].
 ///
 /// # Errors
+/// As [`explain`]'s.
+pub fn exercised(problem: &str, input: &[u8], solver: &Path) -> Result<Exercised> {
+    Ok(explain(problem, input, solver)?.exercised)
+}
+
+/// [`exercised`], with the explain output its line numbers count.
+///
+/// # Errors
 /// A usage error for a problem without a catalogue; the errors of running
 /// our solver (a run error when it refuses the input); a run error when its
 /// explain output cannot be read.
-pub fn exercised(problem: &str, input: &[u8], solver: &Path) -> Result<Exercised> {
+pub fn explain(problem: &str, input: &[u8], solver: &Path) -> Result<Explained> {
     let flag = explain_flag(problem)
         .filter(|_| catalogue(problem).is_some())
         .ok_or_else(|| Error::usage(no_catalogue(problem)))?;
@@ -132,8 +150,24 @@ pub fn exercised(problem: &str, input: &[u8], solver: &Path) -> Result<Exercised
     if run.code != 0 && !(run.code == 3 && problem == "zhuguosha") {
         return Err(run.refusal(problem));
     }
-    derive(problem, input, &run.stdout, &run.stderr)
-        .map_err(|e| Error::run(format!("{problem}'s explain output: {e}")))
+    let exercised = derive(problem, input, &run.stdout, &run.stderr)
+        .map_err(|e| Error::run(format!("{problem}'s explain output: {e}")))?;
+    let text = if matches!(problem, "zhuguosha" | "ji_referee") { run.stderr } else { run.stdout };
+    Ok(Explained { text, exercised })
+}
+
+/// `text` with the lines of `marked` (1-based, in order, as
+/// [`Exercised::lines`] gives them) flagged: each line of `text` after `>> `
+/// if marked, else after three spaces, so that a report can show where a
+/// rule fires in a trace.
+pub fn mark_lines(text: &str, marked: &[usize]) -> String {
+    let mut out = String::with_capacity(text.len() + 3 * text.lines().count());
+    for (k, line) in text.lines().enumerate() {
+        out += if marked.binary_search(&(k + 1)).is_ok() { ">> " } else { "   " };
+        out += line;
+        out.push('\n');
+    }
+    out
 }
 
 /// The rules exercised by the game `input`, from what our solver printed

@@ -329,8 +329,37 @@ pub const RULES: &[Rule] = &[
 /// A trace that cannot be replayed, or a rule id not in [`RULES`], as a
 /// message.
 pub fn firings(input: &str, trace: &str) -> Result<Vec<Firing>, String> {
-    let replay = zhuguosha::replay_of_trace(input, trace)?;
-    let mut walk = Walk { replay: &replay, fired: Vec::new(), turn: None, trick: Trick::None };
+    firings_of(&zhuguosha::replay_of_trace(input, trace)?)
+}
+
+/// The ids that fire at each event of `replay` (`kit show`'s marks), in
+/// catalogue order.
+///
+/// # Errors
+/// As [`firings`]'.
+pub fn per_event(replay: &Replay) -> Result<Vec<Vec<&'static str>>, String> {
+    let mut at = vec![Vec::new(); replay.events.len()];
+    let index: std::collections::HashMap<usize, usize> =
+        replay.events.iter().enumerate().map(|(k, e)| (e.at, k)).collect();
+    for firing in firings_of(replay)? {
+        if let Some(&k) = index.get(&firing.line) {
+            at[k].push(firing.rule);
+        }
+    }
+    let order = |id: &str| RULES.iter().position(|r| r.id == id);
+    for ids in &mut at {
+        ids.sort_by_key(|id| order(id));
+        ids.dedup();
+    }
+    Ok(at)
+}
+
+/// [`firings`] of a replayed trace.
+///
+/// # Errors
+/// As [`firings`]'.
+pub fn firings_of(replay: &Replay) -> Result<Vec<Firing>, String> {
+    let mut walk = Walk { replay, fired: Vec::new(), turn: None, trick: Trick::None };
     for (i, event) in replay.events.iter().enumerate() {
         walk.event(i, event)?;
     }
