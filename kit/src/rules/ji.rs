@@ -197,8 +197,8 @@ pub fn referee_firings(input: &[u8], trace: &str) -> Result<Vec<Firing>, String>
             (Some((_, s)), Some(&c)) => c >= s.req,
             _ => false,
         };
-        for side in 0..2 {
-            if let (Some((_, s)), Some(&c)) = (moves[side], counts.get(side)) {
+        for (played, &c) in moves.iter().zip(&counts) {
+            if let Some((_, s)) = played {
                 if s.req > 0 {
                     fire(line, "cost");
                 }
