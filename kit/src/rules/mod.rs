@@ -30,9 +30,9 @@ names its suspects by them. 集's two programs share one catalogue.
 
   --game CASE.in  instead, the rules the game CASE.in exercises, one a
                   line: ID<TAB>the lines of our solver's explain output
-                  (zhuguosha --trace, ants_battle --explain, ji_referee
-                  --trace, ji_solver --strategy) where it fires, 0 for a
-                  rule read from the input alone
+                  where it fires (0: read from the input alone): the
+                  trace of zhuguosha and ji_referee, the explanation of
+                  ants_battle, the strategies of ji_solver
   --solver PATH   our solver (default: beside kit)
 ";
 
