@@ -309,6 +309,11 @@ pub const RULES: &[Rule] = &[
         "The rebels win when MP dies.",
     ),
     rule(
+        "last-rebel-no-reward",
+        "因此即使会摸 3 张牌或者还有牌可以用也不用执行了。",
+        "The last rebel's death ends the game: its killer draws no reward.",
+    ),
+    rule(
         "game-end",
         "注意：一旦达成胜利条件，游戏立刻结束，因此即使会摸 3 张牌或者还有牌可以用也不用执行了。",
         "The game ends the moment a side has won: no reward for the last rebel, nothing further \
@@ -322,7 +327,8 @@ pub const RULES: &[Rule] = &[
 /// after each line), each line read for the rules it shows, and the
 /// solver's own `rule ID P` lines for a rule that decided not to act.
 /// Where a turn ends with a 杀 or 决斗 still in hand the pig found no
-/// target (its role's hostility rule), or was held back (the solver's
+/// target (its role's hostility rule; `kill-range` too if a pig it is
+/// hostile to lives further on), or was held back (the solver's
 /// `kill-limit` line); with a 桃 at full health, `peach-full`.
 ///
 /// # Errors
@@ -494,6 +500,27 @@ impl Walk<'_> {
         let limited = kill && !pig.weapon && turn.kills > 0;
         if pig.hand.contains('F') || (kill && !limited) || (limited && !turn.limit_said) {
             self.fire(line, hostility(&self.replay.roles[turn.pig]));
+        }
+        // A 杀 kept while a pig it is hostile to is alive further on.
+        if kill && !limited {
+            let next = self.next_alive(i, turn.pig);
+            let pigs = &self.replay.states[i];
+            let far = (0..pigs.len()).any(|q| {
+                q != turn.pig && q != next && !pigs[q].dead && self.hostile(turn.pig, q, &pigs[q])
+            });
+            if far {
+                self.fire(line, "kill-range");
+            }
+        }
+    }
+
+    /// Whether pig `p` is hostile to pig `q` (in state `target`) by what
+    /// it knows: the roles' hostility rules read from the books.
+    fn hostile(&self, p: usize, q: usize, target: &Pig) -> bool {
+        match (self.replay.roles[p].as_str(), target.known) {
+            ("MP", known) => matches!(known, Known::LikeRebel | Known::Rebel),
+            ("ZP", known) => known == Known::Rebel,
+            (_, known) => q == 0 || known == Known::Loyal || known == Known::Main,
         }
     }
 
@@ -726,6 +753,9 @@ impl Walk<'_> {
         match (w[2], w.get(5).copied()) {
             ("FP", reward) => {
                 self.fire(line, "damage-source");
+                if self.replay.events.get(i + 1).is_some_and(|e| e.line == "end MP") {
+                    self.fire(line, "last-rebel-no-reward");
+                }
                 if reward == Some("reward") {
                     self.fire(line, "reward");
                     self.drew(i, line, 3);
@@ -859,10 +889,37 @@ rule kill-limit 1
         assert_eq!(e.lines("main-hostility"), [2, 10]);
         assert_eq!(e.lines("rebel-hostility"), [5]);
         assert_eq!(e.lines("dodge"), [7, 11]);
+        assert_eq!(e.lines("kill-range"), [5, 10]);
         // MP answers (known anyway), pig 2 had revealed itself: no one hides.
         assert!(e.lines("answer-no-reveal").is_empty());
         // P P P at full health in pig 2's hand as its turn ends.
         assert_eq!(e.lines("peach-full"), [7]);
+    }
+
+    /// MP keeps its 杀: the next pig is a loyal one, the revealed rebel is
+    /// further on. Its turn exercises the range as well as its hostility.
+    #[test]
+    fn a_kill_kept_for_a_pig_out_of_range_exercises_the_range() {
+        let input = "3 4\nMP K D D D\nZP D D D D\nFP K D D D\nD D D D\n";
+        let trace = "\
+turn 1 pig 1 MP hp 4 weapon no hand K D D D
+draw 1 D D
+turn 2 pig 2 ZP hp 4 weapon no hand D D D D
+draw 2 D D
+turn 3 pig 3 FP hp 4 weapon no hand K D D D
+draw 3 D D
+play 3 K on 1
+reveal 3 FP
+answer 1 D
+turn 4 pig 1 MP hp 4 weapon no hand K D D D D
+draw 1 D D
+turn 5 pig 2 ZP hp 4 weapon no hand D D D D D D
+";
+        let e = exercised(input, trace);
+        // Turn 1: the rebel is unknown, so out of range does not matter.
+        assert_eq!(e.lines("kill-range"), [7, 11]);
+        assert_eq!(e.lines("main-hostility"), [2, 11]);
+        assert!(e.lines("distance-after-death").is_empty());
     }
 
     #[test]
