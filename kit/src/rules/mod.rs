@@ -127,7 +127,7 @@ pub struct Explained {
 
 /// The rules the game `input` of `problem` exercises: our `solver` run on
 /// it with its explain flag ([`explain_flag`]), its output read by
-/// [`derive`].
+/// [`derive()`].
 ///
 /// # Errors
 /// As [`explain`]'s.
