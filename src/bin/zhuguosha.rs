@@ -11,12 +11,11 @@
 //! 3 valid, but the game never ends (see `Game::run`); 1 unreadable input or
 //! unwritable output; `--validate` 42 valid, 43 not.
 //!
-//! Complexity: every card use costs O(n) (the hand keeps, per card kind, a
-//! linked list of its cards in hand order, so "the leftmost usable card" is a
-//! minimum over 8 list heads, never a scan of the hand). The whole run is
-//! linear in the number of card moves, and a never-ending game is cut off
-//! after one quiet round once the deck is exhausted. No input can make the
-//! program allocate more than that.
+//! Complexity: every card use costs O(n) ("the leftmost usable card" is a
+//! minimum over 8 list heads, see `Hand`, never a scan of the hand). The run
+//! is linear in the card moves, and a never-ending game is cut off after one
+//! quiet round once the deck is exhausted (`Game::run`), so no input makes
+//! the program allocate more than that.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -601,8 +600,9 @@ struct Game<const TRACE: bool> {
 /// `--trace`: one event line in `Game::log`, nothing at all without
 /// `TRACE`. The format is stable, one line per event (the table is in
 /// docs/zhuguosha.md, "Trace"): a keyword (turn, draw, play, reveal, mark,
-/// unmark, negate, answer, damage, peach, death, end), then pig numbers
-/// 1..n, card letters of the input format and hp values, as each call says.
+/// unmark, negate, answer, damage, peach, death, rule, end), then pig
+/// numbers 1..n, card letters of the input format and hp values, as each
+/// call says.
 macro_rules! trace {
     ($game:expr, $($format:tt)*) => {
         if TRACE {
@@ -1025,7 +1025,14 @@ impl<const TRACE: bool> Game<TRACE> {
                         self.pigs[me].crossbow = true;
                     }
                 }
-                _ => break,
+                _ => {
+                    // The limit leaves no event: the trace says it held a 杀 back.
+                    let limited = killed && !pig.crossbow && hand.has(KILL);
+                    if TRACE && limited && self.kill_target(me).is_some() {
+                        trace!(self, "rule kill-limit {}", me + 1);
+                    }
+                    break;
+                }
             }
         }
     }
@@ -1038,19 +1045,14 @@ impl<const TRACE: bool> Game<TRACE> {
     /// when a turn starts, and `k` consecutive such turns, where `k` is the
     /// number of living pigs (a full round), pass without any event — no card
     /// leaves any hand except a crossbow equipped by a pig that already holds
-    /// one. (Every change of health, life, revealed role, suspicion or weapon
-    /// comes with a card leaving a hand, so "no event" means the state other
-    /// than the hands is unchanged, and the hands only grew by copies of the
-    /// last deck card `c` and possibly lost crossbows.)
+    /// one (every other change of state comes with a card leaving a hand).
     ///
     /// Sound: a quiet round leaves every state that decides what can be
     /// used unchanged and each hand's card kinds the same, so the next round
     /// is quiet too, forever. Complete: once the deck is exhausted every event
-    /// uses up something finite, so events stop. (The proof in full:
-    /// docs/zhuguosha.md, "Never-ending games".)
-    ///
-    /// Together: the detector fires exactly on the games that never end, at
-    /// most one round after the last event.
+    /// uses up something finite, so events stop. So the detector fires
+    /// exactly on the games that never end, at most one round after the last
+    /// event (the proof in full: docs/zhuguosha.md, "Never-ending games").
     fn run(&mut self, sink: &mut dyn Write) -> Result<(), Failure> {
         let result = self.play();
         self.write_log(sink)?;
@@ -1188,8 +1190,8 @@ options: --strict    also check the exact layout, and stop at the first
                      after.
          --trace     also write the game's events to stderr, one line each
                      (docs/zhuguosha.md): turn, draw, play, reveal, mark,
-                     unmark, negate, answer, damage, peach, death, end; pigs
-                     numbered 1..n, cards as in the input.
+                     unmark, negate, answer, damage, peach, death, rule,
+                     end; pigs numbered 1..n, cards as in the input.
          --validate  as --strict, writing nothing: exit 42 if the input is
                      valid (also if the game never ends), 43 and the line if
                      not (a Kattis input validator)

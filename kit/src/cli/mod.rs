@@ -220,6 +220,7 @@ mod tests {
                     "judge" => JudgeOptions::parse(&words).map(drop),
                     "stress" => StressOptions::parse(&words).map(drop),
                     "show" => options::show_options(&words).map(drop),
+                    "rules" => options::RulesOptions::parse(&words).map(drop),
                     "package" => PackageOptions::parse(&words).map(drop),
                     other => panic!("a new command, {other}: read its options here"),
                 };
