@@ -5,7 +5,7 @@
 //! does not retell rounds) and the values it prints.
 
 use super::{Firing, Rule};
-use crate::pages::ji::{format, read_variant};
+use crate::ji::{format, read_variant};
 use std::collections::HashMap;
 
 /// A rule of the catalogue.
