@@ -10,6 +10,8 @@ use std::os::raw::{c_int, c_long, c_short};
 use std::process::ExitStatus;
 use std::time::Duration;
 
+use super::terms::Usage;
+
 extern "C" {
     fn wait4(pid: c_int, status: *mut c_int, options: c_int, rusage: *mut Rusage) -> c_int;
     fn kill(pid: c_int, sig: c_int) -> c_int;
@@ -37,16 +39,6 @@ struct Rusage {
     stime: [c_long; 2],
     maxrss: c_long,
     rest: [c_long; 13],
-}
-
-/// What the system reports of a reaped process.
-#[derive(Clone, Copy, Debug)]
-pub struct Usage {
-    /// `ru_maxrss`: its peak resident memory (and that of the children it
-    /// waited for), in KiB.
-    pub peak_kib: u64,
-    /// User + system CPU time, its own and its waited-for children's.
-    pub cpu: Duration,
 }
 
 /// One process reaped by [`reap`].
