@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
+use super::delegate::{self, Plan};
 use super::guard::{forget_group, keep_group};
 use super::sys::kill_pid;
 use super::terms::TASK_LIMIT;
@@ -69,8 +70,17 @@ impl Accounting {
 /// hierarchy.
 #[derive(Clone, Debug)]
 enum Layout {
-    V2 { parent: PathBuf },
-    V1 { cpuacct: PathBuf, memory: PathBuf, pids: PathBuf, freezer: Option<PathBuf> },
+    /// Below `parent`, as the delegation `plan` found.
+    V2 {
+        parent: PathBuf,
+        plan: Plan,
+    },
+    V1 {
+        cpuacct: PathBuf,
+        memory: PathBuf,
+        pids: PathBuf,
+        freezer: Option<PathBuf>,
+    },
 }
 
 /// The figures of an ended run, from its group.
@@ -234,7 +244,14 @@ pub fn accounting() -> Accounting {
             _ => &[Accounting::V2, Accounting::V1],
         };
         for &mode in tries {
-            match layout(mode).and_then(|l| Ok((Group::make(&l, 0)?, l))) {
+            let made = layout(mode).and_then(|l| match Group::make(&l, 0) {
+                Ok(group) => Ok((group, l)),
+                Err(e) => {
+                    l.undo();
+                    Err(e)
+                }
+            });
+            match made {
                 Ok((group, l)) => {
                     *LAYOUT.lock().unwrap_or_else(|e| e.into_inner()) = Some(l);
                     give(group);
@@ -304,11 +321,42 @@ pub fn give(group: Group) {
     POOL.lock().unwrap_or_else(|e| e.into_inner()).push(group);
 }
 
-/// Removes the pooled groups: call when kit is done running programs.
+/// Removes the pooled groups, and undoes what kit changed to make them
+/// (its own leaf): call when kit is done running programs.
 pub fn release() {
     let groups = std::mem::take(&mut *POOL.lock().unwrap_or_else(|e| e.into_inner()));
     for g in groups {
         g.remove();
+    }
+    if let Some(layout) = LAYOUT.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        layout.undo();
+    }
+}
+
+impl Layout {
+    /// Undoes what was changed to make groups here.
+    fn undo(&self) {
+        if let Layout::V2 { plan, .. } = self {
+            delegate::undo(plan, std::process::id());
+        }
+    }
+
+    /// Where the groups are made, for kit's line on how it measures.
+    fn place(&self) -> &Path {
+        match self {
+            Layout::V2 { parent, .. } => parent,
+            Layout::V1 { memory, .. } => memory,
+        }
+    }
+}
+
+/// kit's one line on how it measures (for v2, below which group).
+pub fn said() -> String {
+    let mode = accounting();
+    let layout = LAYOUT.lock().unwrap_or_else(|e| e.into_inner());
+    match (mode, layout.as_ref()) {
+        (Accounting::V2, Some(l)) => format!("{} below {}", mode.note(), l.place().display()),
+        _ => mode.note().to_string(),
     }
 }
 
@@ -330,31 +378,13 @@ fn layout(mode: Accounting) -> io::Result<Layout> {
                 .lines()
                 .find_map(|l| l.strip_prefix("0::"))
                 .ok_or_else(|| missing("kit is in no cgroup2 group"))?;
-            let parent = mount.join(path.trim_start_matches('/'));
-            let controllers = fs::read_to_string(parent.join("cgroup.controllers"))?;
-            for c in ["memory", "pids"] {
-                if !controllers.split_whitespace().any(|x| x == c) {
-                    return Err(missing(&format!(
-                        "the {c} controller is not delegated to {}",
-                        parent.display()
-                    )));
-                }
-            }
-            // Groups below get the controllers only when the parent hands
-            // them down; a parent holding processes (kit's own group, but
-            // a delegated leaf) cannot.
-            let control = parent.join("cgroup.subtree_control");
-            let enabled = fs::read_to_string(&control)?;
-            let on = |c: &str| enabled.split_whitespace().any(|x| x == c);
-            if !(on("memory") && on("pids")) {
-                write(&control, "+memory +pids").map_err(|e| {
-                    io::Error::new(
-                        e.kind(),
-                        format!("cannot hand the memory and pids controllers down: {e}"),
-                    )
-                })?;
-            }
-            Ok(Layout::V2 { parent })
+            let own = mount.join(path.trim_start_matches('/'));
+            let (kit, uid) = (std::process::id(), super::sys::euid());
+            let read = |dir: &Path| delegate::Facts::read(dir, uid);
+            let plan = delegate::plan(&mount, &own, kit, read)
+                .map_err(|why| io::Error::new(io::ErrorKind::PermissionDenied, why))?;
+            let parent = delegate::carry_out(&plan, kit)?;
+            Ok(Layout::V2 { parent, plan })
         }
         _ => {
             let find = |c: &str| -> Option<PathBuf> {
@@ -407,7 +437,7 @@ impl Group {
     fn make(layout: &Layout, k: usize) -> io::Result<Group> {
         let name = format!("kit-{}-{k}", std::process::id());
         let parents: Vec<&PathBuf> = match layout {
-            Layout::V2 { parent } => vec![parent],
+            Layout::V2 { parent, .. } => vec![parent],
             Layout::V1 { cpuacct, memory, pids, freezer } => {
                 let mut p = vec![cpuacct, memory, pids];
                 p.extend(freezer);

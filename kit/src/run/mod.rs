@@ -162,6 +162,7 @@ impl Outcome {
 compile_error!("kit runs programs as a Unix judge does: it builds on Unix-like systems only");
 
 mod cgroup;
+mod delegate;
 mod guard;
 mod meter;
 mod signals;
@@ -392,7 +393,7 @@ fn next_mark() -> String {
 fn say_accounting() {
     use std::sync::OnceLock;
     static SAID: OnceLock<()> = OnceLock::new();
-    SAID.get_or_init(|| eprintln!("{}", accounting().note()));
+    SAID.get_or_init(|| eprintln!("{}", cgroup::said()));
 }
 
 /// How this kit measures its runs (chosen at the first call).

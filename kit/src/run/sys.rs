@@ -21,6 +21,7 @@ extern "C" {
     fn fcntl(fd: c_int, cmd: c_int, ...) -> c_int;
     fn getppid() -> c_int;
     fn write(fd: c_int, buf: *const u8, count: usize) -> isize;
+    fn geteuid() -> u32;
 }
 
 pub const SIGHUP: c_int = 1;
@@ -140,6 +141,12 @@ pub fn join_groups(procs: &[c_int]) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// kit's effective user id, which the groups it may write belong to.
+pub fn euid() -> u32 {
+    // SAFETY: geteuid(2) reads our own id; it cannot fail.
+    unsafe { geteuid() }
 }
 
 // ------------------------------------------------------------ signals
