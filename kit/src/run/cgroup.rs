@@ -368,12 +368,7 @@ fn layout(mode: Accounting) -> io::Result<Layout> {
     let missing = |what: &str| io::Error::new(io::ErrorKind::NotFound, what.to_string());
     match mode {
         Accounting::V2 => {
-            let mount = mounts
-                .lines()
-                .map(|l| l.split_whitespace().collect::<Vec<_>>())
-                .find(|f| f.len() > 2 && f[2] == "cgroup2")
-                .map(|f| PathBuf::from(f[1]))
-                .ok_or_else(|| missing("no cgroup2 mount"))?;
+            let mount = v2_mount(&mounts).ok_or_else(|| missing("no cgroup2 mount"))?;
             let path = own
                 .lines()
                 .find_map(|l| l.strip_prefix("0::"))
@@ -409,6 +404,24 @@ fn layout(mode: Accounting) -> io::Result<Layout> {
             })
         }
     }
+}
+
+/// Where the unified hierarchy is mounted, from `/proc/self/mounts`.
+fn v2_mount(mounts: &str) -> Option<PathBuf> {
+    mounts
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.len() > 2 && f[2] == "cgroup2")
+        .map(|f| PathBuf::from(f[1]))
+}
+
+/// The unified hierarchy's mount and kit's own group in it.
+pub fn own_v2() -> Option<(PathBuf, PathBuf)> {
+    let mount = v2_mount(&fs::read_to_string("/proc/self/mounts").ok()?)?;
+    let own = fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let own = mount.join(path.trim_start_matches('/'));
+    Some((mount, own))
 }
 
 fn write(path: &Path, value: &str) -> io::Result<()> {

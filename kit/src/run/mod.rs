@@ -165,6 +165,7 @@ mod cgroup;
 mod delegate;
 mod guard;
 mod meter;
+mod scope;
 mod signals;
 mod supervise;
 mod sys;
@@ -172,6 +173,7 @@ mod terms;
 mod tree;
 
 pub use cgroup::Accounting;
+pub use scope::run_in_a_scope;
 pub use terms::{idle_limit, Limits, Status, StderrKept};
 pub use terms::{CHECK_EVERY, HARD_STOP, IDLE_CPU, IDLE_WINDOW, OUTPUT_CAP, TASK_LIMIT};
 pub use terms::{STDERR_HEAD, STDERR_TAIL};

@@ -173,20 +173,20 @@ pub fn die_of(sig: c_int) {
 
 // ------------------------------------------------------------ process control
 
-/// In a child between fork and exec (async-signal-safe, no allocation):
-/// SIGKILL when its parent, `parent`, dies, and an error if it has
-/// died already. The signal is Linux's `prctl(PR_SET_PDEATHSIG)`; elsewhere
+/// `sig` when our parent, `parent`, dies, and an error if it has died
+/// already; async-signal-safe, no allocation (for a child between fork
+/// and exec). The signal is Linux's `prctl(PR_SET_PDEATHSIG)`; elsewhere
 /// only the check.
 ///
 /// # Errors
 /// The `io::Error` of `prctl`, or `ESRCH` when `parent` is no longer our
 /// parent.
-pub fn die_with_parent(parent: u32) -> io::Result<()> {
+pub fn die_with_parent(parent: u32, sig: c_int) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         const PR_SET_PDEATHSIG: c_int = 1;
         // SAFETY: prctl(2) with integer arguments.
-        if unsafe { prctl(PR_SET_PDEATHSIG, SIGKILL as c_long, 0, 0, 0) } != 0 {
+        if unsafe { prctl(PR_SET_PDEATHSIG, sig as c_long, 0, 0, 0) } != 0 {
             return Err(io::Error::last_os_error());
         }
     }
@@ -368,6 +368,24 @@ pub fn set_nonblocking(file: &File) -> bool {
     // set its flags, no memory of ours.
     let flags = unsafe { fcntl(fd, F_GETFL) };
     flags >= 0 && unsafe { fcntl(fd, F_SETFL, flags | flag) } >= 0
+}
+
+/// Lets `fd` pass to the programs kit starts (clears its close-on-exec
+/// flag).
+///
+/// # Errors
+/// The `io::Error` of `fcntl(2)`.
+pub fn set_inherited(fd: c_int) -> io::Result<()> {
+    const F_GETFD: c_int = 1;
+    const F_SETFD: c_int = 2;
+    const FD_CLOEXEC: c_int = 1;
+    // SAFETY: fcntl(2) on a descriptor the caller holds; F_GETFD and
+    // F_SETFD read and set its flags, no memory of ours.
+    let flags = unsafe { fcntl(fd, F_GETFD) };
+    if flags < 0 || unsafe { fcntl(fd, F_SETFD, flags & !FD_CLOEXEC) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// A descriptor that becomes readable when process `pid` (our unreaped
