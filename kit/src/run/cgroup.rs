@@ -25,6 +25,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -109,6 +110,9 @@ pub struct Group {
     swap: Swap,
     /// `cgroup.procs` of each, open for the child to write itself in.
     attach: Vec<File>,
+    /// The folder, open, for a child born in the group (v2: `clone3`
+    /// with `CLONE_INTO_CGROUP`).
+    birth: Option<File>,
     /// Its counters, kept open: a read or a write of an open file costs a
     /// few microseconds, an open some tens.
     counters: Counters,
@@ -270,6 +274,14 @@ pub fn accounting() -> Accounting {
 }
 
 static LAYOUT: Mutex<Option<Layout>> = Mutex::new(None);
+/// The kernel has no `clone3` into a group (before Linux 5.7): children
+/// join their group by a write to `cgroup.procs`.
+static BIRTHS_REFUSED: AtomicBool = AtomicBool::new(false);
+
+/// Children are not born in their groups any more (the kernel refused).
+pub fn refuse_births() {
+    BIRTHS_REFUSED.store(true, Ordering::Relaxed);
+}
 /// Groups ready for a run.
 static POOL: Mutex<Vec<Group>> = Mutex::new(Vec::new());
 /// Groups made so far (the next one's number).
@@ -470,6 +482,10 @@ impl Group {
             for dir in &dirs {
                 attach.push(open(dir, "cgroup.procs", true, false)?);
             }
+            let birth = match layout {
+                Layout::V2 { .. } => Some(File::open(&dirs[0])?),
+                Layout::V1 { .. } => None,
+            };
             // The folders of the CPU, memory and pids files.
             let (dialect, cpu, memory, tasks) = match layout {
                 Layout::V1 { .. } => (&V1, &dirs[0], &dirs[1], &dirs[2]),
@@ -506,6 +522,7 @@ impl Group {
                 stopper,
                 swap,
                 attach,
+                birth,
                 counters,
                 memory_limit: None,
                 start_ooms: 0,
@@ -564,6 +581,12 @@ impl Group {
         }
         self.start_ooms = number(&pread(&self.counters.ooms), Some("oom_kill"));
         Ok(())
+    }
+
+    /// The folder a child may be born in (`clone3`), where the layout and
+    /// the kernel allow it.
+    pub fn birthplace(&self) -> Option<&File> {
+        self.birth.as_ref().filter(|_| !BIRTHS_REFUSED.load(Ordering::Relaxed))
     }
 
     /// The descriptors the child writes "0" to, between fork and exec, to
@@ -660,6 +683,7 @@ impl Group {
             self.kill_all();
         }
         drop(std::mem::take(&mut self.attach));
+        drop(self.birth.take());
         for dir in self.dirs.iter().rev() {
             let mut gone = false;
             // A group whose last process is still exiting is busy a moment.

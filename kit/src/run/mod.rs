@@ -167,6 +167,7 @@ mod guard;
 mod meter;
 mod scope;
 mod signals;
+mod spawn;
 mod supervise;
 mod sys;
 mod terms;
@@ -178,6 +179,10 @@ pub use terms::{idle_limit, Limits, Status, StderrKept};
 pub use terms::{CHECK_EVERY, HARD_STOP, IDLE_CPU, IDLE_WINDOW, OUTPUT_CAP, TASK_LIMIT};
 pub use terms::{STDERR_HEAD, STDERR_TAIL};
 
+use cgroup::Group;
+
+/// The errno of a system call the kernel does not have.
+const ENOSYS: i32 = 38;
 use meter::Meter;
 use supervise::{ExitSeen, Supervised, Supervision};
 use terms::Sink;
@@ -300,41 +305,30 @@ struct Run<'a, 's> {
 
 impl Run<'_, '_> {
     fn go(self) -> Result<Outcome, RunError> {
-        use std::os::unix::process::CommandExt;
         let Run { cmd, stdin, limits, cwd, memory, seen, sink } = self;
-        let mut command = Command::new(&cmd.program);
-        command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped());
-        command.stderr(Stdio::piped());
-        if let Some(dir) = cwd {
-            command.current_dir(dir);
-        }
-        let group = cgroup::take(limits.memory_kib);
         // Without a group, the run's mark, by which an orphan kit adopts is
         // known as its own.
         let mark = next_mark();
-        if group.is_none() {
-            command.env(tree::MARK, &mark);
-        }
-        // A process group of its own, killed as one (its children too).
-        command.process_group(0);
-        guard::prepare(&mut command);
-        if let Some(g) = &group {
-            let fds = g.attach_fds();
-            // SAFETY: between fork and exec: write(2) on descriptors we
-            // hold open, no allocation (`fds` was made before the fork).
-            unsafe {
-                command.pre_exec(move || sys::join_groups(&fds));
-            }
-        }
-        // With a group, the peak is the group's: no floor to read.
-        let spawned = match (memory, &group) {
-            (Memory::Measured, None) => spawn(&mut command),
-            _ => {
+        let group = cgroup::take(limits.memory_kib);
+        let started = match group.as_ref().and_then(Group::birthplace) {
+            // Born in its group: no write moves it there, and no
+            // parent-death signal is needed (the keeper empties the group
+            // should kit die).
+            Some(dir) => {
+                let program = spawn::Program { program: &cmd.program, args: &cmd.args, cwd };
                 let start = Instant::now();
-                command.spawn().map(|child| (child, None, start))
+                match spawn::into_group(&program, dir) {
+                    // No clone3 (Linux before 5.7): joined by a write.
+                    Err(e) if e.raw_os_error() == Some(ENOSYS) => {
+                        cgroup::refuse_births();
+                        start_command(cmd, cwd, memory, group.as_ref(), &mark)
+                    }
+                    started => started.map(|s| (s, None, start)),
+                }
             }
+            None => start_command(cmd, cwd, memory, group.as_ref(), &mark),
         };
-        let (mut child, floor, start) = match spawned {
+        let (child, floor, start) = match started {
             Ok(s) => s,
             Err(e) => {
                 if let Some(g) = group {
@@ -351,11 +345,11 @@ impl Run<'_, '_> {
         // reads byte by byte): the keeper empties kit's groups should kit
         // die.
         let _registered = (
-            signals::Running::register(child.id()),
-            group.is_none().then(|| guard::Kept::new(child.id())),
+            signals::Running::register(child.pid),
+            group.is_none().then(|| guard::Kept::new(child.pid)),
         );
-        let meter = Meter::new(group, child.id(), &mark);
-        let watched = Supervision { child: &mut child, stdin, start, limits, seen, sink, meter };
+        let meter = Meter::new(group, child.pid, &mark);
+        let watched = Supervision { child, stdin, start, limits, seen, sink, meter };
         let Supervised {
             status,
             cpu,
@@ -380,6 +374,50 @@ impl Run<'_, '_> {
         };
         Ok(Outcome { stdout, stderr, status, cpu, wall, peak })
     }
+}
+
+/// Starts `cmd` by std's `Command`, in a process group of its own that
+/// dies with kit, moved into `group` if any (by writes to its
+/// `cgroup.procs` between the fork and the exec), else marked with
+/// `mark`; returns it, the floor of its peak memory (see `spawn`) and its
+/// start time.
+fn start_command(
+    cmd: &Cmd,
+    cwd: Option<&Path>,
+    memory: Memory,
+    group: Option<&Group>,
+    mark: &str,
+) -> io::Result<(spawn::Started, Option<u64>, Instant)> {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(&cmd.program);
+    command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped());
+    command.stderr(Stdio::piped());
+    if let Some(dir) = cwd {
+        command.current_dir(dir);
+    }
+    if group.is_none() {
+        command.env(tree::MARK, mark);
+    }
+    // A process group of its own, killed as one (its children too).
+    command.process_group(0);
+    guard::prepare(&mut command);
+    if let Some(g) = group {
+        let fds = g.attach_fds();
+        // SAFETY: between fork and exec: write(2) on descriptors we
+        // hold open, no allocation (`fds` was made before the fork).
+        unsafe {
+            command.pre_exec(move || sys::join_groups(&fds));
+        }
+    }
+    // With a group, the peak is the group's: no floor to read.
+    let (child, floor, start) = match (memory, group) {
+        (Memory::Measured, None) => spawn(&mut command)?,
+        _ => {
+            let start = Instant::now();
+            (command.spawn()?, None, start)
+        }
+    };
+    Ok((spawn::Started::from(child), floor, start))
 }
 
 /// `PID.N`: kit's pid and the run's number, unique on the machine while

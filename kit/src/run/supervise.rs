@@ -13,13 +13,14 @@
 //! been stopped a long while, Ctrl-Z, before it saw the exit).
 
 use super::meter::{Final, Meter};
+use super::spawn::Started;
 use super::terms::{idle_limit, Limits, Sink, Status, StderrKept};
 use super::terms::{CHECK_EVERY, HARD_STOP, IDLE_CPU, IDLE_WINDOW, OUTPUT_CAP, PIPE_GRACE};
 use super::terms::{STDERR_HEAD, STDERR_TAIL};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
-use std::process::{Child, ExitStatus};
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 /// How the exit of a running program is seen.
@@ -34,8 +35,8 @@ pub enum ExitSeen {
 }
 
 /// A started program to watch to its end.
-pub struct Supervision<'c, 'i, 's> {
-    pub child: &'c mut Child,
+pub struct Supervision<'i, 's> {
+    pub child: Started,
     pub stdin: &'i [u8],
     /// When it was started.
     pub start: Instant,
@@ -315,17 +316,14 @@ impl<'i, 's> Poller<'i, 's> {
     /// all its input, or never read at all (then the write fails, which
     /// is its business).
     fn new(
-        child: &mut Child,
+        child: Started,
         stdin: &'i [u8],
         watch: Watch,
         seen: ExitSeen,
         sink: Option<Sink<'s>>,
     ) -> Poller<'i, 's> {
         use super::sys;
-        let to_file = |fd: OwnedFd| File::from(fd);
-        let mut feed = child.stdin.take().map(|p| to_file(p.into()));
-        let out = child.stdout.take().map(|p| to_file(p.into()));
-        let err = child.stderr.take().map(|p| to_file(p.into()));
+        let Started { pid, stdin: mut feed, stdout: out, stderr: err, pidfd } = child;
         let mut rest = stdin;
         if rest.is_empty() {
             feed = None;
@@ -334,7 +332,7 @@ impl<'i, 's> Poller<'i, 's> {
         // Most inputs fit in the pipe at once: written now, without a wait.
         feed_some(&mut feed, &mut rest, nonblocking);
         let exit = match seen {
-            ExitSeen::Pidfd => sys::pidfd(child.id()),
+            ExitSeen::Pidfd => pidfd.or_else(|| sys::pidfd(pid)),
             ExitSeen::Polled => None,
         };
         let limits = watch.limits;
