@@ -180,7 +180,8 @@ const V2: Dialect = Dialect {
 enum Stopper {
     /// `cgroup.kill` (v2): the kernel kills them all.
     Kill(PathBuf),
-    /// `freezer.state` of the v1 freezer: frozen, killed, thawed.
+    /// The v1 freezer's group (its folder), frozen: the processes left
+    /// are moved in, killed, then thawed.
     Freeze(PathBuf),
     /// Only SIGKILL to each member seen, round after round (v1 without a
     /// freezer).
@@ -294,7 +295,15 @@ pub fn take(memory_kib: Option<u64>) -> Option<Group> {
     if accounting() == Accounting::Tree {
         return None;
     }
-    let pooled = POOL.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    // One whose memory limit is the run's if there is one: `kit stress`
+    // alternates our solver's runs (no limit) and the program's, and a
+    // new limit costs two or three writes.
+    let pooled = {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let limit = memory_kib.map(|k| k.saturating_mul(1024));
+        let same = pool.iter().rposition(|g| g.memory_limit == limit);
+        same.map(|k| pool.swap_remove(k)).or_else(|| pool.pop())
+    };
     let group = match pooled {
         Some(g) => Ok(g),
         None => {
@@ -478,8 +487,10 @@ impl Group {
                 keep_group(&dir);
                 dirs.push(dir);
             }
+            // A program joins the freezer's group only when it is stopped
+            // with processes left (a move is the dearest write of a run).
             let mut attach = Vec::new();
-            for dir in &dirs {
+            for dir in dirs.iter().take(3) {
                 attach.push(open(dir, "cgroup.procs", true, false)?);
             }
             let birth = match layout {
@@ -494,9 +505,7 @@ impl Group {
             write(&tasks.join("pids.max"), &TASK_LIMIT.to_string())?;
             let stopper = match layout {
                 Layout::V2 { .. } => Stopper::Kill(dirs[0].join("cgroup.kill")),
-                Layout::V1 { freezer: Some(_), .. } => {
-                    Stopper::Freeze(dirs[3].join("freezer.state"))
-                }
+                Layout::V1 { freezer: Some(_), .. } => Stopper::Freeze(dirs[3].clone()),
                 Layout::V1 { freezer: None, .. } => Stopper::Signals,
             };
             let swap = match layout {
@@ -651,12 +660,31 @@ impl Group {
             Stopper::Kill(kill) => {
                 let _ = write(kill, "1");
             }
-            Stopper::Freeze(state) => {
+            Stopper::Freeze(dir) => {
                 // Frozen, nothing forks between the reading and the kill;
-                // thawed, the killed die.
-                let _ = write(state, "FROZEN");
+                // thawed, the killed die. Each process left is moved into
+                // the frozen group, round after round until none is
+                // outside (a process frozen forks no more).
+                let state = dir.join("freezer.state");
+                let _ = write(&state, "FROZEN");
+                let frozen = dir.join("cgroup.procs");
                 for _ in 0..100 {
-                    if read(state).map_or(true, |s| s.trim() != "FREEZING") {
+                    let inside = read(&frozen).unwrap_or_default();
+                    let inside: Vec<&str> = inside.lines().collect();
+                    let members = self.members();
+                    let outside: Vec<u32> = members
+                        .into_iter()
+                        .filter(|p| !inside.contains(&p.to_string().as_str()))
+                        .collect();
+                    if outside.is_empty() {
+                        break;
+                    }
+                    for pid in outside {
+                        let _ = write(&frozen, &pid.to_string());
+                    }
+                }
+                for _ in 0..100 {
+                    if read(&state).map_or(true, |s| s.trim() != "FREEZING") {
                         break;
                     }
                     std::thread::sleep(Duration::from_micros(100));
@@ -664,7 +692,7 @@ impl Group {
                 for pid in self.members() {
                     kill_pid(pid);
                 }
-                let _ = write(state, "THAWED");
+                let _ = write(&state, "THAWED");
             }
             Stopper::Signals => {}
         }
