@@ -730,3 +730,34 @@ impl Group {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scratch::Scratch;
+
+    /// A group that cannot be made (here: folders that are no control
+    /// groups, so the files a group has are missing) is an error that
+    /// names the file, and leaves no folder behind.
+    #[test]
+    fn a_group_that_cannot_be_made_leaves_nothing() {
+        let s = Scratch::new("cgroup");
+        let dir = |name: &str| {
+            let d = s.path().join(name);
+            fs::create_dir(&d).unwrap();
+            d
+        };
+        let layout = Layout::V1 {
+            cpuacct: dir("cpuacct"),
+            memory: dir("memory"),
+            pids: dir("pids"),
+            freezer: Some(dir("freezer")),
+        };
+        let err = Group::make(&layout, 7).err().expect("no group in plain folders");
+        let name = format!("kit-{}-7", std::process::id());
+        assert!(err.to_string().contains(&name), "{err}");
+        for h in ["cpuacct", "memory", "pids", "freezer"] {
+            assert!(!s.path().join(h).join(&name).exists(), "{h}/{name} left");
+        }
+    }
+}
