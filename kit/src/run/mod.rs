@@ -1,12 +1,17 @@
 //! Running one program on one input as a judge does: stdin fed from
 //! memory, stdout and stderr captured, and everything the program starts
 //! held to a CPU time limit, a memory limit and an output limit while it
-//! runs. The rooms: [`supervise`] (the poll loop that watches one run),
-//! [`cgroup`] (a control group per run: the kernel's own accounting),
-//! [`tree`] (the program's descendants read from `/proc`, where no group
-//! can be made), [`guard`] (nothing outlives kit), [`signals`] (kit
-//! stopped by a signal), [`sys`] (the system calls, declared by hand: kit
-//! is std only). docs/kit.md says what each way of measuring sees.
+//! runs. The rooms, from the bottom: [`terms`] (the run's vocabulary: its
+//! limits, how it ended, the caps and intervals), [`sys`] (the system
+//! calls, declared by hand: kit is std only), [`tree`] (the program's
+//! descendants read from `/proc`, where no group can be made),
+//! [`delegate`] and [`scope`] (which cgroup v2 group kit may use, and a
+//! scope asked of systemd where only that gives one), [`cgroup`] (a
+//! control group per run: the kernel's own accounting), [`guard`] and
+//! [`signals`] (nothing outlives kit), [`spawn`] (starting the program),
+//! [`meter`] (a run's figures, from its group or its tree, and its stop),
+//! [`supervise`] (the poll loop that watches one run). docs/kit.md says
+//! what each way of measuring sees. kit builds on Unix-like systems only.
 //!
 //! **Time** is CPU time (user + system) of everything the program started:
 //! its group's accounted CPU, or, without a group, its live descendants'
