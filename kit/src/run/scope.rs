@@ -37,6 +37,11 @@ pub fn run_in_a_scope() -> Option<i32> {
         return None;
     }
     let mode = std::env::var("KIT_CGROUP").unwrap_or_default();
+    // Help runs no program: not worth a scope.
+    let asks_help = std::env::args_os().skip(1).any(|a| a == "--help" || a == "-h");
+    if std::env::args_os().len() < 2 || asks_help {
+        return None;
+    }
     if !matches!(mode.as_str(), "" | "auto" | "v2") || !wanted() {
         return None;
     }
