@@ -42,7 +42,7 @@ pub fn run_in_a_scope() -> Option<i32> {
     if std::env::args_os().len() < 2 || asks_help {
         return None;
     }
-    if !matches!(mode.as_str(), "" | "auto" | "v2") || !wanted() {
+    if !matches!(mode.as_str(), "" | "auto" | "v2") || !user_manager() || !wanted() {
         return None;
     }
     let systemd_run = on_path("systemd-run")?;
@@ -54,6 +54,14 @@ pub fn run_in_a_scope() -> Option<i32> {
             None
         }
     }
+}
+
+/// Whether the user has a systemd manager to ask (its socket in
+/// `$XDG_RUNTIME_DIR`): without one `systemd-run --user` can only fail.
+fn user_manager() -> bool {
+    let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR") else { return false };
+    let dir = PathBuf::from(dir);
+    dir.join("systemd/private").exists() || dir.join("bus").exists()
 }
 
 /// Whether a scope would help: the unified hierarchy holds `memory` and
