@@ -17,11 +17,9 @@
 //! (copies of src/shared/*.rs: `show`, the variant format, the simplex,
 //! `Lu`, the argument parser, `main`).
 //!
-//! `#[inline(never)]` marks the functions called from one place or two:
-//! kept out of their callers, they keep `answer` and `solve_table` small,
-//! and the file compiles in about 3% less CPU (measured 4.32 s against
-//! 4.16 s, mean of four alternating runs), which the 4x guard of
-//! scripts/check-pasteable needs.
+//! `#[inline(never)]` marks functions called from one place or two: it
+//! keeps the compile under scripts/check-pasteable's guard (bench/RESULTS.md,
+//! "ji_solver's tuned constants", as for every measured constant here).
 
 use std::ffi::OsString;
 use std::fmt;
@@ -633,9 +631,7 @@ const STAGE_GAP: f64 = 1e-9;
 /// A huge R at p = 0 stops early when, after at least GEOMETRIC_FROM rounds
 /// with more than GEOMETRIC_LEFT still to play, the change per round is below
 /// GEOMETRIC_CHANGE and the geometric rest below GEOMETRIC_REST (within the
-/// 9 digits). Set by `edge/R_huge_round_limit` (R = 10^18): it stops at
-/// round 43, change 9.1e-14 shrinking at a rate of 0.49 per round; R up to
-/// 2^20 is played out (`edge/max_infinite_ji_R1000`: 1,000 rounds, 23 ms).
+/// 9 digits). Set by `edge/R_huge_round_limit` (bench/RESULTS.md).
 const GEOMETRIC_FROM: u64 = 8;
 const GEOMETRIC_LEFT: u64 = 1 << 20;
 const GEOMETRIC_CHANGE: f64 = 1e-13;
@@ -998,17 +994,13 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
 const MAX_CERTIFY_CAP: usize = 21;
 const MAX_CERTIFY_STATES: usize = (MAX_CERTIFY_CAP + 1) * (MAX_CERTIFY_CAP + 1);
 /// The early passes' discount hint: staying never ties with a rare move
-/// that ends. Measured (1,000 bench variants, exit 3): 1e-9 3, 1e-12 3,
-/// 1e-6 6; 0 gives 2 (and 2 and 3 of the `kit gen` seeds 1 and 2, not
-/// 4 and 3) but needs the late passes for inputs 1e-9 proves early:
-/// 0.94 s instead of 14 ms on one; both in turn: 4.
+/// that ends (measured: bench/RESULTS.md, as the rest of the schedule).
 const TILT: f64 = 1e-9;
 /// Strategies from values this far below H, of the width H - L (the late
-/// passes: 1024 times nearer; 991 instead of 990 proved before the
-/// limit-sure wins). With them: 1/64 instead gives 5 exit 3, not 3.
+/// passes: 1024 times nearer).
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
 /// Simplex probabilities below this are noise (early passes; the late
-/// ones keep every positive probability). 0 gives 9 exit 3, not 3.
+/// ones keep every positive probability).
 const NOISE: f64 = 1e-12;
 /// B switches on gains above 2^-100 (above the evaluation's error).
 const SWITCH_GAIN: i128 = 1 << 20;
@@ -1298,9 +1290,6 @@ const fn newton_limit(by: f64) -> Pass {
 
 /// The early passes: the iterated values, shifted down twice, then five
 /// rounds of, in turn, near H, at L and sweeps from the midpoints.
-/// Measured on the 1,000 random unlimited variants of
-/// `bench/ji_solver_unlimited.sh`, with limit-sure wins settled first: 8
-/// rows instead of these 18 proved 996, not 997 (docs/ji.md).
 const EARLY_FIRST: [Pass; 3] = [early(Source::Iterated), shifted(1e-8), shifted(1e-7)];
 const EARLY_ROUND: [Source; 3] = [
     Source::NearUpper { below: NEAR_UPPER },
@@ -1310,10 +1299,8 @@ const EARLY_ROUND: [Source; 3] = [
 const EARLY_ROUNDS: usize = 5;
 
 /// The last call's first passes: the discounted values by Newton's method
-/// (`newton_values`), shifted down as the early rows' iterated values.
-/// They proved the 3 of 3,000 `kit gen` draws (seeds 1, 2, 3) that the
-/// other rows leave open, and 1 of the 2 of seeds 4 to 10, `slow/newton_*`
-/// (docs/ji.md).
+/// (`newton_values`), shifted down as the early rows' iterated values
+/// (they prove `slow/newton_*`).
 const NEWTON: [Pass; 3] = [newton(1e-8), newton(1e-9), newton(1e-7)];
 
 /// The late rows' tilts: ten decades, walked one per row from 1e-11.
@@ -1338,13 +1325,11 @@ fn late_row(r: usize) -> Pass {
 }
 
 /// The rescue passes: Newton's values extrapolated to lambda -> 0 where
-/// its iteration cycled, shifted down as in `NEWTON`. They prove the 1 of
-/// 10,000 `kit gen` draws (seeds 1 to 10) the other rows leave open,
-/// `slow/newton_kit_seed8`; last, so that they change no other answer.
+/// its iteration cycled, shifted down as in `NEWTON` (they prove
+/// `slow/newton_kit_seed8`); last, so that they change no other answer.
 const RESCUE: [Pass; 3] = [newton_limit(1e-8), newton_limit(1e-9), newton_limit(1e-7)];
 
-/// The schedule of every call. Measured as for `EARLY_FIRST`: with no late
-/// passes 993 proved, 48 rows 996, 112 997; 1,000 rows prove no more.
+/// The schedule of every call.
 const SCHEDULE: Schedule = Schedule {
     first: &EARLY_FIRST,
     early_rounds: EARLY_ROUNDS,
@@ -1356,8 +1341,7 @@ const SCHEDULE: Schedule = Schedule {
 /// Sweeps of value iteration behind a `Source::Sweeps`.
 const SOURCE_SWEEPS: usize = 64;
 /// The late passes stop once the call used twice value iteration's budget
-/// (this bounds their CPU on large games: 0.5 s instead of 1.0 s on 40
-/// draws with n <= 40, C <= 21).
+/// (this bounds their CPU on large games).
 const LATE_BUDGET: u64 = 2 * WORK;
 
 /// The discounts lambda of `newton_values`, lowered step by step, each
@@ -1366,23 +1350,16 @@ const LATE_BUDGET: u64 = 2 * WORK;
 /// converges quadratically to about 1e-22 in double-double, then stalls
 /// near 1e-19 at lambda = 3e-16), and fails after NEWTON_ROUNDS; each
 /// linear system is refined NEWTON_REFINE times on double-double residuals
-/// (a gain of about 1e-16 / lambda each). In f64 alone the values stopped
-/// being accurate below lambda = 1e-12, and the refusals of `kit gen`
-/// seeds 6 and 8 stayed open; in double-double seed 6 is proved
-/// (`slow/newton_kit_seed6`).
+/// (a gain of about 1e-16 / lambda each; f64 alone was not enough).
 const NEWTON_LAMBDAS: [f64; 16] = [
     1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
     1e-16,
 ];
 const NEWTON_SETTLED: f64 = 1e-18;
-/// Where Newton's iteration stops converging (it cycles at lambda = 1e-13
-/// on `slow/newton_kit_seed8`), the limit lambda -> 0 is extrapolated from
-/// the last two levels (Richardson's): v_lambda is a Puiseux series in
-/// lambda, and there its values moved by 7.1e-6, 2.3e-6, 7.1e-7 per
-/// decade, a leading term in sqrt(lambda), whose rest below the last
-/// lambda is the last step times 1 / (sqrt(10) - 1). The last values left
-/// bounds 7.0e-7 wide; the extrapolated ones (also with a gain of 0.4)
-/// are proved.
+/// Where Newton's iteration stops converging, the limit lambda -> 0 is
+/// extrapolated from the last two levels (Richardson's): v_lambda is a
+/// Puiseux series in lambda; a leading term in sqrt(lambda) leaves the
+/// last step times 1 / (sqrt(10) - 1) below the last lambda.
 const NEWTON_STEP_GAIN: f64 = 0.462_475_295_574_264_3;
 const NEWTON_REFINE: usize = 6;
 const NEWTON_ROUNDS: usize = 30;
@@ -1455,9 +1432,8 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                     }
                 }
             }
-            // Counted 3 times an LU's steps: with the double-double rounds this
-            // keeps its CPU per unit of work near the other passes' (C = 21:
-            // 0.94 s instead of 0.73 s on a refused input counted at 1x).
+            // Counted 3 times an LU's steps (with the double-double rounds:
+            // CPU per unit of work near the other passes').
             stage.work += (ns * ns * ns) as u64;
             let lu = match Lu::new(a, ns) {
                 Some(lu) => lu,
