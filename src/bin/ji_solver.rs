@@ -301,9 +301,10 @@ struct Game {
     order: Vec<usize>,
     /// The lost-set pairs reachable from the queried ones and their mirrors.
     layers: Vec<Layer>,
-    /// The unlimited game only: per state, whether A wins limit-surely
-    /// there (`limit_wins`; B does where A does at the mirrored state).
-    won: Vec<bool>,
+    /// The unlimited game only: per state, 0 if A does not win
+    /// limit-surely there, else when it joined the set (`limit_wins`, 1
+    /// first; B wins where A does at the mirrored state).
+    won: Vec<u32>,
     /// A game of some layers only (`certify_layers`): per state of the
     /// whole game, the value the rounds that leave these layers reach (a
     /// proved lower bound L, and the midpoint of [L, H] for strategies).
@@ -451,7 +452,7 @@ impl Game {
     /// The value at state s if a combinatorial argument settles it: +1
     /// where A wins limit-surely, -1 where B does (unlimited game only).
     fn settled(&self, s: usize) -> Option<f64> {
-        let won = |s: usize| self.won.get(s) == Some(&true);
+        let won = |s: usize| self.won.get(s).map_or(false, |&r| r > 0);
         match (won(s), won(self.mirror(s))) {
             (true, _) => Some(1.0),
             (_, true) => Some(-1.0),
@@ -495,6 +496,53 @@ impl Game {
         (o, (then * w + self.next(a, x)) * w + self.next(b, y))
     }
 
+    /// Per layer, the moves of a round that goes on into it: (layer, A's
+    /// kept skill, B's kept skill).
+    fn entries(&self) -> Vec<Vec<[usize; 3]>> {
+        let mut into = vec![Vec::new(); self.layers.len()];
+        for (l, layer) in self.layers.iter().enumerate() {
+            let cols = layer.kept[1].len();
+            for (k, &t) in layer.then.iter().enumerate() {
+                let (i, j) = (k / cols, k % cols);
+                if self.outcome[layer.kept[0][i] * self.n + layer.kept[1][j]] == 0 {
+                    into[t].push([l, i, j]);
+                }
+            }
+        }
+        into
+    }
+
+    /// Calls `found` with every state where a round that goes on can lead
+    /// to state t (`into`: `entries`), each time one does.
+    fn predecessors(
+        &self,
+        t: usize,
+        into: &[Vec<[usize; 3]>],
+        work: &mut u64,
+        found: &mut dyn FnMut(usize),
+    ) {
+        let (lt, a, b) = self.at(t);
+        let cap = self.cap as i64;
+        // The counts c with min(max(c + delta, 0), C) = to: an interval.
+        let before = |to: usize, delta: i64| {
+            let to = to as i64;
+            let lo = if to == 0 { 0 } else { to.saturating_sub(delta) };
+            let hi = if to == cap { cap } else { to.saturating_sub(delta) };
+            lo.max(0) as usize..(hi.min(cap) + 1).max(0) as usize
+        };
+        let w = self.width();
+        for &[l, i, j] in &into[lt] {
+            let layer = &self.layers[l];
+            let (x, y) = (layer.kept[0][i], layer.kept[1][j]);
+            for c in before(a, self.delta[x]).filter(|&c| layer.usable[0][c] > i) {
+                for d in before(b, self.delta[y]).filter(|&d| layer.usable[1][d] > j) {
+                    *work += 1;
+                    found((l * w + c) * w + d);
+                }
+            }
+        }
+    }
+
     /// Where a round ends for the exact check and B's best reply: A's value
     /// (grid units) if a skill beats the other (`o`), or if the round
     /// leaves this game's layers (`to` past its states: the proved lower
@@ -520,7 +568,7 @@ impl Game {
             layer.then.iter_mut().for_each(|t| *t = local(*t).unwrap_or(members.len() + *t));
             layer.mirror = local(layer.mirror).unwrap_or(0);
         }
-        let mut won = Vec::new();
+        let mut won: Vec<u32> = Vec::new();
         for &m in members.iter().filter(|_| !self.won.is_empty()) {
             won.extend_from_slice(&self.won[m * size..(m + 1) * size]);
         }
@@ -649,22 +697,25 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // Several layers are certified a layer and its mirror at a time.
     let part = 2 * game.width() * game.width();
     let layered = game.layers.len() > 1;
-    if unlimited && (ns <= MAX_CERTIFY_STATES || layered && part <= MAX_CERTIFY_STATES) {
+    if unlimited {
         game.won = limit_wins(&game, &mut stage.work);
     }
     let game = &game;
+    // Known without solving: a limit-sure win, a player who cannot move,
+    // and V = 0 at a state that is its own mirror (its game is its own
+    // negated transpose).
+    let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
+    let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
     // Later rounds add at most change * (keep + keep^2 + ...).
     let tail = game.keep / (1.0 - game.keep);
     let (mut done, mut last) = (0u64, f64::INFINITY);
     // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes = Vec::new();
     let mut note = String::new();
-    if unlimited && (layered && part > MAX_CERTIFY_STATES || !layered && ns > MAX_CERTIFY_STATES) {
-        note = match game.layers.len() {
-            1 => format!("; certificates are made for C <= {MAX_CERTIFY_CAP} only"),
-            _ => format!("; certificates are made for {MAX_CERTIFY_STATES} states (counts and lost sets) only, here {ns}"),
-        };
-    }
+    // Past the certificates' size only what is known is proved: no
+    // iteration (its values would prove nothing).
+    let beyond =
+        unlimited && (layered && part > MAX_CERTIFY_STATES || !layered && ns > MAX_CERTIFY_STATES);
     // The narrowest certificate over the queried states, and whether it is
     // narrow enough.
     // The narrowest certificate so far; proved once its width is at most
@@ -672,62 +723,74 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let mut best: Option<(f64, Certificate)> = None;
     // How far V_R (or lim V_k) may be from the values after `done` rounds.
     let mut rest = 0.0;
-    let warning = loop {
-        if rounds > 0 && done == rounds {
-            break None;
-        }
-        let change = game.sweep(&old, &mut new, &mut stage, COARSE);
-        let mut converged = false;
-        let left = if rounds > 0 { rounds - done } else { u64::MAX };
-        if let Some(change) = change {
-            std::mem::swap(&mut old, &mut new);
-            done += 1;
-            last = change;
-            // A fixed point stays fixed.
-            let left = left - u64::from(rounds > 0);
-            converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < CONVERGED;
-            if done.is_power_of_two() {
-                changes.push(change);
+    let warning = if beyond {
+        let open = queried.iter().any(|&s| exact(s).is_none());
+        open.then(|| match layered {
+            false => format!("certificates are made for C <= {MAX_CERTIFY_CAP} only"),
+            true => format!(
+                "certificates are made for {MAX_CERTIFY_STATES} states (counts and lost sets) \
+                 only, here {ns}"
+            ),
+        })
+    } else {
+        loop {
+            if rounds > 0 && done == rounds {
+                break None;
             }
-            // Huge R, p = 0: a change below GEOMETRIC_CHANGE shrinking at a
-            // rate rho (since round 2^j <= done / 2) adds at most change rho
-            // / (1 - rho) (an extrapolation, not a proof).
-            let huge = rounds > 0 && left > GEOMETRIC_LEFT;
-            if huge && change < GEOMETRIC_CHANGE && done >= GEOMETRIC_FROM {
-                let j = 63 - (done / 2).leading_zeros();
-                let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
-                converged |= rho < 1.0 && change * rho / (1.0 - rho) < GEOMETRIC_REST;
-            }
-        } else {
-            // Out of work: the rounds left move each value by at most the
-            // last change per round (T is nonexpansive, a keep-contraction).
-            rest = if done == 0 { f64::INFINITY } else { last * tail.min(left as f64) };
-        }
-        let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
-        if unlimited && (change.is_none() || converged || checkpoint) {
-            let last_call = change.is_none() || converged;
-            let passes = schedule.passes(last_call);
-            let cert = match layered {
-                true => certify_layers(game, &old, &mut stage, passes, queried),
-                false => certify(game, &old, &mut stage, passes, queried),
-            };
-            if let Some(cert) = cert {
-                let width = cert.width(game, queried);
-                if best.as_ref().map_or(true, |b| width < b.0) {
-                    best = Some((width, cert));
+            let change = game.sweep(&old, &mut new, &mut stage, COARSE);
+            let mut converged = false;
+            let left = if rounds > 0 { rounds - done } else { u64::MAX };
+            if let Some(change) = change {
+                std::mem::swap(&mut old, &mut new);
+                done += 1;
+                last = change;
+                // A fixed point stays fixed.
+                let left = left - u64::from(rounds > 0);
+                converged =
+                    change == 0.0 || !unlimited && change * tail.min(left as f64) < CONVERGED;
+                if done.is_power_of_two() {
+                    changes.push(change);
                 }
-                if width <= CERTIFIED {
-                    break None;
+                // Huge R, p = 0: a change below GEOMETRIC_CHANGE shrinking at a
+                // rate rho (since round 2^j <= done / 2) adds at most change rho
+                // / (1 - rho) (an extrapolation, not a proof).
+                let huge = rounds > 0 && left > GEOMETRIC_LEFT;
+                if huge && change < GEOMETRIC_CHANGE && done >= GEOMETRIC_FROM {
+                    let j = 63 - (done / 2).leading_zeros();
+                    let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
+                    converged |= rho < 1.0 && change * rho / (1.0 - rho) < GEOMETRIC_REST;
                 }
-                note = format!("; certified bounds {width:.1e} wide");
+            } else {
+                // Out of work: the rounds left move each value by at most the
+                // last change per round (T is nonexpansive, a keep-contraction).
+                rest = if done == 0 { f64::INFINITY } else { last * tail.min(left as f64) };
             }
-        }
-        if change.is_none() {
-            break Some(format!(
+            let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
+            if unlimited && (change.is_none() || converged || checkpoint) {
+                let last_call = change.is_none() || converged;
+                let passes = schedule.passes(last_call);
+                let cert = match layered {
+                    true => certify_layers(game, &old, &mut stage, passes, queried),
+                    false => certify(game, &old, &mut stage, passes, queried),
+                };
+                if let Some(cert) = cert {
+                    let width = cert.width(game, queried);
+                    if best.as_ref().map_or(true, |b| width < b.0) {
+                        best = Some((width, cert));
+                    }
+                    if width <= CERTIFIED {
+                        break None;
+                    }
+                    note = format!("; certified bounds {width:.1e} wide");
+                }
+            }
+            if change.is_none() {
+                break Some(format!(
                 "out of work after {done} rounds: the last one moved the values by {last:.1e}{note}"));
-        }
-        if converged {
-            break unlimited.then(|| format!("not certified after {done} rounds{note}"));
+            }
+            if converged {
+                break unlimited.then(|| format!("not certified after {done} rounds{note}"));
+            }
         }
     };
     // The stage games' accuracy: each value may be off by half its gap,
@@ -738,11 +801,6 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         (gap > STAGE_GAP).then(|| format!("a stage game was solved only to within {gap:.1e}"))
     });
     let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(done as f64);
-    // Known without solving: a limit-sure win, a player who cannot move,
-    // and V = 0 at a state that is its own mirror (its game is its own
-    // negated transpose).
-    let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
-    let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
     let bounds: Vec<Bounds> = match &best {
         Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
         None if unlimited => (0..ns).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect(),
@@ -1779,45 +1837,71 @@ impl ReplyProcess {
 // loss, and the value is 1 on Y (a nested fixpoint as in de Alfaro,
 // Henzinger and Kupferman, "Concurrent reachability games").
 
-/// Per state, whether A wins limit-surely there (value exactly 1).
+/// Per state, whether A wins limit-surely there (value exactly 1): 0 if
+/// not, else the order in which it joined X in the last round (1 first).
+/// Each inner fixpoint is a worklist: a state is looked at again only when
+/// a state it leads to joins X, so a round costs about states x moves.
 #[inline(never)]
-fn limit_wins(game: &Game, work: &mut u64) -> Vec<bool> {
+fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
     let ns = game.states();
     // Y starts as every state where A can move; states leave it until
     // each one left is reached by its ladders.
     let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
+    let into = game.entries();
     loop {
-        // Out of work: no state settled (a part of the fixpoint proves
-        // nothing; this is never seen on the bench variants).
-        if *work > WORK {
-            return vec![false; ns];
-        }
-        // X: the states of Y proved so far, in the order they were added.
-        let mut proved: Vec<bool> = (0..ns).map(|s| inside[s] && game.moves(s).1 == 0).collect();
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for s in 0..ns {
-                if *work > WORK {
-                    return vec![false; ns];
-                }
-                if inside[s] && !proved[s] && game.has_ladder(s, &inside, &proved, work) {
-                    proved[s] = true;
-                    grew = true;
-                }
+        // X: the states of Y proved so far, numbered in the order added.
+        let mut proved: Vec<u32> = vec![0; ns];
+        let mut added = 0;
+        let mut todo: Vec<usize> = Vec::new();
+        for s in (0..ns).rev() {
+            if inside[s] && game.moves(s).1 == 0 {
+                added += 1;
+                proved[s] = added;
+            } else if inside[s] {
+                todo.push(s);
             }
         }
-        if proved == inside {
+        let mut queued: Vec<bool> = inside.clone();
+        // States of X whose predecessors are not yet looked at again.
+        let mut joined: Vec<usize> = (0..ns).filter(|&s| proved[s] > 0).collect();
+        loop {
+            // Out of work: no state settled (a part of the fixpoint proves
+            // nothing).
+            if *work > WORK {
+                return vec![0; ns];
+            }
+            if let Some(s) = todo.pop() {
+                queued[s] = false;
+                if proved[s] == 0 && game.has_ladder(s, &inside, &proved, work) {
+                    added += 1;
+                    proved[s] = added;
+                    joined.push(s);
+                }
+                continue;
+            }
+            let t = match joined.pop() {
+                Some(t) => t,
+                None => break,
+            };
+            game.predecessors(t, &into, work, &mut |p| {
+                if inside[p] && proved[p] == 0 && !queued[p] {
+                    queued[p] = true;
+                    todo.push(p);
+                }
+            });
+        }
+        let left: Vec<bool> = proved.iter().map(|&r| r > 0).collect();
+        if left == inside {
             return proved;
         }
-        inside = proved;
+        inside = left;
     }
 }
 
 impl Game {
     /// Whether A has a ladder at state s towards `proved` inside `inside`
     /// (see the section's head).
-    fn has_ladder(&self, s: usize, inside: &[bool], proved: &[bool], work: &mut u64) -> bool {
+    fn has_ladder(&self, s: usize, inside: &[bool], proved: &[u32], work: &mut u64) -> bool {
         let (rows, cols) = self.moves(s);
         // Skill i against reply j: B wins, or the game leaves Y.
         let loses = |i: usize, j: usize| match self.round(s, i, j) {
@@ -1826,7 +1910,7 @@ impl Game {
         };
         // A wins, or the game goes to a state proved before.
         let progresses = |i: usize, j: usize| match self.round(s, i, j) {
-            (0, to) => proved[to],
+            (0, to) => proved[to] > 0,
             (o, _) => o > 0,
         };
         let mut open = vec![true; cols];
@@ -1855,6 +1939,37 @@ impl Game {
                 climbed[i] = true;
             }
         }
+    }
+}
+
+impl Game {
+    /// The first step of A's limit-sure strategy at state s (won: see
+    /// `limit_wins`), in millionths: a skill of the ladder's level 0 that
+    /// makes progress against every reply, alone; else those of level 0
+    /// that make progress against some, evenly (the limit of weights
+    /// e^level as e -> 0). `None` if there is none (never seen).
+    fn ladder_move(&self, s: usize) -> Option<Vec<i64>> {
+        let (rows, cols) = self.moves(s);
+        let rank = |t: usize| self.won.get(t).copied().unwrap_or(0);
+        let (inside, before) = (|t| rank(t) > 0, |t| rank(t) > 0 && rank(t) < rank(s));
+        let safe = |i: usize| {
+            (0..cols)
+                .all(|j| !matches!(self.round(s, i, j), (o, to) if o < 0 || o == 0 && !inside(to)))
+        };
+        let progress = |i: usize, j: usize| matches!(self.round(s, i, j), (o, to) if o > 0 || o == 0 && before(to));
+        let level: Vec<usize> = (0..rows).filter(|&i| safe(i)).collect();
+        let mut units = vec![0i64; rows];
+        if let Some(&i) = level.iter().find(|&&i| (0..cols).all(|j| progress(i, j))) {
+            units[i] = 1_000_000;
+            return Some(units);
+        }
+        let useful: Vec<usize> =
+            level.into_iter().filter(|&i| (0..cols).any(|j| progress(i, j))).collect();
+        let k = useful.len() as i64;
+        for (at, &i) in useful.iter().enumerate() {
+            units[i] = 1_000_000 / k + if at == 0 { 1_000_000 % k } else { 0 };
+        }
+        (k > 0).then_some(units)
     }
 }
 
@@ -2041,6 +2156,13 @@ fn answer(
             stage.strategies(r, c, COARSE);
             xs = shown_strategy(&stage.best_x, &stage.m, c);
             ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
+            // A limit-sure win: its winner's first step, not a move that
+            // merely keeps the value 1 (such as charging forever).
+            match solution.game.settled(s) {
+                Some(v) if v > 0.0 => xs = solution.game.ladder_move(s).unwrap_or(xs),
+                Some(_) => ys = solution.game.ladder_move(game.mirror(s)).unwrap_or(ys),
+                None => {}
+            }
         }
         for (side, who, units) in [(0, "A:", xs), (1, "B:", ys)] {
             text.push_str(who);
@@ -2050,9 +2172,14 @@ fn answer(
             }
             text.push('\n');
         }
-        if let Some(cert) = &solution.certificate {
-            // The proof: A's strategies, and B's (A's mirrored); states
-            // settled by a limit-sure win (with their winner) end it.
+        // The proof: a limit-sure win alone, or A's strategies and B's (A's
+        // mirrored), where states settled by a limit-sure win (with their
+        // winner) end it, each `limit` line once.
+        let mut limits: Vec<String> = Vec::new();
+        if let Some(v) = solution.game.settled(s) {
+            let winner = if v > 0.0 { "A" } else { "B" };
+            text += &format!("limit {winner} {}\n", state(s, " "));
+        } else if let Some(cert) = &solution.certificate {
             for (keyword, from) in [("lower", s), ("upper", game.mirror(s))] {
                 let x = &cert.strategies[cert.pass_of[from]];
                 let lower = keyword == "lower";
@@ -2060,7 +2187,11 @@ fn answer(
                     let shown_at = state(if lower { s } else { game.mirror(s) }, " ");
                     if let Some(v) = solution.game.settled(s) {
                         let winner = if (v > 0.0) == lower { "A" } else { "B" };
-                        text += &format!("limit {winner} {shown_at}\n");
+                        let line = format!("limit {winner} {shown_at}\n");
+                        if !limits.contains(&line) {
+                            text += &line;
+                            limits.push(line);
+                        }
                         continue;
                     }
                     text += &format!("{keyword} {shown_at}");
