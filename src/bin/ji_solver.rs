@@ -695,7 +695,6 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let unlimited = rounds == 0 && game.keep == 1.0;
     let mut game = game.clone();
     // Several layers are certified a layer and its mirror at a time.
-    let part = 2 * game.width() * game.width();
     let layered = game.layers.len() > 1;
     if unlimited {
         game.won = limit_wins(&game, &mut stage.work);
@@ -714,8 +713,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let mut note = String::new();
     // Past the certificates' size only what is known is proved: no
     // iteration (its values would prove nothing).
-    let beyond =
-        unlimited && (layered && part > MAX_CERTIFY_STATES || !layered && ns > MAX_CERTIFY_STATES);
+    let beyond = unlimited && game.width() > MAX_CERTIFY_CAP + 1;
     // The narrowest certificate over the queried states, and whether it is
     // narrow enough.
     // The narrowest certificate so far; proved once its width is at most
@@ -725,13 +723,8 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let mut rest = 0.0;
     let warning = if beyond {
         let open = queried.iter().any(|&s| exact(s).is_none());
-        open.then(|| match layered {
-            false => format!("certificates are made for C <= {MAX_CERTIFY_CAP} only"),
-            true => format!(
-                "certificates are made for {MAX_CERTIFY_STATES} states (counts and lost sets) \
-                 only, here {ns}"
-            ),
-        })
+        let limit = format!("certificates are made for C <= {MAX_CERTIFY_CAP} only");
+        open.then_some(limit)
     } else {
         loop {
             if rounds > 0 && done == rounds {
@@ -827,6 +820,14 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
 const WORK: u64 = 200_000_000;
 
 impl Game {
+    /// The work budget: `WORK`, times the tables' size over
+    /// MAX_DENSE_STATES (each sweep of a larger game costs as much more).
+    fn budget(&self, work: u64) -> u64 {
+        work.saturating_mul((self.width() * self.width() / MAX_DENSE_STATES).max(1) as u64)
+    }
+}
+
+impl Game {
     /// One round: `new` = T(`old`) on the states below their mirror,
     /// mirrored; 0 on a state that is its own mirror. The largest change, or `None` when out of work (`new` partial).
     fn sweep(
@@ -845,7 +846,7 @@ impl Game {
             if m <= s {
                 continue;
             }
-            if stage.work > WORK {
+            if stage.work > self.budget(WORK) {
                 return None;
             }
             // A limit-sure win is +-1 whatever the estimates say.
@@ -1048,9 +1049,14 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
 // potential from B's best reply (`ReplyProcess::lower_bound`); `proves`
 // decides. Mirrored, V(a, b) <= -phi(b, a).
 
-/// Largest table certified (dense linear systems).
-const MAX_CERTIFY_CAP: usize = 21;
-const MAX_CERTIFY_STATES: usize = (MAX_CERTIFY_CAP + 1) * (MAX_CERTIFY_CAP + 1);
+/// Largest C certified: (C+1)^2 states a layer, a layer and its mirror at
+/// a time.
+const MAX_CERTIFY_CAP: usize = 63;
+/// Largest game (a table, or a layer and its mirror) whose certificates
+/// solve dense linear systems (B's best reply, Newton's values): the old
+/// bound C <= 21, so that every answer below it stays as it was; larger
+/// ones iterate (`ReplyProcess::estimate`).
+const MAX_DENSE_STATES: usize = 22 * 22;
 /// The early passes' discount hint: staying never ties with a rare move
 /// that ends (measured: bench/RESULTS.md, as the rest of the schedule).
 const TILT: f64 = 1e-9;
@@ -1070,6 +1076,14 @@ const REFINE_ROUNDS: usize = 8;
 const SLACK: f64 = (1u64 << 40) as f64;
 /// Passes that lower phi to meet the rest (ties between replies).
 const LOWER_PASSES: usize = 200;
+/// B's best reply by iteration (`ReplyProcess::estimate`): at most this
+/// many sweeps, until no value moves by more than ESTIMATE_SETTLED; the
+/// expected rounds capped at ESTIMATE_ROUNDS; phi dropped by SPARSE_SLACK
+/// per round (f64 values: about 2^-50).
+const ESTIMATE_SWEEPS: usize = 20_000;
+const ESTIMATE_SETTLED: f64 = 1e-15;
+const ESTIMATE_ROUNDS: f64 = 1e9;
+const SPARSE_SLACK: f64 = (1u128 << 70) as f64;
 
 /// Proves bounds for the unlimited game from the iterated values `table`
 /// (see the section's head); `None` if no strategy passed the check.
@@ -1082,7 +1096,7 @@ fn certify(
     queried: &[usize],
 ) -> Option<Certificate> {
     let ns = game.states();
-    if ns > MAX_CERTIFY_STATES {
+    if game.width() > MAX_CERTIFY_CAP + 1 {
         return None;
     }
     let mut cert = Certificate {
@@ -1096,7 +1110,8 @@ fn certify(
     for pass in passes {
         // Past the budget the rest is skipped, but for the rescue passes
         // (no budget; the others' budgets only grow along the schedule).
-        if stage.work - start > pass.budget {
+        let budget = game.budget(pass.budget);
+        if stage.work - start > budget {
             continue;
         }
         let bounds = |s: usize| cert.bounds(game, s);
@@ -1107,8 +1122,10 @@ fn certify(
             Source::Shifted { by } => game.lowered(table, by),
             Source::NearUpper { below } => between(1.0 - below),
             Source::Lower => between(0.0),
+            // Newton's systems are dense.
+            Source::Newton { .. } | Source::NewtonLimit { .. } if ns > MAX_DENSE_STATES => continue,
             Source::Newton { by } => {
-                let limit = start + pass.budget;
+                let limit = start + budget;
                 let v = newton.get_or_insert_with(|| newton_values(game, table, stage, limit));
                 game.lowered(&v.last, by)
             }
@@ -1133,7 +1150,7 @@ fn certify(
                 source
             }
         };
-        if stage.work - start > pass.budget {
+        if stage.work - start > budget {
             continue;
         }
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - pass.tilt)).collect();
@@ -1724,6 +1741,10 @@ impl ReplyProcess {
     #[inline(never)]
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
+        if ns > MAX_DENSE_STATES {
+            let (phi, rounds) = self.estimate(work);
+            return self.settle(phi, &rounds, SPARSE_SLACK, work);
+        }
         let unit = (1u64 << STRATEGY_BITS) as f64;
         let plays = |s: usize, policy: &[usize]| !self.replies[s].is_empty() && policy[s] != STOP;
         // B starts by stopping where it can stall, else with its first skill.
@@ -1794,8 +1815,98 @@ impl ReplyProcess {
         // The policy's expected rounds: the same system, 1 where B plays.
         let ones: Vec<f64> = (0..ns).map(|s| if plays(s, &policy) { 1.0 } else { 0.0 }).collect();
         let rounds = system?.solve(&ones);
+        self.settle(phi, &rounds, SLACK, work)
+    }
+
+    /// B's best reply by Gauss-Seidel value iteration from 0, the payoff of
+    /// endless play (for games too large for dense systems): its values in
+    /// grid units and its expected rounds, both estimates for `settle`.
+    #[inline(never)]
+    fn estimate(&self, work: &mut u64) -> (Vec<i128>, Vec<f64>) {
+        let ns = self.replies.len();
+        let (unit, grid) = ((1u64 << STRATEGY_BITS) as f64, GRID_ONE as f64);
+        let ending: Vec<Vec<f64>> = (self.replies.iter())
+            .map(|rs| rs.iter().map(|r| (r.ending as f64 + r.ending_part as f64 / unit) / grid))
+            .map(|e| e.collect())
+            .collect();
+        let mut v: Vec<f64> = (0..ns)
+            .map(|s| if self.replies[s].is_empty() { self.decided[s] as f64 / grid } else { 0.0 })
+            .collect();
+        let mut policy = vec![STOP; ns];
+        // A reply's worth, a loop back to s solved exactly (a stall that
+        // A's rare moves end converges too slowly to iterate); a reply that
+        // stays at s forever is worth 0.
+        let q = |s: usize, j: usize, v: &[f64]| {
+            let (mut stay, mut sum) = (0.0, ending[s][j]);
+            for st in &self.replies[s][j].steps {
+                let p = st.weight as f64 / unit;
+                match st.to == s {
+                    true => stay += p,
+                    false => sum += p * v[st.to],
+                }
+            }
+            if stay < 1.0 {
+                sum / (1.0 - stay)
+            } else {
+                0.0
+            }
+        };
+        for _ in 0..ESTIMATE_SWEEPS {
+            let mut moved: f64 = 0.0;
+            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+                let (mut least, mut best) = if self.stall[s] { (0.0, STOP) } else { (2.0, 0) };
+                for j in 0..self.replies[s].len() {
+                    let q = q(s, j, &v);
+                    if q < least {
+                        (least, best) = (q, j);
+                    }
+                }
+                *work += self.replies[s].len() as u64 * 4;
+                moved = moved.max((least - v[s]).abs());
+                (v[s], policy[s]) = (least, best);
+            }
+            if moved <= ESTIMATE_SETTLED {
+                break;
+            }
+        }
+        // The policy's expected rounds, by the same sweeps.
+        let mut rounds = vec![0.0; ns];
+        for _ in 0..ESTIMATE_SWEEPS {
+            let mut moved: f64 = 0.0;
+            for s in (0..ns).filter(|&s| policy[s] != STOP) {
+                let (mut stay, mut r) = (0.0, 1.0);
+                for st in &self.replies[s][policy[s]].steps {
+                    let p = st.weight as f64 / unit;
+                    match st.to == s {
+                        true => stay += p,
+                        false => r += p * rounds[st.to],
+                    }
+                }
+                let r = if stay < 1.0 { r / (1.0 - stay) } else { ESTIMATE_ROUNDS };
+                moved = moved.max(r - rounds[s]);
+                rounds[s] = r.min(ESTIMATE_ROUNDS);
+            }
+            *work += ns as u64;
+            if moved <= 1e-3 {
+                break;
+            }
+        }
+        (v.iter().map(|&x| (x.clamp(-1.0, 1.0) * grid) as i128).collect(), rounds)
+    }
+
+    /// `phi` (estimated values, grid units) lowered by `slack` * (1 +
+    /// expected rounds), then lowered further until every constraint of
+    /// `proves` holds, or `None`.
+    fn settle(
+        &self,
+        mut phi: Vec<i128>,
+        rounds: &[f64],
+        slack: f64,
+        work: &mut u64,
+    ) -> Option<Vec<i128>> {
+        let ns = self.replies.len();
         for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
-            let drop = (SLACK * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
+            let drop = (slack * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
             phi[s] = (phi[s] - drop).max(-GRID_ONE);
         }
         // Meet the rest exactly; a pass that lowers nothing gives the
@@ -1867,7 +1978,7 @@ fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
         loop {
             // Out of work: no state settled (a part of the fixpoint proves
             // nothing).
-            if *work > WORK {
+            if *work > game.budget(WORK) {
                 return vec![0; ns];
             }
             if let Some(s) = todo.pop() {
