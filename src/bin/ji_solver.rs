@@ -103,6 +103,29 @@ fn parse_percent(text: &[u8]) -> Option<f64> {
     std::str::from_utf8(text).ok()?.parse::<f64>().ok()
 }
 
+/// 1 - p/100 exactly from p's digits, as the least and the most multiple
+/// of 2^-STRATEGY_BITS around it: [floor, ceil] in units of 2^-60 (the
+/// discounted game's proof, `Game::carried`).
+fn keep_units(text: &[u8]) -> [i128; 2] {
+    let point = text.iter().position(|&c| c == b'.').unwrap_or(text.len());
+    let digits: Vec<u8> = text.iter().filter(|c| c.is_ascii_digit()).map(|c| c - b'0').collect();
+    // p/100: the point two places to the left; its whole part is 0 or 1.
+    let whole = point.saturating_sub(2);
+    let mut fraction = vec![0u8; 2usize.saturating_sub(point)];
+    fraction.extend_from_slice(&digits[whole..]);
+    let mut units = digits[..whole].iter().fold(0i128, |u, &d| u * 10 + i128::from(d));
+    for _ in 0..STRATEGY_BITS {
+        let mut carry = 0;
+        for d in fraction.iter_mut().rev() {
+            let v = *d * 2 + carry;
+            (*d, carry) = (v % 10, v / 10);
+        }
+        units = units * 2 + i128::from(carry);
+    }
+    let rest = i128::from(fraction.iter().any(|&d| d > 0));
+    [(1 << STRATEGY_BITS) - units - rest, (1 << STRATEGY_BITS) - units]
+}
+
 /// The most digits after the point of p that `--strict` accepts.
 const PERCENT_DECIMALS: usize = 3;
 
@@ -122,9 +145,10 @@ fn plain_percent(text: &[u8]) -> bool {
 /// The whole input, checked.
 struct Problem<'a> {
     variant: Variant<'a>,
-    /// R (0: none), 1 - p/100 and C = max req.
+    /// R (0: none), 1 - p/100 (and exactly: `keep_units`) and C = max req.
     rounds: u64,
     keep: f64,
+    keep_units: [i128; 2],
     cap: i64,
     queries: Vec<Query>,
 }
@@ -276,7 +300,8 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     }
     // Reading: like `cin`, what follows the last query is not read
     // (`--strict` has refused it in `end_record`).
-    Ok(Problem { variant, rounds, keep: 1.0 - percent / 100.0, cap, queries })
+    let (keep, keep_units) = (1.0 - percent / 100.0, keep_units(pt.text));
+    Ok(Problem { variant, rounds, keep, keep_units, cap, queries })
 }
 
 // ---- model ------------------------------------------------------------------
@@ -295,8 +320,11 @@ struct Game {
     delta: Vec<i64>,
     /// outcome[i * n + j]: +1 if skill i beats skill j, -1 if j beats i.
     outcome: Vec<i8>,
-    /// 1 - p/100: the chance an unfinished round is not called off.
+    /// 1 - p/100: the chance an unfinished round is not called off, and
+    /// exactly, within [lo, hi] / 2^60 (the proof's; 1 in the unlimited
+    /// game).
     keep: f64,
+    keep_units: [i128; 2],
     /// The variant's index of each skill.
     order: Vec<usize>,
     /// The lost-set pairs reachable from the queried ones and their mirrors.
@@ -348,8 +376,21 @@ impl Game {
         let cap = cap as usize;
         let delta = order.iter().map(|&i| v.skills[i].delta).collect();
         let (layers, won, outside_lower, outside) = (vec![], vec![], vec![], vec![]);
-        let mut game =
-            Game { n, cap, delta, outcome, keep, order, layers, won, outside_lower, outside };
+        let units = (keep * (1u64 << STRATEGY_BITS) as f64) as i128;
+        let keep_units = [units; 2];
+        let mut game = Game {
+            n,
+            cap,
+            delta,
+            outcome,
+            keep,
+            keep_units,
+            order,
+            layers,
+            won,
+            outside_lower,
+            outside,
+        };
         // What skill x takes when it meets y, as bits.
         let takes =
             |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
@@ -551,9 +592,20 @@ impl Game {
         let ns = self.states();
         match o {
             0 if to < ns => None,
-            0 => Some(self.outside_lower[to - ns]),
+            0 => Some(self.carried(self.outside_lower[to - ns])),
             o => Some(i128::from(o) * GRID_ONE),
         }
+    }
+
+    /// What a round that goes on is worth to A at most as surely as
+    /// `phi` (grid units) is at the next state: floor(keep * phi), keep
+    /// taken low for a gain and high for a loss (phi itself in the
+    /// unlimited game). With phi = hi * 2^60 + lo, keep * phi / 2^60 =
+    /// keep * hi + keep * lo / 2^60: products below 2^121.
+    fn carried(&self, phi: i128) -> i128 {
+        let keep = self.keep_units[usize::from(phi < 0)];
+        keep * (phi >> STRATEGY_BITS)
+            + ((keep * (phi & ((1 << STRATEGY_BITS) - 1))) >> STRATEGY_BITS)
     }
 
     /// The game of the layers `members` (a layer and its mirror) alone:
@@ -660,6 +712,11 @@ impl Bounds {
         Bounds { lo: (v - error).max(-1.0), hi: (v + error).min(1.0) }
     }
 
+    /// What both prove.
+    fn within(self, o: Bounds) -> Bounds {
+        Bounds { lo: self.lo.max(o.lo), hi: self.hi.min(o.hi) }
+    }
+
     fn mid(self) -> f64 {
         0.5 * (self.lo + self.hi)
     }
@@ -693,6 +750,8 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
     // a certificate gives it. Its values +-1 come first, with no numbers.
     let unlimited = rounds == 0 && game.keep == 1.0;
+    // R = 0, p > 0: a contraction, proved by iteration or by a certificate.
+    let discounted = rounds == 0 && !unlimited;
     let mut game = game.clone();
     // Several layers are certified a layer and its mirror at a time.
     let layered = game.layers.len() > 1;
@@ -777,6 +836,25 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
                     note = format!("; certified bounds {width:.1e} wide");
                 }
             }
+            // The discounted game: where the contraction's bound would take
+            // too long, strategies proved as in the unlimited game.
+            let slow = checkpoint && tail >= SLOW_TAIL || change.is_none();
+            if discounted && !converged && slow {
+                let passes = DISCOUNTED.to_vec();
+                let cert = match layered {
+                    true => certify_layers(game, &old, &mut stage, passes, queried),
+                    false => certify(game, &old, &mut stage, passes, queried),
+                };
+                if let Some(cert) = cert {
+                    let width = cert.width(game, queried);
+                    if best.as_ref().map_or(true, |b| width < b.0) {
+                        best = Some((width, cert));
+                    }
+                    if width <= DISCOUNTED_CERTIFIED {
+                        break None;
+                    }
+                }
+            }
             if change.is_none() {
                 break Some(format!(
                 "out of work after {done} rounds: the last one moved the values by {last:.1e}{note}"));
@@ -794,15 +872,20 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         (gap > STAGE_GAP).then(|| format!("a stage game was solved only to within {gap:.1e}"))
     });
     let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(done as f64);
+    let around = |s: usize| exact(s).map_or(Bounds::around(old[s], rest + carried), Bounds::exact);
     let bounds: Vec<Bounds> = match &best {
+        // The discounted game: a certificate, and the contraction's bounds.
+        Some((_, cert)) if discounted && warning.is_some() => {
+            (0..ns).map(|s| cert.bounds(game, s).within(around(s))).collect()
+        }
         Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
         None if unlimited => (0..ns).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect(),
         None if warning.is_none() => old.iter().map(|&v| Bounds::exact(v)).collect(),
-        None => (0..ns)
-            .map(|s| exact(s).map_or(Bounds::around(old[s], rest + carried), Bounds::exact))
-            .collect(),
+        None => (0..ns).map(around).collect(),
     };
     let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
+    // Out of work, the bounds may still be narrow enough everywhere asked.
+    let warning = warning.filter(|_| queried.iter().any(|&s| bounds[s].width() > tolerance));
     // Exact bounds (R > 0 or p > 0, within the tolerance) have their value
     // as their midpoint.
     let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
@@ -811,8 +894,31 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         None if rounds > 0 => new,
         _ => values.clone(),
     };
-    let certificate = best.filter(|b| b.0 <= CERTIFIED).map(|b| b.1);
+    let certificate = best.filter(|b| unlimited && b.0 <= CERTIFIED).map(|b| b.1);
     Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
+}
+
+/// The discounted game (R = 0, p > 0) is certified where 1 / (1 - keep) is
+/// at least SLOW_TAIL (p <= 0.1), from CERTIFY_FROM sweeps on at every
+/// doubling, or when the work runs out; proved within DISCOUNTED_CERTIFIED
+/// (1e-12 either side, as close as the iteration's 1e-12), by the
+/// discounted game's values by Newton's method, or the iterated ones.
+const SLOW_TAIL: f64 = 1000.0;
+const DISCOUNTED_CERTIFIED: f64 = 2e-12;
+const DISCOUNTED: [Pass; 8] = [
+    newton(0.0),
+    shifted(0.0),
+    improved(),
+    improved(),
+    improved(),
+    improved(),
+    improved(),
+    improved(),
+];
+
+/// A pass on the proved lower bounds L (strategy improvement), no tilt.
+const fn improved() -> Pass {
+    Pass { source: Source::Lower, tilt: 0.0, tol: COARSE, noise: NOISE, budget: LATE_BUDGET }
 }
 
 /// The budget of work (`Stage::work`: stage-game entries built plus 32
@@ -1454,7 +1560,12 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
     // The values at the lambda before `best`'s, if that one converged too.
     let mut before: Option<Vec<f64>> = None;
     let mut disc = game.clone();
-    for &lambda in &NEWTON_LAMBDAS {
+    // The discounted game's own lambda last (p > 0), the decades above it
+    // first.
+    let target = 1.0 - game.keep;
+    let mut lambdas: Vec<f64> = NEWTON_LAMBDAS.iter().copied().filter(|&l| l > target).collect();
+    lambdas.extend((target > 0.0).then_some(target));
+    for &lambda in &lambdas {
         let keep = Dd::sum(1.0, -lambda);
         disc.keep = keep.hi;
         let mut converged = false;
@@ -1664,6 +1775,8 @@ struct ReplyProcess {
     decided: Vec<i128>,
     /// Z: where B can keep the game going forever without leaving Z.
     stall: Vec<bool>,
+    /// The game's (for its `keep` and `carried`).
+    game: Game,
 }
 
 impl ReplyProcess {
@@ -1719,7 +1832,7 @@ impl ReplyProcess {
                 }
             }
         }
-        ReplyProcess { replies, decided, stall }
+        ReplyProcess { replies, decided, stall, game: Game { won: Vec::new(), ..game.clone() } }
     }
 
     /// Q_j(phi)(s), floored. With phi = hi * 2^STRATEGY_BITS + lo no sum
@@ -1728,9 +1841,9 @@ impl ReplyProcess {
         let r = &self.replies[s][j];
         let (mut whole, mut part) = (r.ending, r.ending_part);
         for st in &r.steps {
-            let weight = i128::from(st.weight);
-            whole += weight * (phi[st.to] >> STRATEGY_BITS);
-            part += weight * (phi[st.to] & ((1 << STRATEGY_BITS) - 1));
+            let (weight, phi) = (i128::from(st.weight), self.game.carried(phi[st.to]));
+            whole += weight * (phi >> STRATEGY_BITS);
+            part += weight * (phi & ((1 << STRATEGY_BITS) - 1));
         }
         whole + (part >> STRATEGY_BITS)
     }
@@ -1761,7 +1874,7 @@ impl ReplyProcess {
                 if plays(s, &policy) {
                     let r = &self.replies[s][policy[s]];
                     for st in &r.steps {
-                        a[s * ns + st.to] -= st.weight as f64 / unit;
+                        a[s * ns + st.to] -= st.weight as f64 / unit * self.game.keep;
                     }
                     rhs[s] = (r.ending as f64 + r.ending_part as f64 / unit) / GRID_ONE as f64;
                 } else {
@@ -1825,6 +1938,8 @@ impl ReplyProcess {
     fn estimate(&self, work: &mut u64) -> (Vec<i128>, Vec<f64>) {
         let ns = self.replies.len();
         let (unit, grid) = ((1u64 << STRATEGY_BITS) as f64, GRID_ONE as f64);
+        // A step's probability per unit of weight, the round played.
+        let per = self.game.keep / unit;
         let ending: Vec<Vec<f64>> = (self.replies.iter())
             .map(|rs| rs.iter().map(|r| (r.ending as f64 + r.ending_part as f64 / unit) / grid))
             .map(|e| e.collect())
@@ -1839,7 +1954,7 @@ impl ReplyProcess {
         let q = |s: usize, j: usize, v: &[f64]| {
             let (mut stay, mut sum) = (0.0, ending[s][j]);
             for st in &self.replies[s][j].steps {
-                let p = st.weight as f64 / unit;
+                let p = st.weight as f64 * per;
                 match st.to == s {
                     true => stay += p,
                     false => sum += p * v[st.to],
@@ -1876,7 +1991,7 @@ impl ReplyProcess {
             for s in (0..ns).filter(|&s| policy[s] != STOP) {
                 let (mut stay, mut r) = (0.0, 1.0);
                 for st in &self.replies[s][policy[s]].steps {
-                    let p = st.weight as f64 / unit;
+                    let p = st.weight as f64 * per;
                     match st.to == s {
                         true => stay += p,
                         false => r += p * rounds[st.to],
@@ -2152,7 +2267,7 @@ fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
         for j in 0..game.moves(s).1 {
             let (mut whole, mut part) = (0i128, 0i128);
             for (u, ends, to) in played(s, j) {
-                let (hi, lo) = split(ends.unwrap_or_else(|| phi[to]));
+                let (hi, lo) = split(ends.unwrap_or_else(|| game.carried(phi[to])));
                 whole += u * hi;
                 part += u * lo;
             }
@@ -2208,7 +2323,7 @@ fn answer(
     }
     let lost: Vec<[u64; 2]> = prob.queries.iter().map(|q| q.lost).collect();
     let w = prob.cap as usize + 1;
-    let game = match Game::new(&prob.variant, prob.cap, prob.keep, &lost) {
+    let mut game = match Game::new(&prob.variant, prob.cap, prob.keep, &lost) {
         Some(game) if game.states() <= (MAX_CAP as usize + 1).pow(2) => game,
         _ => {
             return Err(Failure::NoExactAnswer(format!(
@@ -2220,6 +2335,11 @@ fn answer(
             )))
         }
     };
+    // A p too small to change 1 - p/100 in f64 plays the unlimited game.
+    if prob.keep < 1.0 {
+        game.keep_units = prob.keep_units;
+    }
+    let game = game;
     let layer = |lost: [u64; 2]| game.layers.iter().position(|l| l.lost == lost).unwrap_or(0);
     let queried: Vec<usize> =
         prob.queries.iter().map(|q| (layer(q.lost) * w + q.a) * w + q.b).collect();
