@@ -584,30 +584,6 @@ impl Game {
         }
     }
 
-    /// Where a round ends for the exact check and B's best reply: A's value
-    /// (grid units) if a skill beats the other (`o`), or if the round
-    /// leaves this game's layers (`to` past its states: the proved lower
-    /// bound there); `None` if it goes on to state `to`.
-    fn ending(&self, o: i8, to: usize) -> Option<i128> {
-        let ns = self.states();
-        match o {
-            0 if to < ns => None,
-            0 => Some(self.carried(self.outside_lower[to - ns])),
-            o => Some(i128::from(o) * GRID_ONE),
-        }
-    }
-
-    /// What a round that goes on is worth to A at most as surely as
-    /// `phi` (grid units) is at the next state: floor(keep * phi), keep
-    /// taken low for a gain and high for a loss (phi itself in the
-    /// unlimited game). With phi = hi * 2^60 + lo, keep * phi / 2^60 =
-    /// keep * hi + keep * lo / 2^60: products below 2^121.
-    fn carried(&self, phi: i128) -> i128 {
-        let keep = self.keep_units[usize::from(phi < 0)];
-        keep * (phi >> STRATEGY_BITS)
-            + ((keep * (phi & ((1 << STRATEGY_BITS) - 1))) >> STRATEGY_BITS)
-    }
-
     /// The game of the layers `members` (a layer and its mirror) alone:
     /// rounds that leave them end at the values `outside_lower` and
     /// `outside` of the whole game's states.
@@ -664,6 +640,255 @@ enum StageGame {
     /// The matrix in `Stage::m`: A's usable skills x B's.
     Matrix { rows: usize, cols: usize },
 }
+
+// ---- the proof (trusted): limit-sure wins and the exact check ---------------
+
+/// The only code that decides what is proved for the unlimited and the
+/// discounted game (docs/ji.md, "The certificate"); the rest only proposes
+/// strategies and potentials. It exports what the rest uses and no more.
+mod proof {
+    use super::{Game, WORK};
+
+    /// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
+    /// times a reply's 1e16 expected rounds is far below 1e-7).
+    pub(super) const STRATEGY_BITS: u32 = 60;
+    const GRID_BITS: u32 = 120;
+    pub(super) const GRID_ONE: i128 = 1 << GRID_BITS;
+
+    /// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
+    /// skill in req order, summing to exactly 2^STRATEGY_BITS.
+    pub(super) type Dyadic = Vec<u64>;
+
+    // The exact check (docs/ji.md, "The certificate"). Given A's dyadic
+    // stationary strategy x and a potential phi (grid units), it passes when
+    // (1) |phi| <= 1 everywhere; phi <= the value where it is known: +-1 at a
+    //     limit-sure win (`limit_wins`: A switches there to a strategy that
+    //     wins with probability 1 - d), +-1 or 0 where a player cannot move;
+    // (2) elsewhere x(s) is a distribution on A's usable skills (sum 2^60) and
+    //     for every skill j that B can use,
+    //       phi(s) <= sum_i x_i(s) (o_ij if skill i or j wins, else phi(next));
+    // (3) phi <= 0 on Z, the largest set of states where B has a reply that
+    //     never ends the game against x and stays in the set.
+    // Then phi <= V, the unlimited game's value: against any play of B, the
+    // potential of the current state (the payoff once the game ended) is a
+    // bounded submartingale by (2), so it converges with E[limit] >= phi(s0);
+    // a play that never ends stays, from some round on, in states with a
+    // never-ending reply that stays there, a subset of Z, where phi <= 0 = the
+    // payoff of endless play by (3); and where play reaches (1)'s states the
+    // payoff is at least phi (limit-sure: at least phi - 2d, for every d).
+    // All sums are of integers: with phi = hi * 2^60 + lo (0 <= lo < 2^60),
+    // 2^60 phi(s) <= sum_i u_i v_i is phi(s) <= sum u_i hi_i + floor(sum u_i
+    // lo_i / 2^60), and each sum stays below 2^121 in i128.
+
+    /// Whether `phi` (grid units) is a proved lower bound on the unlimited
+    /// game's value, A playing `x` (the section's head).
+    #[inline(never)]
+    pub(super) fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
+        let ns = game.states();
+        let one = 1i128 << STRATEGY_BITS;
+        let split = |v: i128| (v >> STRATEGY_BITS, v & (one - 1));
+        // (1), and A's strategies are distributions.
+        for s in 0..ns {
+            if phi[s].abs() > GRID_ONE {
+                return false;
+            }
+            match game.known(s) {
+                Some(v) if phi[s] > v as i128 * GRID_ONE => return false,
+                Some(_) => {}
+                None => {
+                    let rows = game.moves(s).0;
+                    let sum: i128 = x[s].iter().map(|&u| i128::from(u)).sum();
+                    if x[s].len() != rows || sum != one {
+                        return false;
+                    }
+                }
+            }
+        }
+        // The support of x(s) against reply j: (A's weight, the outcome or
+        // the next state).
+        let played = |s: usize, j: usize| {
+            x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
+                let (o, to) = game.round(s, i, j);
+                (i128::from(u), game.ending(o, to), to)
+            })
+        };
+        // (2)
+        for s in (0..ns).filter(|&s| game.known(s).is_none()) {
+            for j in 0..game.moves(s).1 {
+                let (mut whole, mut part) = (0i128, 0i128);
+                for (u, ends, to) in played(s, j) {
+                    let (hi, lo) = split(ends.unwrap_or_else(|| game.carried(phi[to])));
+                    whole += u * hi;
+                    part += u * lo;
+                }
+                if phi[s] > whole + (part >> STRATEGY_BITS) {
+                    return false;
+                }
+            }
+        }
+        // (3): Z from every state where play goes on, shrunk to its largest
+        // fixed point.
+        let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
+        let mut shrunk = true;
+        while shrunk {
+            shrunk = false;
+            for s in 0..ns {
+                let stays = |j: usize| played(s, j).all(|(_, ends, to)| ends.is_none() && z[to]);
+                if z[s] && !(0..game.moves(s).1).any(stays) {
+                    z[s] = false;
+                    shrunk = true;
+                }
+            }
+        }
+        (0..ns).all(|s| !z[s] || phi[s] <= 0)
+    }
+
+    impl Game {
+        /// Where a round ends for the exact check and B's best reply: A's value
+        /// (grid units) if a skill beats the other (`o`), or if the round
+        /// leaves this game's layers (`to` past its states: the proved lower
+        /// bound there); `None` if it goes on to state `to`.
+        pub(super) fn ending(&self, o: i8, to: usize) -> Option<i128> {
+            let ns = self.states();
+            match o {
+                0 if to < ns => None,
+                0 => Some(self.carried(self.outside_lower[to - ns])),
+                o => Some(i128::from(o) * GRID_ONE),
+            }
+        }
+
+        /// What a round that goes on is worth to A at most as surely as
+        /// `phi` (grid units) is at the next state: floor(keep * phi), keep
+        /// taken low for a gain and high for a loss (phi itself in the
+        /// unlimited game). With phi = hi * 2^60 + lo, keep * phi / 2^60 =
+        /// keep * hi + keep * lo / 2^60: products below 2^121.
+        pub(super) fn carried(&self, phi: i128) -> i128 {
+            let keep = self.keep_units[usize::from(phi < 0)];
+            keep * (phi >> STRATEGY_BITS)
+                + ((keep * (phi & ((1 << STRATEGY_BITS) - 1))) >> STRATEGY_BITS)
+        }
+    }
+
+    // Only this section decides what is proved for the unlimited game; the
+    // search above (`certify`) only proposes strategies and potentials.
+
+    // Where A wins with probability as close to 1 as it likes (docs/ji.md):
+    // the largest set Y of states such that every state of Y is won by a
+    // player who cannot move, or has, given the states of Y added before it,
+    // a ladder of A's skills: level 0 loses nowhere and leaves Y against no
+    // reply of B; each reply not yet answered meets a skill of the level that
+    // wins or goes to an earlier state; level k + 1 loses and leaves Y only
+    // against replies answered at levels 0..=k. A plays level k with weight
+    // eps^k: against every reply, progress is then 1/eps times likelier than
+    // loss, and the value is 1 on Y (a nested fixpoint as in de Alfaro,
+    // Henzinger and Kupferman, "Concurrent reachability games").
+
+    /// Per state, whether A wins limit-surely there (value exactly 1): 0 if
+    /// not, else the order in which it joined X in the last round (1 first).
+    /// Each inner fixpoint is a worklist: a state is looked at again only when
+    /// a state it leads to joins X, so a round costs about states x moves.
+    #[inline(never)]
+    pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
+        let ns = game.states();
+        // Y starts as every state where A can move; states leave it until
+        // each one left is reached by its ladders.
+        let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
+        let into = game.entries();
+        loop {
+            // X: the states of Y proved so far, numbered in the order added.
+            let mut proved: Vec<u32> = vec![0; ns];
+            let mut added = 0;
+            let mut todo: Vec<usize> = Vec::new();
+            for s in (0..ns).rev() {
+                if inside[s] && game.moves(s).1 == 0 {
+                    added += 1;
+                    proved[s] = added;
+                } else if inside[s] {
+                    todo.push(s);
+                }
+            }
+            let mut queued: Vec<bool> = inside.clone();
+            // States of X whose predecessors are not yet looked at again.
+            let mut joined: Vec<usize> = (0..ns).filter(|&s| proved[s] > 0).collect();
+            loop {
+                // Out of work: no state settled (a part of the fixpoint proves
+                // nothing).
+                if *work > game.budget(WORK) {
+                    return vec![0; ns];
+                }
+                if let Some(s) = todo.pop() {
+                    queued[s] = false;
+                    if proved[s] == 0 && game.has_ladder(s, &inside, &proved, work) {
+                        added += 1;
+                        proved[s] = added;
+                        joined.push(s);
+                    }
+                    continue;
+                }
+                let t = match joined.pop() {
+                    Some(t) => t,
+                    None => break,
+                };
+                game.predecessors(t, &into, work, &mut |p| {
+                    if inside[p] && proved[p] == 0 && !queued[p] {
+                        queued[p] = true;
+                        todo.push(p);
+                    }
+                });
+            }
+            let left: Vec<bool> = proved.iter().map(|&r| r > 0).collect();
+            if left == inside {
+                return proved;
+            }
+            inside = left;
+        }
+    }
+
+    impl Game {
+        /// Whether A has a ladder at state s towards `proved` inside `inside`
+        /// (see the section's head).
+        fn has_ladder(&self, s: usize, inside: &[bool], proved: &[u32], work: &mut u64) -> bool {
+            let (rows, cols) = self.moves(s);
+            // Skill i against reply j: B wins, or the game leaves Y.
+            let loses = |i: usize, j: usize| match self.round(s, i, j) {
+                (0, to) => !inside[to],
+                (o, _) => o < 0,
+            };
+            // A wins, or the game goes to a state proved before.
+            let progresses = |i: usize, j: usize| match self.round(s, i, j) {
+                (0, to) => proved[to] > 0,
+                (o, _) => o > 0,
+            };
+            let mut open = vec![true; cols];
+            let mut climbed = vec![false; rows];
+            loop {
+                // The next level: every skill not yet used that is safe against
+                // the replies still open.
+                let level: Vec<usize> = (0..rows)
+                    .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !loses(i, j)))
+                    .collect();
+                *work += (rows * cols) as u64;
+                let mut answered = false;
+                for (j, open) in open.iter_mut().enumerate() {
+                    if *open && level.iter().any(|&i| progresses(i, j)) {
+                        *open = false;
+                        answered = true;
+                    }
+                }
+                if !open.contains(&true) {
+                    return true;
+                }
+                if !answered {
+                    return false;
+                }
+                for i in level {
+                    climbed[i] = true;
+                }
+            }
+        }
+    }
+}
+use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
 
 // ---- iteration --------------------------------------------------------------
 
@@ -2047,252 +2272,6 @@ impl ReplyProcess {
     }
 }
 
-// ---- the proof (trusted): limit-sure wins and the exact check ---------------
-
-// Only this section decides what is proved for the unlimited game; the
-// search above (`certify`) only proposes strategies and potentials.
-
-// Where A wins with probability as close to 1 as it likes (docs/ji.md):
-// the largest set Y of states such that every state of Y is won by a
-// player who cannot move, or has, given the states of Y added before it,
-// a ladder of A's skills: level 0 loses nowhere and leaves Y against no
-// reply of B; each reply not yet answered meets a skill of the level that
-// wins or goes to an earlier state; level k + 1 loses and leaves Y only
-// against replies answered at levels 0..=k. A plays level k with weight
-// eps^k: against every reply, progress is then 1/eps times likelier than
-// loss, and the value is 1 on Y (a nested fixpoint as in de Alfaro,
-// Henzinger and Kupferman, "Concurrent reachability games").
-
-/// Per state, whether A wins limit-surely there (value exactly 1): 0 if
-/// not, else the order in which it joined X in the last round (1 first).
-/// Each inner fixpoint is a worklist: a state is looked at again only when
-/// a state it leads to joins X, so a round costs about states x moves.
-#[inline(never)]
-fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
-    let ns = game.states();
-    // Y starts as every state where A can move; states leave it until
-    // each one left is reached by its ladders.
-    let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
-    let into = game.entries();
-    loop {
-        // X: the states of Y proved so far, numbered in the order added.
-        let mut proved: Vec<u32> = vec![0; ns];
-        let mut added = 0;
-        let mut todo: Vec<usize> = Vec::new();
-        for s in (0..ns).rev() {
-            if inside[s] && game.moves(s).1 == 0 {
-                added += 1;
-                proved[s] = added;
-            } else if inside[s] {
-                todo.push(s);
-            }
-        }
-        let mut queued: Vec<bool> = inside.clone();
-        // States of X whose predecessors are not yet looked at again.
-        let mut joined: Vec<usize> = (0..ns).filter(|&s| proved[s] > 0).collect();
-        loop {
-            // Out of work: no state settled (a part of the fixpoint proves
-            // nothing).
-            if *work > game.budget(WORK) {
-                return vec![0; ns];
-            }
-            if let Some(s) = todo.pop() {
-                queued[s] = false;
-                if proved[s] == 0 && game.has_ladder(s, &inside, &proved, work) {
-                    added += 1;
-                    proved[s] = added;
-                    joined.push(s);
-                }
-                continue;
-            }
-            let t = match joined.pop() {
-                Some(t) => t,
-                None => break,
-            };
-            game.predecessors(t, &into, work, &mut |p| {
-                if inside[p] && proved[p] == 0 && !queued[p] {
-                    queued[p] = true;
-                    todo.push(p);
-                }
-            });
-        }
-        let left: Vec<bool> = proved.iter().map(|&r| r > 0).collect();
-        if left == inside {
-            return proved;
-        }
-        inside = left;
-    }
-}
-
-impl Game {
-    /// Whether A has a ladder at state s towards `proved` inside `inside`
-    /// (see the section's head).
-    fn has_ladder(&self, s: usize, inside: &[bool], proved: &[u32], work: &mut u64) -> bool {
-        let (rows, cols) = self.moves(s);
-        // Skill i against reply j: B wins, or the game leaves Y.
-        let loses = |i: usize, j: usize| match self.round(s, i, j) {
-            (0, to) => !inside[to],
-            (o, _) => o < 0,
-        };
-        // A wins, or the game goes to a state proved before.
-        let progresses = |i: usize, j: usize| match self.round(s, i, j) {
-            (0, to) => proved[to] > 0,
-            (o, _) => o > 0,
-        };
-        let mut open = vec![true; cols];
-        let mut climbed = vec![false; rows];
-        loop {
-            // The next level: every skill not yet used that is safe against
-            // the replies still open.
-            let level: Vec<usize> = (0..rows)
-                .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !loses(i, j)))
-                .collect();
-            *work += (rows * cols) as u64;
-            let mut answered = false;
-            for (j, open) in open.iter_mut().enumerate() {
-                if *open && level.iter().any(|&i| progresses(i, j)) {
-                    *open = false;
-                    answered = true;
-                }
-            }
-            if !open.contains(&true) {
-                return true;
-            }
-            if !answered {
-                return false;
-            }
-            for i in level {
-                climbed[i] = true;
-            }
-        }
-    }
-}
-
-impl Game {
-    /// The first step of A's limit-sure strategy at state s (won: see
-    /// `limit_wins`), in millionths: a skill of the ladder's level 0 that
-    /// makes progress against every reply, alone; else those of level 0
-    /// that make progress against some, evenly (the limit of weights
-    /// e^level as e -> 0). `None` if there is none (never seen).
-    fn ladder_move(&self, s: usize) -> Option<Vec<i64>> {
-        let (rows, cols) = self.moves(s);
-        let rank = |t: usize| self.won.get(t).copied().unwrap_or(0);
-        let (inside, before) = (|t| rank(t) > 0, |t| rank(t) > 0 && rank(t) < rank(s));
-        let safe = |i: usize| {
-            (0..cols)
-                .all(|j| !matches!(self.round(s, i, j), (o, to) if o < 0 || o == 0 && !inside(to)))
-        };
-        let progress = |i: usize, j: usize| matches!(self.round(s, i, j), (o, to) if o > 0 || o == 0 && before(to));
-        let level: Vec<usize> = (0..rows).filter(|&i| safe(i)).collect();
-        let mut units = vec![0i64; rows];
-        if let Some(&i) = level.iter().find(|&&i| (0..cols).all(|j| progress(i, j))) {
-            units[i] = 1_000_000;
-            return Some(units);
-        }
-        let useful: Vec<usize> =
-            level.into_iter().filter(|&i| (0..cols).any(|j| progress(i, j))).collect();
-        let k = useful.len() as i64;
-        for (at, &i) in useful.iter().enumerate() {
-            units[i] = 1_000_000 / k + if at == 0 { 1_000_000 % k } else { 0 };
-        }
-        (k > 0).then_some(units)
-    }
-}
-
-/// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
-/// times a reply's 1e16 expected rounds is far below 1e-7).
-const STRATEGY_BITS: u32 = 60;
-const GRID_BITS: u32 = 120;
-const GRID_ONE: i128 = 1 << GRID_BITS;
-
-/// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
-/// skill in req order, summing to exactly 2^STRATEGY_BITS.
-type Dyadic = Vec<u64>;
-
-// The exact check (docs/ji.md, "The certificate"). Given A's dyadic
-// stationary strategy x and a potential phi (grid units), it passes when
-// (1) |phi| <= 1 everywhere; phi <= the value where it is known: +-1 at a
-//     limit-sure win (`limit_wins`: A switches there to a strategy that
-//     wins with probability 1 - d), +-1 or 0 where a player cannot move;
-// (2) elsewhere x(s) is a distribution on A's usable skills (sum 2^60) and
-//     for every skill j that B can use,
-//       phi(s) <= sum_i x_i(s) (o_ij if skill i or j wins, else phi(next));
-// (3) phi <= 0 on Z, the largest set of states where B has a reply that
-//     never ends the game against x and stays in the set.
-// Then phi <= V, the unlimited game's value: against any play of B, the
-// potential of the current state (the payoff once the game ended) is a
-// bounded submartingale by (2), so it converges with E[limit] >= phi(s0);
-// a play that never ends stays, from some round on, in states with a
-// never-ending reply that stays there, a subset of Z, where phi <= 0 = the
-// payoff of endless play by (3); and where play reaches (1)'s states the
-// payoff is at least phi (limit-sure: at least phi - 2d, for every d).
-// All sums are of integers: with phi = hi * 2^60 + lo (0 <= lo < 2^60),
-// 2^60 phi(s) <= sum_i u_i v_i is phi(s) <= sum u_i hi_i + floor(sum u_i
-// lo_i / 2^60), and each sum stays below 2^121 in i128.
-
-/// Whether `phi` (grid units) is a proved lower bound on the unlimited
-/// game's value, A playing `x` (the section's head).
-#[inline(never)]
-fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
-    let ns = game.states();
-    let one = 1i128 << STRATEGY_BITS;
-    let split = |v: i128| (v >> STRATEGY_BITS, v & (one - 1));
-    // (1), and A's strategies are distributions.
-    for s in 0..ns {
-        if phi[s].abs() > GRID_ONE {
-            return false;
-        }
-        match game.known(s) {
-            Some(v) if phi[s] > v as i128 * GRID_ONE => return false,
-            Some(_) => {}
-            None => {
-                let rows = game.moves(s).0;
-                let sum: i128 = x[s].iter().map(|&u| i128::from(u)).sum();
-                if x[s].len() != rows || sum != one {
-                    return false;
-                }
-            }
-        }
-    }
-    // The support of x(s) against reply j: (A's weight, the outcome or
-    // the next state).
-    let played = |s: usize, j: usize| {
-        x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
-            let (o, to) = game.round(s, i, j);
-            (i128::from(u), game.ending(o, to), to)
-        })
-    };
-    // (2)
-    for s in (0..ns).filter(|&s| game.known(s).is_none()) {
-        for j in 0..game.moves(s).1 {
-            let (mut whole, mut part) = (0i128, 0i128);
-            for (u, ends, to) in played(s, j) {
-                let (hi, lo) = split(ends.unwrap_or_else(|| game.carried(phi[to])));
-                whole += u * hi;
-                part += u * lo;
-            }
-            if phi[s] > whole + (part >> STRATEGY_BITS) {
-                return false;
-            }
-        }
-    }
-    // (3): Z from every state where play goes on, shrunk to its largest
-    // fixed point.
-    let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
-    let mut shrunk = true;
-    while shrunk {
-        shrunk = false;
-        for s in 0..ns {
-            let stays = |j: usize| played(s, j).all(|(_, ends, to)| ends.is_none() && z[to]);
-            if z[s] && !(0..game.moves(s).1).any(stays) {
-                z[s] = false;
-                shrunk = true;
-            }
-        }
-    }
-    (0..ns).all(|s| !z[s] || phi[s] <= 0)
-}
-
 // ---- output -----------------------------------------------------------------
 
 /// Reads, solves and prints (also values that are not certified).
@@ -2443,6 +2422,37 @@ fn answer(
     match why {
         Some(why) => Err(Failure::NoExactAnswer(why)),
         None => Ok(()),
+    }
+}
+
+impl Game {
+    /// The first step of A's limit-sure strategy at state s (won: see
+    /// `limit_wins`), in millionths: a skill of the ladder's level 0 that
+    /// makes progress against every reply, alone; else those of level 0
+    /// that make progress against some, evenly (the limit of weights
+    /// e^level as e -> 0). `None` if there is none (never seen).
+    fn ladder_move(&self, s: usize) -> Option<Vec<i64>> {
+        let (rows, cols) = self.moves(s);
+        let rank = |t: usize| self.won.get(t).copied().unwrap_or(0);
+        let (inside, before) = (|t| rank(t) > 0, |t| rank(t) > 0 && rank(t) < rank(s));
+        let safe = |i: usize| {
+            (0..cols)
+                .all(|j| !matches!(self.round(s, i, j), (o, to) if o < 0 || o == 0 && !inside(to)))
+        };
+        let progress = |i: usize, j: usize| matches!(self.round(s, i, j), (o, to) if o > 0 || o == 0 && before(to));
+        let level: Vec<usize> = (0..rows).filter(|&i| safe(i)).collect();
+        let mut units = vec![0i64; rows];
+        if let Some(&i) = level.iter().find(|&&i| (0..cols).all(|j| progress(i, j))) {
+            units[i] = 1_000_000;
+            return Some(units);
+        }
+        let useful: Vec<usize> =
+            level.into_iter().filter(|&i| (0..cols).any(|j| progress(i, j))).collect();
+        let k = useful.len() as i64;
+        for (at, &i) in useful.iter().enumerate() {
+            units[i] = 1_000_000 / k + if at == 0 { 1_000_000 % k } else { 0 };
+        }
+        (k > 0).then_some(units)
     }
 }
 
