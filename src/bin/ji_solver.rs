@@ -971,15 +971,10 @@ const GEOMETRIC_REST: f64 = 1e-9;
 fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule) -> Solution {
     let ns = game.states();
     let mut stage = Stage::default();
-    let (mut old, mut new) = (vec![0.0; ns], vec![0.0; ns]);
     // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
     // a certificate gives it. Its values +-1 come first, with no numbers.
     let unlimited = rounds == 0 && game.keep == 1.0;
-    // R = 0, p > 0: a contraction, proved by iteration or by a certificate.
-    let discounted = rounds == 0 && !unlimited;
     let mut game = game.clone();
-    // Several layers are certified a layer and its mirror at a time.
-    let layered = game.layers.len() > 1;
     if unlimited {
         game.won = limit_wins(&game, &mut stage.work);
     }
@@ -989,118 +984,32 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // negated transpose).
     let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
     let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
-    // Later rounds add at most change * (keep + keep^2 + ...).
-    let tail = game.keep / (1.0 - game.keep);
-    let (mut done, mut last) = (0u64, f64::INFINITY);
-    // The largest change of rounds 1, 2, 4, 8, ...
-    let mut changes = Vec::new();
-    let mut note = String::new();
     // Past the certificates' size only what is known is proved: no
     // iteration (its values would prove nothing).
-    let beyond = unlimited && game.width() > MAX_CERTIFY_CAP + 1;
-    // The narrowest certificate over the queried states, and whether it is
-    // narrow enough.
-    // The narrowest certificate so far; proved once its width is at most
-    // CERTIFIED (the search stops there).
-    let mut best: Option<(f64, Certificate)> = None;
-    // How far V_R (or lim V_k) may be from the values after `done` rounds.
-    let mut rest = 0.0;
-    let warning = if beyond {
-        let open = queried.iter().any(|&s| exact(s).is_none());
-        let limit = format!("certificates are made for C <= {MAX_CERTIFY_CAP} only");
-        open.then_some(limit)
-    } else {
-        loop {
-            if rounds > 0 && done == rounds {
-                break None;
-            }
-            let change = game.sweep(&old, &mut new, &mut stage, COARSE);
-            let mut converged = false;
-            let left = if rounds > 0 { rounds - done } else { u64::MAX };
-            if let Some(change) = change {
-                std::mem::swap(&mut old, &mut new);
-                done += 1;
-                last = change;
-                // A fixed point stays fixed.
-                let left = left - u64::from(rounds > 0);
-                converged =
-                    change == 0.0 || !unlimited && change * tail.min(left as f64) < CONVERGED;
-                if done.is_power_of_two() {
-                    changes.push(change);
-                }
-                // Huge R, p = 0: a change below GEOMETRIC_CHANGE shrinking at a
-                // rate rho (since round 2^j <= done / 2) adds at most change rho
-                // / (1 - rho) (an extrapolation, not a proof).
-                let huge = rounds > 0 && left > GEOMETRIC_LEFT;
-                if huge && change < GEOMETRIC_CHANGE && done >= GEOMETRIC_FROM {
-                    let j = 63 - (done / 2).leading_zeros();
-                    let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
-                    converged |= rho < 1.0 && change * rho / (1.0 - rho) < GEOMETRIC_REST;
-                }
-            } else {
-                // Out of work: the rounds left move each value by at most the
-                // last change per round (T is nonexpansive, a keep-contraction).
-                rest = if done == 0 { f64::INFINITY } else { last * tail.min(left as f64) };
-            }
-            let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
-            if unlimited && (change.is_none() || converged || checkpoint) {
-                let last_call = change.is_none() || converged;
-                let passes = schedule.passes(last_call);
-                let cert = match layered {
-                    true => certify_layers(game, &old, &mut stage, passes, queried),
-                    false => certify(game, &old, &mut stage, passes, queried),
-                };
-                if let Some(cert) = cert {
-                    let width = cert.width(game, queried);
-                    if best.as_ref().map_or(true, |b| width < b.0) {
-                        best = Some((width, cert));
-                    }
-                    if width <= CERTIFIED {
-                        break None;
-                    }
-                    note = format!("; certified bounds {width:.1e} wide");
-                }
-            }
-            // The discounted game: where the contraction's bound would take
-            // too long, strategies proved as in the unlimited game.
-            let slow = checkpoint && tail >= SLOW_TAIL || change.is_none();
-            if discounted && !converged && slow {
-                let passes = DISCOUNTED.to_vec();
-                let cert = match layered {
-                    true => certify_layers(game, &old, &mut stage, passes, queried),
-                    false => certify(game, &old, &mut stage, passes, queried),
-                };
-                if let Some(cert) = cert {
-                    let width = cert.width(game, queried);
-                    if best.as_ref().map_or(true, |b| width < b.0) {
-                        best = Some((width, cert));
-                    }
-                    if width <= DISCOUNTED_CERTIFIED {
-                        break None;
-                    }
-                }
-            }
-            if change.is_none() {
-                break Some(format!(
-                "out of work after {done} rounds: the last one moved the values by {last:.1e}{note}"));
-            }
-            if converged {
-                break unlimited.then(|| format!("not certified after {done} rounds{note}"));
-            }
+    let it = match unlimited && game.width() > MAX_CERTIFY_CAP + 1 {
+        true => {
+            let open = queried.iter().any(|&s| exact(s).is_none());
+            let limit = format!("certificates are made for C <= {MAX_CERTIFY_CAP} only");
+            let zero = vec![0.0; ns];
+            let warning = open.then_some(limit);
+            Iterated { old: zero.clone(), new: zero, done: 0, rest: 0.0, best: None, warning }
         }
+        false => iterate(game, rounds, queried, schedule, &mut stage),
     };
+    let (old, best) = (&it.old, &it.best);
     // The stage games' accuracy: each value may be off by half its gap,
     // which later rounds carry on shrunk by keep (with a certificate it no
     // longer matters).
     let gap = if unlimited { 0.0 } else { stage.worst_gap };
-    let warning = warning.or_else(|| {
+    let warning = it.warning.or_else(|| {
         (gap > STAGE_GAP).then(|| format!("a stage game was solved only to within {gap:.1e}"))
     });
-    let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(done as f64);
-    let around = |s: usize| exact(s).map_or(Bounds::around(old[s], rest + carried), Bounds::exact);
-    let bounds: Vec<Bounds> = match &best {
+    let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(it.done as f64);
+    let around =
+        |s: usize| exact(s).map_or(Bounds::around(old[s], it.rest + carried), Bounds::exact);
+    let bounds: Vec<Bounds> = match best {
         // The discounted game: a certificate, and the contraction's bounds.
-        Some((_, cert)) if discounted && warning.is_some() => {
+        Some((_, cert)) if !unlimited && warning.is_some() => {
             (0..ns).map(|s| cert.bounds(game, s).within(around(s))).collect()
         }
         Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
@@ -1116,11 +1025,117 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
     // `new` is V_{R-1} (partial when out of work).
     let next = match warning {
-        None if rounds > 0 => new,
+        None if rounds > 0 => it.new,
         _ => values.clone(),
     };
-    let certificate = best.filter(|b| unlimited && b.0 <= CERTIFIED).map(|b| b.1);
+    let certificate = it.best.filter(|b| unlimited && b.0 <= CERTIFIED).map(|b| b.1);
     Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
+}
+
+/// What `iterate` reached.
+struct Iterated {
+    /// The values after `done` rounds, and those of the round before
+    /// (V_{R-1}; partial when out of work).
+    old: Vec<f64>,
+    new: Vec<f64>,
+    done: u64,
+    /// How far V_R (or lim V_k) may be from `old`.
+    rest: f64,
+    /// The narrowest certificate so far and its width at queried states.
+    best: Option<(f64, Certificate)>,
+    /// Why the values are not certified.
+    warning: Option<String>,
+}
+
+/// Value iteration, with the certificates of the unlimited game (and of a
+/// slow discounted one) tried along the way.
+#[inline(never)]
+fn iterate(
+    game: &Game,
+    rounds: u64,
+    queried: &[usize],
+    schedule: &Schedule,
+    stage: &mut Stage,
+) -> Iterated {
+    let ns = game.states();
+    let (mut old, mut new) = (vec![0.0; ns], vec![0.0; ns]);
+    let unlimited = rounds == 0 && game.keep == 1.0;
+    // R = 0, p > 0: a contraction, proved by iteration or by a certificate.
+    let discounted = rounds == 0 && !unlimited;
+    // Later rounds add at most change * (keep + keep^2 + ...).
+    let tail = game.keep / (1.0 - game.keep);
+    let (mut done, mut last) = (0u64, f64::INFINITY);
+    // The largest change of rounds 1, 2, 4, 8, ...
+    let mut changes = Vec::new();
+    let mut note = String::new();
+    // The narrowest certificate so far; proved once its width is at most
+    // CERTIFIED (the search stops there).
+    let mut best: Option<(f64, Certificate)> = None;
+    let mut rest = 0.0;
+    let warning = loop {
+        if rounds > 0 && done == rounds {
+            break None;
+        }
+        let change = game.sweep(&old, &mut new, stage, COARSE);
+        let mut converged = false;
+        let left = if rounds > 0 { rounds - done } else { u64::MAX };
+        if let Some(change) = change {
+            std::mem::swap(&mut old, &mut new);
+            done += 1;
+            last = change;
+            // A fixed point stays fixed.
+            let left = left - u64::from(rounds > 0);
+            converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < CONVERGED;
+            if done.is_power_of_two() {
+                changes.push(change);
+            }
+            // Huge R, p = 0: a change below GEOMETRIC_CHANGE shrinking at a
+            // rate rho (since round 2^j <= done / 2) adds at most change rho
+            // / (1 - rho) (an extrapolation, not a proof).
+            let huge = rounds > 0 && left > GEOMETRIC_LEFT;
+            if huge && change < GEOMETRIC_CHANGE && done >= GEOMETRIC_FROM {
+                let j = 63 - (done / 2).leading_zeros();
+                let rho = (change / changes[j as usize]).powf(1.0 / (done - (1 << j)) as f64);
+                converged |= rho < 1.0 && change * rho / (1.0 - rho) < GEOMETRIC_REST;
+            }
+        } else {
+            // Out of work: the rounds left move each value by at most the
+            // last change per round (T is nonexpansive, a keep-contraction).
+            rest = if done == 0 { f64::INFINITY } else { last * tail.min(left as f64) };
+        }
+        let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
+        let last_call = change.is_none() || converged;
+        // The discounted game where the contraction's bound would take too
+        // long: strategies proved as in the unlimited game.
+        let slow = checkpoint && tail >= SLOW_TAIL || change.is_none();
+        let (passes, target) = match () {
+            _ if unlimited && (last_call || checkpoint) => (schedule.passes(last_call), CERTIFIED),
+            _ if discounted && !converged && slow => (DISCOUNTED.to_vec(), DISCOUNTED_CERTIFIED),
+            _ => (Vec::new(), 0.0),
+        };
+        if !passes.is_empty() {
+            if let Some(cert) = (Search { game, table: &old, passes, queried }).certify(stage) {
+                let width = cert.width(game, queried);
+                if best.as_ref().map_or(true, |b| width < b.0) {
+                    best = Some((width, cert));
+                }
+                if width <= target {
+                    break None;
+                }
+                if unlimited {
+                    note = format!("; certified bounds {width:.1e} wide");
+                }
+            }
+        }
+        if change.is_none() {
+            let why = format!("the last one moved the values by {last:.1e}{note}");
+            break Some(format!("out of work after {done} rounds: {why}"));
+        }
+        if converged {
+            break unlimited.then(|| format!("not certified after {done} rounds{note}"));
+        }
+    };
+    Iterated { old, new, done, rest, best, warning }
 }
 
 /// The discounted game (R = 0, p > 0) is certified where 1 / (1 - keep) is
@@ -1416,16 +1431,32 @@ const ESTIMATE_SETTLED: f64 = 1e-15;
 const ESTIMATE_ROUNDS: f64 = 1e9;
 const SPARSE_SLACK: f64 = (1u128 << 70) as f64;
 
+/// What one call of `certify` searches with: the game (a table, or a
+/// layer and its mirror), the iterated values, the strategies to try (a
+/// `Schedule`'s passes) and the queried states (the rescue passes run only
+/// while one is open).
+struct Search<'a> {
+    game: &'a Game,
+    table: &'a [f64],
+    passes: Vec<Pass>,
+    queried: &'a [usize],
+}
+
+impl Search<'_> {
+    /// `certify`, or `certify_layers` for several lost-set pairs.
+    fn certify(&self, stage: &mut Stage) -> Option<Certificate> {
+        match self.game.layers.len() > 1 {
+            true => certify_layers(self, stage),
+            false => certify(self, stage),
+        }
+    }
+}
+
 /// Proves bounds for the unlimited game from the iterated values `table`
 /// (see the section's head); `None` if no strategy passed the check.
 #[inline(never)]
-fn certify(
-    game: &Game,
-    table: &[f64],
-    stage: &mut Stage,
-    passes: Vec<Pass>,
-    queried: &[usize],
-) -> Option<Certificate> {
+fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
+    let (game, table, queried) = (search.game, search.table, search.queried);
     let ns = game.states();
     if game.width() > MAX_CERTIFY_CAP + 1 {
         return None;
@@ -1438,7 +1469,7 @@ fn certify(
     let start = stage.work;
     let everywhere: Vec<usize> = (0..ns).collect();
     let mut newton: Option<NewtonValues> = None;
-    for pass in passes {
+    for &pass in &search.passes {
         // Past the budget the rest is skipped, but for the rescue passes
         // (no budget; the others' budgets only grow along the schedule).
         let budget = game.budget(pass.budget);
@@ -1515,13 +1546,8 @@ fn certify(
 /// strategy per state (the best pass's there) with the bounds `proves`
 /// passes for it, so that the whole proof is one stationary strategy.
 #[inline(never)]
-fn certify_layers(
-    game: &Game,
-    table: &[f64],
-    stage: &mut Stage,
-    passes: Vec<Pass>,
-    queried: &[usize],
-) -> Option<Certificate> {
+fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
+    let (game, table, queried) = (search.game, search.table, search.queried);
     let (ns, size) = (game.states(), game.width() * game.width());
     let mut lower = vec![-GRID_ONE; ns];
     let mut strategy: Vec<Dyadic> = vec![Vec::new(); ns];
@@ -1542,7 +1568,9 @@ fn certify_layers(
             let states = part.states();
             let asked: Vec<usize> = (0..states).filter(|&s| queried.contains(&global(s))).collect();
             let table: Vec<f64> = (0..states).map(|s| table[global(s)]).collect();
-            let cert = match certify(&part, &table, stage, passes.clone(), &asked) {
+            let passes = search.passes.clone();
+            let one = Search { game: &part, table: &table, passes, queried: &asked };
+            let cert = match certify(&one, stage) {
                 Some(cert) => cert,
                 None => continue,
             };
