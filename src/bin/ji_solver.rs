@@ -2350,102 +2350,22 @@ fn answer(
     let layer = |lost: [u64; 2]| game.layers.iter().position(|l| l.lost == lost).unwrap_or(0);
     let queried: Vec<usize> =
         prob.queries.iter().map(|q| (layer(q.lost) * w + q.a) * w + q.b).collect();
-    let name = |x: usize| String::from_utf8_lossy(prob.variant.skills[x].name);
-    // The skills of positive weight, in the variant's order: A's (side 0)
-    // or B's kept skills at state s.
-    let shown = |units: &[i64], s: usize, side: usize| {
-        let kept = &game.layers[game.at(s).0].kept[side];
-        let mut shown: Vec<(usize, i64)> =
-            units.iter().enumerate().map(|(i, &u)| (game.order[kept[i]], u)).collect();
-        shown.retain(|e| e.1 > 0);
-        shown.sort_unstable_by_key(|e| e.0);
-        shown
-    };
-    // A state as its lines write it: `a b`, and in a variant with lasting
-    // effects `lost i names.. j names..` after it.
-    // (`sep` between the counts: a space, or `, ` in a message.)
-    let state = |s: usize, sep: &str| {
-        let (l, a, b) = game.at(s);
-        let mut text = format!("{a}{sep}{b}");
-        if !prob.variant.lasting.is_empty() {
-            text += " lost";
-            for set in game.layers[l].lost {
-                text += &format!(" {}", set.count_ones());
-                for x in (0..n).filter(|&x| set >> x & 1 == 1) {
-                    text += &format!(" {}", name(x));
-                }
-            }
-        }
-        text
-    };
     let solution = solve_table(&game, prob.rounds, &queried, schedule);
+    let print = Printer { variant: &prob.variant, game: &solution.game };
     let mut text = String::new();
     let mut stage = Stage::default();
     for &s in &queried {
         text.push_str(&format_value(solution.values[s]));
         text.push('\n');
-        if !options.strategy {
-            continue;
-        }
-        let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        if let StageGame::Matrix { rows: r, cols: c } =
-            game.build_stage(s, &solution.next, &mut stage)
-        {
-            stage.strategies(r, c, COARSE);
-            xs = shown_strategy(&stage.best_x, &stage.m, c);
-            ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
-            // A limit-sure win: its winner's first step, not a move that
-            // merely keeps the value 1 (such as charging forever).
-            match solution.game.settled(s) {
-                Some(v) if v > 0.0 => xs = solution.game.ladder_move(s).unwrap_or(xs),
-                Some(_) => ys = solution.game.ladder_move(game.mirror(s)).unwrap_or(ys),
-                None => {}
-            }
-        }
-        for (side, who, units) in [(0, "A:", xs), (1, "B:", ys)] {
-            text.push_str(who);
-            for (i, u) in shown(&units, s, side) {
-                let (whole, part) = (u / 1_000_000, u % 1_000_000);
-                text += &format!(" {} {}.{:06}", name(i), whole, part);
-            }
-            text.push('\n');
-        }
-        // The proof: a limit-sure win alone, or A's strategies and B's (A's
-        // mirrored), where states settled by a limit-sure win (with their
-        // winner) end it, each `limit` line once.
-        let mut limits: Vec<String> = Vec::new();
-        if let Some(v) = solution.game.settled(s) {
-            let winner = if v > 0.0 { "A" } else { "B" };
-            text += &format!("limit {winner} {}\n", state(s, " "));
-        } else if let Some(cert) = &solution.certificate {
-            for (keyword, from) in [("lower", s), ("upper", game.mirror(s))] {
-                let x = &cert.strategies[cert.pass_of[from]];
-                let lower = keyword == "lower";
-                for s in reachable(&solution.game, x, from) {
-                    let shown_at = state(if lower { s } else { game.mirror(s) }, " ");
-                    if let Some(v) = solution.game.settled(s) {
-                        let winner = if (v > 0.0) == lower { "A" } else { "B" };
-                        let line = format!("limit {winner} {shown_at}\n");
-                        if !limits.contains(&line) {
-                            text += &line;
-                            limits.push(line);
-                        }
-                        continue;
-                    }
-                    text += &format!("{keyword} {shown_at}");
-                    let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
-                    for (i, u) in shown(&units, s, 0) {
-                        text += &format!(" {} {}", name(i), u);
-                    }
-                    text.push('\n');
-                }
-            }
+        if options.strategy {
+            print.strategies(s, &solution.next, &mut stage, &mut text);
+            print.proof(s, solution.certificate.as_ref(), &mut text);
         }
     }
     let (bounds, tolerance) = (&solution.bounds, solution.tolerance);
-    let why = solution
-        .warning
-        .map(|why| open_states(bounds, &queried, tolerance, &state, &mut text, why));
+    let why = solution.warning.map(|why| {
+        open_states(bounds, &queried, tolerance, &|s, sep| print.state(s, sep), &mut text, why)
+    });
     out.write_all(text.as_bytes()).map_err(unwritable)?;
     match why {
         Some(why) => Err(Failure::NoExactAnswer(why)),
@@ -2481,6 +2401,114 @@ impl Game {
             units[i] = 1_000_000 / k + if at == 0 { 1_000_000 % k } else { 0 };
         }
         (k > 0).then_some(units)
+    }
+}
+
+/// Writes a query's `--strategy` lines.
+struct Printer<'a> {
+    variant: &'a Variant<'a>,
+    /// The game solved (with its limit-sure wins).
+    game: &'a Game,
+}
+
+impl Printer<'_> {
+    fn name(&self, x: usize) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.variant.skills[x].name)
+    }
+
+    /// The skills of positive weight, in the variant's order: A's (side 0)
+    /// or B's kept skills at state s.
+    fn shown(&self, units: &[i64], s: usize, side: usize) -> Vec<(usize, i64)> {
+        let game = self.game;
+        let kept = &game.layers[game.at(s).0].kept[side];
+        let mut shown: Vec<(usize, i64)> =
+            units.iter().enumerate().map(|(i, &u)| (game.order[kept[i]], u)).collect();
+        shown.retain(|e| e.1 > 0);
+        shown.sort_unstable_by_key(|e| e.0);
+        shown
+    }
+
+    /// A state as its lines write it: `a b`, and in a variant with lasting
+    /// effects `lost i names.. j names..` after it (`sep` between the
+    /// counts: a space, or `, ` in a message).
+    fn state(&self, s: usize, sep: &str) -> String {
+        let (l, a, b) = self.game.at(s);
+        let mut text = format!("{a}{sep}{b}");
+        if !self.variant.lasting.is_empty() {
+            text += " lost";
+            for set in self.game.layers[l].lost {
+                text += &format!(" {}", set.count_ones());
+                for x in (0..self.game.n).filter(|&x| set >> x & 1 == 1) {
+                    text += &format!(" {}", self.name(x));
+                }
+            }
+        }
+        text
+    }
+
+    /// The `A:` and `B:` lines: the first round's strategies on `next`.
+    fn strategies(&self, s: usize, next: &[f64], stage: &mut Stage, text: &mut String) {
+        let game = self.game;
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        if let StageGame::Matrix { rows: r, cols: c } = game.build_stage(s, next, stage) {
+            stage.strategies(r, c, COARSE);
+            xs = shown_strategy(&stage.best_x, &stage.m, c);
+            ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
+            // A limit-sure win: its winner's first step, not a move that
+            // merely keeps the value 1 (such as charging forever).
+            match game.settled(s) {
+                Some(v) if v > 0.0 => xs = game.ladder_move(s).unwrap_or(xs),
+                Some(_) => ys = game.ladder_move(game.mirror(s)).unwrap_or(ys),
+                None => {}
+            }
+        }
+        for (side, who, units) in [(0, "A:", xs), (1, "B:", ys)] {
+            text.push_str(who);
+            for (i, u) in self.shown(&units, s, side) {
+                let (whole, part) = (u / 1_000_000, u % 1_000_000);
+                *text += &format!(" {} {}.{:06}", self.name(i), whole, part);
+            }
+            text.push('\n');
+        }
+    }
+
+    /// The unlimited game's proof: a limit-sure win alone, or A's
+    /// strategies and B's (A's mirrored), where states settled by a
+    /// limit-sure win (with their winner) end it, each `limit` line once.
+    fn proof(&self, s: usize, cert: Option<&Certificate>, text: &mut String) {
+        let game = self.game;
+        if let Some(v) = game.settled(s) {
+            let winner = if v > 0.0 { "A" } else { "B" };
+            *text += &format!("limit {winner} {}\n", self.state(s, " "));
+            return;
+        }
+        let cert = match cert {
+            Some(cert) => cert,
+            None => return,
+        };
+        let mut limits: Vec<String> = Vec::new();
+        for (keyword, from) in [("lower", s), ("upper", game.mirror(s))] {
+            let x = &cert.strategies[cert.pass_of[from]];
+            let lower = keyword == "lower";
+            for s in reachable(game, x, from) {
+                let shown_at = self.state(if lower { s } else { game.mirror(s) }, " ");
+                if let Some(v) = game.settled(s) {
+                    let winner = if (v > 0.0) == lower { "A" } else { "B" };
+                    let line = format!("limit {winner} {shown_at}\n");
+                    if !limits.contains(&line) {
+                        *text += &line;
+                        limits.push(line);
+                    }
+                    continue;
+                }
+                *text += &format!("{keyword} {shown_at}");
+                let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
+                for (i, u) in self.shown(&units, s, 0) {
+                    *text += &format!(" {} {}", self.name(i), u);
+                }
+                text.push('\n');
+            }
+        }
     }
 }
 
