@@ -1,25 +1,19 @@
-//! 集 (波波攒) solver (`HELP`; counts are capped at C = max req). V_0 = 0,
-//! V_k(s) = value of the stage game at s: moves that end the game pay +-1,
-//! others (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 with
-//! p > 0 for lim V_k; R = 0, p = 0 for the unlimited game's value (not
-//! always lim V_k but lim of the p -> 0 answers), proved by an exact check
-//! (`proves`, the only trusted code with the values +-1 of limit-sure wins,
-//! `limit_wins`; `certify` searches). Exit 3 prints no number outside what
-//! is proved. No clock: work is counted, so an input gives the same bytes
-//! on every machine.
+//! 集 (波波攒) solver (`HELP`; docs/ji.md has the model and the proofs).
+//! R > 0 asks for V_R, R = 0 with p > 0 for the discounted game's value, R = 0
+//! with p = 0 for the unlimited game's (not always lim V_k). Exit 3 prints no
+//! number outside what is proved. No clock: work is counted, so an input gives
+//! the same bytes on every machine.
 //!
-//! The file, top-down: input (`parse_problem`); model (`Game`, its rules
-//! `next` and `build_stage`); iteration (`solve_table`, `sweep`, the stage
-//! games `Stage`); certify (`certify`, `Certificate`, its `Schedule` of
-//! passes, their sources, B's best reply `ReplyProcess`); the trusted
-//! proof (`limit_wins`, `proves`); output (`solve`, `answer`); command
-//! line (`HELP`, `Options`); then the blocks shared with other programs
-//! (copies of src/shared/*.rs: `show`, the variant format, the simplex,
-//! `Lu`, the argument parser, `main`).
-//!
-//! `#[inline(never)]` marks functions called from one place or two: it
-//! keeps the compile under scripts/check-pasteable's guard (bench/RESULTS.md,
-//! "ji_solver's tuned constants", as for every measured constant here).
+//! The file, top-down: input (`parse_problem`, `keep_units`); model (`Game`,
+//! `Layer`); rules (`next`, `round`, `predecessors`, `build_stage`); `mod
+//! proof`, the only trusted code (`limit_wins`, `proves`, `carried`);
+//! iteration (`solve_table`, `iterate`, `sweep`); stage games (`Stage`);
+//! certify, the untrusted search (`Search`, `certify`, `certify_layers`,
+//! `Certificate`, the `Schedule` of passes, Newton's `newton_values`, B's best
+//! reply `ReplyProcess`, dense or by `estimate`); output (`answer`, `Printer`,
+//! `open_states`, shown strategies); command line (`HELP`, `Options`); then
+//! the shared blocks (copies of src/shared/*.rs). `#[inline(never)]` keeps the
+//! compile under the pasteable guard; measured constants: bench/RESULTS.md.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -103,9 +97,7 @@ fn parse_percent(text: &[u8]) -> Option<f64> {
     std::str::from_utf8(text).ok()?.parse::<f64>().ok()
 }
 
-/// 1 - p/100 exactly from p's digits, as the least and the most multiple
-/// of 2^-STRATEGY_BITS around it: [floor, ceil] in units of 2^-60 (the
-/// discounted game's proof, `Game::carried`).
+/// 1 - p/100 from p's digits exactly: [floor, ceil] of it times 2^60.
 fn keep_units(text: &[u8]) -> [i128; 2] {
     let point = text.iter().position(|&c| c == b'.').unwrap_or(text.len());
     let digits: Vec<u8> = text.iter().filter(|c| c.is_ascii_digit()).map(|c| c - b'0').collect();
@@ -129,9 +121,7 @@ fn keep_units(text: &[u8]) -> [i128; 2] {
 /// The most digits after the point of p that `--strict` accepts.
 const PERCENT_DECIMALS: usize = 3;
 
-/// With --strict, p as the statement writes it: an integer part without a
-/// leading zero, then at most [`PERCENT_DECIMALS`] digits after a point
-/// (at least one if there is a point).
+/// With --strict: no leading zero, at most PERCENT_DECIMALS after a point.
 fn plain_percent(text: &[u8]) -> bool {
     let (whole, fraction) = match text.iter().position(|&c| c == b'.') {
         Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
@@ -165,9 +155,8 @@ struct Query {
 /// or the end would be, so a query without it reads as before.
 const LOST: &[u8] = b"lost";
 
-/// Reads query t's `lost i a_1 .. a_i j b_1 .. b_j` if it follows: A's and
-/// B's lost skills, each a set that lasting effects can take (a union of
-/// taken lists).
+/// Reads query t's `lost i a_1 .. j b_1 ..` if it follows: each a union of
+/// taken lists.
 #[inline(never)]
 fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], Failure> {
     let mut lost = [0u64; 2];
@@ -255,9 +244,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
         }
     };
     if lx.strict && !plain_percent(pt.text) {
-        // The package's statement: no sign, exponent or leading zero, at
-        // most three digits after the point (`0`, `0.5`, `2.50`, `100.000`);
-        // a judge's validator must refuse `2.5000` and `02.5`.
+        // The statement's p: a validator must refuse `2.5000` and `02.5`.
         let at = pt.text.as_ptr() as usize - input.as_ptr() as usize;
         let what = format!(
             "draw probability p `{}`: digits without a leading zero, and at most {} after the point",
@@ -306,11 +293,9 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
 
 // ---- model ------------------------------------------------------------------
 
-/// The game as the solver sees it: skills sorted by req, so that the skills
-/// a side still has and can use with c 集 are a prefix of its list. A state
-/// is the counts and the lost-set pair (a layer): s = layer * (C+1)^2 + a *
-/// (C+1) + b. Lost sets only grow: a round that takes skills leads to a
-/// layer of larger lost sets.
+/// The game: skills sorted by req (the usable ones a prefix). A state is
+/// s = layer * (C+1)^2 + a * (C+1) + b, a layer a lost-set pair; lost sets
+/// only grow.
 #[derive(Clone)]
 struct Game {
     n: usize,
@@ -320,22 +305,17 @@ struct Game {
     delta: Vec<i64>,
     /// outcome[i * n + j]: +1 if skill i beats skill j, -1 if j beats i.
     outcome: Vec<i8>,
-    /// 1 - p/100: the chance an unfinished round is not called off, and
-    /// exactly, within [lo, hi] / 2^60 (the proof's; 1 in the unlimited
-    /// game).
+    /// 1 - p/100, and exactly within keep_units / 2^60 (1 when unlimited).
     keep: f64,
     keep_units: [i128; 2],
     /// The variant's index of each skill.
     order: Vec<usize>,
     /// The lost-set pairs reachable from the queried ones and their mirrors.
     layers: Vec<Layer>,
-    /// The unlimited game only: per state, 0 if A does not win
-    /// limit-surely there, else when it joined the set (`limit_wins`, 1
-    /// first; B wins where A does at the mirrored state).
+    /// Unlimited game: per state, 0, or when A's limit-sure win joined.
     won: Vec<u32>,
-    /// A game of some layers only (`certify_layers`): per state of the
-    /// whole game, the value the rounds that leave these layers reach (a
-    /// proved lower bound L, and the midpoint of [L, H] for strategies).
+    /// Some layers only (`Game::part`): per whole-game state, where rounds
+    /// leaving them end (proved L, and the midpoint for strategies).
     outside_lower: Vec<i128>,
     outside: Vec<f64>,
 }
@@ -343,9 +323,7 @@ struct Game {
 /// One lost-set pair (A's, B's) and what it leaves each side.
 #[derive(Clone)]
 struct Layer {
-    /// Per side (A, B): the skills lost (bits of the variant's indexes),
-    /// the skills kept (ids in req order), and per count how many of them
-    /// are usable.
+    /// Per side: the lost bits, the kept skills (req order), usable per count.
     lost: [u64; 2],
     kept: [Vec<usize>; 2],
     usable: [Vec<usize>; 2],
@@ -360,9 +338,8 @@ struct Layer {
 const MAX_LAYERS: usize = 1024;
 
 impl Game {
-    /// The game over the lost-set pairs reachable from `lost` (A's, B's
-    /// lost skills as bits of the variant's indexes) and their mirrors;
-    /// `None` past `MAX_LAYERS`.
+    /// The game over the lost-set pairs reachable from `lost` and their
+    /// mirrors; `None` past `MAX_LAYERS`.
     #[inline(never)]
     fn new(v: &Variant<'_>, cap: i64, keep: f64, lost: &[[u64; 2]]) -> Option<Game> {
         let n = v.skills.len();
@@ -476,11 +453,9 @@ impl Game {
         (layer.usable[0][a], layer.usable[1][b])
     }
 
-    /// The value at state s where a player cannot move. Reading (the
-    /// statement is silent; its referee says "an illegal move that would
-    /// have won is still ILLEGAL" and "a variant with no req-0 skill gives
-    /// ILLEGAL AB 1"): a player with no usable skill cannot move and loses;
-    /// if neither can move, a draw.
+    /// Where a player cannot move. Reading (the statement is silent; its
+    /// referee: "a variant with no req-0 skill gives ILLEGAL AB 1"): who cannot
+    /// move loses; neither can: a draw.
     fn decided(&self, s: usize) -> Option<f64> {
         match self.moves(s) {
             (0, 0) => Some(0.0),
@@ -523,10 +498,8 @@ impl Game {
         (c as i64).saturating_add(self.delta[i]).clamp(0, self.cap as i64) as usize
     }
 
-    /// A's move i against B's move j at state s (indexes into the skills
-    /// each side kept): +1 or -1 if one beats the other and the game ends,
-    /// else 0 and the next state ("otherwise both deltas apply", and a
-    /// lasting effect takes its skills for the rest of the game).
+    /// A's kept move i against B's j at s: +-1 if one beats the other, else 0
+    /// and the next state (deltas, and lasting effects' takes).
     fn round(&self, s: usize, i: usize, j: usize) -> (i8, usize) {
         let (l, a, b) = self.at(s);
         let layer = &self.layers[l];
@@ -584,9 +557,7 @@ impl Game {
         }
     }
 
-    /// The game of the layers `members` (a layer and its mirror) alone:
-    /// rounds that leave them end at the values `outside_lower` and
-    /// `outside` of the whole game's states.
+    /// The game of the layers `members` alone (rounds leaving them end).
     #[inline(never)]
     fn part(&self, members: &[usize], outside_lower: Vec<i128>, outside: Vec<f64>) -> Game {
         let size = self.width() * self.width();
@@ -603,9 +574,8 @@ impl Game {
         Game { layers, won, outside_lower, outside, ..self.clone() }
     }
 
-    /// Builds the stage game at state s into `stage.m` given the values
-    /// `next` of the states one round later: rows are A's skills, columns
-    /// B's; or the value where a player cannot move.
+    /// The stage game at s into `stage.m` (rows A's skills) on the values
+    /// `next` one round later, or the value where a player cannot move.
     fn build_stage(&self, s: usize, next: &[f64], stage: &mut Stage) -> StageGame {
         // "needs at least `req` 集": the usable skills, a prefix by req.
         if let Some(v) = self.decided(s) {
@@ -621,9 +591,8 @@ impl Game {
         for (i, &x) in layer.kept[0][..rows].iter().enumerate() {
             let (row, then) = (self.next(a, x), &layer.then[i * layer.kept[1].len()..]);
             for (j, &y) in layer.kept[1][..cols].iter().enumerate() {
-                // "If one side's skill beats the other's, that side wins
-                // and the game ends", else the next round is played with
-                // probability 1 - p/100.
+                // "If one side's skill beats the other's, that side wins", else the
+                // next round is played with probability 1 - p/100.
                 let o = self.outcome[x * self.n + y];
                 let to = (then[j] * w + row) * w + self.next(b, y);
                 stage.m.push(if o != 0 { f64::from(o) } else { self.keep * later(to) });
@@ -643,42 +612,27 @@ enum StageGame {
 
 // ---- the proof (trusted): limit-sure wins and the exact check ---------------
 
-/// The only code that decides what is proved for the unlimited and the
-/// discounted game (docs/ji.md, "The certificate"); the rest only proposes
-/// strategies and potentials. It exports what the rest uses and no more.
+/// The only code that decides what is proved (docs/ji.md, "The
+/// certificate"); it exports what the rest uses and no more.
 mod proof {
     use super::{Game, WORK};
 
-    /// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
-    /// times a reply's 1e16 expected rounds is far below 1e-7).
+    /// x in units of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS.
     pub(super) const STRATEGY_BITS: u32 = 60;
     const GRID_BITS: u32 = 120;
     pub(super) const GRID_ONE: i128 = 1 << GRID_BITS;
 
-    /// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
-    /// skill in req order, summing to exactly 2^STRATEGY_BITS.
+    /// A's strategy at a state: u / 2^60 per usable skill, summing to 1.
     pub(super) type Dyadic = Vec<u64>;
 
-    // The exact check (docs/ji.md, "The certificate"). Given A's dyadic
-    // stationary strategy x and a potential phi (grid units), it passes when
-    // (1) |phi| <= 1 everywhere; phi <= the value where it is known: +-1 at a
-    //     limit-sure win (`limit_wins`: A switches there to a strategy that
-    //     wins with probability 1 - d), +-1 or 0 where a player cannot move;
-    // (2) elsewhere x(s) is a distribution on A's usable skills (sum 2^60) and
-    //     for every skill j that B can use,
-    //       phi(s) <= sum_i x_i(s) (o_ij if skill i or j wins, else phi(next));
-    // (3) phi <= 0 on Z, the largest set of states where B has a reply that
-    //     never ends the game against x and stays in the set.
-    // Then phi <= V, the unlimited game's value: against any play of B, the
-    // potential of the current state (the payoff once the game ended) is a
-    // bounded submartingale by (2), so it converges with E[limit] >= phi(s0);
-    // a play that never ends stays, from some round on, in states with a
-    // never-ending reply that stays there, a subset of Z, where phi <= 0 = the
-    // payoff of endless play by (3); and where play reaches (1)'s states the
-    // payoff is at least phi (limit-sure: at least phi - 2d, for every d).
-    // All sums are of integers: with phi = hi * 2^60 + lo (0 <= lo < 2^60),
-    // 2^60 phi(s) <= sum_i u_i v_i is phi(s) <= sum u_i hi_i + floor(sum u_i
-    // lo_i / 2^60), and each sum stays below 2^121 in i128.
+    // The exact check (docs/ji.md, "The certificate"), A playing x: (1)
+    // |phi| <= 1, phi <= the value where known (+-1 at limit-sure wins, where A
+    // switches to a strategy winning with probability 1 - d); (2) elsewhere x(s)
+    // sums to 2^60 and for every reply j, phi(s) <= sum_i x_i (o_ij if one wins,
+    // else carried(phi(next))); (3) phi <= 0 on Z (B can stall forever). Then
+    // phi <= V: phi of the current state is a bounded submartingale (a
+    // supermartingale of the error, discounted), and endless play ends in Z.
+    // Integer sums: phi = hi * 2^60 + lo, each sum below 2^121.
 
     /// Whether `phi` (grid units) is a proved lower bound on the unlimited
     /// game's value, A playing `x` (the section's head).
@@ -744,10 +698,8 @@ mod proof {
     }
 
     impl Game {
-        /// Where a round ends for the exact check and B's best reply: A's value
-        /// (grid units) if a skill beats the other (`o`), or if the round
-        /// leaves this game's layers (`to` past its states: the proved lower
-        /// bound there); `None` if it goes on to state `to`.
+        /// Where a round ends: A's value (grid units) if one skill beats the
+        /// other, or the proved bound past this game's layers; `None` if it goes on.
         pub(super) fn ending(&self, o: i8, to: usize) -> Option<i128> {
             let ns = self.states();
             match o {
@@ -757,11 +709,9 @@ mod proof {
             }
         }
 
-        /// What a round that goes on is worth to A at most as surely as
-        /// `phi` (grid units) is at the next state: floor(keep * phi), keep
-        /// taken low for a gain and high for a loss (phi itself in the
-        /// unlimited game). With phi = hi * 2^60 + lo, keep * phi / 2^60 =
-        /// keep * hi + keep * lo / 2^60: products below 2^121.
+        /// A round that goes on is worth at least floor(keep * phi(next)) (keep
+        /// low for a gain, high for a loss; phi in the unlimited game): with phi = hi
+        /// * 2^60 + lo, keep * hi + keep * lo / 2^60, products below 2^121.
         pub(super) fn carried(&self, phi: i128) -> i128 {
             let keep = self.keep_units[usize::from(phi < 0)];
             keep * (phi >> STRATEGY_BITS)
@@ -772,21 +722,16 @@ mod proof {
     // Only this section decides what is proved for the unlimited game; the
     // search above (`certify`) only proposes strategies and potentials.
 
-    // Where A wins with probability as close to 1 as it likes (docs/ji.md):
-    // the largest set Y of states such that every state of Y is won by a
-    // player who cannot move, or has, given the states of Y added before it,
-    // a ladder of A's skills: level 0 loses nowhere and leaves Y against no
-    // reply of B; each reply not yet answered meets a skill of the level that
-    // wins or goes to an earlier state; level k + 1 loses and leaves Y only
-    // against replies answered at levels 0..=k. A plays level k with weight
-    // eps^k: against every reply, progress is then 1/eps times likelier than
-    // loss, and the value is 1 on Y (a nested fixpoint as in de Alfaro,
-    // Henzinger and Kupferman, "Concurrent reachability games").
+    // Limit-sure wins (docs/ji.md): the largest Y where every state has, given
+    // the states of Y added before it, a ladder of A's skills (level 0 never
+    // loses or leaves Y; each level answers more replies by winning or going to
+    // an earlier state). A plays level k with weight eps^k: progress is 1/eps
+    // times likelier than loss, so the value is 1 on Y (after de Alfaro,
+    // Henzinger and Kupferman).
 
-    /// Per state, whether A wins limit-surely there (value exactly 1): 0 if
-    /// not, else the order in which it joined X in the last round (1 first).
-    /// Each inner fixpoint is a worklist: a state is looked at again only when
-    /// a state it leads to joins X, so a round costs about states x moves.
+    /// Per state 0, or the order in which A's limit-sure win joined X (1
+    /// first). Worklists: a state is looked at again only when one it leads to
+    /// joins X, so a round costs about states x moves.
     #[inline(never)]
     pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
         let ns = game.states();
@@ -958,10 +903,8 @@ const CONVERGED: f64 = 1e-12;
 /// values of R > 0 and p > 0 not exact (exit 3).
 const STAGE_GAP: f64 = 1e-9;
 
-/// A huge R at p = 0 stops early when, after at least GEOMETRIC_FROM rounds
-/// with more than GEOMETRIC_LEFT still to play, the change per round is below
-/// GEOMETRIC_CHANGE and the geometric rest below GEOMETRIC_REST (within the
-/// 9 digits). Set by `edge/R_huge_round_limit` (bench/RESULTS.md).
+/// A huge R at p = 0 stops early once the geometric rest of the changes is
+/// within the 9 digits (set by `edge/R_huge_round_limit`, bench/RESULTS.md).
 const GEOMETRIC_FROM: u64 = 8;
 const GEOMETRIC_LEFT: u64 = 1 << 20;
 const GEOMETRIC_CHANGE: f64 = 1e-13;
@@ -979,9 +922,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         game.won = limit_wins(&game, &mut stage.work);
     }
     let game = &game;
-    // Known without solving: a limit-sure win, a player who cannot move,
-    // and V = 0 at a state that is its own mirror (its game is its own
-    // negated transpose).
+    // Known without solving; V = 0 where a state is its own mirror.
     let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
     let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
     // Past the certificates' size only what is known is proved: no
@@ -997,9 +938,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         false => iterate(game, rounds, queried, schedule, &mut stage),
     };
     let (old, best) = (&it.old, &it.best);
-    // The stage games' accuracy: each value may be off by half its gap,
-    // which later rounds carry on shrunk by keep (with a certificate it no
-    // longer matters).
+    // A stage game's gap: each value may be off by half of it.
     let gap = if unlimited { 0.0 } else { stage.worst_gap };
     let warning = it.warning.or_else(|| {
         (gap > STAGE_GAP).then(|| format!("a stage game was solved only to within {gap:.1e}"))
@@ -1089,9 +1028,8 @@ fn iterate(
             if done.is_power_of_two() {
                 changes.push(change);
             }
-            // Huge R, p = 0: a change below GEOMETRIC_CHANGE shrinking at a
-            // rate rho (since round 2^j <= done / 2) adds at most change rho
-            // / (1 - rho) (an extrapolation, not a proof).
+            // Huge R, p = 0: a change shrinking at a rate rho adds at most change
+            // rho / (1 - rho) (an extrapolation, not a proof).
             let huge = rounds > 0 && left > GEOMETRIC_LEFT;
             if huge && change < GEOMETRIC_CHANGE && done >= GEOMETRIC_FROM {
                 let j = 63 - (done / 2).leading_zeros();
@@ -1138,11 +1076,9 @@ fn iterate(
     Iterated { old, new, done, rest, best, warning }
 }
 
-/// The discounted game (R = 0, p > 0) is certified where 1 / (1 - keep) is
-/// at least SLOW_TAIL (p <= 0.1), from CERTIFY_FROM sweeps on at every
-/// doubling, or when the work runs out; proved within DISCOUNTED_CERTIFIED
-/// (1e-12 either side, as close as the iteration's 1e-12), by the
-/// discounted game's values by Newton's method, or the iterated ones.
+/// The discounted game is certified where 1 / (1 - keep) >= SLOW_TAIL, at
+/// each doubling from CERTIFY_FROM sweeps or out of work, within
+/// DISCOUNTED_CERTIFIED, from Newton's values, then strategy improvement.
 const SLOW_TAIL: f64 = 1000.0;
 const DISCOUNTED_CERTIFIED: f64 = 2e-12;
 const DISCOUNTED: [Pass; 8] = [
@@ -1313,8 +1249,7 @@ impl Stage {
     }
 
     /// A mixed stage game (r x c in `red`) by simplex, bounded by its
-    /// strategies (x guarantees min_j x.M_j, y at most max_i M_i.y); a wide
-    /// gap tries the transposed game and Bland's rule.
+    /// strategies; a wide gap tries the transpose and Bland's rule.
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64, tol: Tolerances) -> f64 {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         self.best_x.clear();
@@ -1391,17 +1326,13 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
 
 // ---- certify: the search for strategies and potentials (untrusted) ----------
 
-// `certify` proposes A's dyadic strategies (`Schedule`) and, for each, a
-// potential from B's best reply (`ReplyProcess::lower_bound`); `proves`
-// decides. Mirrored, V(a, b) <= -phi(b, a).
+// `certify` proposes A's strategies and potentials; `proves` decides.
 
 /// Largest C certified: (C+1)^2 states a layer, a layer and its mirror at
 /// a time.
 const MAX_CERTIFY_CAP: usize = 63;
-/// Largest game (a table, or a layer and its mirror) whose certificates
-/// solve dense linear systems (B's best reply, Newton's values): the old
-/// bound C <= 21, so that every answer below it stays as it was; larger
-/// ones iterate (`ReplyProcess::estimate`).
+/// Largest game (table or layer pair) on dense systems: the old C <= 21,
+/// so that no answer below it changed; larger ones iterate (`estimate`).
 const MAX_DENSE_STATES: usize = 22 * 22;
 /// The early passes' discount hint: staying never ties with a rare move
 /// that ends (measured: bench/RESULTS.md, as the rest of the schedule).
@@ -1422,19 +1353,15 @@ const REFINE_ROUNDS: usize = 8;
 const SLACK: f64 = (1u64 << 40) as f64;
 /// Passes that lower phi to meet the rest (ties between replies).
 const LOWER_PASSES: usize = 200;
-/// B's best reply by iteration (`ReplyProcess::estimate`): at most this
-/// many sweeps, until no value moves by more than ESTIMATE_SETTLED; the
-/// expected rounds capped at ESTIMATE_ROUNDS; phi dropped by SPARSE_SLACK
-/// per round (f64 values: about 2^-50).
+/// `estimate`: at most ESTIMATE_SWEEPS sweeps, until none moves by
+/// ESTIMATE_SETTLED; rounds capped; phi dropped by SPARSE_SLACK a round.
 const ESTIMATE_SWEEPS: usize = 20_000;
 const ESTIMATE_SETTLED: f64 = 1e-15;
 const ESTIMATE_ROUNDS: f64 = 1e9;
 const SPARSE_SLACK: f64 = (1u128 << 70) as f64;
 
-/// What one call of `certify` searches with: the game (a table, or a
-/// layer and its mirror), the iterated values, the strategies to try (a
-/// `Schedule`'s passes) and the queried states (the rescue passes run only
-/// while one is open).
+/// What one call of `certify` searches: the game (table or layer pair),
+/// the iterated values, the passes to try and the queried states.
 struct Search<'a> {
     game: &'a Game,
     table: &'a [f64],
@@ -1539,12 +1466,9 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
-/// `certify` for a game of several lost-set pairs, a layer and its mirror
-/// at a time, the largest lost sets first: lost sets only grow, so the
-/// rounds that leave a pair reach pairs proved before, valued there at
-/// their proved lower bounds (`Game::part`). A pair's proof is one
-/// strategy per state (the best pass's there) with the bounds `proves`
-/// passes for it, so that the whole proof is one stationary strategy.
+/// `certify` a layer and its mirror at a time, the largest lost sets
+/// first: rounds leaving a pair end at bounds proved before. Each pair's
+/// proof is one strategy per state, so the whole is one stationary strategy.
 #[inline(never)]
 fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     let (game, table, queried) = (search.game, search.table, search.queried);
@@ -1637,16 +1561,13 @@ impl Certificate {
 enum Source {
     /// The values of value iteration.
     Iterated,
-    /// The values of value iteration lowered by `by`, except where a value
-    /// is known (a player cannot move, a limit-sure win): A's strategies
-    /// then never count on stalling, which B's best reply does.
+    /// The iterated values lowered by `by` where not known: A's strategies
+    /// never count on stalling, which B's best reply does.
     Shifted { by: f64 },
     /// The discounted values by Newton's method (`newton_values`) lowered
     /// by `by`, where not known.
     Newton { by: f64 },
-    /// As `Newton`, from the limit lambda -> 0 extrapolated where Newton's
-    /// iteration stopped converging (`NewtonValues::limit`); no pass if it
-    /// did not stop or was not run.
+    /// As `Newton`, on the limit extrapolated where Newton's iteration cycled.
     NewtonLimit { by: f64 },
     /// H - (H - L) * `below` from the bounds proved so far: a value
     /// reached only in the limit needs a strategy computed close to it.
@@ -1672,10 +1593,8 @@ struct Pass {
     budget: u64,
 }
 
-/// The strategies `certify` tries, in order: the early passes on every
-/// call, the late ones on the last call only (the values stopped moving or
-/// the work ran out). Only which strategies are tried depends on it: each
-/// one is decided by the exact check (`proves`).
+/// The passes `certify` tries: early ones on every call, late ones on the
+/// last; each strategy is still decided by `proves`.
 struct Schedule {
     /// Every call: `first`, then `early_rounds` rounds of `EARLY_ROUND`.
     first: &'static [Pass],
@@ -1732,9 +1651,7 @@ const EARLY_ROUND: [Source; 3] = [
 ];
 const EARLY_ROUNDS: usize = 5;
 
-/// The last call's first passes: the discounted values by Newton's method
-/// (`newton_values`), shifted down as the early rows' iterated values
-/// (they prove `slow/newton_*`).
+/// The last call's first passes: Newton's values, shifted down.
 const NEWTON: [Pass; 3] = [newton(1e-8), newton(1e-9), newton(1e-7)];
 
 /// The late rows' tilts: ten decades, walked one per row from 1e-11.
@@ -1742,12 +1659,9 @@ const LATE_TILTS: [f64; 10] = [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12
 /// The late passes' nearness to H (1024 times nearer than the early ones).
 const LATE_NEAR_UPPER: f64 = NEAR_UPPER / 1024.0;
 
-/// Late row r of 30: the sources near H, at L and sweeps in turn, the tilt
-/// of the stage games one decade further each row, so that the 30 rows
-/// pair each source with each of the ten tilts; the sweeps are discounted
-/// by the row before's tilt. Strategies of discounted games with discounts
-/// near 1 approach those that reach a value only in the limit (rare moves
-/// nested at several levels).
+/// Late row r of 30: each source with each of the ten tilts (the sweeps
+/// discounted by the row before's): near-1 discounts approach strategies
+/// that reach a value only in the limit.
 fn late_row(r: usize) -> Pass {
     let tilt = |r: usize| LATE_TILTS[(r + 6) % 10];
     let source = match r % 3 {
@@ -1758,9 +1672,8 @@ fn late_row(r: usize) -> Pass {
     Pass { source, tilt: tilt(r), tol: FINE, noise: 0.0, budget: LATE_BUDGET }
 }
 
-/// The rescue passes: Newton's values extrapolated to lambda -> 0 where
-/// its iteration cycled, shifted down as in `NEWTON` (they prove
-/// `slow/newton_kit_seed8`); last, so that they change no other answer.
+/// The rescue passes: Newton's extrapolated values, last, so that they
+/// change no other answer.
 const RESCUE: [Pass; 3] = [newton_limit(1e-8), newton_limit(1e-9), newton_limit(1e-7)];
 
 /// The schedule of every call.
@@ -1778,33 +1691,24 @@ const SOURCE_SWEEPS: usize = 64;
 /// (this bounds their CPU on large games).
 const LATE_BUDGET: u64 = 2 * WORK;
 
-/// The discounts lambda of `newton_values`, lowered step by step, each
-/// warm-started from the last (large jumps fail). Newton's iteration at
-/// lambda has converged when no value moves by more than NEWTON_SETTLED (it
-/// converges quadratically to about 1e-22 in double-double, then stalls
-/// near 1e-19 at lambda = 3e-16), and fails after NEWTON_ROUNDS; each
-/// linear system is refined NEWTON_REFINE times on double-double residuals
-/// (a gain of about 1e-16 / lambda each; f64 alone was not enough).
+/// Newton's lambdas, each warm-started from the last; a level is settled
+/// below NEWTON_SETTLED, fails after NEWTON_ROUNDS; NEWTON_REFINE
+/// refinements on double-double residuals.
 const NEWTON_LAMBDAS: [f64; 16] = [
     1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
     1e-16,
 ];
 const NEWTON_SETTLED: f64 = 1e-18;
-/// Where Newton's iteration stops converging, the limit lambda -> 0 is
-/// extrapolated from the last two levels (Richardson's): v_lambda is a
-/// Puiseux series in lambda; a leading term in sqrt(lambda) leaves the
-/// last step times 1 / (sqrt(10) - 1) below the last lambda.
+/// Where Newton's iteration cycles, lambda -> 0 is extrapolated from two
+/// levels (a sqrt(lambda) term leaves 1 / (sqrt(10) - 1) of the last step).
 const NEWTON_STEP_GAIN: f64 = 0.462_475_295_574_264_3;
 const NEWTON_REFINE: usize = 6;
 const NEWTON_ROUNDS: usize = 30;
 
-/// The lambda-discounted game's values by Newton's method (policy
-/// iteration of Pollatschek and Avi-Itzhak: both players' stage strategies
-/// at the current values, then the values of that pair), from `start`,
-/// lambda lowered in `NEWTON_LAMBDAS`, in double-double arithmetic (the
-/// systems' condition grows as 1 / lambda): the values at the smallest
-/// lambda where it converged (or when the work passes `limit`), and the
-/// limit lambda -> 0 extrapolated if it stopped converging.
+/// The discounted values by Newton's method (Pollatschek and Avi-Itzhak's
+/// policy iteration, double-double systems), lambda lowered to the game's
+/// own (or NEWTON_LAMBDAS): the last level that converged, and an
+/// extrapolated limit if it cycled.
 #[inline(never)]
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> NewtonValues {
     let ns = game.states();
@@ -2101,9 +2005,8 @@ impl ReplyProcess {
         whole + (part >> STRATEGY_BITS)
     }
 
-    /// A candidate potential (grid units) for `proves`, or `None`: policy
-    /// iteration (f64, refined on exact residuals, exact gains), then phi
-    /// lowered until the constraints hold.
+    /// A candidate phi for `proves`: policy iteration (f64, refined on exact
+    /// residuals), then `settle`.
     #[inline(never)]
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
@@ -2184,9 +2087,8 @@ impl ReplyProcess {
         self.settle(phi, &rounds, SLACK, work)
     }
 
-    /// B's best reply by Gauss-Seidel value iteration from 0, the payoff of
-    /// endless play (for games too large for dense systems): its values in
-    /// grid units and its expected rounds, both estimates for `settle`.
+    /// B's best reply by Gauss-Seidel from 0 (endless play's payoff): values
+    /// (grid units) and expected rounds, estimates for `settle`.
     #[inline(never)]
     fn estimate(&self, work: &mut u64) -> (Vec<i128>, Vec<f64>) {
         let ns = self.replies.len();
@@ -2201,9 +2103,8 @@ impl ReplyProcess {
             .map(|s| if self.replies[s].is_empty() { self.decided[s] as f64 / grid } else { 0.0 })
             .collect();
         let mut policy = vec![STOP; ns];
-        // A reply's worth, a loop back to s solved exactly (a stall that
-        // A's rare moves end converges too slowly to iterate); a reply that
-        // stays at s forever is worth 0.
+        // A loop back to s solved exactly (a stall A's rare moves end is too
+        // slow to iterate); a reply staying at s forever is worth 0.
         let q = |s: usize, j: usize, v: &[f64]| {
             let (mut stay, mut sum) = (0.0, ending[s][j]);
             for st in &self.replies[s][j].steps {
@@ -2262,9 +2163,8 @@ impl ReplyProcess {
         (v.iter().map(|&x| (x.clamp(-1.0, 1.0) * grid) as i128).collect(), rounds)
     }
 
-    /// `phi` (estimated values, grid units) lowered by `slack` * (1 +
-    /// expected rounds), then lowered further until every constraint of
-    /// `proves` holds, or `None`.
+    /// `phi` lowered by `slack` * (1 + expected rounds), then until every
+    /// constraint of `proves` holds, or `None`.
     fn settle(
         &self,
         mut phi: Vec<i128>,
@@ -2374,11 +2274,9 @@ fn answer(
 }
 
 impl Game {
-    /// The first step of A's limit-sure strategy at state s (won: see
-    /// `limit_wins`), in millionths: a skill of the ladder's level 0 that
-    /// makes progress against every reply, alone; else those of level 0
-    /// that make progress against some, evenly (the limit of weights
-    /// e^level as e -> 0). `None` if there is none (never seen).
+    /// The first step of A's limit-sure strategy at s (millionths): a level-0
+    /// skill progressing against every reply, else level 0's progressing ones
+    /// evenly (weights e^level as e -> 0).
     fn ladder_move(&self, s: usize) -> Option<Vec<i64>> {
         let (rows, cols) = self.moves(s);
         let rank = |t: usize| self.won.get(t).copied().unwrap_or(0);
@@ -2428,9 +2326,8 @@ impl Printer<'_> {
         shown
     }
 
-    /// A state as its lines write it: `a b`, and in a variant with lasting
-    /// effects `lost i names.. j names..` after it (`sep` between the
-    /// counts: a space, or `, ` in a message).
+    /// A state as written: `a b` (`sep` between), with lasting effects
+    /// `lost i names.. j names..` after.
     fn state(&self, s: usize, sep: &str) -> String {
         let (l, a, b) = self.game.at(s);
         let mut text = format!("{a}{sep}{b}");
@@ -2472,9 +2369,8 @@ impl Printer<'_> {
         }
     }
 
-    /// The unlimited game's proof: a limit-sure win alone, or A's
-    /// strategies and B's (A's mirrored), where states settled by a
-    /// limit-sure win (with their winner) end it, each `limit` line once.
+    /// The unlimited game's proof: a limit-sure win alone, or the `lower` and
+    /// `upper` strategies, each `limit` line once.
     fn proof(&self, s: usize, cert: Option<&Certificate>, text: &mut String) {
         let game = self.game;
         if let Some(v) = game.settled(s) {
@@ -2512,10 +2408,8 @@ impl Printer<'_> {
     }
 }
 
-/// Exit 3: after the queries' lines, one line `open STATE L H` per queried
-/// state (in the order first asked) whose proved bounds are wider than
-/// `tolerance`, L rounded down and H up to 9 digits (its value line printed
-/// the midpoint); the stderr line says how many and the widest.
+/// Exit 3: `open STATE L H` per queried state wider than `tolerance`, in
+/// the order first asked (L down, H up); the stderr line says how many.
 #[inline(never)]
 fn open_states(
     bounds: &[Bounds],
@@ -2550,9 +2444,7 @@ fn open_states(
     }
 }
 
-/// A bound with 9 digits after the point, rounded outwards by `round`
-/// (`floor` for a lower bound, `ceil` for an upper; a margin of 1e-12
-/// keeps the product's rounding outside too).
+/// A bound with 9 digits, rounded outwards by `round`.
 fn format_bound(v: f64, round: fn(f64) -> f64) -> String {
     let margin = if round(0.5) > 0.5 { 1e-3 } else { -1e-3 };
     let units = (round(v * 1e9 + margin) as i64).clamp(-1_000_000_000, 1_000_000_000);
@@ -2590,11 +2482,9 @@ fn guarantee(x: &[f64], m: &[f64], cols: usize) -> f64 {
     (0..cols).map(pay).fold(f64::INFINITY, f64::min)
 }
 
-/// The rows' strategy shown for `probs` (the simplex's) in millionths: the
-/// one of smallest denominator d <= MAX_SHOWN_DENOMINATOR, each probability
-/// rounded to k/d, that guarantees as much to SHOWN_SLACK (so 1/5 is shown
-/// 0.200000, not the simplex's 0.199999 next to a stray 0.000001), else
-/// the simplex's own, rounded by `round_strategy`.
+/// The rows' strategy shown in millionths: the k/d of least d <=
+/// MAX_SHOWN_DENOMINATOR guaranteeing as much to SHOWN_SLACK (1/5 shows
+/// 0.200000), else the simplex's, by `round_strategy`.
 #[inline(never)]
 fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let target = guarantee(probs, m, cols) - SHOWN_SLACK;
