@@ -329,7 +329,6 @@ struct Layer {
     usable: [Vec<usize>; 2],
     /// The layer after a round that goes on, per pair (A's kept i, B's j).
     then: Vec<usize>,
-    /// The layer (B's lost set, A's).
     mirror: usize,
 }
 
@@ -368,10 +367,8 @@ impl Game {
             outside_lower,
             outside,
         };
-        // What skill x takes when it meets y, as bits.
         let takes =
             |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
-        // The layers built so far by lost-set pair, sorted.
         let mut index: Vec<([u64; 2], usize)> = Vec::new();
         let mut layer_of = |game: &mut Game, pair: [u64; 2]| match index.binary_search(&(pair, 0)) {
             Ok(k) | Err(k) if index.get(k).map(|e| e.0) == Some(pair) => index[k].1,
@@ -428,12 +425,10 @@ impl Game {
         self.cap + 1
     }
 
-    /// Every state's index is below this.
     fn states(&self) -> usize {
         self.layers.len() * self.width() * self.width()
     }
 
-    /// State s as (layer, A's count, B's count).
     fn at(&self, s: usize) -> (usize, usize, usize) {
         let w = self.width();
         (s / (w * w), s / w % w, s % w)
@@ -446,7 +441,6 @@ impl Game {
         (self.layers[l].mirror * w + b) * w + a
     }
 
-    /// How many skills A (rows) and B (columns) can play at state s.
     fn moves(&self, s: usize) -> (usize, usize) {
         let (l, a, b) = self.at(s);
         let layer = &self.layers[l];
@@ -465,8 +459,7 @@ impl Game {
         }
     }
 
-    /// The value at state s if a combinatorial argument settles it: +1
-    /// where A wins limit-surely, -1 where B does (unlimited game only).
+    /// +1 where A wins limit-surely, -1 where B does (unlimited game).
     fn settled(&self, s: usize) -> Option<f64> {
         let won = |s: usize| self.won.get(s).map_or(false, |&r| r > 0);
         match (won(s), won(self.mirror(s))) {
@@ -476,14 +469,12 @@ impl Game {
         }
     }
 
-    /// The value at state s where it is known without solving: settled by
-    /// a limit-sure win, or decided (a player cannot move).
+    /// The value at s where known without solving.
     fn known(&self, s: usize) -> Option<f64> {
         self.settled(s).or_else(|| self.decided(s))
     }
 
-    /// Values `v` lowered by `by` (a shifted strategy source), the known
-    /// states held at their values.
+    /// `v` lowered by `by`, the known states held.
     fn lowered(&self, v: &[f64], by: f64) -> Vec<f64> {
         (0..v.len()).map(|s| self.known(s).unwrap_or(v[s] - by)).collect()
     }
@@ -510,8 +501,7 @@ impl Game {
         (o, (then * w + self.next(a, x)) * w + self.next(b, y))
     }
 
-    /// Per layer, the moves of a round that goes on into it: (layer, A's
-    /// kept skill, B's kept skill).
+    /// Per layer, the (layer, A's kept i, B's kept j) of rounds into it.
     fn entries(&self) -> Vec<Vec<[usize; 3]>> {
         let mut into = vec![Vec::new(); self.layers.len()];
         for (l, layer) in self.layers.iter().enumerate() {
@@ -526,8 +516,7 @@ impl Game {
         into
     }
 
-    /// Calls `found` with every state where a round that goes on can lead
-    /// to state t (`into`: `entries`), each time one does.
+    /// Calls `found` with each state a round that goes on leads from to t.
     fn predecessors(
         &self,
         t: usize,
@@ -719,9 +708,6 @@ mod proof {
         }
     }
 
-    // Only this section decides what is proved for the unlimited game; the
-    // search above (`certify`) only proposes strategies and potentials.
-
     // Limit-sure wins (docs/ji.md): the largest Y where every state has, given
     // the states of Y added before it, a ladder of A's skills (level 0 never
     // loses or leaves Y; each level answers more replies by winning or going to
@@ -735,8 +721,7 @@ mod proof {
     #[inline(never)]
     pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
         let ns = game.states();
-        // Y starts as every state where A can move; states leave it until
-        // each one left is reached by its ladders.
+        // Y: every state where A can move, shrunk until its ladders hold.
         let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
         let into = game.entries();
         loop {
@@ -756,8 +741,7 @@ mod proof {
             // States of X whose predecessors are not yet looked at again.
             let mut joined: Vec<usize> = (0..ns).filter(|&s| proved[s] > 0).collect();
             loop {
-                // Out of work: no state settled (a part of the fixpoint proves
-                // nothing).
+                // Out of work: none settled (part of a fixpoint proves nothing).
                 if *work > game.budget(WORK) {
                     return vec![0; ns];
                 }
@@ -842,16 +826,12 @@ use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
 const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
-/// What `solve_table` found.
 struct Solution {
-    /// Per state (unlimited game: the proved midpoints; not exact: the
-    /// midpoints of `bounds`).
+    /// Per state: the midpoints of `bounds`.
     values: Vec<f64>,
-    /// Per state, what is proved of its value (`solve` lists the queried
-    /// states wider than `tolerance` on exit 3).
+    /// Per state, what is proved of its value.
     bounds: Vec<Bounds>,
-    /// The widest bounds a printed value may have (exit 0: the unlimited
-    /// game's 5e-8 either side, else 9-digit rounding).
+    /// The widest bounds a printed value may have (else `open`).
     tolerance: f64,
     /// The values after the query's first round (`--strategy`).
     next: Vec<f64>,
@@ -882,7 +862,6 @@ impl Bounds {
         Bounds { lo: (v - error).max(-1.0), hi: (v + error).min(1.0) }
     }
 
-    /// What both prove.
     fn within(self, o: Bounds) -> Bounds {
         Bounds { lo: self.lo.max(o.lo), hi: self.hi.min(o.hi) }
     }
@@ -959,8 +938,6 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
     // Out of work, the bounds may still be narrow enough everywhere asked.
     let warning = warning.filter(|_| queried.iter().any(|&s| bounds[s].width() > tolerance));
-    // Exact bounds (R > 0 or p > 0, within the tolerance) have their value
-    // as their midpoint.
     let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
     // `new` is V_{R-1} (partial when out of work).
     let next = match warning {
@@ -971,10 +948,8 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
 }
 
-/// What `iterate` reached.
 struct Iterated {
-    /// The values after `done` rounds, and those of the round before
-    /// (V_{R-1}; partial when out of work).
+    /// The values after `done` rounds, and the round before's.
     old: Vec<f64>,
     new: Vec<f64>,
     done: u64,
@@ -986,8 +961,7 @@ struct Iterated {
     warning: Option<String>,
 }
 
-/// Value iteration, with the certificates of the unlimited game (and of a
-/// slow discounted one) tried along the way.
+/// Value iteration, and the certificates tried along the way.
 #[inline(never)]
 fn iterate(
     game: &Game,
@@ -999,16 +973,13 @@ fn iterate(
     let ns = game.states();
     let (mut old, mut new) = (vec![0.0; ns], vec![0.0; ns]);
     let unlimited = rounds == 0 && game.keep == 1.0;
-    // R = 0, p > 0: a contraction, proved by iteration or by a certificate.
     let discounted = rounds == 0 && !unlimited;
     // Later rounds add at most change * (keep + keep^2 + ...).
     let tail = game.keep / (1.0 - game.keep);
     let (mut done, mut last) = (0u64, f64::INFINITY);
-    // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes = Vec::new();
     let mut note = String::new();
-    // The narrowest certificate so far; proved once its width is at most
-    // CERTIFIED (the search stops there).
+    // The narrowest certificate so far, its width at queried states.
     let mut best: Option<(f64, Certificate)> = None;
     let mut rest = 0.0;
     let warning = loop {
@@ -1022,7 +993,6 @@ fn iterate(
             std::mem::swap(&mut old, &mut new);
             done += 1;
             last = change;
-            // A fixed point stays fixed.
             let left = left - u64::from(rounds > 0);
             converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < CONVERGED;
             if done.is_power_of_two() {
@@ -1149,7 +1119,6 @@ impl Game {
 
 // ---- stage game -------------------------------------------------------------
 
-/// Scratch space for stage (matrix) games.
 #[derive(Default)]
 struct Stage {
     /// The matrix, row-major; A (rows) maximises.
@@ -1167,7 +1136,6 @@ struct Stage {
     /// The best row and column strategies found on `red`.
     best_x: Vec<f64>,
     best_y: Vec<f64>,
-    /// See `WORK`.
     work: u64,
 }
 
@@ -1397,8 +1365,7 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     let everywhere: Vec<usize> = (0..ns).collect();
     let mut newton: Option<NewtonValues> = None;
     for &pass in &search.passes {
-        // Past the budget the rest is skipped, but for the rescue passes
-        // (no budget; the others' budgets only grow along the schedule).
+        // Past the budget the rest is skipped (the rescue passes have none).
         let budget = game.budget(pass.budget);
         if stage.work - start > budget {
             continue;
@@ -1411,15 +1378,13 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
             Source::Shifted { by } => game.lowered(table, by),
             Source::NearUpper { below } => between(1.0 - below),
             Source::Lower => between(0.0),
-            // Newton's systems are dense.
             Source::Newton { .. } | Source::NewtonLimit { .. } if ns > MAX_DENSE_STATES => continue,
             Source::Newton { by } => {
                 let limit = start + budget;
                 let v = newton.get_or_insert_with(|| newton_values(game, table, stage, limit));
                 game.lowered(&v.last, by)
             }
-            // Only where the queried states are still open, so that no
-            // proved answer changes.
+            // Only while a queried state is open: no proved answer changes.
             Source::NewtonLimit { by } => {
                 let v = match newton.as_ref().and_then(|n| n.limit.as_ref()) {
                     Some(v) if cert.width(game, queried) > CERTIFIED => v,
@@ -1517,7 +1482,6 @@ fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     Some(Certificate { lower, pass_of: vec![0; ns], strategies: vec![strategy] })
 }
 
-/// Proved bounds on the unlimited game's values.
 struct Certificate {
     /// Per state, A's proved L (H(a, b) = -L(b, a)) and its strategy.
     lower: Vec<i128>,
@@ -1549,7 +1513,6 @@ impl Certificate {
         Bounds { lo: self.lower[s] as f64 / unit, hi: -self.lower[t] as f64 / unit }
     }
 
-    /// The largest H - L over `states`.
     fn width(&self, game: &Game, states: &[usize]) -> f64 {
         let gap = |&s: &usize| self.bounds(game, s).width();
         states.iter().map(gap).fold(0.0, f64::max)
@@ -1559,13 +1522,11 @@ impl Certificate {
 /// Where a pass of `certify` takes the values its stage games are built on.
 #[derive(Clone, Copy)]
 enum Source {
-    /// The values of value iteration.
     Iterated,
     /// The iterated values lowered by `by` where not known: A's strategies
     /// never count on stalling, which B's best reply does.
     Shifted { by: f64 },
-    /// The discounted values by Newton's method (`newton_values`) lowered
-    /// by `by`, where not known.
+    /// Newton's discounted values (`newton_values`), lowered by `by`.
     Newton { by: f64 },
     /// As `Newton`, on the limit extrapolated where Newton's iteration cycled.
     NewtonLimit { by: f64 },
@@ -1574,8 +1535,7 @@ enum Source {
     NearUpper { below: f64 },
     /// A's proved lower bounds L (strategy improvement).
     Lower,
-    /// `SOURCE_SWEEPS` sweeps of value iteration from the midpoints, the
-    /// next round played with probability 1 - `discount`.
+    /// `SOURCE_SWEEPS` sweeps from the midpoints, discounted by `discount`.
     Sweeps { discount: f64, tol: Tolerances },
 }
 
@@ -1583,8 +1543,7 @@ enum Source {
 #[derive(Clone, Copy)]
 struct Pass {
     source: Source,
-    /// The stage games are built on the source's values times 1 - tilt
-    /// (a discount: staying forever never ties with a rare move that ends).
+    /// Stage games on the values times 1 - tilt (staying never ties).
     tilt: f64,
     /// How the stage games are solved, and the least probability kept.
     tol: Tolerances,
@@ -1624,8 +1583,8 @@ const fn early(source: Source) -> Pass {
     Pass { source, tilt: TILT, tol: COARSE, noise: NOISE, budget: u64::MAX }
 }
 
-/// A pass on the shifted iterated values: no tilt (it would move negative
-/// values up, towards the stall payoff 0, where B's best reply stalls).
+/// A pass on the shifted iterated values: no tilt (it would raise negative
+/// values towards the stall payoff 0).
 const fn shifted(by: f64) -> Pass {
     Pass { source: Source::Shifted { by }, tilt: 0.0, tol: COARSE, noise: NOISE, budget: u64::MAX }
 }
@@ -1676,7 +1635,6 @@ fn late_row(r: usize) -> Pass {
 /// change no other answer.
 const RESCUE: [Pass; 3] = [newton_limit(1e-8), newton_limit(1e-9), newton_limit(1e-7)];
 
-/// The schedule of every call.
 const SCHEDULE: Schedule = Schedule {
     first: &EARLY_FIRST,
     early_rounds: EARLY_ROUNDS,
@@ -1775,8 +1733,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                     }
                 }
             }
-            // Counted 3 times an LU's steps (with the double-double rounds:
-            // CPU per unit of work near the other passes').
+            // Counted as 3 LUs (with the double-double rounds).
             stage.work += (ns * ns * ns) as u64;
             let lu = match Lu::new(a, ns) {
                 Some(lu) => lu,
@@ -1812,8 +1769,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
             }
         }
         if !converged {
-            // Cycling (policy iteration need not converge in stochastic
-            // games): on to lambda -> 0 from the last two levels.
+            // Cycling (it need not converge): extrapolate lambda -> 0.
             let limit = before.map(|before| {
                 let gain = NEWTON_STEP_GAIN;
                 best.iter().zip(&before).map(|(b, o)| b - (o - b) * gain).collect()
@@ -1826,7 +1782,6 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
     NewtonValues { last: best, limit: None }
 }
 
-/// What `newton_values` found.
 struct NewtonValues {
     /// The values at the smallest lambda where the iteration converged.
     last: Vec<f64>,
@@ -1866,8 +1821,7 @@ impl Dd {
 
     fn mul(self, o: Dd) -> Dd {
         let p = self.hi * o.hi;
-        // The exact error of p, by a fused multiply-add (exactly rounded in
-        // std on every machine).
+        // p's exact error by a fused multiply-add (exact in std everywhere).
         let e = self.hi.mul_add(o.hi, -p);
         Dd::sum(p, e + (self.hi * o.lo + self.lo * o.hi))
     }
@@ -1881,7 +1835,6 @@ impl Dd {
         Dd::sum(q1, q2).add(Dd::from(q3))
     }
 
-    /// The sum of `xs`.
     fn total(xs: &[f64]) -> Dd {
         xs.iter().fold(Dd::from(0.0), |t, &x| t.add(Dd::from(x)))
     }
@@ -1903,7 +1856,6 @@ fn dyadic(p: &[f64], noise: f64) -> Dyadic {
     units
 }
 
-/// The next state, and A's weight of the skill leading there.
 struct Step {
     to: usize,
     weight: u64,
@@ -1911,13 +1863,11 @@ struct Step {
 
 /// One reply of B to A's dyadic strategy at a state.
 struct Reply {
-    /// Over A's skills that end the game (or leave the layers solved):
-    /// sum of weight * value, split as in `exact_q` (grid units).
+    /// Over A's skills that end the game: sum weight * value (as `exact_q`).
     ending: i128,
     ending_part: i128,
     /// No skill of A's strategy ends the game against it.
     endless: bool,
-    /// Where the game goes on.
     steps: Vec<Step>,
 }
 
@@ -1932,7 +1882,6 @@ struct ReplyProcess {
     decided: Vec<i128>,
     /// Z: where B can keep the game going forever without leaving Z.
     stall: Vec<bool>,
-    /// The game's (for its `keep` and `carried`).
     game: Game,
 }
 
@@ -1945,8 +1894,7 @@ impl ReplyProcess {
         for s in 0..ns {
             let (rows, cols) = game.moves(s);
             if let Some(v) = game.settled(s) {
-                // Limit-sure: A (v = 1) or B wins with probability as close
-                // to 1 as it likes (A switches to that strategy there).
+                // Limit-sure: A (v = 1) or B wins as surely as it likes.
                 decided[s] = if v > 0.0 { GRID_ONE } else { -GRID_ONE };
                 continue;
             }
@@ -2093,7 +2041,6 @@ impl ReplyProcess {
     fn estimate(&self, work: &mut u64) -> (Vec<i128>, Vec<f64>) {
         let ns = self.replies.len();
         let (unit, grid) = ((1u64 << STRATEGY_BITS) as f64, GRID_ONE as f64);
-        // A step's probability per unit of weight, the round played.
         let per = self.game.keep / unit;
         let ending: Vec<Vec<f64>> = (self.replies.iter())
             .map(|rs| rs.iter().map(|r| (r.ending as f64 + r.ending_part as f64 / unit) / grid))
@@ -2138,7 +2085,6 @@ impl ReplyProcess {
                 break;
             }
         }
-        // The policy's expected rounds, by the same sweeps.
         let mut rounds = vec![0.0; ns];
         for _ in 0..ESTIMATE_SWEEPS {
             let mut moved: f64 = 0.0;
@@ -2177,8 +2123,7 @@ impl ReplyProcess {
             let drop = (slack * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
             phi[s] = (phi[s] - drop).max(-GRID_ONE);
         }
-        // Meet the rest exactly; a pass that lowers nothing gives the
-        // candidate that `proves` decides.
+        // Meet the rest exactly; `proves` decides the result.
         for _ in 0..LOWER_PASSES {
             let mut lowered = false;
             for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
@@ -2202,7 +2147,6 @@ impl ReplyProcess {
 
 // ---- output -----------------------------------------------------------------
 
-/// Reads, solves and prints (also values that are not certified).
 pub fn solve(
     input: Vec<u8>,
     options: &Options,
@@ -2302,7 +2246,6 @@ impl Game {
     }
 }
 
-/// Writes a query's `--strategy` lines.
 struct Printer<'a> {
     variant: &'a Variant<'a>,
     /// The game solved (with its limit-sure wins).
