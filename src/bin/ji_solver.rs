@@ -86,8 +86,7 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
-/// A draw probability in percent: digits with at most one decimal point
-/// (`0`, `0.0`, `2.50`, `100.000`), between 0 and 100.
+/// A draw probability in percent: digits, at most one point, 0..=100.
 fn parse_percent(text: &[u8]) -> Option<f64> {
     let digits = text.iter().filter(|c| c.is_ascii_digit()).count();
     let points = text.iter().filter(|&&c| c == b'.').count();
@@ -143,16 +142,14 @@ struct Problem<'a> {
     queries: Vec<Query>,
 }
 
-/// One query: the counts of 集 of A and B, and the skills each has lost
-/// (bits of the variant's indexes).
+/// One query: the counts of A and B, and the lost skills (variant bits).
 struct Query {
     a: usize,
     b: usize,
     lost: [u64; 2],
 }
 
-/// The keyword of a query's lost sets: it stands where the next query's x
-/// or the end would be, so a query without it reads as before.
+/// The keyword of a query's lost sets (where the next x or the end is).
 const LOST: &[u8] = b"lost";
 
 /// Reads query t's `lost i a_1 .. j b_1 ..` if it follows: each a union of
@@ -285,8 +282,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
         lx.end_record(t == q)?;
         queries.push(Query { a: pair[0], b: pair[1], lost });
     }
-    // Reading: like `cin`, what follows the last query is not read
-    // (`--strict` has refused it in `end_record`).
+    // Reading: like `cin`, what follows the last query is not read.
     let (keep, keep_units) = (1.0 - percent / 100.0, keep_units(pt.text));
     Ok(Problem { variant, rounds, keep, keep_units, cap, queries })
 }
@@ -314,8 +310,8 @@ struct Game {
     layers: Vec<Layer>,
     /// Unlimited game: per state, 0, or when A's limit-sure win joined.
     won: Vec<u32>,
-    /// Some layers only (`Game::part`): per whole-game state, where rounds
-    /// leaving them end (proved L, and the midpoint for strategies).
+    /// Some layers only (`part`): per whole-game state, where rounds leaving
+    /// them end (proved L; the midpoint for strategies).
     outside_lower: Vec<i128>,
     outside: Vec<f64>,
 }
@@ -332,13 +328,11 @@ struct Layer {
     mirror: usize,
 }
 
-/// Largest number of lost-set pairs built (each a table of (C+1)^2 states;
-/// one breakthrough gives at most 4).
+/// Largest number of lost-set pairs built (one breakthrough gives 4).
 const MAX_LAYERS: usize = 1024;
 
 impl Game {
-    /// The game over the lost-set pairs reachable from `lost` and their
-    /// mirrors; `None` past `MAX_LAYERS`.
+    /// The game over the lost-set pairs reachable from `lost` and mirrors.
     #[inline(never)]
     fn new(v: &Variant<'_>, cap: i64, keep: f64, lost: &[[u64; 2]]) -> Option<Game> {
         let n = v.skills.len();
@@ -483,8 +477,8 @@ impl Game {
 // ---- rules ------------------------------------------------------------------
 
 impl Game {
-    /// "After every round each count becomes min(count + delta, C)": the
-    /// count after using skill i with c 集 (never negative: req >= -delta).
+    /// "After every round each count becomes min(count + delta, C)" (never
+    /// negative: req >= -delta).
     fn next(&self, c: usize, i: usize) -> usize {
         (c as i64).saturating_add(self.delta[i]).clamp(0, self.cap as i64) as usize
     }
@@ -563,8 +557,7 @@ impl Game {
         Game { layers, won, outside_lower, outside, ..self.clone() }
     }
 
-    /// The stage game at s into `stage.m` (rows A's skills) on the values
-    /// `next` one round later, or the value where a player cannot move.
+    /// The stage game at s into `stage.m` on the values `next` one round on.
     fn build_stage(&self, s: usize, next: &[f64], stage: &mut Stage) -> StageGame {
         // "needs at least `req` 集": the usable skills, a prefix by req.
         if let Some(v) = self.decided(s) {
@@ -623,8 +616,7 @@ mod proof {
     // supermartingale of the error, discounted), and endless play ends in Z.
     // Integer sums: phi = hi * 2^60 + lo, each sum below 2^121.
 
-    /// Whether `phi` (grid units) is a proved lower bound on the unlimited
-    /// game's value, A playing `x` (the section's head).
+    /// Whether `phi` (grid units) is proved below the value, A playing `x`.
     #[inline(never)]
     pub(super) fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
         let ns = game.states();
@@ -647,8 +639,7 @@ mod proof {
                 }
             }
         }
-        // The support of x(s) against reply j: (A's weight, the outcome or
-        // the next state).
+        // x(s)'s support against reply j: (weight, where it ends, next state).
         let played = |s: usize, j: usize| {
             x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
                 let (o, to) = game.round(s, i, j);
@@ -669,8 +660,7 @@ mod proof {
                 }
             }
         }
-        // (3): Z from every state where play goes on, shrunk to its largest
-        // fixed point.
+        // (3): Z, the largest fixed point from every state where play goes on.
         let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
         let mut shrunk = true;
         while shrunk {
@@ -774,8 +764,7 @@ mod proof {
     }
 
     impl Game {
-        /// Whether A has a ladder at state s towards `proved` inside `inside`
-        /// (see the section's head).
+        /// Whether A has a ladder at s towards `proved` inside `inside`.
         fn has_ladder(&self, s: usize, inside: &[bool], proved: &[u32], work: &mut u64) -> bool {
             let (rows, cols) = self.moves(s);
             // Skill i against reply j: B wins, or the game leaves Y.
@@ -791,8 +780,7 @@ mod proof {
             let mut open = vec![true; cols];
             let mut climbed = vec![false; rows];
             loop {
-                // The next level: every skill not yet used that is safe against
-                // the replies still open.
+                // The next level: unused skills safe against the replies still open.
                 let level: Vec<usize> = (0..rows)
                     .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !loses(i, j)))
                     .collect();
@@ -822,7 +810,7 @@ use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
 // ---- iteration --------------------------------------------------------------
 
 /// Sweeps before `certify` is first tried (then at every doubling); the
-/// width it must reach at queried states (half + 9-digit rounding: 5e-8).
+/// width it must reach at queried states (5e-8 with 9-digit rounding).
 const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
@@ -875,11 +863,9 @@ impl Bounds {
     }
 }
 
-/// Sweeps that stop no later than this change per round are exact to the
-/// 9 printed digits (R > 0, p > 0).
+/// A change per round this small is exact to 9 digits (R > 0, p > 0).
 const CONVERGED: f64 = 1e-12;
-/// A stage game solved only this close (its strategies' bounds) makes the
-/// values of R > 0 and p > 0 not exact (exit 3).
+/// A stage game solved only this close makes R > 0 and p > 0 not exact.
 const STAGE_GAP: f64 = 1e-9;
 
 /// A huge R at p = 0 stops early once the geometric rest of the changes is
@@ -893,8 +879,8 @@ const GEOMETRIC_REST: f64 = 1e-9;
 fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule) -> Solution {
     let ns = game.states();
     let mut stage = Stage::default();
-    // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
-    // a certificate gives it. Its values +-1 come first, with no numbers.
+    // "R = 0 with p = 0 is the unlimited game": only a certificate gives it,
+    // its limit-sure wins first.
     let unlimited = rounds == 0 && game.keep == 1.0;
     let mut game = game.clone();
     if unlimited {
@@ -904,8 +890,7 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // Known without solving; V = 0 where a state is its own mirror.
     let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
     let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
-    // Past the certificates' size only what is known is proved: no
-    // iteration (its values would prove nothing).
+    // Past the certificates' size only what is known is proved.
     let it = match unlimited && game.width() > MAX_CERTIFY_CAP + 1 {
         true => {
             let open = queried.iter().any(|&s| exact(s).is_none());
@@ -1007,14 +992,13 @@ fn iterate(
                 converged |= rho < 1.0 && change * rho / (1.0 - rho) < GEOMETRIC_REST;
             }
         } else {
-            // Out of work: the rounds left move each value by at most the
-            // last change per round (T is nonexpansive, a keep-contraction).
+            // Out of work: the rounds left move a value by at most the last change
+            // per round each (T is a keep-contraction).
             rest = if done == 0 { f64::INFINITY } else { last * tail.min(left as f64) };
         }
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
         let last_call = change.is_none() || converged;
-        // The discounted game where the contraction's bound would take too
-        // long: strategies proved as in the unlimited game.
+        // A slow discounted game: certified as the unlimited one.
         let slow = checkpoint && tail >= SLOW_TAIL || change.is_none();
         let (passes, target) = match () {
             _ if unlimited && (last_call || checkpoint) => (schedule.passes(last_call), CERTIFIED),
@@ -1067,21 +1051,19 @@ const fn improved() -> Pass {
     Pass { source: Source::Lower, tilt: 0.0, tol: COARSE, noise: NOISE, budget: LATE_BUDGET }
 }
 
-/// The budget of work (`Stage::work`: stage-game entries built plus 32
-/// each, tableau entries and linear-system steps): under 1 s here.
+/// The budget of work (`Stage::work`): under 1 s here.
 const WORK: u64 = 200_000_000;
 
 impl Game {
-    /// The work budget: `WORK`, times the tables' size over
-    /// MAX_DENSE_STATES (each sweep of a larger game costs as much more).
+    /// `work` times the tables' size over MAX_DENSE_STATES.
     fn budget(&self, work: u64) -> u64 {
         work.saturating_mul((self.width() * self.width() / MAX_DENSE_STATES).max(1) as u64)
     }
 }
 
 impl Game {
-    /// One round: `new` = T(`old`) on the states below their mirror,
-    /// mirrored; 0 on a state that is its own mirror. The largest change, or `None` when out of work (`new` partial).
+    /// One round: `new` = T(`old`), mirrored; the largest change, or `None`
+    /// when out of work.
     fn sweep(
         &self,
         old: &[f64],
@@ -1150,8 +1132,7 @@ struct Saddle {
 const GAP_OK: f64 = 1e-12;
 
 impl Stage {
-    /// The value of the matrix game in `m` (rows x cols); leaves what
-    /// `strategies` needs.
+    /// The value of the matrix game in `m`; leaves what `strategies` needs.
     fn value(&mut self, rows: usize, cols: usize, tol: Tolerances) -> f64 {
         let m = &self.m;
         // Pure saddle point: max of row minima = min of column maxima.
@@ -1174,14 +1155,12 @@ impl Stage {
         if !self.reduced {
             return lower;
         }
-        // Never a single line left: one row leaves one column, and a 1 x 1
-        // rest would be a saddle of `m` (its strategies stay optimal).
+        // Never a single line left (a 1 x 1 rest would be a saddle).
         let (r, c) = self.reduce(rows, cols);
         self.mixed(r, c, lower, upper, tol).clamp(lower, upper)
     }
 
-    /// Removes weakly dominated rows and columns (this keeps the value);
-    /// leaves the r x c remainder in `red`.
+    /// Removes weakly dominated lines (keeps the value); the rest in `red`.
     fn reduce(&mut self, rows: usize, cols: usize) -> (usize, usize) {
         let m = &self.m;
         let (row_on, col_on) = (&mut self.row_on, &mut self.col_on);
@@ -1259,8 +1238,7 @@ impl Stage {
         0.5 * (lo + hi)
     }
 
-    /// Optimal strategies of the game in `m`, into `best_x`, `best_y`: pure
-    /// at a saddle, else those of what dominance left (optimal in `m` too).
+    /// Optimal strategies of `m` into `best_x`, `best_y`.
     fn strategies(&mut self, rows: usize, cols: usize, tol: Tolerances) {
         self.value(rows, cols, tol);
         let (mut x, mut y) = (vec![0.0; rows], vec![0.0; cols]);
@@ -1296,28 +1274,23 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
 
 // `certify` proposes A's strategies and potentials; `proves` decides.
 
-/// Largest C certified: (C+1)^2 states a layer, a layer and its mirror at
-/// a time.
+/// Largest C certified ((C+1)^2 states a layer).
 const MAX_CERTIFY_CAP: usize = 63;
 /// Largest game (table or layer pair) on dense systems: the old C <= 21,
 /// so that no answer below it changed; larger ones iterate (`estimate`).
 const MAX_DENSE_STATES: usize = 22 * 22;
-/// The early passes' discount hint: staying never ties with a rare move
-/// that ends (measured: bench/RESULTS.md, as the rest of the schedule).
+/// The early passes' tilt: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
-/// Strategies from values this far below H, of the width H - L (the late
-/// passes: 1024 times nearer).
+/// Strategies from values this far below H, of the width H - L.
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
-/// Simplex probabilities below this are noise (early passes; the late
-/// ones keep every positive probability).
+/// Simplex probabilities below this are noise (early passes).
 const NOISE: f64 = 1e-12;
 /// B switches on gains above 2^-100 (above the evaluation's error).
 const SWITCH_GAIN: i128 = 1 << 20;
 /// Rounds of policy iteration, and of refinement per round.
 const POLICY_ROUNDS: usize = 60;
 const REFINE_ROUNDS: usize = 8;
-/// phi drops by SLACK * (1 + expected rounds of B's reply) grid units:
-/// slack against rounding.
+/// phi drops by SLACK * (1 + B's expected rounds) against rounding.
 const SLACK: f64 = (1u64 << 40) as f64;
 /// Passes that lower phi to meet the rest (ties between replies).
 const LOWER_PASSES: usize = 200;
@@ -1347,8 +1320,7 @@ impl Search<'_> {
     }
 }
 
-/// Proves bounds for the unlimited game from the iterated values `table`
-/// (see the section's head); `None` if no strategy passed the check.
+/// Proves bounds from the iterated values; `None` if no strategy passed.
 #[inline(never)]
 fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     let (game, table, queried) = (search.game, search.table, search.queried);
@@ -1530,8 +1502,8 @@ enum Source {
     Newton { by: f64 },
     /// As `Newton`, on the limit extrapolated where Newton's iteration cycled.
     NewtonLimit { by: f64 },
-    /// H - (H - L) * `below` from the bounds proved so far: a value
-    /// reached only in the limit needs a strategy computed close to it.
+    /// H - (H - L) * `below`: a value reached only in the limit needs a
+    /// strategy computed close to it.
     NearUpper { below: f64 },
     /// A's proved lower bounds L (strategy improvement).
     Lower,
@@ -1558,8 +1530,7 @@ struct Schedule {
     /// Every call: `first`, then `early_rounds` rounds of `EARLY_ROUND`.
     first: &'static [Pass],
     early_rounds: usize,
-    /// The last call: `last` once, the 30 late rows `late_repeats` times,
-    /// then `rescue`, even past the others' budget.
+    /// The last call: `last`, the 30 late rows `late_repeats` times, `rescue`.
     last: &'static [Pass],
     late_repeats: usize,
     rescue: &'static [Pass],
@@ -1600,8 +1571,7 @@ const fn newton_limit(by: f64) -> Pass {
     Pass { source: Source::NewtonLimit { by }, budget: u64::MAX, ..newton(by) }
 }
 
-/// The early passes: the iterated values, shifted down twice, then five
-/// rounds of, in turn, near H, at L and sweeps from the midpoints.
+/// The early passes: iterated, shifted twice, then near H, at L, sweeps.
 const EARLY_FIRST: [Pass; 3] = [early(Source::Iterated), shifted(1e-8), shifted(1e-7)];
 const EARLY_ROUND: [Source; 3] = [
     Source::NearUpper { below: NEAR_UPPER },
@@ -1645,8 +1615,7 @@ const SCHEDULE: Schedule = Schedule {
 
 /// Sweeps of value iteration behind a `Source::Sweeps`.
 const SOURCE_SWEEPS: usize = 64;
-/// The late passes stop once the call used twice value iteration's budget
-/// (this bounds their CPU on large games).
+/// The late passes stop at twice value iteration's budget.
 const LATE_BUDGET: u64 = 2 * WORK;
 
 /// Newton's lambdas, each warm-started from the last; a level is settled
@@ -1675,8 +1644,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
     // The values at the lambda before `best`'s, if that one converged too.
     let mut before: Option<Vec<f64>> = None;
     let mut disc = game.clone();
-    // The discounted game's own lambda last (p > 0), the decades above it
-    // first.
+    // The game's own lambda last (p > 0), the decades above it first.
     let target = 1.0 - game.keep;
     let mut lambdas: Vec<f64> = NEWTON_LAMBDAS.iter().copied().filter(|&l| l > target).collect();
     lambdas.extend((target > 0.0).then_some(target));
@@ -1940,8 +1908,7 @@ impl ReplyProcess {
         ReplyProcess { replies, decided, stall, game: Game { won: Vec::new(), ..game.clone() } }
     }
 
-    /// Q_j(phi)(s), floored. With phi = hi * 2^STRATEGY_BITS + lo no sum
-    /// exceeds 2^(GRID_BITS + 1).
+    /// Q_j(phi)(s), floored, each sum below 2^(GRID_BITS + 1).
     fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
         let r = &self.replies[s][j];
         let (mut whole, mut part) = (r.ending, r.ending_part);
@@ -2156,8 +2123,7 @@ pub fn solve(
     answer(&input, options, &SCHEDULE, out)
 }
 
-/// `solve` with the strategies tried by `certify` given (a test tries a
-/// schedule that cannot prove every value, to see exit 3).
+/// `solve` with a schedule (a test tries one that cannot prove all).
 fn answer(
     input: &[u8],
     options: &Options,
@@ -2257,8 +2223,7 @@ impl Printer<'_> {
         String::from_utf8_lossy(self.variant.skills[x].name)
     }
 
-    /// The skills of positive weight, in the variant's order: A's (side 0)
-    /// or B's kept skills at state s.
+    /// The skills of positive weight in the variant's order at s (side 0: A).
     fn shown(&self, units: &[i64], s: usize, side: usize) -> Vec<(usize, i64)> {
         let game = self.game;
         let kept = &game.layers[game.at(s).0].kept[side];
@@ -2294,8 +2259,7 @@ impl Printer<'_> {
             stage.strategies(r, c, COARSE);
             xs = shown_strategy(&stage.best_x, &stage.m, c);
             ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
-            // A limit-sure win: its winner's first step, not a move that
-            // merely keeps the value 1 (such as charging forever).
+            // A limit-sure win: its winner's first step, not a stall at value 1.
             match game.settled(s) {
                 Some(v) if v > 0.0 => xs = game.ladder_move(s).unwrap_or(xs),
                 Some(_) => ys = game.ladder_move(game.mirror(s)).unwrap_or(ys),
@@ -2396,8 +2360,7 @@ fn format_bound(v: f64, round: fn(f64) -> f64) -> String {
     format!("{sign}{}.{:09}", units / 1_000_000_000, units % 1_000_000_000)
 }
 
-/// The states reachable from `from` when A plays the stationary `x` and B
-/// plays anything, in increasing order.
+/// The states reachable from `from`, A playing `x`, B anything.
 #[inline(never)]
 fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
     let process = ReplyProcess::new(game, x);
@@ -2414,12 +2377,10 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
 
 /// Largest denominator tried for the strategy shown by `--strategy`.
 const MAX_SHOWN_DENOMINATOR: u32 = 1000;
-/// A simpler strategy is shown when it guarantees this close to the
-/// simplex's (both in floating point).
+/// A simpler strategy is shown when it guarantees this close.
 const SHOWN_SLACK: f64 = 1e-12;
 
-/// What the rows player (A) guarantees with `x` in the rows x cols game
-/// `m`: its worst column.
+/// What A guarantees with `x` in the game `m`: its worst column.
 fn guarantee(x: &[f64], m: &[f64], cols: usize) -> f64 {
     let pay = |j: usize| (0..x.len()).map(|i| x[i] * m[i * cols + j]).sum::<f64>();
     (0..cols).map(pay).fold(f64::INFINITY, f64::min)
@@ -2447,8 +2408,8 @@ fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     round_strategy(probs, m, cols)
 }
 
-/// The rows' strategy in `m` in millionths (sum 10^6): floors, the rest on
-/// the likeliest skill, then unit moves while they raise the guarantee.
+/// Millionths: floors, the rest on the likeliest, then unit moves while
+/// they raise the guarantee.
 #[inline(never)]
 fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
