@@ -289,10 +289,9 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
 
 // ---- model ------------------------------------------------------------------
 
-/// The game: skills sorted by req (the usable ones a prefix). A state is
-/// s = layer * (C+1)^2 + a * (C+1) + b, a layer a lost-set pair; lost sets
-/// only grow.
-#[derive(Clone)]
+/// The game: skills sorted by req (the usable ones a prefix); a state
+/// s = layer * (C+1)^2 + a * (C+1) + b, a layer a lost-set pair.
+#[derive(Clone, Default)]
 struct Game {
     n: usize,
     /// C, the cap on counts.
@@ -317,7 +316,7 @@ struct Game {
 }
 
 /// One lost-set pair (A's, B's) and what it leaves each side.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct Layer {
     /// Per side: the lost bits, the kept skills (req order), usable per count.
     lost: [u64; 2],
@@ -345,22 +344,8 @@ impl Game {
             .collect();
         let cap = cap as usize;
         let delta = order.iter().map(|&i| v.skills[i].delta).collect();
-        let (layers, won, outside_lower, outside) = (vec![], vec![], vec![], vec![]);
-        let units = (keep * (1u64 << STRATEGY_BITS) as f64) as i128;
-        let keep_units = [units; 2];
-        let mut game = Game {
-            n,
-            cap,
-            delta,
-            outcome,
-            keep,
-            keep_units,
-            order,
-            layers,
-            won,
-            outside_lower,
-            outside,
-        };
+        let keep_units = [(keep * (1u64 << STRATEGY_BITS) as f64) as i128; 2];
+        let mut game = Game { n, cap, delta, outcome, keep, keep_units, order, ..Game::default() };
         let takes =
             |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
         let mut index: Vec<([u64; 2], usize)> = Vec::new();
@@ -677,8 +662,8 @@ mod proof {
     }
 
     impl Game {
-        /// Where a round ends: A's value (grid units) if one skill beats the
-        /// other, or the proved bound past this game's layers; `None` if it goes on.
+        /// Where a round ends: A's value if one skill beats the other, or the
+        /// proved bound past this game's layers; `None` if it goes on.
         pub(super) fn ending(&self, o: i8, to: usize) -> Option<i128> {
             let ns = self.states();
             match o {
@@ -688,9 +673,8 @@ mod proof {
             }
         }
 
-        /// A round that goes on is worth at least floor(keep * phi(next)) (keep
-        /// low for a gain, high for a loss; phi in the unlimited game): with phi = hi
-        /// * 2^60 + lo, keep * hi + keep * lo / 2^60, products below 2^121.
+        /// A round that goes on is worth floor(keep * phi(next)) at least (keep
+        /// low for a gain, high for a loss): keep * hi + keep * lo / 2^60.
         pub(super) fn carried(&self, phi: i128) -> i128 {
             let keep = self.keep_units[usize::from(phi < 0)];
             keep * (phi >> STRATEGY_BITS)
@@ -698,16 +682,13 @@ mod proof {
         }
     }
 
-    // Limit-sure wins (docs/ji.md): the largest Y where every state has, given
-    // the states of Y added before it, a ladder of A's skills (level 0 never
-    // loses or leaves Y; each level answers more replies by winning or going to
-    // an earlier state). A plays level k with weight eps^k: progress is 1/eps
-    // times likelier than loss, so the value is 1 on Y (after de Alfaro,
+    // Limit-sure wins (docs/ji.md): the largest Y where each state has a
+    // ladder towards the states added before it; A playing level k with weight
+    // eps^k makes progress 1/eps times likelier than loss (after de Alfaro,
     // Henzinger and Kupferman).
 
-    /// Per state 0, or the order in which A's limit-sure win joined X (1
-    /// first). Worklists: a state is looked at again only when one it leads to
-    /// joins X, so a round costs about states x moves.
+    /// Per state 0, or the order A's limit-sure win joined X. Worklists: a
+    /// state is looked at again when one it leads to joins X.
     #[inline(never)]
     pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
         let ns = game.states();
@@ -810,7 +791,7 @@ use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
 // ---- iteration --------------------------------------------------------------
 
 /// Sweeps before `certify` is first tried (then at every doubling); the
-/// width it must reach at queried states (5e-8 with 9-digit rounding).
+/// width needed at queried states (5e-8 with rounding).
 const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
@@ -993,7 +974,7 @@ fn iterate(
             }
         } else {
             // Out of work: the rounds left move a value by at most the last change
-            // per round each (T is a keep-contraction).
+            // a round (T is a keep-contraction).
             rest = if done == 0 { f64::INFINITY } else { last * tail.min(left as f64) };
         }
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
@@ -1030,9 +1011,8 @@ fn iterate(
     Iterated { old, new, done, rest, best, warning }
 }
 
-/// The discounted game is certified where 1 / (1 - keep) >= SLOW_TAIL, at
-/// each doubling from CERTIFY_FROM sweeps or out of work, within
-/// DISCOUNTED_CERTIFIED, from Newton's values, then strategy improvement.
+/// The discounted game is certified where 1 / (1 - keep) >= SLOW_TAIL
+/// (or out of work), within DISCOUNTED_CERTIFIED.
 const SLOW_TAIL: f64 = 1000.0;
 const DISCOUNTED_CERTIFIED: f64 = 2e-12;
 const DISCOUNTED: [Pass; 8] = [
@@ -1276,8 +1256,7 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
 
 /// Largest C certified ((C+1)^2 states a layer).
 const MAX_CERTIFY_CAP: usize = 63;
-/// Largest game (table or layer pair) on dense systems: the old C <= 21,
-/// so that no answer below it changed; larger ones iterate (`estimate`).
+/// Largest game on dense systems: the old C <= 21 (no answer changed).
 const MAX_DENSE_STATES: usize = 22 * 22;
 /// The early passes' tilt: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
@@ -1294,15 +1273,14 @@ const REFINE_ROUNDS: usize = 8;
 const SLACK: f64 = (1u64 << 40) as f64;
 /// Passes that lower phi to meet the rest (ties between replies).
 const LOWER_PASSES: usize = 200;
-/// `estimate`: at most ESTIMATE_SWEEPS sweeps, until none moves by
-/// ESTIMATE_SETTLED; rounds capped; phi dropped by SPARSE_SLACK a round.
+/// `estimate`'s sweeps, until none moves by ESTIMATE_SETTLED; its rounds'
+/// cap; phi drops by SPARSE_SLACK a round (f64: about 2^-50).
 const ESTIMATE_SWEEPS: usize = 20_000;
 const ESTIMATE_SETTLED: f64 = 1e-15;
 const ESTIMATE_ROUNDS: f64 = 1e9;
 const SPARSE_SLACK: f64 = (1u128 << 70) as f64;
 
-/// What one call of `certify` searches: the game (table or layer pair),
-/// the iterated values, the passes to try and the queried states.
+/// What one call of `certify` searches with.
 struct Search<'a> {
     game: &'a Game,
     table: &'a [f64],
@@ -1404,8 +1382,8 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
 }
 
 /// `certify` a layer and its mirror at a time, the largest lost sets
-/// first: rounds leaving a pair end at bounds proved before. Each pair's
-/// proof is one strategy per state, so the whole is one stationary strategy.
+/// first (rounds leaving them end at bounds proved before), one strategy
+/// per state.
 #[inline(never)]
 fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     let (game, table, queried) = (search.game, search.table, search.queried);
@@ -1497,18 +1475,29 @@ enum Source {
     Iterated,
     /// The iterated values lowered by `by` where not known: A's strategies
     /// never count on stalling, which B's best reply does.
-    Shifted { by: f64 },
+    Shifted {
+        by: f64,
+    },
     /// Newton's discounted values (`newton_values`), lowered by `by`.
-    Newton { by: f64 },
+    Newton {
+        by: f64,
+    },
     /// As `Newton`, on the limit extrapolated where Newton's iteration cycled.
-    NewtonLimit { by: f64 },
+    NewtonLimit {
+        by: f64,
+    },
     /// H - (H - L) * `below`: a value reached only in the limit needs a
     /// strategy computed close to it.
-    NearUpper { below: f64 },
+    NearUpper {
+        below: f64,
+    },
     /// A's proved lower bounds L (strategy improvement).
     Lower,
     /// `SOURCE_SWEEPS` sweeps from the midpoints, discounted by `discount`.
-    Sweeps { discount: f64, tol: Tolerances },
+    Sweeps {
+        discount: f64,
+        tol: Tolerances,
+    },
 }
 
 /// One strategy tried by `certify`, a row of its schedule.
@@ -1524,8 +1513,7 @@ struct Pass {
     budget: u64,
 }
 
-/// The passes `certify` tries: early ones on every call, late ones on the
-/// last; each strategy is still decided by `proves`.
+/// The passes `certify` tries: early ones every call, late ones last.
 struct Schedule {
     /// Every call: `first`, then `early_rounds` rounds of `EARLY_ROUND`.
     first: &'static [Pass],
@@ -1588,9 +1576,7 @@ const LATE_TILTS: [f64; 10] = [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12
 /// The late passes' nearness to H (1024 times nearer than the early ones).
 const LATE_NEAR_UPPER: f64 = NEAR_UPPER / 1024.0;
 
-/// Late row r of 30: each source with each of the ten tilts (the sweeps
-/// discounted by the row before's): near-1 discounts approach strategies
-/// that reach a value only in the limit.
+/// Late row r of 30: each source with each of the ten tilts.
 fn late_row(r: usize) -> Pass {
     let tilt = |r: usize| LATE_TILTS[(r + 6) % 10];
     let source = match r % 3 {
@@ -1601,8 +1587,7 @@ fn late_row(r: usize) -> Pass {
     Pass { source, tilt: tilt(r), tol: FINE, noise: 0.0, budget: LATE_BUDGET }
 }
 
-/// The rescue passes: Newton's extrapolated values, last, so that they
-/// change no other answer.
+/// The rescue passes, last: they change no other answer.
 const RESCUE: [Pass; 3] = [newton_limit(1e-8), newton_limit(1e-9), newton_limit(1e-7)];
 
 const SCHEDULE: Schedule = Schedule {
@@ -1618,24 +1603,20 @@ const SOURCE_SWEEPS: usize = 64;
 /// The late passes stop at twice value iteration's budget.
 const LATE_BUDGET: u64 = 2 * WORK;
 
-/// Newton's lambdas, each warm-started from the last; a level is settled
-/// below NEWTON_SETTLED, fails after NEWTON_ROUNDS; NEWTON_REFINE
-/// refinements on double-double residuals.
+/// Newton's lambdas, each level warm-started from the last.
 const NEWTON_LAMBDAS: [f64; 16] = [
     1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
     1e-16,
 ];
 const NEWTON_SETTLED: f64 = 1e-18;
-/// Where Newton's iteration cycles, lambda -> 0 is extrapolated from two
-/// levels (a sqrt(lambda) term leaves 1 / (sqrt(10) - 1) of the last step).
+/// Where Newton's iteration cycles, lambda -> 0 is extrapolated (a
+/// sqrt(lambda) term: the last step times 1 / (sqrt(10) - 1)).
 const NEWTON_STEP_GAIN: f64 = 0.462_475_295_574_264_3;
 const NEWTON_REFINE: usize = 6;
 const NEWTON_ROUNDS: usize = 30;
 
-/// The discounted values by Newton's method (Pollatschek and Avi-Itzhak's
-/// policy iteration, double-double systems), lambda lowered to the game's
-/// own (or NEWTON_LAMBDAS): the last level that converged, and an
-/// extrapolated limit if it cycled.
+/// The discounted values by Newton's method (Pollatschek and Avi-Itzhak),
+/// in double-double, lambda lowered to the game's own or NEWTON_LAMBDAS'.
 #[inline(never)]
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> NewtonValues {
     let ns = game.states();
@@ -1920,8 +1901,7 @@ impl ReplyProcess {
         whole + (part >> STRATEGY_BITS)
     }
 
-    /// A candidate phi for `proves`: policy iteration (f64, refined on exact
-    /// residuals), then `settle`.
+    /// A candidate phi: policy iteration (exact residuals), then `settle`.
     #[inline(never)]
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
@@ -2002,8 +1982,7 @@ impl ReplyProcess {
         self.settle(phi, &rounds, SLACK, work)
     }
 
-    /// B's best reply by Gauss-Seidel from 0 (endless play's payoff): values
-    /// (grid units) and expected rounds, estimates for `settle`.
+    /// B's best reply by Gauss-Seidel from 0: values and expected rounds.
     #[inline(never)]
     fn estimate(&self, work: &mut u64) -> (Vec<i128>, Vec<f64>) {
         let ns = self.replies.len();
@@ -2017,10 +1996,11 @@ impl ReplyProcess {
             .map(|s| if self.replies[s].is_empty() { self.decided[s] as f64 / grid } else { 0.0 })
             .collect();
         let mut policy = vec![STOP; ns];
-        // A loop back to s solved exactly (a stall A's rare moves end is too
-        // slow to iterate); a reply staying at s forever is worth 0.
-        let q = |s: usize, j: usize, v: &[f64]| {
-            let (mut stay, mut sum) = (0.0, ending[s][j]);
+        // `base` plus reply j's steps on `v`, a loop back to s solved exactly
+        // (a stall A's rare moves end is too slow to iterate); `None` if it
+        // stays at s forever (worth 0).
+        let through = |s: usize, j: usize, base: f64, v: &[f64]| {
+            let (mut stay, mut sum) = (0.0, base);
             for st in &self.replies[s][j].steps {
                 let p = st.weight as f64 * per;
                 match st.to == s {
@@ -2028,18 +2008,14 @@ impl ReplyProcess {
                     false => sum += p * v[st.to],
                 }
             }
-            if stay < 1.0 {
-                sum / (1.0 - stay)
-            } else {
-                0.0
-            }
+            (stay < 1.0).then(|| sum / (1.0 - stay))
         };
         for _ in 0..ESTIMATE_SWEEPS {
             let mut moved: f64 = 0.0;
             for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
                 let (mut least, mut best) = if self.stall[s] { (0.0, STOP) } else { (2.0, 0) };
                 for j in 0..self.replies[s].len() {
-                    let q = q(s, j, &v);
+                    let q = through(s, j, ending[s][j], &v).unwrap_or(0.0);
                     if q < least {
                         (least, best) = (q, j);
                     }
@@ -2056,15 +2032,7 @@ impl ReplyProcess {
         for _ in 0..ESTIMATE_SWEEPS {
             let mut moved: f64 = 0.0;
             for s in (0..ns).filter(|&s| policy[s] != STOP) {
-                let (mut stay, mut r) = (0.0, 1.0);
-                for st in &self.replies[s][policy[s]].steps {
-                    let p = st.weight as f64 * per;
-                    match st.to == s {
-                        true => stay += p,
-                        false => r += p * rounds[st.to],
-                    }
-                }
-                let r = if stay < 1.0 { r / (1.0 - stay) } else { ESTIMATE_ROUNDS };
+                let r = through(s, policy[s], 1.0, &rounds).unwrap_or(ESTIMATE_ROUNDS);
                 moved = moved.max(r - rounds[s]);
                 rounds[s] = r.min(ESTIMATE_ROUNDS);
             }
@@ -2076,8 +2044,7 @@ impl ReplyProcess {
         (v.iter().map(|&x| (x.clamp(-1.0, 1.0) * grid) as i128).collect(), rounds)
     }
 
-    /// `phi` lowered by `slack` * (1 + expected rounds), then until every
-    /// constraint of `proves` holds, or `None`.
+    /// `phi` lowered by `slack` * (1 + rounds), then until `proves` holds.
     fn settle(
         &self,
         mut phi: Vec<i128>,
@@ -2184,9 +2151,8 @@ fn answer(
 }
 
 impl Game {
-    /// The first step of A's limit-sure strategy at s (millionths): a level-0
-    /// skill progressing against every reply, else level 0's progressing ones
-    /// evenly (weights e^level as e -> 0).
+    /// The first step of A's limit-sure strategy at s (millionths): one level-0
+    /// skill progressing against every reply, else those progressing, evenly.
     fn ladder_move(&self, s: usize) -> Option<Vec<i64>> {
         let (rows, cols) = self.moves(s);
         let rank = |t: usize| self.won.get(t).copied().unwrap_or(0);
@@ -2234,8 +2200,7 @@ impl Printer<'_> {
         shown
     }
 
-    /// A state as written: `a b` (`sep` between), with lasting effects
-    /// `lost i names.. j names..` after.
+    /// A state as written: `a b` (`sep` between), then lost sets if lasting.
     fn state(&self, s: usize, sep: &str) -> String {
         let (l, a, b) = self.game.at(s);
         let mut text = format!("{a}{sep}{b}");
@@ -2315,8 +2280,7 @@ impl Printer<'_> {
     }
 }
 
-/// Exit 3: `open STATE L H` per queried state wider than `tolerance`, in
-/// the order first asked (L down, H up); the stderr line says how many.
+/// Exit 3: `open STATE L H` per queried state wider than `tolerance`.
 #[inline(never)]
 fn open_states(
     bounds: &[Bounds],
@@ -2386,9 +2350,8 @@ fn guarantee(x: &[f64], m: &[f64], cols: usize) -> f64 {
     (0..cols).map(pay).fold(f64::INFINITY, f64::min)
 }
 
-/// The rows' strategy shown in millionths: the k/d of least d <=
-/// MAX_SHOWN_DENOMINATOR guaranteeing as much to SHOWN_SLACK (1/5 shows
-/// 0.200000), else the simplex's, by `round_strategy`.
+/// The rows' strategy shown: the k/d of least d guaranteeing as much to
+/// SHOWN_SLACK (1/5 shows 0.200000), else the simplex's.
 #[inline(never)]
 fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let target = guarantee(probs, m, cols) - SHOWN_SLACK;

@@ -224,7 +224,8 @@ fn certify_brackets_the_common_value() {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
     }
-    let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
+    let search = Search { game: &game, table: &old, passes: SCHEDULE.passes(false), queried: &[] };
+    let cert = certify(&search, &mut stage).unwrap();
     let all: Vec<usize> = (0..w * w).collect();
     assert!(cert.width(&game, &all) < 1e-7, "{}", cert.width(&game, &all));
     let mid = |s: usize| cert.bounds(&game, s).mid();
@@ -595,7 +596,9 @@ fn certificates_of_long_games_agree() {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
-            let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
+            let search =
+                Search { game: &game, table: &old, passes: SCHEDULE.passes(false), queried: &[] };
+            let cert = certify(&search, &mut stage).unwrap();
             bounds.push((0..w * w).map(|s| cert.bounds(&game, s)).collect());
         }
     }
