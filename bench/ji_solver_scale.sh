@@ -36,9 +36,8 @@ def random_variant(c, max_n=12):
         r = least if i == 0 else least + below(c - least + 1)
         delta.append(d)
         req.append(r)
-    top = 1 + below(n - 1)
-    delta[top] = min(delta[top], 0) if delta[top] < -c else delta[top]
-    req[top] = c
+    # One skill needs exactly C (its req stays above its cost: delta >= -C).
+    req[1 + below(n - 1)] = c
     beats = [[False] * n for _ in range(n)]
     for i in range(n):
         for j in range(i + 1, n):

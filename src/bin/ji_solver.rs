@@ -327,8 +327,9 @@ struct Layer {
     mirror: usize,
 }
 
-/// Largest number of lost-set pairs built (one breakthrough gives 4).
-const MAX_LAYERS: usize = 1024;
+/// Largest number of lost-set pairs built: 4,096 (six breakthroughs, each
+/// taking its defence) solve in 7.3 s (bench/RESULTS.md).
+const MAX_LAYERS: usize = 4096;
 
 impl Game {
     /// The game over the lost-set pairs reachable from `lost` and mirrors.
