@@ -327,8 +327,8 @@ struct Layer {
     mirror: usize,
 }
 
-/// Largest number of lost-set pairs built: 4,096 (six breakthroughs, each
-/// taking its defence) solve in 7.3 s (bench/RESULTS.md).
+/// Most lost-set pairs built: six breakthroughs taking their defences
+/// make 4,096, solved in 7.3 s (bench/RESULTS.md).
 const MAX_LAYERS: usize = 4096;
 
 impl Game {
@@ -911,7 +911,8 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
         None if rounds > 0 => it.new,
         _ => values.clone(),
     };
-    let certificate = it.best.filter(|b| unlimited && b.0 <= CERTIFIED).map(|b| b.1);
+    let proved = if unlimited { CERTIFIED } else { DISCOUNTED_CERTIFIED };
+    let certificate = it.best.filter(|b| rounds == 0 && b.0 <= proved).map(|b| b.1);
     Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
 }
 
@@ -2342,7 +2343,7 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
 
 /// Largest denominator tried for the strategy shown by `--strategy`.
 const MAX_SHOWN_DENOMINATOR: u32 = 1000;
-/// A simpler strategy is shown when it guarantees this close.
+/// A simpler strategy is shown if this close.
 const SHOWN_SLACK: f64 = 1e-12;
 
 /// What A guarantees with `x` in the game `m`: its worst column.
@@ -2436,8 +2437,8 @@ output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
 options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      first round's (6 decimals: the k/d of least d <= 1000
-                     that guarantees as much, else the simplex's); unlimited
-                     game: the proof,
+                     that guarantees as much, else the simplex's); R = 0
+                     (proved by strategies): the proof,
                      `lower|upper a b name u ...`, A's|B's strategy at each
                      reachable (a, b), u / 2^60, or `limit A|B a b` where
                      that player wins as surely as it likes (docs/ji.md);
