@@ -8,7 +8,9 @@
 # Usage (from the repo root, after `cargo build --release`):
 #   bench/ji_solver_scale.sh [COUNT [SEED]]
 # BIN=path overrides the binary; SIZES="10 21 ..." the sizes; KEEP=dir
-# keeps the inputs.
+# keeps the inputs. Last, the discounted game: the common variant at every
+# state with p = 1 and p = 0.0001 (R = 0), CPU median of 21 runs each and
+# their ratio (the goal: within 3x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${BIN:-target/release/ji_solver}
@@ -88,4 +90,17 @@ for c in map(int, sizes.split()):
         cpu = [t for _, t in rows]
         proved = sum(1 for rc, _ in rows if rc == 0)
         print(f"| {c} | {w * w:,} | {name} | {proved} of {len(rows)} | {fmt(statistics.median(cpu))} | {fmt(max(cpu))} |", flush=True)
+
+common = open("tests/data/ji_variant/common.txt").read()
+queries = "".join(f"{a} {b}\n" for a in range(6) for b in range(6))
+medians = {}
+for p in ("1", "0.0001"):
+    path = os.path.join(folder, f"common_p{p}.in")
+    with open(path, "w") as f:
+        f.write(f"{common}0 {p}\n36\n{queries}")
+    runs = [run(path) for _ in range(21)]
+    assert all(rc == 0 for rc, _ in runs), p
+    medians[p] = statistics.median(t for _, t in runs)
+    print(f"common variant, R = 0, p = {p}: exit 0, CPU median {fmt(medians[p])}")
+print(f"ratio p = 0.0001 / p = 1: {medians['0.0001'] / max(medians['1'], 1e-6):.2f}")
 PY

@@ -797,11 +797,10 @@ const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
 struct Solution {
-    /// Per state: the midpoints of `bounds`.
     values: Vec<f64>,
     /// Per state, what is proved of its value.
     bounds: Vec<Bounds>,
-    /// The widest bounds a printed value may have (else `open`).
+    /// The widest bounds a printed value may have.
     tolerance: f64,
     /// The values after the query's first round (`--strategy`).
     next: Vec<f64>,
@@ -812,7 +811,7 @@ struct Solution {
     game: Game,
 }
 
-/// A state's value is proved to lie in [lo, hi].
+/// A value is proved in [lo, hi].
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Bounds {
     lo: f64,
@@ -820,7 +819,7 @@ struct Bounds {
 }
 
 impl Bounds {
-    /// Everything a value can be (P(A wins) - P(B wins)).
+    /// Everything a value can be.
     const ANY: Bounds = Bounds { lo: -1.0, hi: 1.0 };
 
     fn exact(v: f64) -> Bounds {
@@ -982,7 +981,8 @@ fn iterate(
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
         let last_call = change.is_none() || converged;
         // A slow discounted game: certified as the unlimited one.
-        let slow = checkpoint && tail >= SLOW_TAIL || change.is_none();
+        let slow =
+            done.is_power_of_two() && done >= SLOW_FROM && tail >= SLOW_TAIL || change.is_none();
         let (passes, target) = match () {
             _ if unlimited && (last_call || checkpoint) => (schedule.passes(last_call), CERTIFIED),
             _ if discounted && !converged && slow => (DISCOUNTED.to_vec(), DISCOUNTED_CERTIFIED),
@@ -1013,9 +1013,10 @@ fn iterate(
     Iterated { old, new, done, rest, best, warning }
 }
 
-/// The discounted game is certified where 1 / (1 - keep) >= SLOW_TAIL
-/// (or out of work), within DISCOUNTED_CERTIFIED.
+/// The discounted game is certified where 1 / (1 - keep) >= SLOW_TAIL,
+/// from sweep SLOW_FROM at each doubling, within DISCOUNTED_CERTIFIED.
 const SLOW_TAIL: f64 = 1000.0;
+const SLOW_FROM: u64 = 8;
 const DISCOUNTED_CERTIFIED: f64 = 2e-12;
 const DISCOUNTED: [Pass; 8] = [
     newton(0.0),
