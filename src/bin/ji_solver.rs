@@ -97,6 +97,7 @@ fn parse_percent(text: &[u8]) -> Option<f64> {
 }
 
 /// 1 - p/100 from p's digits exactly: [floor, ceil] of it times 2^60.
+#[inline(never)]
 fn keep_units(text: &[u8]) -> [i128; 2] {
     let point = text.iter().position(|&c| c == b'.').unwrap_or(text.len());
     let digits: Vec<u8> = text.iter().filter(|c| c.is_ascii_digit()).map(|c| c - b'0').collect();
@@ -104,16 +105,16 @@ fn keep_units(text: &[u8]) -> [i128; 2] {
     let whole = point.saturating_sub(2);
     let mut fraction = vec![0u8; 2usize.saturating_sub(point)];
     fraction.extend_from_slice(&digits[whole..]);
-    let mut units = digits[..whole].iter().fold(0i128, |u, &d| u * 10 + i128::from(d));
+    let mut units = digits[..whole].iter().fold(0u64, |u, &d| u * 10 + u64::from(d));
     for _ in 0..STRATEGY_BITS {
         let mut carry = 0;
         for d in fraction.iter_mut().rev() {
             let v = *d * 2 + carry;
             (*d, carry) = (v % 10, v / 10);
         }
-        units = units * 2 + i128::from(carry);
+        units = units * 2 + u64::from(carry);
     }
-    let rest = i128::from(fraction.iter().any(|&d| d > 0));
+    let (units, rest) = (i128::from(units), i128::from(fraction.iter().any(|&d| d > 0)));
     [(1 << STRATEGY_BITS) - units - rest, (1 << STRATEGY_BITS) - units]
 }
 
@@ -497,6 +498,7 @@ impl Game {
     }
 
     /// Calls `found` with each state a round that goes on leads from to t.
+    #[inline(never)]
     fn predecessors(
         &self,
         t: usize,
@@ -747,29 +749,26 @@ mod proof {
 
     impl Game {
         /// Whether A has a ladder at s towards `proved` inside `inside`.
+        #[inline(never)]
         fn has_ladder(&self, s: usize, inside: &[bool], proved: &[u32], work: &mut u64) -> bool {
             let (rows, cols) = self.moves(s);
-            // Skill i against reply j: B wins, or the game leaves Y.
-            let loses = |i: usize, j: usize| match self.round(s, i, j) {
-                (0, to) => !inside[to],
-                (o, _) => o < 0,
-            };
-            // A wins, or the game goes to a state proved before.
-            let progresses = |i: usize, j: usize| match self.round(s, i, j) {
-                (0, to) => proved[to] > 0,
-                (o, _) => o > 0,
+            // Skill i against reply j: (B wins or the game leaves Y, A wins
+            // or the game goes to a state proved before).
+            let step = |i: usize, j: usize| match self.round(s, i, j) {
+                (0, to) => (!inside[to], proved[to] > 0),
+                (o, _) => (o < 0, o > 0),
             };
             let mut open = vec![true; cols];
             let mut climbed = vec![false; rows];
             loop {
                 // The next level: unused skills safe against the replies still open.
                 let level: Vec<usize> = (0..rows)
-                    .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !loses(i, j)))
+                    .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !step(i, j).0))
                     .collect();
                 *work += (rows * cols) as u64;
                 let mut answered = false;
                 for (j, open) in open.iter_mut().enumerate() {
-                    if *open && level.iter().any(|&i| progresses(i, j)) {
+                    if *open && level.iter().any(|&i| step(i, j).1) {
                         *open = false;
                         answered = true;
                     }
@@ -857,6 +856,7 @@ const GEOMETRIC_CHANGE: f64 = 1e-13;
 const GEOMETRIC_REST: f64 = 1e-9;
 
 /// Solves the table; `queried` are the states whose values are printed.
+#[inline(never)]
 fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule) -> Solution {
     let ns = game.states();
     let mut stage = Stage::default();
@@ -1590,7 +1590,7 @@ fn late_row(r: usize) -> Pass {
     Pass { source, tilt: tilt(r), tol: FINE, noise: 0.0, budget: LATE_BUDGET }
 }
 
-/// The rescue passes, last: they change no other answer.
+/// The rescue passes, last (they change no other answer).
 const RESCUE: [Pass; 3] = [newton_limit(1e-8), newton_limit(1e-9), newton_limit(1e-7)];
 
 const SCHEDULE: Schedule = Schedule {
@@ -2048,6 +2048,7 @@ impl ReplyProcess {
     }
 
     /// `phi` lowered by `slack` * (1 + rounds), then until `proves` holds.
+    #[inline(never)]
     fn settle(
         &self,
         mut phi: Vec<i128>,
@@ -2156,16 +2157,17 @@ fn answer(
 impl Game {
     /// The first step of A's limit-sure strategy at s (millionths): one level-0
     /// skill progressing against every reply, else those progressing, evenly.
+    #[inline(never)]
     fn ladder_move(&self, s: usize) -> Option<Vec<i64>> {
         let (rows, cols) = self.moves(s);
         let rank = |t: usize| self.won.get(t).copied().unwrap_or(0);
-        let (inside, before) = (|t| rank(t) > 0, |t| rank(t) > 0 && rank(t) < rank(s));
-        let safe = |i: usize| {
-            (0..cols)
-                .all(|j| !matches!(self.round(s, i, j), (o, to) if o < 0 || o == 0 && !inside(to)))
+        // As in `has_ladder` (X: the states won before s).
+        let step = |i: usize, j: usize| match self.round(s, i, j) {
+            (0, to) => (rank(to) == 0, rank(to) > 0 && rank(to) < rank(s)),
+            (o, _) => (o < 0, o > 0),
         };
-        let progress = |i: usize, j: usize| matches!(self.round(s, i, j), (o, to) if o > 0 || o == 0 && before(to));
-        let level: Vec<usize> = (0..rows).filter(|&i| safe(i)).collect();
+        let progress = |i: usize, j: usize| step(i, j).1;
+        let level: Vec<usize> = (0..rows).filter(|&i| (0..cols).all(|j| !step(i, j).0)).collect();
         let mut units = vec![0i64; rows];
         if let Some(&i) = level.iter().find(|&&i| (0..cols).all(|j| progress(i, j))) {
             units[i] = 1_000_000;
@@ -2220,6 +2222,7 @@ impl Printer<'_> {
     }
 
     /// The `A:` and `B:` lines: the first round's strategies on `next`.
+    #[inline(never)]
     fn strategies(&self, s: usize, next: &[f64], stage: &mut Stage, text: &mut String) {
         let game = self.game;
         let (mut xs, mut ys) = (Vec::new(), Vec::new());
@@ -2246,6 +2249,7 @@ impl Printer<'_> {
 
     /// The unlimited game's proof: a limit-sure win alone, or the `lower` and
     /// `upper` strategies, each `limit` line once.
+    #[inline(never)]
     fn proof(&self, s: usize, cert: Option<&Certificate>, text: &mut String) {
         let game = self.game;
         if let Some(v) = game.settled(s) {
