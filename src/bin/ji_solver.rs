@@ -442,7 +442,7 @@ impl Game {
 
     /// +1 where A wins limit-surely, -1 where B does (unlimited game).
     fn settled(&self, s: usize) -> Option<f64> {
-        let won = |s: usize| self.won.get(s).map_or(false, |&r| r > 0);
+        let won = |s: usize| self.won.get(s) > Some(&0);
         match (won(s), won(self.mirror(s))) {
             (true, _) => Some(1.0),
             (_, true) => Some(-1.0),
@@ -2017,8 +2017,8 @@ impl ReplyProcess {
             let mut moved: f64 = 0.0;
             for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
                 let (mut least, mut best) = if self.stall[s] { (0.0, STOP) } else { (2.0, 0) };
-                for j in 0..self.replies[s].len() {
-                    let q = through(s, j, ending[s][j], &v).unwrap_or(0.0);
+                for (j, &e) in ending[s].iter().enumerate() {
+                    let q = through(s, j, e, &v).unwrap_or(0.0);
                     if q < least {
                         (least, best) = (q, j);
                     }

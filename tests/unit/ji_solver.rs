@@ -915,6 +915,7 @@ fn lasting_values_match_a_naive_model_of_every_lost_set() {
 
 /// Whether A has a ladder at s towards `proved` inside `inside`, written
 /// from the definition (docs/ji.md, "Limit-sure wins").
+#[allow(clippy::needless_range_loop)]
 fn naive_ladder(game: &Game, s: usize, inside: &[bool], proved: &[bool]) -> bool {
     let (rows, cols) = game.moves(s);
     let loses = |i: usize, j: usize| match game.round(s, i, j) {
