@@ -323,6 +323,18 @@ impl Variant {
     }
 }
 
+/// The chance keep = num / den that a round that goes on is played (the
+/// unlimited game: 1 / 1).
+type Keep = (i128, i128);
+
+/// keep = 1 - p/100 exactly from p's decimal digits.
+fn keep_of(p: &str) -> Keep {
+    let (whole, fraction) = p.split_once('.').unwrap_or((p, ""));
+    let den = 100 * 10i128.pow(fraction.len() as u32);
+    let percent: i128 = format!("{whole}{fraction}").parse().unwrap();
+    (den - percent, den)
+}
+
 /// A's best guarantee against B's best reply to `x` (A's strategy per
 /// state, u / 2^60 per skill), from `start`, exactly, as (numerator,
 /// denominator > 0). A player who cannot move loses (both: 0).
@@ -334,8 +346,12 @@ fn best_reply_value(
     x: &Strategies,
     settled: &HashMap<State, i128>,
     start: State,
+    keep: Keep,
 ) -> (Big, Big) {
     let one: i128 = 1 << DENOMINATOR_BITS;
+    // A round that goes on counts keep = num / den of what follows: every
+    // row is scaled by den.
+    let (num, den) = keep;
     let decided = |s: State| -> Option<i128> {
         let (a, b) = (v.usable(s.0, s.2).is_empty(), v.usable(s.1, s.3).is_empty());
         match (a, b) {
@@ -372,23 +388,23 @@ fn best_reply_value(
                 assert!(v.usable(s.0, s.2).contains(&i), "{s:?}: {name} is not usable");
                 let u = u as i128;
                 if v.beats[i][j] {
-                    r.fixed += u;
+                    r.fixed += u * den;
                     r.endless = false;
                 } else if v.beats[j][i] {
-                    r.fixed -= u;
+                    r.fixed -= u * den;
                     r.endless = false;
                 } else {
                     let t = v.after(s, i, j);
                     match decided(t) {
                         Some(d) => {
-                            r.fixed += u * d;
+                            r.fixed += u * num * d;
                             r.endless = false;
                         }
                         None => {
                             let k = *index.get(&t).unwrap_or_else(|| {
                                 panic!("{s:?} leads to {t:?}, which has no strategy")
                             });
-                            r.on.push((k, u));
+                            r.on.push((k, u * num));
                         }
                     }
                 }
@@ -427,7 +443,7 @@ fn best_reply_value(
                 Some(j) => {
                     let r = &replies[s][j];
                     let mut row = vec![0i128; n];
-                    row[s] += one;
+                    row[s] += one * den;
                     for &(t, u) in &r.on {
                         row[t] -= u;
                     }
@@ -441,7 +457,7 @@ fn best_reply_value(
         let mut stable = true;
         for s in 0..n {
             // Compare one * det * Q_j with one * det * v(s) = one * val[s].
-            let current = big(one).mul(&val[s]);
+            let current = big(one * den).mul(&val[s]);
             let mut best = current.clone();
             let mut choice = policy[s];
             if z[s] && Big::zero().cmp(&best) == std::cmp::Ordering::Less {
@@ -656,8 +672,18 @@ fn check(variant_text: &str, queries: &[(i64, i64)]) -> usize {
 
 /// `check` at states that may have lost skills.
 fn check_states(variant_text: &str, queries: &[State]) -> usize {
+    check_game(variant_text, queries, "0")
+}
+
+/// `check_states` with R = 0 and draw probability `p` (percent): with
+/// p > 0 the discounted game, whose proof (printed where a certificate
+/// proved it) is checked with keep = 1 - p/100 exactly; the number of
+/// queries whose proof was checked.
+fn check_game(variant_text: &str, queries: &[State], p: &str) -> usize {
     let v = parse_variant(variant_text);
-    let mut input = format!("{}0 0\n{}\n", variant_text, queries.len());
+    let keep = keep_of(p);
+    let discounted = keep.0 != keep.1;
+    let mut input = format!("{}0 {p}\n{}\n", variant_text, queries.len());
     for &q in queries {
         input.push_str(&format!("{}\n", v.show(q)));
     }
@@ -728,8 +754,9 @@ fn check_states(variant_text: &str, queries: &[State]) -> usize {
             assert!(wins[&at], "{variant_text}{s:?}: not a limit-sure win of {w}");
         }
     }
-    // And the queried state is settled so exactly where this checker says.
-    for (block, &s) in blocks.iter().zip(queries) {
+    // And the queried state is settled so exactly where this checker says
+    // (the unlimited game's limit-sure wins).
+    for (block, &s) in blocks.iter().zip(queries).filter(|_| !discounted) {
         let want = match (wins[&s], wins[&mirror(s)]) {
             (true, _) => Some(1),
             (_, true) => Some(-1),
@@ -737,16 +764,24 @@ fn check_states(variant_text: &str, queries: &[State]) -> usize {
         };
         assert_eq!(block.limits.get(&s).copied(), want, "{variant_text}{s:?}");
     }
+    // The discounted game's promise: the 9 printed digits, rounded.
+    let tolerance = if discounted { 1 } else { TOLERANCE };
+    let mut proved = 0;
     for (block, &s) in blocks.iter().zip(queries) {
         let (value, lower, upper) = (block.value, &block.lower, &block.upper);
+        // A discounted value proved by iteration alone prints no proof.
+        if discounted && lower.is_empty() {
+            continue;
+        }
+        proved += 1;
         // The limits as A's values in the lower proof, and mirrored (A's
         // values in the mirrored game) in the upper one.
         let limits = &block.limits;
         let mirrored: HashMap<State, i128> =
             limits.iter().map(|(&s, &w)| (mirror(s), -w)).collect();
         // Against `lower`: B's best reply leaves A at least value - tol.
-        let (num, den) = best_reply_value(&v, lower, limits, s);
-        let bound = Big::from_i128((value - TOLERANCE) as i128).mul(&den);
+        let (num, den) = best_reply_value(&v, lower, limits, s, keep);
+        let bound = Big::from_i128((value - tolerance) as i128).mul(&den);
         assert!(
             num.mul(&billion).cmp(&bound) != std::cmp::Ordering::Less,
             "{}{:?}: lower strategy falls below {} - 5e-8",
@@ -757,8 +792,8 @@ fn check_states(variant_text: &str, queries: &[State]) -> usize {
         // Against `upper` (mirrored): A's best reply gets at most value +
         // tol, i.e. in the mirrored game B's reply leaves at least
         // -(value + tol).
-        let (num, den) = best_reply_value(&v, upper, &mirrored, mirror(s));
-        let bound = Big::from_i128((-value - TOLERANCE) as i128).mul(&den);
+        let (num, den) = best_reply_value(&v, upper, &mirrored, mirror(s), keep);
+        let bound = Big::from_i128((-value - tolerance) as i128).mul(&den);
         assert!(
             num.mul(&billion).cmp(&bound) != std::cmp::Ordering::Less,
             "{}{:?}: upper strategy rises above {} + 5e-8",
@@ -767,7 +802,7 @@ fn check_states(variant_text: &str, queries: &[State]) -> usize {
             value
         );
     }
-    queries.len()
+    proved
 }
 
 /// A random variant with up to `max_n` skills and C <= `max_c`, many with
@@ -884,10 +919,10 @@ fn the_checker_finds_exact_values_by_hand() {
     x.insert((7, 10, 0, 0), vec![(s1, half), (s4, half)]);
     x.insert((7, 5, 0, 0), vec![(s1, 2 * half)]);
     let none = HashMap::new();
-    let (num, _) = best_reply_value(&v, &x, &none, (7, 10, 0, 0));
+    let (num, _) = best_reply_value(&v, &x, &none, (7, 10, 0, 0), (1, 1));
     assert!(num.is_zero(), "{:?}", num);
     x.insert((7, 10, 0, 0), vec![(s4, 2 * half)]);
-    let (num, den) = best_reply_value(&v, &x, &none, (7, 10, 0, 0));
+    let (num, den) = best_reply_value(&v, &x, &none, (7, 10, 0, 0), (1, 1));
     assert_eq!(num, den.neg());
 }
 
@@ -1014,4 +1049,69 @@ fn proofs_with_lost_skills_hold() {
     }
     eprintln!("{checked} queries checked, {lost} of the random ones with lost skills");
     assert!(checked >= 150 && lost >= 60, "{checked} {lost}");
+}
+
+/// Past the old certificates' C <= 21 (docs/ji.md, "Past 484 states"):
+/// the sure win at C = 22 that was once refused with bounds [-1, 1], then
+/// random variants with 22 <= C <= 40 at a few states each; every proof
+/// printed holds here, and most of the states asked are proved.
+#[test]
+fn proofs_past_c21_hold() {
+    let sure = "2\ncharge 1 0 0\nbig -22 22 1 charge\n";
+    assert_eq!(check(sure, &[(22, 0), (0, 22), (3, 2)]), 3);
+    let mut rng = Rng::new(0x0c22_0c22_5eed_0001);
+    let (mut asked, mut proved, mut variants) = (0, 0, 0);
+    while variants < 6 {
+        let text = random_variant(&mut rng, 6, 40);
+        let c = parse_variant(&text).cap;
+        if c <= 21 {
+            continue;
+        }
+        variants += 1;
+        let queries = [(0, 0), (1, 0), (c, 0), (c / 2, 1)];
+        asked += queries.len();
+        proved += check(&text, &queries);
+    }
+    eprintln!("{proved} of {asked} states proved past C = 21");
+    assert!(proved * 4 >= asked * 3, "{proved} of {asked}");
+}
+
+/// The discounted game's proof (R = 0, p > 0; docs/ji.md, "The discounted
+/// game's proof"), where iteration alone ran out of work: the common
+/// variant at p = 0.001 (`--strict`'s smallest p) and random variants at
+/// p = 0.001 and 0.0001; each printed proof holds with keep = 1 - p/100
+/// exactly, within the 9 printed digits.
+#[test]
+fn proofs_of_the_discounted_game_hold() {
+    let common = include_str!("data/ji_variant/common.txt");
+    let states: Vec<State> =
+        [(1, 0), (2, 0), (3, 1), (0, 4)].iter().map(|&(a, b)| (a, b, 0, 0)).collect();
+    assert_eq!(check_game(common, &states, "0.001"), states.len());
+    let mut rng = Rng::new(0xd15c_0047_5eed_0002);
+    let mut proved = 0;
+    for k in 0..12 {
+        let text = random_variant(&mut rng, 6, 6);
+        let c = parse_variant(&text).cap;
+        let states = [(0, 0, 0, 0), (1, 0, 0, 0), (c, c / 2, 0, 0)];
+        proved += check_game(&text, &states, ["0.001", "0.0001"][k % 2]);
+    }
+    eprintln!("{proved} discounted proofs checked");
+    assert!(proved > 0);
+}
+
+/// A lasting variant past the solver's old bound of 1,024 lost-set pairs
+/// (`lasting/lost_sets_3432`: 3,432 pairs), its proof checked here over
+/// counts and lost sets.
+#[test]
+fn proofs_past_the_old_lost_set_bound_hold() {
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ji_solver/lasting/lost_sets_3432.in");
+    let input = std::fs::read_to_string(path).unwrap();
+    let variant_end = input.find("\n0 0\n").unwrap() + 1;
+    let v = parse_variant(&input[..variant_end]);
+    let states: Vec<State> = ["0 0 lost 0 0", "0 0 lost 1 s1 1 s0"]
+        .iter()
+        .map(|l| read_state(&v, &l.split(' ').collect::<Vec<_>>()).0)
+        .collect();
+    assert_eq!(check_states(&input[..variant_end], &states), states.len());
 }

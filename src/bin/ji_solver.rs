@@ -1,27 +1,19 @@
-//! 集 (波波攒) solver (`HELP`; counts are capped at C = max req). V_0 = 0,
-//! V_k(s) = value of the stage game at s: moves that end the game pay +-1,
-//! others (1 - p/100) * V_{k-1}(next state). R > 0 asks for V_R, R = 0 with
-//! p > 0 for lim V_k; R = 0, p = 0 for the unlimited game's value (not
-//! always lim V_k but lim of the p -> 0 answers), proved by an exact check
-//! (`proves`, the only trusted code with the values +-1 of limit-sure wins,
-//! `limit_wins`; `certify` searches). Exit 3 prints no number outside what
-//! is proved. No clock: work is counted, so an input gives the same bytes
-//! on every machine.
+//! 集 (波波攒) solver (`HELP`; docs/ji.md has the model and the proofs).
+//! R > 0 asks for V_R, R = 0 with p > 0 for the discounted game's value, R = 0
+//! with p = 0 for the unlimited game's (not always lim V_k). Exit 3 prints no
+//! number outside what is proved. No clock: work is counted, so an input gives
+//! the same bytes on every machine.
 //!
-//! The file, top-down: input (`parse_problem`); model (`Game`, its rules
-//! `next` and `build_stage`); iteration (`solve_table`, `sweep`, the stage
-//! games `Stage`); certify (`certify`, `Certificate`, its `Schedule` of
-//! passes, their sources, B's best reply `ReplyProcess`); the trusted
-//! proof (`limit_wins`, `proves`); output (`solve`, `answer`); command
-//! line (`HELP`, `Options`); then the blocks shared with other programs
-//! (copies of src/shared/*.rs: `show`, the variant format, the simplex,
-//! `Lu`, the argument parser, `main`).
-//!
-//! `#[inline(never)]` marks the functions called from one place or two:
-//! kept out of their callers, they keep `answer` and `solve_table` small,
-//! and the file compiles in about 3% less CPU (measured 4.32 s against
-//! 4.16 s, mean of four alternating runs), which the 4x guard of
-//! scripts/check-pasteable needs.
+//! The file, top-down: input (`parse_problem`, `keep_units`); model (`Game`,
+//! `Layer`); rules (`next`, `round`, `predecessors`, `build_stage`); `mod
+//! proof`, the only trusted code (`limit_wins`, `proves`, `carried`);
+//! iteration (`solve_table`, `iterate`, `sweep`); stage games (`Stage`);
+//! certify, the untrusted search (`Search`, `certify`, `certify_layers`,
+//! `Certificate`, the `Schedule` of passes, Newton's `newton_values`, B's best
+//! reply `ReplyProcess`, dense or by `estimate`); output (`answer`, `Printer`,
+//! `open_states`, shown strategies); command line (`HELP`, `Options`); then
+//! the shared blocks (copies of src/shared/*.rs). `#[inline(never)]` keeps the
+//! compile under the pasteable guard; measured constants: bench/RESULTS.md.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -94,8 +86,7 @@ fn unwritable(e: io::Error) -> Failure {
     Failure::UnwritableOutput(e.to_string())
 }
 
-/// A draw probability in percent: digits with at most one decimal point
-/// (`0`, `0.0`, `2.50`, `100.000`), between 0 and 100.
+/// A draw probability in percent: digits, at most one point, 0..=100.
 fn parse_percent(text: &[u8]) -> Option<f64> {
     let digits = text.iter().filter(|c| c.is_ascii_digit()).count();
     let points = text.iter().filter(|&&c| c == b'.').count();
@@ -105,12 +96,32 @@ fn parse_percent(text: &[u8]) -> Option<f64> {
     std::str::from_utf8(text).ok()?.parse::<f64>().ok()
 }
 
+/// 1 - p/100 from p's digits exactly: [floor, ceil] of it times 2^60.
+#[inline(never)]
+fn keep_units(text: &[u8]) -> [i128; 2] {
+    let point = text.iter().position(|&c| c == b'.').unwrap_or(text.len());
+    let digits: Vec<u8> = text.iter().filter(|c| c.is_ascii_digit()).map(|c| c - b'0').collect();
+    // p/100: the point two places to the left; its whole part is 0 or 1.
+    let whole = point.saturating_sub(2);
+    let mut fraction = vec![0u8; 2usize.saturating_sub(point)];
+    fraction.extend_from_slice(&digits[whole..]);
+    let mut units = digits[..whole].iter().fold(0u64, |u, &d| u * 10 + u64::from(d));
+    for _ in 0..STRATEGY_BITS {
+        let mut carry = 0;
+        for d in fraction.iter_mut().rev() {
+            let v = *d * 2 + carry;
+            (*d, carry) = (v % 10, v / 10);
+        }
+        units = units * 2 + u64::from(carry);
+    }
+    let (units, rest) = (i128::from(units), i128::from(fraction.iter().any(|&d| d > 0)));
+    [(1 << STRATEGY_BITS) - units - rest, (1 << STRATEGY_BITS) - units]
+}
+
 /// The most digits after the point of p that `--strict` accepts.
 const PERCENT_DECIMALS: usize = 3;
 
-/// With --strict, p as the statement writes it: an integer part without a
-/// leading zero, then at most [`PERCENT_DECIMALS`] digits after a point
-/// (at least one if there is a point).
+/// With --strict: no leading zero, at most PERCENT_DECIMALS after a point.
 fn plain_percent(text: &[u8]) -> bool {
     let (whole, fraction) = match text.iter().position(|&c| c == b'.') {
         Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
@@ -124,28 +135,26 @@ fn plain_percent(text: &[u8]) -> bool {
 /// The whole input, checked.
 struct Problem<'a> {
     variant: Variant<'a>,
-    /// R (0: none), 1 - p/100 and C = max req.
+    /// R (0: none), 1 - p/100 (and exactly: `keep_units`) and C = max req.
     rounds: u64,
     keep: f64,
+    keep_units: [i128; 2],
     cap: i64,
     queries: Vec<Query>,
 }
 
-/// One query: the counts of 集 of A and B, and the skills each has lost
-/// (bits of the variant's indexes).
+/// One query: the counts of A and B, and the lost skills (variant bits).
 struct Query {
     a: usize,
     b: usize,
     lost: [u64; 2],
 }
 
-/// The keyword of a query's lost sets: it stands where the next query's x
-/// or the end would be, so a query without it reads as before.
+/// The keyword of a query's lost sets (where the next x or the end is).
 const LOST: &[u8] = b"lost";
 
-/// Reads query t's `lost i a_1 .. a_i j b_1 .. b_j` if it follows: A's and
-/// B's lost skills, each a set that lasting effects can take (a union of
-/// taken lists).
+/// Reads query t's `lost i a_1 .. j b_1 ..` if it follows: each a union of
+/// taken lists.
 #[inline(never)]
 fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], Failure> {
     let mut lost = [0u64; 2];
@@ -233,9 +242,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
         }
     };
     if lx.strict && !plain_percent(pt.text) {
-        // The package's statement: no sign, exponent or leading zero, at
-        // most three digits after the point (`0`, `0.5`, `2.50`, `100.000`);
-        // a judge's validator must refuse `2.5000` and `02.5`.
+        // The statement's p: a validator must refuse `2.5000` and `02.5`.
         let at = pt.text.as_ptr() as usize - input.as_ptr() as usize;
         let what = format!(
             "draw probability p `{}`: digits without a leading zero, and at most {} after the point",
@@ -276,19 +283,16 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
         lx.end_record(t == q)?;
         queries.push(Query { a: pair[0], b: pair[1], lost });
     }
-    // Reading: like `cin`, what follows the last query is not read
-    // (`--strict` has refused it in `end_record`).
-    Ok(Problem { variant, rounds, keep: 1.0 - percent / 100.0, cap, queries })
+    // Reading: like `cin`, what follows the last query is not read.
+    let (keep, keep_units) = (1.0 - percent / 100.0, keep_units(pt.text));
+    Ok(Problem { variant, rounds, keep, keep_units, cap, queries })
 }
 
 // ---- model ------------------------------------------------------------------
 
-/// The game as the solver sees it: skills sorted by req, so that the skills
-/// a side still has and can use with c 集 are a prefix of its list. A state
-/// is the counts and the lost-set pair (a layer): s = layer * (C+1)^2 + a *
-/// (C+1) + b. Lost sets only grow: a round that takes skills leads to a
-/// layer of larger lost sets.
-#[derive(Clone)]
+/// The game: skills sorted by req (the usable ones a prefix); a state
+/// s = layer * (C+1)^2 + a * (C+1) + b, a layer a lost-set pair.
+#[derive(Clone, Default)]
 struct Game {
     n: usize,
     /// C, the cap on counts.
@@ -297,45 +301,39 @@ struct Game {
     delta: Vec<i64>,
     /// outcome[i * n + j]: +1 if skill i beats skill j, -1 if j beats i.
     outcome: Vec<i8>,
-    /// 1 - p/100: the chance an unfinished round is not called off.
+    /// 1 - p/100, and exactly within keep_units / 2^60 (1 when unlimited).
     keep: f64,
+    keep_units: [i128; 2],
     /// The variant's index of each skill.
     order: Vec<usize>,
     /// The lost-set pairs reachable from the queried ones and their mirrors.
     layers: Vec<Layer>,
-    /// The unlimited game only: per state, whether A wins limit-surely
-    /// there (`limit_wins`; B does where A does at the mirrored state).
-    won: Vec<bool>,
-    /// A game of some layers only (`certify_layers`): per state of the
-    /// whole game, the value the rounds that leave these layers reach (a
-    /// proved lower bound L, and the midpoint of [L, H] for strategies).
+    /// Unlimited game: per state, 0, or when A's limit-sure win joined.
+    won: Vec<u32>,
+    /// Some layers only (`part`): per whole-game state, where rounds leaving
+    /// them end (proved L; the midpoint for strategies).
     outside_lower: Vec<i128>,
     outside: Vec<f64>,
 }
 
 /// One lost-set pair (A's, B's) and what it leaves each side.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct Layer {
-    /// Per side (A, B): the skills lost (bits of the variant's indexes),
-    /// the skills kept (ids in req order), and per count how many of them
-    /// are usable.
+    /// Per side: the lost bits, the kept skills (req order), usable per count.
     lost: [u64; 2],
     kept: [Vec<usize>; 2],
     usable: [Vec<usize>; 2],
     /// The layer after a round that goes on, per pair (A's kept i, B's j).
     then: Vec<usize>,
-    /// The layer (B's lost set, A's).
     mirror: usize,
 }
 
-/// Largest number of lost-set pairs built (each a table of (C+1)^2 states;
-/// one breakthrough gives at most 4).
-const MAX_LAYERS: usize = 1024;
+/// Most lost-set pairs built: six breakthroughs taking their defences
+/// make 4,096, solved in 7.3 s (bench/RESULTS.md).
+const MAX_LAYERS: usize = 4096;
 
 impl Game {
-    /// The game over the lost-set pairs reachable from `lost` (A's, B's
-    /// lost skills as bits of the variant's indexes) and their mirrors;
-    /// `None` past `MAX_LAYERS`.
+    /// The game over the lost-set pairs reachable from `lost` and mirrors.
     #[inline(never)]
     fn new(v: &Variant<'_>, cap: i64, keep: f64, lost: &[[u64; 2]]) -> Option<Game> {
         let n = v.skills.len();
@@ -348,13 +346,10 @@ impl Game {
             .collect();
         let cap = cap as usize;
         let delta = order.iter().map(|&i| v.skills[i].delta).collect();
-        let (layers, won, outside_lower, outside) = (vec![], vec![], vec![], vec![]);
-        let mut game =
-            Game { n, cap, delta, outcome, keep, order, layers, won, outside_lower, outside };
-        // What skill x takes when it meets y, as bits.
+        let keep_units = [(keep * (1u64 << STRATEGY_BITS) as f64) as i128; 2];
+        let mut game = Game { n, cap, delta, outcome, keep, keep_units, order, ..Game::default() };
         let takes =
             |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
-        // The layers built so far by lost-set pair, sorted.
         let mut index: Vec<([u64; 2], usize)> = Vec::new();
         let mut layer_of = |game: &mut Game, pair: [u64; 2]| match index.binary_search(&(pair, 0)) {
             Ok(k) | Err(k) if index.get(k).map(|e| e.0) == Some(pair) => index[k].1,
@@ -411,12 +406,10 @@ impl Game {
         self.cap + 1
     }
 
-    /// Every state's index is below this.
     fn states(&self) -> usize {
         self.layers.len() * self.width() * self.width()
     }
 
-    /// State s as (layer, A's count, B's count).
     fn at(&self, s: usize) -> (usize, usize, usize) {
         let w = self.width();
         (s / (w * w), s / w % w, s % w)
@@ -429,18 +422,15 @@ impl Game {
         (self.layers[l].mirror * w + b) * w + a
     }
 
-    /// How many skills A (rows) and B (columns) can play at state s.
     fn moves(&self, s: usize) -> (usize, usize) {
         let (l, a, b) = self.at(s);
         let layer = &self.layers[l];
         (layer.usable[0][a], layer.usable[1][b])
     }
 
-    /// The value at state s where a player cannot move. Reading (the
-    /// statement is silent; its referee says "an illegal move that would
-    /// have won is still ILLEGAL" and "a variant with no req-0 skill gives
-    /// ILLEGAL AB 1"): a player with no usable skill cannot move and loses;
-    /// if neither can move, a draw.
+    /// Where a player cannot move. Reading (the statement is silent; its
+    /// referee: "a variant with no req-0 skill gives ILLEGAL AB 1"): who cannot
+    /// move loses; neither can: a draw.
     fn decided(&self, s: usize) -> Option<f64> {
         match self.moves(s) {
             (0, 0) => Some(0.0),
@@ -450,10 +440,9 @@ impl Game {
         }
     }
 
-    /// The value at state s if a combinatorial argument settles it: +1
-    /// where A wins limit-surely, -1 where B does (unlimited game only).
+    /// +1 where A wins limit-surely, -1 where B does (unlimited game).
     fn settled(&self, s: usize) -> Option<f64> {
-        let won = |s: usize| self.won.get(s) == Some(&true);
+        let won = |s: usize| self.won.get(s) > Some(&0);
         match (won(s), won(self.mirror(s))) {
             (true, _) => Some(1.0),
             (_, true) => Some(-1.0),
@@ -461,14 +450,12 @@ impl Game {
         }
     }
 
-    /// The value at state s where it is known without solving: settled by
-    /// a limit-sure win, or decided (a player cannot move).
+    /// The value at s where known without solving.
     fn known(&self, s: usize) -> Option<f64> {
         self.settled(s).or_else(|| self.decided(s))
     }
 
-    /// Values `v` lowered by `by` (a shifted strategy source), the known
-    /// states held at their values.
+    /// `v` lowered by `by`, the known states held.
     fn lowered(&self, v: &[f64], by: f64) -> Vec<f64> {
         (0..v.len()).map(|s| self.known(s).unwrap_or(v[s] - by)).collect()
     }
@@ -477,16 +464,14 @@ impl Game {
 // ---- rules ------------------------------------------------------------------
 
 impl Game {
-    /// "After every round each count becomes min(count + delta, C)": the
-    /// count after using skill i with c 集 (never negative: req >= -delta).
+    /// "After every round each count becomes min(count + delta, C)" (never
+    /// negative: req >= -delta).
     fn next(&self, c: usize, i: usize) -> usize {
         (c as i64).saturating_add(self.delta[i]).clamp(0, self.cap as i64) as usize
     }
 
-    /// A's move i against B's move j at state s (indexes into the skills
-    /// each side kept): +1 or -1 if one beats the other and the game ends,
-    /// else 0 and the next state ("otherwise both deltas apply", and a
-    /// lasting effect takes its skills for the rest of the game).
+    /// A's kept move i against B's j at s: +-1 if one beats the other, else 0
+    /// and the next state (deltas, and lasting effects' takes).
     fn round(&self, s: usize, i: usize, j: usize) -> (i8, usize) {
         let (l, a, b) = self.at(s);
         let layer = &self.layers[l];
@@ -497,22 +482,53 @@ impl Game {
         (o, (then * w + self.next(a, x)) * w + self.next(b, y))
     }
 
-    /// Where a round ends for the exact check and B's best reply: A's value
-    /// (grid units) if a skill beats the other (`o`), or if the round
-    /// leaves this game's layers (`to` past its states: the proved lower
-    /// bound there); `None` if it goes on to state `to`.
-    fn ending(&self, o: i8, to: usize) -> Option<i128> {
-        let ns = self.states();
-        match o {
-            0 if to < ns => None,
-            0 => Some(self.outside_lower[to - ns]),
-            o => Some(i128::from(o) * GRID_ONE),
+    /// Per layer, the (layer, A's kept i, B's kept j) of rounds into it.
+    fn entries(&self) -> Vec<Vec<[usize; 3]>> {
+        let mut into = vec![Vec::new(); self.layers.len()];
+        for (l, layer) in self.layers.iter().enumerate() {
+            let cols = layer.kept[1].len();
+            for (k, &t) in layer.then.iter().enumerate() {
+                let (i, j) = (k / cols, k % cols);
+                if self.outcome[layer.kept[0][i] * self.n + layer.kept[1][j]] == 0 {
+                    into[t].push([l, i, j]);
+                }
+            }
+        }
+        into
+    }
+
+    /// Calls `found` with each state a round that goes on leads from to t.
+    #[inline(never)]
+    fn predecessors(
+        &self,
+        t: usize,
+        into: &[Vec<[usize; 3]>],
+        work: &mut u64,
+        found: &mut dyn FnMut(usize),
+    ) {
+        let (lt, a, b) = self.at(t);
+        let cap = self.cap as i64;
+        // The counts c with min(max(c + delta, 0), C) = to: an interval.
+        let before = |to: usize, delta: i64| {
+            let to = to as i64;
+            let lo = if to == 0 { 0 } else { to.saturating_sub(delta) };
+            let hi = if to == cap { cap } else { to.saturating_sub(delta) };
+            lo.max(0) as usize..(hi.min(cap) + 1).max(0) as usize
+        };
+        let w = self.width();
+        for &[l, i, j] in &into[lt] {
+            let layer = &self.layers[l];
+            let (x, y) = (layer.kept[0][i], layer.kept[1][j]);
+            for c in before(a, self.delta[x]).filter(|&c| layer.usable[0][c] > i) {
+                for d in before(b, self.delta[y]).filter(|&d| layer.usable[1][d] > j) {
+                    *work += 1;
+                    found((l * w + c) * w + d);
+                }
+            }
         }
     }
 
-    /// The game of the layers `members` (a layer and its mirror) alone:
-    /// rounds that leave them end at the values `outside_lower` and
-    /// `outside` of the whole game's states.
+    /// The game of the layers `members` alone (rounds leaving them end).
     #[inline(never)]
     fn part(&self, members: &[usize], outside_lower: Vec<i128>, outside: Vec<f64>) -> Game {
         let size = self.width() * self.width();
@@ -522,16 +538,14 @@ impl Game {
             layer.then.iter_mut().for_each(|t| *t = local(*t).unwrap_or(members.len() + *t));
             layer.mirror = local(layer.mirror).unwrap_or(0);
         }
-        let mut won = Vec::new();
+        let mut won: Vec<u32> = Vec::new();
         for &m in members.iter().filter(|_| !self.won.is_empty()) {
             won.extend_from_slice(&self.won[m * size..(m + 1) * size]);
         }
         Game { layers, won, outside_lower, outside, ..self.clone() }
     }
 
-    /// Builds the stage game at state s into `stage.m` given the values
-    /// `next` of the states one round later: rows are A's skills, columns
-    /// B's; or the value where a player cannot move.
+    /// The stage game at s into `stage.m` on the values `next` one round on.
     fn build_stage(&self, s: usize, next: &[f64], stage: &mut Stage) -> StageGame {
         // "needs at least `req` 集": the usable skills, a prefix by req.
         if let Some(v) = self.decided(s) {
@@ -547,9 +561,8 @@ impl Game {
         for (i, &x) in layer.kept[0][..rows].iter().enumerate() {
             let (row, then) = (self.next(a, x), &layer.then[i * layer.kept[1].len()..]);
             for (j, &y) in layer.kept[1][..cols].iter().enumerate() {
-                // "If one side's skill beats the other's, that side wins
-                // and the game ends", else the next round is played with
-                // probability 1 - p/100.
+                // "If one side's skill beats the other's, that side wins", else the
+                // next round is played with probability 1 - p/100.
                 let o = self.outcome[x * self.n + y];
                 let to = (then[j] * w + row) * w + self.next(b, y);
                 stage.m.push(if o != 0 { f64::from(o) } else { self.keep * later(to) });
@@ -567,23 +580,226 @@ enum StageGame {
     Matrix { rows: usize, cols: usize },
 }
 
+// ---- the proof (trusted): limit-sure wins and the exact check ---------------
+
+/// The only code that decides what is proved (docs/ji.md, "The
+/// certificate"); it exports what the rest uses and no more.
+mod proof {
+    use super::{Game, WORK};
+
+    /// x in units of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS.
+    pub(super) const STRATEGY_BITS: u32 = 60;
+    const GRID_BITS: u32 = 120;
+    pub(super) const GRID_ONE: i128 = 1 << GRID_BITS;
+
+    /// A's strategy at a state: u / 2^60 per usable skill, summing to 1.
+    pub(super) type Dyadic = Vec<u64>;
+
+    // The exact check (docs/ji.md, "The certificate"), A playing x: (1)
+    // |phi| <= 1, phi <= the value where known (+-1 at limit-sure wins, where A
+    // switches to a strategy winning with probability 1 - d); (2) elsewhere x(s)
+    // sums to 2^60 and for every reply j, phi(s) <= sum_i x_i (o_ij if one wins,
+    // else carried(phi(next))); (3) phi <= 0 on Z (B can stall forever). Then
+    // phi <= V: phi of the current state is a bounded submartingale (a
+    // supermartingale of the error, discounted), and endless play ends in Z.
+    // Integer sums: phi = hi * 2^60 + lo, each sum below 2^121.
+
+    /// Whether `phi` (grid units) is proved below the value, A playing `x`.
+    #[inline(never)]
+    pub(super) fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
+        let ns = game.states();
+        let one = 1i128 << STRATEGY_BITS;
+        let split = |v: i128| (v >> STRATEGY_BITS, v & (one - 1));
+        // (1), and A's strategies are distributions.
+        for s in 0..ns {
+            if phi[s].abs() > GRID_ONE {
+                return false;
+            }
+            match game.known(s) {
+                Some(v) if phi[s] > v as i128 * GRID_ONE => return false,
+                Some(_) => {}
+                None => {
+                    let rows = game.moves(s).0;
+                    let sum: i128 = x[s].iter().map(|&u| i128::from(u)).sum();
+                    if x[s].len() != rows || sum != one {
+                        return false;
+                    }
+                }
+            }
+        }
+        // x(s)'s support against reply j: (weight, where it ends, next state).
+        let played = |s: usize, j: usize| {
+            x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
+                let (o, to) = game.round(s, i, j);
+                (i128::from(u), game.ending(o, to), to)
+            })
+        };
+        // (2)
+        for s in (0..ns).filter(|&s| game.known(s).is_none()) {
+            for j in 0..game.moves(s).1 {
+                let (mut whole, mut part) = (0i128, 0i128);
+                for (u, ends, to) in played(s, j) {
+                    let (hi, lo) = split(ends.unwrap_or_else(|| game.carried(phi[to])));
+                    whole += u * hi;
+                    part += u * lo;
+                }
+                if phi[s] > whole + (part >> STRATEGY_BITS) {
+                    return false;
+                }
+            }
+        }
+        // (3): Z, the largest fixed point from every state where play goes on.
+        let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
+        let mut shrunk = true;
+        while shrunk {
+            shrunk = false;
+            for s in 0..ns {
+                let stays = |j: usize| played(s, j).all(|(_, ends, to)| ends.is_none() && z[to]);
+                if z[s] && !(0..game.moves(s).1).any(stays) {
+                    z[s] = false;
+                    shrunk = true;
+                }
+            }
+        }
+        (0..ns).all(|s| !z[s] || phi[s] <= 0)
+    }
+
+    impl Game {
+        /// Where a round ends: A's value if one skill beats the other, or the
+        /// proved bound past this game's layers; `None` if it goes on.
+        pub(super) fn ending(&self, o: i8, to: usize) -> Option<i128> {
+            let ns = self.states();
+            match o {
+                0 if to < ns => None,
+                0 => Some(self.carried(self.outside_lower[to - ns])),
+                o => Some(i128::from(o) * GRID_ONE),
+            }
+        }
+
+        /// A round that goes on is worth floor(keep * phi(next)) at least (keep
+        /// low for a gain, high for a loss): keep * hi + keep * lo / 2^60.
+        pub(super) fn carried(&self, phi: i128) -> i128 {
+            let keep = self.keep_units[usize::from(phi < 0)];
+            keep * (phi >> STRATEGY_BITS)
+                + ((keep * (phi & ((1 << STRATEGY_BITS) - 1))) >> STRATEGY_BITS)
+        }
+    }
+
+    // Limit-sure wins (docs/ji.md): the largest Y where each state has a
+    // ladder towards the states added before it; A playing level k with weight
+    // eps^k makes progress 1/eps times likelier than loss (after de Alfaro,
+    // Henzinger and Kupferman).
+
+    /// Per state 0, or the order A's limit-sure win joined X. Worklists: a
+    /// state is looked at again when one it leads to joins X.
+    #[inline(never)]
+    pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
+        let ns = game.states();
+        // Y: every state where A can move, shrunk until its ladders hold.
+        let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
+        let into = game.entries();
+        loop {
+            // X: the states of Y proved so far, numbered in the order added.
+            let mut proved: Vec<u32> = vec![0; ns];
+            let mut added = 0;
+            let mut todo: Vec<usize> = Vec::new();
+            for s in (0..ns).rev() {
+                if inside[s] && game.moves(s).1 == 0 {
+                    added += 1;
+                    proved[s] = added;
+                } else if inside[s] {
+                    todo.push(s);
+                }
+            }
+            let mut queued: Vec<bool> = inside.clone();
+            // States of X whose predecessors are not yet looked at again.
+            let mut joined: Vec<usize> = (0..ns).filter(|&s| proved[s] > 0).collect();
+            loop {
+                // Out of work: none settled (part of a fixpoint proves nothing).
+                if *work > game.budget(WORK) {
+                    return vec![0; ns];
+                }
+                if let Some(s) = todo.pop() {
+                    queued[s] = false;
+                    if proved[s] == 0 && game.has_ladder(s, &inside, &proved, work) {
+                        added += 1;
+                        proved[s] = added;
+                        joined.push(s);
+                    }
+                    continue;
+                }
+                let t = match joined.pop() {
+                    Some(t) => t,
+                    None => break,
+                };
+                game.predecessors(t, &into, work, &mut |p| {
+                    if inside[p] && proved[p] == 0 && !queued[p] {
+                        queued[p] = true;
+                        todo.push(p);
+                    }
+                });
+            }
+            let left: Vec<bool> = proved.iter().map(|&r| r > 0).collect();
+            if left == inside {
+                return proved;
+            }
+            inside = left;
+        }
+    }
+
+    impl Game {
+        /// Whether A has a ladder at s towards `proved` inside `inside`.
+        #[inline(never)]
+        fn has_ladder(&self, s: usize, inside: &[bool], proved: &[u32], work: &mut u64) -> bool {
+            let (rows, cols) = self.moves(s);
+            // Skill i against reply j: (B wins or the game leaves Y, A wins
+            // or the game goes to a state proved before).
+            let step = |i: usize, j: usize| match self.round(s, i, j) {
+                (0, to) => (!inside[to], proved[to] > 0),
+                (o, _) => (o < 0, o > 0),
+            };
+            let mut open = vec![true; cols];
+            let mut climbed = vec![false; rows];
+            loop {
+                // The next level: unused skills safe against the replies still open.
+                let level: Vec<usize> = (0..rows)
+                    .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !step(i, j).0))
+                    .collect();
+                *work += (rows * cols) as u64;
+                let mut answered = false;
+                for (j, open) in open.iter_mut().enumerate() {
+                    if *open && level.iter().any(|&i| step(i, j).1) {
+                        *open = false;
+                        answered = true;
+                    }
+                }
+                if !open.contains(&true) {
+                    return true;
+                }
+                if !answered {
+                    return false;
+                }
+                for i in level {
+                    climbed[i] = true;
+                }
+            }
+        }
+    }
+}
+use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
+
 // ---- iteration --------------------------------------------------------------
 
 /// Sweeps before `certify` is first tried (then at every doubling); the
-/// width it must reach at queried states (half + 9-digit rounding: 5e-8).
+/// width needed at queried states (5e-8 with rounding).
 const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
-/// What `solve_table` found.
 struct Solution {
-    /// Per state (unlimited game: the proved midpoints; not exact: the
-    /// midpoints of `bounds`).
     values: Vec<f64>,
-    /// Per state, what is proved of its value (`solve` lists the queried
-    /// states wider than `tolerance` on exit 3).
+    /// Per state, what is proved of its value.
     bounds: Vec<Bounds>,
-    /// The widest bounds a printed value may have (exit 0: the unlimited
-    /// game's 5e-8 either side, else 9-digit rounding).
+    /// The widest bounds a printed value may have.
     tolerance: f64,
     /// The values after the query's first round (`--strategy`).
     next: Vec<f64>,
@@ -594,7 +810,7 @@ struct Solution {
     game: Game,
 }
 
-/// A state's value is proved to lie in [lo, hi].
+/// A value is proved in [lo, hi].
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Bounds {
     lo: f64,
@@ -602,7 +818,7 @@ struct Bounds {
 }
 
 impl Bounds {
-    /// Everything a value can be (P(A wins) - P(B wins)).
+    /// Everything a value can be.
     const ANY: Bounds = Bounds { lo: -1.0, hi: 1.0 };
 
     fn exact(v: f64) -> Bounds {
@@ -614,6 +830,10 @@ impl Bounds {
         Bounds { lo: (v - error).max(-1.0), hi: (v + error).min(1.0) }
     }
 
+    fn within(self, o: Bounds) -> Bounds {
+        Bounds { lo: self.lo.max(o.lo), hi: self.hi.min(o.hi) }
+    }
+
     fn mid(self) -> f64 {
         0.5 * (self.lo + self.hi)
     }
@@ -623,79 +843,130 @@ impl Bounds {
     }
 }
 
-/// Sweeps that stop no later than this change per round are exact to the
-/// 9 printed digits (R > 0, p > 0).
+/// A change per round this small is exact to 9 digits (R > 0, p > 0).
 const CONVERGED: f64 = 1e-12;
-/// A stage game solved only this close (its strategies' bounds) makes the
-/// values of R > 0 and p > 0 not exact (exit 3).
+/// A stage game solved only this close makes R > 0 and p > 0 not exact.
 const STAGE_GAP: f64 = 1e-9;
 
-/// A huge R at p = 0 stops early when, after at least GEOMETRIC_FROM rounds
-/// with more than GEOMETRIC_LEFT still to play, the change per round is below
-/// GEOMETRIC_CHANGE and the geometric rest below GEOMETRIC_REST (within the
-/// 9 digits). Set by `edge/R_huge_round_limit` (R = 10^18): it stops at
-/// round 43, change 9.1e-14 shrinking at a rate of 0.49 per round; R up to
-/// 2^20 is played out (`edge/max_infinite_ji_R1000`: 1,000 rounds, 23 ms).
+/// A huge R at p = 0 stops early once the geometric rest of the changes is
+/// within the 9 digits (set by `edge/R_huge_round_limit`, bench/RESULTS.md).
 const GEOMETRIC_FROM: u64 = 8;
 const GEOMETRIC_LEFT: u64 = 1 << 20;
 const GEOMETRIC_CHANGE: f64 = 1e-13;
 const GEOMETRIC_REST: f64 = 1e-9;
 
 /// Solves the table; `queried` are the states whose values are printed.
+#[inline(never)]
 fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule) -> Solution {
     let ns = game.states();
     let mut stage = Stage::default();
-    let (mut old, mut new) = (vec![0.0; ns], vec![0.0; ns]);
-    // "R = 0 with p = 0 is the unlimited game", not always lim V_k: only
-    // a certificate gives it. Its values +-1 come first, with no numbers.
+    // "R = 0 with p = 0 is the unlimited game": only a certificate gives it,
+    // its limit-sure wins first.
     let unlimited = rounds == 0 && game.keep == 1.0;
     let mut game = game.clone();
-    // Several layers are certified a layer and its mirror at a time.
-    let part = 2 * game.width() * game.width();
-    let layered = game.layers.len() > 1;
-    if unlimited && (ns <= MAX_CERTIFY_STATES || layered && part <= MAX_CERTIFY_STATES) {
+    if unlimited {
         game.won = limit_wins(&game, &mut stage.work);
     }
     let game = &game;
+    // Known without solving; V = 0 where a state is its own mirror.
+    let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
+    let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
+    // Past the certificates' size only what is known is proved.
+    let it = match unlimited && game.width() > MAX_CERTIFY_CAP + 1 {
+        true => {
+            let open = queried.iter().any(|&s| exact(s).is_none());
+            let limit = format!("certificates are made for C <= {MAX_CERTIFY_CAP} only");
+            let zero = vec![0.0; ns];
+            let warning = open.then_some(limit);
+            Iterated { old: zero.clone(), new: zero, done: 0, rest: 0.0, best: None, warning }
+        }
+        false => iterate(game, rounds, queried, schedule, &mut stage),
+    };
+    let (old, best) = (&it.old, &it.best);
+    // A stage game's gap: each value may be off by half of it.
+    let gap = if unlimited { 0.0 } else { stage.worst_gap };
+    let warning = it.warning.or_else(|| {
+        (gap > STAGE_GAP).then(|| format!("a stage game was solved only to within {gap:.1e}"))
+    });
+    let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(it.done as f64);
+    let around =
+        |s: usize| exact(s).map_or(Bounds::around(old[s], it.rest + carried), Bounds::exact);
+    let bounds: Vec<Bounds> = match best {
+        // The discounted game: a certificate, and the contraction's bounds.
+        Some((_, cert)) if !unlimited && warning.is_some() => {
+            (0..ns).map(|s| cert.bounds(game, s).within(around(s))).collect()
+        }
+        Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
+        None if unlimited => (0..ns).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect(),
+        None if warning.is_none() => old.iter().map(|&v| Bounds::exact(v)).collect(),
+        None => (0..ns).map(around).collect(),
+    };
+    let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
+    // Out of work, the bounds may still be narrow enough everywhere asked.
+    let warning = warning.filter(|_| queried.iter().any(|&s| bounds[s].width() > tolerance));
+    let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
+    // `new` is V_{R-1} (partial when out of work).
+    let next = match warning {
+        None if rounds > 0 => it.new,
+        _ => values.clone(),
+    };
+    let proved = if unlimited { CERTIFIED } else { DISCOUNTED_CERTIFIED };
+    let certificate = it.best.filter(|b| rounds == 0 && b.0 <= proved).map(|b| b.1);
+    Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
+}
+
+struct Iterated {
+    /// The values after `done` rounds, and the round before's.
+    old: Vec<f64>,
+    new: Vec<f64>,
+    done: u64,
+    /// How far V_R (or lim V_k) may be from `old`.
+    rest: f64,
+    /// The narrowest certificate so far and its width at queried states.
+    best: Option<(f64, Certificate)>,
+    /// Why the values are not certified.
+    warning: Option<String>,
+}
+
+/// Value iteration, and the certificates tried along the way.
+#[inline(never)]
+fn iterate(
+    game: &Game,
+    rounds: u64,
+    queried: &[usize],
+    schedule: &Schedule,
+    stage: &mut Stage,
+) -> Iterated {
+    let ns = game.states();
+    let (mut old, mut new) = (vec![0.0; ns], vec![0.0; ns]);
+    let unlimited = rounds == 0 && game.keep == 1.0;
+    let discounted = rounds == 0 && !unlimited;
     // Later rounds add at most change * (keep + keep^2 + ...).
     let tail = game.keep / (1.0 - game.keep);
     let (mut done, mut last) = (0u64, f64::INFINITY);
-    // The largest change of rounds 1, 2, 4, 8, ...
     let mut changes = Vec::new();
     let mut note = String::new();
-    if unlimited && (layered && part > MAX_CERTIFY_STATES || !layered && ns > MAX_CERTIFY_STATES) {
-        note = match game.layers.len() {
-            1 => format!("; certificates are made for C <= {MAX_CERTIFY_CAP} only"),
-            _ => format!("; certificates are made for {MAX_CERTIFY_STATES} states (counts and lost sets) only, here {ns}"),
-        };
-    }
-    // The narrowest certificate over the queried states, and whether it is
-    // narrow enough.
-    // The narrowest certificate so far; proved once its width is at most
-    // CERTIFIED (the search stops there).
+    // The narrowest certificate so far, its width at queried states.
     let mut best: Option<(f64, Certificate)> = None;
-    // How far V_R (or lim V_k) may be from the values after `done` rounds.
     let mut rest = 0.0;
     let warning = loop {
         if rounds > 0 && done == rounds {
             break None;
         }
-        let change = game.sweep(&old, &mut new, &mut stage, COARSE);
+        let change = game.sweep(&old, &mut new, stage, COARSE);
         let mut converged = false;
         let left = if rounds > 0 { rounds - done } else { u64::MAX };
         if let Some(change) = change {
             std::mem::swap(&mut old, &mut new);
             done += 1;
             last = change;
-            // A fixed point stays fixed.
             let left = left - u64::from(rounds > 0);
             converged = change == 0.0 || !unlimited && change * tail.min(left as f64) < CONVERGED;
             if done.is_power_of_two() {
                 changes.push(change);
             }
-            // Huge R, p = 0: a change below GEOMETRIC_CHANGE shrinking at a
-            // rate rho (since round 2^j <= done / 2) adds at most change rho
-            // / (1 - rho) (an extrapolation, not a proof).
+            // Huge R, p = 0: a change shrinking at a rate rho adds at most change
+            // rho / (1 - rho) (an extrapolation, not a proof).
             let huge = rounds > 0 && left > GEOMETRIC_LEFT;
             if huge && change < GEOMETRIC_CHANGE && done >= GEOMETRIC_FROM {
                 let j = 63 - (done / 2).leading_zeros();
@@ -703,78 +974,79 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
                 converged |= rho < 1.0 && change * rho / (1.0 - rho) < GEOMETRIC_REST;
             }
         } else {
-            // Out of work: the rounds left move each value by at most the
-            // last change per round (T is nonexpansive, a keep-contraction).
+            // Out of work: the rounds left move a value by at most the last change
+            // a round (T is a keep-contraction).
             rest = if done == 0 { f64::INFINITY } else { last * tail.min(left as f64) };
         }
         let checkpoint = done >= CERTIFY_FROM && done.is_power_of_two();
-        if unlimited && (change.is_none() || converged || checkpoint) {
-            let last_call = change.is_none() || converged;
-            let passes = schedule.passes(last_call);
-            let cert = match layered {
-                true => certify_layers(game, &old, &mut stage, passes, queried),
-                false => certify(game, &old, &mut stage, passes, queried),
-            };
-            if let Some(cert) = cert {
+        let last_call = change.is_none() || converged;
+        // A slow discounted game: certified as the unlimited one.
+        let slow =
+            done.is_power_of_two() && done >= SLOW_FROM && tail >= SLOW_TAIL || change.is_none();
+        let (passes, target) = match () {
+            _ if unlimited && (last_call || checkpoint) => (schedule.passes(last_call), CERTIFIED),
+            _ if discounted && !converged && slow => (DISCOUNTED.to_vec(), DISCOUNTED_CERTIFIED),
+            _ => (Vec::new(), 0.0),
+        };
+        if !passes.is_empty() {
+            if let Some(cert) = (Search { game, table: &old, passes, queried }).certify(stage) {
                 let width = cert.width(game, queried);
                 if best.as_ref().map_or(true, |b| width < b.0) {
                     best = Some((width, cert));
                 }
-                if width <= CERTIFIED {
+                if width <= target {
                     break None;
                 }
-                note = format!("; certified bounds {width:.1e} wide");
+                if unlimited {
+                    note = format!("; certified bounds {width:.1e} wide");
+                }
             }
         }
         if change.is_none() {
-            break Some(format!(
-                "out of work after {done} rounds: the last one moved the values by {last:.1e}{note}"));
+            let why = format!("the last one moved the values by {last:.1e}{note}");
+            break Some(format!("out of work after {done} rounds: {why}"));
         }
         if converged {
             break unlimited.then(|| format!("not certified after {done} rounds{note}"));
         }
     };
-    // The stage games' accuracy: each value may be off by half its gap,
-    // which later rounds carry on shrunk by keep (with a certificate it no
-    // longer matters).
-    let gap = if unlimited { 0.0 } else { stage.worst_gap };
-    let warning = warning.or_else(|| {
-        (gap > STAGE_GAP).then(|| format!("a stage game was solved only to within {gap:.1e}"))
-    });
-    let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(done as f64);
-    // Known without solving: a limit-sure win, a player who cannot move,
-    // and V = 0 at a state that is its own mirror (its game is its own
-    // negated transpose).
-    let diagonal = |s: usize| (game.mirror(s) == s).then_some(0.0);
-    let exact = |s: usize| game.known(s).or_else(|| diagonal(s));
-    let bounds: Vec<Bounds> = match &best {
-        Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
-        None if unlimited => (0..ns).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect(),
-        None if warning.is_none() => old.iter().map(|&v| Bounds::exact(v)).collect(),
-        None => (0..ns)
-            .map(|s| exact(s).map_or(Bounds::around(old[s], rest + carried), Bounds::exact))
-            .collect(),
-    };
-    let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
-    // Exact bounds (R > 0 or p > 0, within the tolerance) have their value
-    // as their midpoint.
-    let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
-    // `new` is V_{R-1} (partial when out of work).
-    let next = match warning {
-        None if rounds > 0 => new,
-        _ => values.clone(),
-    };
-    let certificate = best.filter(|b| b.0 <= CERTIFIED).map(|b| b.1);
-    Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
+    Iterated { old, new, done, rest, best, warning }
 }
 
-/// The budget of work (`Stage::work`: stage-game entries built plus 32
-/// each, tableau entries and linear-system steps): under 1 s here.
+/// The discounted game is certified where 1 / (1 - keep) >= SLOW_TAIL,
+/// from sweep SLOW_FROM at each doubling, within DISCOUNTED_CERTIFIED.
+const SLOW_TAIL: f64 = 1000.0;
+const SLOW_FROM: u64 = 8;
+const DISCOUNTED_CERTIFIED: f64 = 2e-12;
+const DISCOUNTED: [Pass; 8] = [
+    newton(0.0),
+    shifted(0.0),
+    improved(),
+    improved(),
+    improved(),
+    improved(),
+    improved(),
+    improved(),
+];
+
+/// A pass on the proved lower bounds L (strategy improvement), no tilt.
+const fn improved() -> Pass {
+    Pass { source: Source::Lower, tilt: 0.0, tol: COARSE, noise: NOISE, budget: LATE_BUDGET }
+}
+
+/// The budget of work (`Stage::work`): under 1 s here.
 const WORK: u64 = 200_000_000;
 
 impl Game {
-    /// One round: `new` = T(`old`) on the states below their mirror,
-    /// mirrored; 0 on a state that is its own mirror. The largest change, or `None` when out of work (`new` partial).
+    /// `work` times the tables' size over MAX_DENSE_STATES.
+    fn budget(&self, work: u64) -> u64 {
+        work.saturating_mul((self.width() * self.width() / MAX_DENSE_STATES).max(1) as u64)
+    }
+}
+
+impl Game {
+    /// One round: `new` = T(`old`), mirrored; the largest change, or `None`
+    /// when out of work.
     fn sweep(
         &self,
         old: &[f64],
@@ -791,7 +1063,7 @@ impl Game {
             if m <= s {
                 continue;
             }
-            if stage.work > WORK {
+            if stage.work > self.budget(WORK) {
                 return None;
             }
             // A limit-sure win is +-1 whatever the estimates say.
@@ -812,7 +1084,6 @@ impl Game {
 
 // ---- stage game -------------------------------------------------------------
 
-/// Scratch space for stage (matrix) games.
 #[derive(Default)]
 struct Stage {
     /// The matrix, row-major; A (rows) maximises.
@@ -830,7 +1101,6 @@ struct Stage {
     /// The best row and column strategies found on `red`.
     best_x: Vec<f64>,
     best_y: Vec<f64>,
-    /// See `WORK`.
     work: u64,
 }
 
@@ -845,8 +1115,7 @@ struct Saddle {
 const GAP_OK: f64 = 1e-12;
 
 impl Stage {
-    /// The value of the matrix game in `m` (rows x cols); leaves what
-    /// `strategies` needs.
+    /// The value of the matrix game in `m`; leaves what `strategies` needs.
     fn value(&mut self, rows: usize, cols: usize, tol: Tolerances) -> f64 {
         let m = &self.m;
         // Pure saddle point: max of row minima = min of column maxima.
@@ -869,14 +1138,12 @@ impl Stage {
         if !self.reduced {
             return lower;
         }
-        // Never a single line left: one row leaves one column, and a 1 x 1
-        // rest would be a saddle of `m` (its strategies stay optimal).
+        // Never a single line left (a 1 x 1 rest would be a saddle).
         let (r, c) = self.reduce(rows, cols);
         self.mixed(r, c, lower, upper, tol).clamp(lower, upper)
     }
 
-    /// Removes weakly dominated rows and columns (this keeps the value);
-    /// leaves the r x c remainder in `red`.
+    /// Removes weakly dominated lines (keeps the value); the rest in `red`.
     fn reduce(&mut self, rows: usize, cols: usize) -> (usize, usize) {
         let m = &self.m;
         let (row_on, col_on) = (&mut self.row_on, &mut self.col_on);
@@ -912,8 +1179,7 @@ impl Stage {
     }
 
     /// A mixed stage game (r x c in `red`) by simplex, bounded by its
-    /// strategies (x guarantees min_j x.M_j, y at most max_i M_i.y); a wide
-    /// gap tries the transposed game and Bland's rule.
+    /// strategies; a wide gap tries the transpose and Bland's rule.
     fn mixed(&mut self, r: usize, c: usize, lower: f64, upper: f64, tol: Tolerances) -> f64 {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         self.best_x.clear();
@@ -955,8 +1221,7 @@ impl Stage {
         0.5 * (lo + hi)
     }
 
-    /// Optimal strategies of the game in `m`, into `best_x`, `best_y`: pure
-    /// at a saddle, else those of what dominance left (optimal in `m` too).
+    /// Optimal strategies of `m` into `best_x`, `best_y`.
     fn strategies(&mut self, rows: usize, cols: usize, tol: Tolerances) {
         self.value(rows, cols, tol);
         let (mut x, mut y) = (vec![0.0; rows], vec![0.0; cols]);
@@ -990,49 +1255,58 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
 
 // ---- certify: the search for strategies and potentials (untrusted) ----------
 
-// `certify` proposes A's dyadic strategies (`Schedule`) and, for each, a
-// potential from B's best reply (`ReplyProcess::lower_bound`); `proves`
-// decides. Mirrored, V(a, b) <= -phi(b, a).
+// `certify` proposes A's strategies and potentials; `proves` decides.
 
-/// Largest table certified (dense linear systems).
-const MAX_CERTIFY_CAP: usize = 21;
-const MAX_CERTIFY_STATES: usize = (MAX_CERTIFY_CAP + 1) * (MAX_CERTIFY_CAP + 1);
-/// The early passes' discount hint: staying never ties with a rare move
-/// that ends. Measured (1,000 bench variants, exit 3): 1e-9 3, 1e-12 3,
-/// 1e-6 6; 0 gives 2 (and 2 and 3 of the `kit gen` seeds 1 and 2, not
-/// 4 and 3) but needs the late passes for inputs 1e-9 proves early:
-/// 0.94 s instead of 14 ms on one; both in turn: 4.
+/// Largest C certified ((C+1)^2 states a layer).
+const MAX_CERTIFY_CAP: usize = 63;
+/// Largest game on dense systems: the old C <= 21 (no answer changed).
+const MAX_DENSE_STATES: usize = 22 * 22;
+/// The early passes' tilt: staying never ties with a rare move that ends.
 const TILT: f64 = 1e-9;
-/// Strategies from values this far below H, of the width H - L (the late
-/// passes: 1024 times nearer; 991 instead of 990 proved before the
-/// limit-sure wins). With them: 1/64 instead gives 5 exit 3, not 3.
+/// Strategies from values this far below H, of the width H - L.
 const NEAR_UPPER: f64 = 1.0 / 1024.0;
-/// Simplex probabilities below this are noise (early passes; the late
-/// ones keep every positive probability). 0 gives 9 exit 3, not 3.
+/// Simplex probabilities below this are noise (early passes).
 const NOISE: f64 = 1e-12;
 /// B switches on gains above 2^-100 (above the evaluation's error).
 const SWITCH_GAIN: i128 = 1 << 20;
 /// Rounds of policy iteration, and of refinement per round.
 const POLICY_ROUNDS: usize = 60;
 const REFINE_ROUNDS: usize = 8;
-/// phi drops by SLACK * (1 + expected rounds of B's reply) grid units:
-/// slack against rounding.
+/// phi drops by SLACK * (1 + B's expected rounds) against rounding.
 const SLACK: f64 = (1u64 << 40) as f64;
 /// Passes that lower phi to meet the rest (ties between replies).
 const LOWER_PASSES: usize = 200;
+/// `estimate`'s sweeps, until none moves by ESTIMATE_SETTLED; its rounds'
+/// cap; phi drops by SPARSE_SLACK a round (f64: about 2^-50).
+const ESTIMATE_SWEEPS: usize = 20_000;
+const ESTIMATE_SETTLED: f64 = 1e-15;
+const ESTIMATE_ROUNDS: f64 = 1e9;
+const SPARSE_SLACK: f64 = (1u128 << 70) as f64;
 
-/// Proves bounds for the unlimited game from the iterated values `table`
-/// (see the section's head); `None` if no strategy passed the check.
-#[inline(never)]
-fn certify(
-    game: &Game,
-    table: &[f64],
-    stage: &mut Stage,
+/// What one call of `certify` searches with.
+struct Search<'a> {
+    game: &'a Game,
+    table: &'a [f64],
     passes: Vec<Pass>,
-    queried: &[usize],
-) -> Option<Certificate> {
+    queried: &'a [usize],
+}
+
+impl Search<'_> {
+    /// `certify`, or `certify_layers` for several lost-set pairs.
+    fn certify(&self, stage: &mut Stage) -> Option<Certificate> {
+        match self.game.layers.len() > 1 {
+            true => certify_layers(self, stage),
+            false => certify(self, stage),
+        }
+    }
+}
+
+/// Proves bounds from the iterated values; `None` if no strategy passed.
+#[inline(never)]
+fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
+    let (game, table, queried) = (search.game, search.table, search.queried);
     let ns = game.states();
-    if ns > MAX_CERTIFY_STATES {
+    if game.width() > MAX_CERTIFY_CAP + 1 {
         return None;
     }
     let mut cert = Certificate {
@@ -1043,10 +1317,10 @@ fn certify(
     let start = stage.work;
     let everywhere: Vec<usize> = (0..ns).collect();
     let mut newton: Option<NewtonValues> = None;
-    for pass in passes {
-        // Past the budget the rest is skipped, but for the rescue passes
-        // (no budget; the others' budgets only grow along the schedule).
-        if stage.work - start > pass.budget {
+    for &pass in &search.passes {
+        // Past the budget the rest is skipped (the rescue passes have none).
+        let budget = game.budget(pass.budget);
+        if stage.work - start > budget {
             continue;
         }
         let bounds = |s: usize| cert.bounds(game, s);
@@ -1057,13 +1331,13 @@ fn certify(
             Source::Shifted { by } => game.lowered(table, by),
             Source::NearUpper { below } => between(1.0 - below),
             Source::Lower => between(0.0),
+            Source::Newton { .. } | Source::NewtonLimit { .. } if ns > MAX_DENSE_STATES => continue,
             Source::Newton { by } => {
-                let limit = start + pass.budget;
+                let limit = start + budget;
                 let v = newton.get_or_insert_with(|| newton_values(game, table, stage, limit));
                 game.lowered(&v.last, by)
             }
-            // Only where the queried states are still open, so that no
-            // proved answer changes.
+            // Only while a queried state is open: no proved answer changes.
             Source::NewtonLimit { by } => {
                 let v = match newton.as_ref().and_then(|n| n.limit.as_ref()) {
                     Some(v) if cert.width(game, queried) > CERTIFIED => v,
@@ -1083,7 +1357,7 @@ fn certify(
                 source
             }
         };
-        if stage.work - start > pass.budget {
+        if stage.work - start > budget {
             continue;
         }
         let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - pass.tilt)).collect();
@@ -1110,20 +1384,12 @@ fn certify(
     Some(cert).filter(|c| c.pass_of[0] != usize::MAX)
 }
 
-/// `certify` for a game of several lost-set pairs, a layer and its mirror
-/// at a time, the largest lost sets first: lost sets only grow, so the
-/// rounds that leave a pair reach pairs proved before, valued there at
-/// their proved lower bounds (`Game::part`). A pair's proof is one
-/// strategy per state (the best pass's there) with the bounds `proves`
-/// passes for it, so that the whole proof is one stationary strategy.
+/// `certify` a layer and its mirror at a time, the largest lost sets
+/// first (rounds leaving them end at bounds proved before), one strategy
+/// per state.
 #[inline(never)]
-fn certify_layers(
-    game: &Game,
-    table: &[f64],
-    stage: &mut Stage,
-    passes: Vec<Pass>,
-    queried: &[usize],
-) -> Option<Certificate> {
+fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
+    let (game, table, queried) = (search.game, search.table, search.queried);
     let (ns, size) = (game.states(), game.width() * game.width());
     let mut lower = vec![-GRID_ONE; ns];
     let mut strategy: Vec<Dyadic> = vec![Vec::new(); ns];
@@ -1144,7 +1410,9 @@ fn certify_layers(
             let states = part.states();
             let asked: Vec<usize> = (0..states).filter(|&s| queried.contains(&global(s))).collect();
             let table: Vec<f64> = (0..states).map(|s| table[global(s)]).collect();
-            let cert = match certify(&part, &table, stage, passes.clone(), &asked) {
+            let passes = search.passes.clone();
+            let one = Search { game: &part, table: &table, passes, queried: &asked };
+            let cert = match certify(&one, stage) {
                 Some(cert) => cert,
                 None => continue,
             };
@@ -1167,7 +1435,6 @@ fn certify_layers(
     Some(Certificate { lower, pass_of: vec![0; ns], strategies: vec![strategy] })
 }
 
-/// Proved bounds on the unlimited game's values.
 struct Certificate {
     /// Per state, A's proved L (H(a, b) = -L(b, a)) and its strategy.
     lower: Vec<i128>,
@@ -1199,7 +1466,6 @@ impl Certificate {
         Bounds { lo: self.lower[s] as f64 / unit, hi: -self.lower[t] as f64 / unit }
     }
 
-    /// The largest H - L over `states`.
     fn width(&self, game: &Game, states: &[usize]) -> f64 {
         let gap = |&s: &usize| self.bounds(game, s).width();
         states.iter().map(gap).fold(0.0, f64::max)
@@ -1209,35 +1475,39 @@ impl Certificate {
 /// Where a pass of `certify` takes the values its stage games are built on.
 #[derive(Clone, Copy)]
 enum Source {
-    /// The values of value iteration.
     Iterated,
-    /// The values of value iteration lowered by `by`, except where a value
-    /// is known (a player cannot move, a limit-sure win): A's strategies
-    /// then never count on stalling, which B's best reply does.
-    Shifted { by: f64 },
-    /// The discounted values by Newton's method (`newton_values`) lowered
-    /// by `by`, where not known.
-    Newton { by: f64 },
-    /// As `Newton`, from the limit lambda -> 0 extrapolated where Newton's
-    /// iteration stopped converging (`NewtonValues::limit`); no pass if it
-    /// did not stop or was not run.
-    NewtonLimit { by: f64 },
-    /// H - (H - L) * `below` from the bounds proved so far: a value
-    /// reached only in the limit needs a strategy computed close to it.
-    NearUpper { below: f64 },
+    /// The iterated values lowered by `by` where not known: A's strategies
+    /// never count on stalling, which B's best reply does.
+    Shifted {
+        by: f64,
+    },
+    /// Newton's discounted values (`newton_values`), lowered by `by`.
+    Newton {
+        by: f64,
+    },
+    /// As `Newton`, on the limit extrapolated where Newton's iteration cycled.
+    NewtonLimit {
+        by: f64,
+    },
+    /// H - (H - L) * `below`: a value reached only in the limit needs a
+    /// strategy computed close to it.
+    NearUpper {
+        below: f64,
+    },
     /// A's proved lower bounds L (strategy improvement).
     Lower,
-    /// `SOURCE_SWEEPS` sweeps of value iteration from the midpoints, the
-    /// next round played with probability 1 - `discount`.
-    Sweeps { discount: f64, tol: Tolerances },
+    /// `SOURCE_SWEEPS` sweeps from the midpoints, discounted by `discount`.
+    Sweeps {
+        discount: f64,
+        tol: Tolerances,
+    },
 }
 
 /// One strategy tried by `certify`, a row of its schedule.
 #[derive(Clone, Copy)]
 struct Pass {
     source: Source,
-    /// The stage games are built on the source's values times 1 - tilt
-    /// (a discount: staying forever never ties with a rare move that ends).
+    /// Stage games on the values times 1 - tilt (staying never ties).
     tilt: f64,
     /// How the stage games are solved, and the least probability kept.
     tol: Tolerances,
@@ -1246,16 +1516,12 @@ struct Pass {
     budget: u64,
 }
 
-/// The strategies `certify` tries, in order: the early passes on every
-/// call, the late ones on the last call only (the values stopped moving or
-/// the work ran out). Only which strategies are tried depends on it: each
-/// one is decided by the exact check (`proves`).
+/// The passes `certify` tries: early ones every call, late ones last.
 struct Schedule {
     /// Every call: `first`, then `early_rounds` rounds of `EARLY_ROUND`.
     first: &'static [Pass],
     early_rounds: usize,
-    /// The last call: `last` once, the 30 late rows `late_repeats` times,
-    /// then `rescue`, even past the others' budget.
+    /// The last call: `last`, the 30 late rows `late_repeats` times, `rescue`.
     last: &'static [Pass],
     late_repeats: usize,
     rescue: &'static [Pass],
@@ -1279,8 +1545,8 @@ const fn early(source: Source) -> Pass {
     Pass { source, tilt: TILT, tol: COARSE, noise: NOISE, budget: u64::MAX }
 }
 
-/// A pass on the shifted iterated values: no tilt (it would move negative
-/// values up, towards the stall payoff 0, where B's best reply stalls).
+/// A pass on the shifted iterated values: no tilt (it would raise negative
+/// values towards the stall payoff 0).
 const fn shifted(by: f64) -> Pass {
     Pass { source: Source::Shifted { by }, tilt: 0.0, tol: COARSE, noise: NOISE, budget: u64::MAX }
 }
@@ -1296,11 +1562,7 @@ const fn newton_limit(by: f64) -> Pass {
     Pass { source: Source::NewtonLimit { by }, budget: u64::MAX, ..newton(by) }
 }
 
-/// The early passes: the iterated values, shifted down twice, then five
-/// rounds of, in turn, near H, at L and sweeps from the midpoints.
-/// Measured on the 1,000 random unlimited variants of
-/// `bench/ji_solver_unlimited.sh`, with limit-sure wins settled first: 8
-/// rows instead of these 18 proved 996, not 997 (docs/ji.md).
+/// The early passes: iterated, shifted twice, then near H, at L, sweeps.
 const EARLY_FIRST: [Pass; 3] = [early(Source::Iterated), shifted(1e-8), shifted(1e-7)];
 const EARLY_ROUND: [Source; 3] = [
     Source::NearUpper { below: NEAR_UPPER },
@@ -1309,11 +1571,7 @@ const EARLY_ROUND: [Source; 3] = [
 ];
 const EARLY_ROUNDS: usize = 5;
 
-/// The last call's first passes: the discounted values by Newton's method
-/// (`newton_values`), shifted down as the early rows' iterated values.
-/// They proved the 3 of 3,000 `kit gen` draws (seeds 1, 2, 3) that the
-/// other rows leave open, and 1 of the 2 of seeds 4 to 10, `slow/newton_*`
-/// (docs/ji.md).
+/// The last call's first passes: Newton's values, shifted down.
 const NEWTON: [Pass; 3] = [newton(1e-8), newton(1e-9), newton(1e-7)];
 
 /// The late rows' tilts: ten decades, walked one per row from 1e-11.
@@ -1321,12 +1579,7 @@ const LATE_TILTS: [f64; 10] = [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12
 /// The late passes' nearness to H (1024 times nearer than the early ones).
 const LATE_NEAR_UPPER: f64 = NEAR_UPPER / 1024.0;
 
-/// Late row r of 30: the sources near H, at L and sweeps in turn, the tilt
-/// of the stage games one decade further each row, so that the 30 rows
-/// pair each source with each of the ten tilts; the sweeps are discounted
-/// by the row before's tilt. Strategies of discounted games with discounts
-/// near 1 approach those that reach a value only in the limit (rare moves
-/// nested at several levels).
+/// Late row r of 30: each source with each of the ten tilts.
 fn late_row(r: usize) -> Pass {
     let tilt = |r: usize| LATE_TILTS[(r + 6) % 10];
     let source = match r % 3 {
@@ -1337,14 +1590,9 @@ fn late_row(r: usize) -> Pass {
     Pass { source, tilt: tilt(r), tol: FINE, noise: 0.0, budget: LATE_BUDGET }
 }
 
-/// The rescue passes: Newton's values extrapolated to lambda -> 0 where
-/// its iteration cycled, shifted down as in `NEWTON`. They prove the 1 of
-/// 10,000 `kit gen` draws (seeds 1 to 10) the other rows leave open,
-/// `slow/newton_kit_seed8`; last, so that they change no other answer.
+/// The rescue passes, last (they change no other answer).
 const RESCUE: [Pass; 3] = [newton_limit(1e-8), newton_limit(1e-9), newton_limit(1e-7)];
 
-/// The schedule of every call. Measured as for `EARLY_FIRST`: with no late
-/// passes 993 proved, 48 rows 996, 112 997; 1,000 rows prove no more.
 const SCHEDULE: Schedule = Schedule {
     first: &EARLY_FIRST,
     early_rounds: EARLY_ROUNDS,
@@ -1355,45 +1603,23 @@ const SCHEDULE: Schedule = Schedule {
 
 /// Sweeps of value iteration behind a `Source::Sweeps`.
 const SOURCE_SWEEPS: usize = 64;
-/// The late passes stop once the call used twice value iteration's budget
-/// (this bounds their CPU on large games: 0.5 s instead of 1.0 s on 40
-/// draws with n <= 40, C <= 21).
+/// The late passes stop at twice value iteration's budget.
 const LATE_BUDGET: u64 = 2 * WORK;
 
-/// The discounts lambda of `newton_values`, lowered step by step, each
-/// warm-started from the last (large jumps fail). Newton's iteration at
-/// lambda has converged when no value moves by more than NEWTON_SETTLED (it
-/// converges quadratically to about 1e-22 in double-double, then stalls
-/// near 1e-19 at lambda = 3e-16), and fails after NEWTON_ROUNDS; each
-/// linear system is refined NEWTON_REFINE times on double-double residuals
-/// (a gain of about 1e-16 / lambda each). In f64 alone the values stopped
-/// being accurate below lambda = 1e-12, and the refusals of `kit gen`
-/// seeds 6 and 8 stayed open; in double-double seed 6 is proved
-/// (`slow/newton_kit_seed6`).
+/// Newton's lambdas, each level warm-started from the last.
 const NEWTON_LAMBDAS: [f64; 16] = [
     1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
     1e-16,
 ];
 const NEWTON_SETTLED: f64 = 1e-18;
-/// Where Newton's iteration stops converging (it cycles at lambda = 1e-13
-/// on `slow/newton_kit_seed8`), the limit lambda -> 0 is extrapolated from
-/// the last two levels (Richardson's): v_lambda is a Puiseux series in
-/// lambda, and there its values moved by 7.1e-6, 2.3e-6, 7.1e-7 per
-/// decade, a leading term in sqrt(lambda), whose rest below the last
-/// lambda is the last step times 1 / (sqrt(10) - 1). The last values left
-/// bounds 7.0e-7 wide; the extrapolated ones (also with a gain of 0.4)
-/// are proved.
+/// Where Newton's iteration cycles, lambda -> 0 is extrapolated (a
+/// sqrt(lambda) term: the last step times 1 / (sqrt(10) - 1)).
 const NEWTON_STEP_GAIN: f64 = 0.462_475_295_574_264_3;
 const NEWTON_REFINE: usize = 6;
 const NEWTON_ROUNDS: usize = 30;
 
-/// The lambda-discounted game's values by Newton's method (policy
-/// iteration of Pollatschek and Avi-Itzhak: both players' stage strategies
-/// at the current values, then the values of that pair), from `start`,
-/// lambda lowered in `NEWTON_LAMBDAS`, in double-double arithmetic (the
-/// systems' condition grows as 1 / lambda): the values at the smallest
-/// lambda where it converged (or when the work passes `limit`), and the
-/// limit lambda -> 0 extrapolated if it stopped converging.
+/// The discounted values by Newton's method (Pollatschek and Avi-Itzhak),
+/// in double-double, lambda lowered to the game's own or NEWTON_LAMBDAS'.
 #[inline(never)]
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> NewtonValues {
     let ns = game.states();
@@ -1402,7 +1628,11 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
     // The values at the lambda before `best`'s, if that one converged too.
     let mut before: Option<Vec<f64>> = None;
     let mut disc = game.clone();
-    for &lambda in &NEWTON_LAMBDAS {
+    // The game's own lambda last (p > 0), the decades above it first.
+    let target = 1.0 - game.keep;
+    let mut lambdas: Vec<f64> = NEWTON_LAMBDAS.iter().copied().filter(|&l| l > target).collect();
+    lambdas.extend((target > 0.0).then_some(target));
+    for &lambda in &lambdas {
         let keep = Dd::sum(1.0, -lambda);
         disc.keep = keep.hi;
         let mut converged = false;
@@ -1455,9 +1685,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                     }
                 }
             }
-            // Counted 3 times an LU's steps: with the double-double rounds this
-            // keeps its CPU per unit of work near the other passes' (C = 21:
-            // 0.94 s instead of 0.73 s on a refused input counted at 1x).
+            // Counted as 3 LUs (with the double-double rounds).
             stage.work += (ns * ns * ns) as u64;
             let lu = match Lu::new(a, ns) {
                 Some(lu) => lu,
@@ -1493,8 +1721,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
             }
         }
         if !converged {
-            // Cycling (policy iteration need not converge in stochastic
-            // games): on to lambda -> 0 from the last two levels.
+            // Cycling (it need not converge): extrapolate lambda -> 0.
             let limit = before.map(|before| {
                 let gain = NEWTON_STEP_GAIN;
                 best.iter().zip(&before).map(|(b, o)| b - (o - b) * gain).collect()
@@ -1507,7 +1734,6 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
     NewtonValues { last: best, limit: None }
 }
 
-/// What `newton_values` found.
 struct NewtonValues {
     /// The values at the smallest lambda where the iteration converged.
     last: Vec<f64>,
@@ -1547,8 +1773,7 @@ impl Dd {
 
     fn mul(self, o: Dd) -> Dd {
         let p = self.hi * o.hi;
-        // The exact error of p, by a fused multiply-add (exactly rounded in
-        // std on every machine).
+        // p's exact error by a fused multiply-add (exact in std everywhere).
         let e = self.hi.mul_add(o.hi, -p);
         Dd::sum(p, e + (self.hi * o.lo + self.lo * o.hi))
     }
@@ -1562,7 +1787,6 @@ impl Dd {
         Dd::sum(q1, q2).add(Dd::from(q3))
     }
 
-    /// The sum of `xs`.
     fn total(xs: &[f64]) -> Dd {
         xs.iter().fold(Dd::from(0.0), |t, &x| t.add(Dd::from(x)))
     }
@@ -1584,7 +1808,6 @@ fn dyadic(p: &[f64], noise: f64) -> Dyadic {
     units
 }
 
-/// The next state, and A's weight of the skill leading there.
 struct Step {
     to: usize,
     weight: u64,
@@ -1592,13 +1815,11 @@ struct Step {
 
 /// One reply of B to A's dyadic strategy at a state.
 struct Reply {
-    /// Over A's skills that end the game (or leave the layers solved):
-    /// sum of weight * value, split as in `exact_q` (grid units).
+    /// Over A's skills that end the game: sum weight * value (as `exact_q`).
     ending: i128,
     ending_part: i128,
     /// No skill of A's strategy ends the game against it.
     endless: bool,
-    /// Where the game goes on.
     steps: Vec<Step>,
 }
 
@@ -1613,6 +1834,7 @@ struct ReplyProcess {
     decided: Vec<i128>,
     /// Z: where B can keep the game going forever without leaving Z.
     stall: Vec<bool>,
+    game: Game,
 }
 
 impl ReplyProcess {
@@ -1624,8 +1846,7 @@ impl ReplyProcess {
         for s in 0..ns {
             let (rows, cols) = game.moves(s);
             if let Some(v) = game.settled(s) {
-                // Limit-sure: A (v = 1) or B wins with probability as close
-                // to 1 as it likes (A switches to that strategy there).
+                // Limit-sure: A (v = 1) or B wins as surely as it likes.
                 decided[s] = if v > 0.0 { GRID_ONE } else { -GRID_ONE };
                 continue;
             }
@@ -1668,28 +1889,29 @@ impl ReplyProcess {
                 }
             }
         }
-        ReplyProcess { replies, decided, stall }
+        ReplyProcess { replies, decided, stall, game: Game { won: Vec::new(), ..game.clone() } }
     }
 
-    /// Q_j(phi)(s), floored. With phi = hi * 2^STRATEGY_BITS + lo no sum
-    /// exceeds 2^(GRID_BITS + 1).
+    /// Q_j(phi)(s), floored, each sum below 2^(GRID_BITS + 1).
     fn exact_q(&self, s: usize, j: usize, phi: &[i128]) -> i128 {
         let r = &self.replies[s][j];
         let (mut whole, mut part) = (r.ending, r.ending_part);
         for st in &r.steps {
-            let weight = i128::from(st.weight);
-            whole += weight * (phi[st.to] >> STRATEGY_BITS);
-            part += weight * (phi[st.to] & ((1 << STRATEGY_BITS) - 1));
+            let (weight, phi) = (i128::from(st.weight), self.game.carried(phi[st.to]));
+            whole += weight * (phi >> STRATEGY_BITS);
+            part += weight * (phi & ((1 << STRATEGY_BITS) - 1));
         }
         whole + (part >> STRATEGY_BITS)
     }
 
-    /// A candidate potential (grid units) for `proves`, or `None`: policy
-    /// iteration (f64, refined on exact residuals, exact gains), then phi
-    /// lowered until the constraints hold.
+    /// A candidate phi: policy iteration (exact residuals), then `settle`.
     #[inline(never)]
     fn lower_bound(&self, work: &mut u64) -> Option<Vec<i128>> {
         let ns = self.replies.len();
+        if ns > MAX_DENSE_STATES {
+            let (phi, rounds) = self.estimate(work);
+            return self.settle(phi, &rounds, SPARSE_SLACK, work);
+        }
         let unit = (1u64 << STRATEGY_BITS) as f64;
         let plays = |s: usize, policy: &[usize]| !self.replies[s].is_empty() && policy[s] != STOP;
         // B starts by stopping where it can stall, else with its first skill.
@@ -1706,7 +1928,7 @@ impl ReplyProcess {
                 if plays(s, &policy) {
                     let r = &self.replies[s][policy[s]];
                     for st in &r.steps {
-                        a[s * ns + st.to] -= st.weight as f64 / unit;
+                        a[s * ns + st.to] -= st.weight as f64 / unit * self.game.keep;
                     }
                     rhs[s] = (r.ending as f64 + r.ending_part as f64 / unit) / GRID_ONE as f64;
                 } else {
@@ -1760,12 +1982,86 @@ impl ReplyProcess {
         // The policy's expected rounds: the same system, 1 where B plays.
         let ones: Vec<f64> = (0..ns).map(|s| if plays(s, &policy) { 1.0 } else { 0.0 }).collect();
         let rounds = system?.solve(&ones);
+        self.settle(phi, &rounds, SLACK, work)
+    }
+
+    /// B's best reply by Gauss-Seidel from 0: values and expected rounds.
+    #[inline(never)]
+    fn estimate(&self, work: &mut u64) -> (Vec<i128>, Vec<f64>) {
+        let ns = self.replies.len();
+        let (unit, grid) = ((1u64 << STRATEGY_BITS) as f64, GRID_ONE as f64);
+        let per = self.game.keep / unit;
+        let ending: Vec<Vec<f64>> = (self.replies.iter())
+            .map(|rs| rs.iter().map(|r| (r.ending as f64 + r.ending_part as f64 / unit) / grid))
+            .map(|e| e.collect())
+            .collect();
+        let mut v: Vec<f64> = (0..ns)
+            .map(|s| if self.replies[s].is_empty() { self.decided[s] as f64 / grid } else { 0.0 })
+            .collect();
+        let mut policy = vec![STOP; ns];
+        // `base` plus reply j's steps on `v`, a loop back to s solved exactly
+        // (a stall A's rare moves end is too slow to iterate); `None` if it
+        // stays at s forever (worth 0).
+        let through = |s: usize, j: usize, base: f64, v: &[f64]| {
+            let (mut stay, mut sum) = (0.0, base);
+            for st in &self.replies[s][j].steps {
+                let p = st.weight as f64 * per;
+                match st.to == s {
+                    true => stay += p,
+                    false => sum += p * v[st.to],
+                }
+            }
+            (stay < 1.0).then(|| sum / (1.0 - stay))
+        };
+        for _ in 0..ESTIMATE_SWEEPS {
+            let mut moved: f64 = 0.0;
+            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+                let (mut least, mut best) = if self.stall[s] { (0.0, STOP) } else { (2.0, 0) };
+                for (j, &e) in ending[s].iter().enumerate() {
+                    let q = through(s, j, e, &v).unwrap_or(0.0);
+                    if q < least {
+                        (least, best) = (q, j);
+                    }
+                }
+                *work += self.replies[s].len() as u64 * 4;
+                moved = moved.max((least - v[s]).abs());
+                (v[s], policy[s]) = (least, best);
+            }
+            if moved <= ESTIMATE_SETTLED {
+                break;
+            }
+        }
+        let mut rounds = vec![0.0; ns];
+        for _ in 0..ESTIMATE_SWEEPS {
+            let mut moved: f64 = 0.0;
+            for s in (0..ns).filter(|&s| policy[s] != STOP) {
+                let r = through(s, policy[s], 1.0, &rounds).unwrap_or(ESTIMATE_ROUNDS);
+                moved = moved.max(r - rounds[s]);
+                rounds[s] = r.min(ESTIMATE_ROUNDS);
+            }
+            *work += ns as u64;
+            if moved <= 1e-3 {
+                break;
+            }
+        }
+        (v.iter().map(|&x| (x.clamp(-1.0, 1.0) * grid) as i128).collect(), rounds)
+    }
+
+    /// `phi` lowered by `slack` * (1 + rounds), then until `proves` holds.
+    #[inline(never)]
+    fn settle(
+        &self,
+        mut phi: Vec<i128>,
+        rounds: &[f64],
+        slack: f64,
+        work: &mut u64,
+    ) -> Option<Vec<i128>> {
+        let ns = self.replies.len();
         for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
-            let drop = (SLACK * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
+            let drop = (slack * (1.0 + rounds[s].max(0.0))).min(GRID_ONE as f64) as i128;
             phi[s] = (phi[s] - drop).max(-GRID_ONE);
         }
-        // Meet the rest exactly; a pass that lowers nothing gives the
-        // candidate that `proves` decides.
+        // Meet the rest exactly; `proves` decides the result.
         for _ in 0..LOWER_PASSES {
             let mut lowered = false;
             for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
@@ -1787,198 +2083,8 @@ impl ReplyProcess {
     }
 }
 
-// ---- the proof (trusted): limit-sure wins and the exact check ---------------
-
-// Only this section decides what is proved for the unlimited game; the
-// search above (`certify`) only proposes strategies and potentials.
-
-// Where A wins with probability as close to 1 as it likes (docs/ji.md):
-// the largest set Y of states such that every state of Y is won by a
-// player who cannot move, or has, given the states of Y added before it,
-// a ladder of A's skills: level 0 loses nowhere and leaves Y against no
-// reply of B; each reply not yet answered meets a skill of the level that
-// wins or goes to an earlier state; level k + 1 loses and leaves Y only
-// against replies answered at levels 0..=k. A plays level k with weight
-// eps^k: against every reply, progress is then 1/eps times likelier than
-// loss, and the value is 1 on Y (a nested fixpoint as in de Alfaro,
-// Henzinger and Kupferman, "Concurrent reachability games").
-
-/// Per state, whether A wins limit-surely there (value exactly 1).
-#[inline(never)]
-fn limit_wins(game: &Game, work: &mut u64) -> Vec<bool> {
-    let ns = game.states();
-    // Y starts as every state where A can move; states leave it until
-    // each one left is reached by its ladders.
-    let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
-    loop {
-        // Out of work: no state settled (a part of the fixpoint proves
-        // nothing; this is never seen on the bench variants).
-        if *work > WORK {
-            return vec![false; ns];
-        }
-        // X: the states of Y proved so far, in the order they were added.
-        let mut proved: Vec<bool> = (0..ns).map(|s| inside[s] && game.moves(s).1 == 0).collect();
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for s in 0..ns {
-                if *work > WORK {
-                    return vec![false; ns];
-                }
-                if inside[s] && !proved[s] && game.has_ladder(s, &inside, &proved, work) {
-                    proved[s] = true;
-                    grew = true;
-                }
-            }
-        }
-        if proved == inside {
-            return proved;
-        }
-        inside = proved;
-    }
-}
-
-impl Game {
-    /// Whether A has a ladder at state s towards `proved` inside `inside`
-    /// (see the section's head).
-    fn has_ladder(&self, s: usize, inside: &[bool], proved: &[bool], work: &mut u64) -> bool {
-        let (rows, cols) = self.moves(s);
-        // Skill i against reply j: B wins, or the game leaves Y.
-        let loses = |i: usize, j: usize| match self.round(s, i, j) {
-            (0, to) => !inside[to],
-            (o, _) => o < 0,
-        };
-        // A wins, or the game goes to a state proved before.
-        let progresses = |i: usize, j: usize| match self.round(s, i, j) {
-            (0, to) => proved[to],
-            (o, _) => o > 0,
-        };
-        let mut open = vec![true; cols];
-        let mut climbed = vec![false; rows];
-        loop {
-            // The next level: every skill not yet used that is safe against
-            // the replies still open.
-            let level: Vec<usize> = (0..rows)
-                .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !loses(i, j)))
-                .collect();
-            *work += (rows * cols) as u64;
-            let mut answered = false;
-            for (j, open) in open.iter_mut().enumerate() {
-                if *open && level.iter().any(|&i| progresses(i, j)) {
-                    *open = false;
-                    answered = true;
-                }
-            }
-            if !open.contains(&true) {
-                return true;
-            }
-            if !answered {
-                return false;
-            }
-            for i in level {
-                climbed[i] = true;
-            }
-        }
-    }
-}
-
-/// x is in multiples of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS (rounding
-/// times a reply's 1e16 expected rounds is far below 1e-7).
-const STRATEGY_BITS: u32 = 60;
-const GRID_BITS: u32 = 120;
-const GRID_ONE: i128 = 1 << GRID_BITS;
-
-/// A's strategy at a state: numerators over 2^STRATEGY_BITS per usable
-/// skill in req order, summing to exactly 2^STRATEGY_BITS.
-type Dyadic = Vec<u64>;
-
-// The exact check (docs/ji.md, "The certificate"). Given A's dyadic
-// stationary strategy x and a potential phi (grid units), it passes when
-// (1) |phi| <= 1 everywhere; phi <= the value where it is known: +-1 at a
-//     limit-sure win (`limit_wins`: A switches there to a strategy that
-//     wins with probability 1 - d), +-1 or 0 where a player cannot move;
-// (2) elsewhere x(s) is a distribution on A's usable skills (sum 2^60) and
-//     for every skill j that B can use,
-//       phi(s) <= sum_i x_i(s) (o_ij if skill i or j wins, else phi(next));
-// (3) phi <= 0 on Z, the largest set of states where B has a reply that
-//     never ends the game against x and stays in the set.
-// Then phi <= V, the unlimited game's value: against any play of B, the
-// potential of the current state (the payoff once the game ended) is a
-// bounded submartingale by (2), so it converges with E[limit] >= phi(s0);
-// a play that never ends stays, from some round on, in states with a
-// never-ending reply that stays there, a subset of Z, where phi <= 0 = the
-// payoff of endless play by (3); and where play reaches (1)'s states the
-// payoff is at least phi (limit-sure: at least phi - 2d, for every d).
-// All sums are of integers: with phi = hi * 2^60 + lo (0 <= lo < 2^60),
-// 2^60 phi(s) <= sum_i u_i v_i is phi(s) <= sum u_i hi_i + floor(sum u_i
-// lo_i / 2^60), and each sum stays below 2^121 in i128.
-
-/// Whether `phi` (grid units) is a proved lower bound on the unlimited
-/// game's value, A playing `x` (the section's head).
-#[inline(never)]
-fn proves(game: &Game, x: &[Dyadic], phi: &[i128]) -> bool {
-    let ns = game.states();
-    let one = 1i128 << STRATEGY_BITS;
-    let split = |v: i128| (v >> STRATEGY_BITS, v & (one - 1));
-    // (1), and A's strategies are distributions.
-    for s in 0..ns {
-        if phi[s].abs() > GRID_ONE {
-            return false;
-        }
-        match game.known(s) {
-            Some(v) if phi[s] > v as i128 * GRID_ONE => return false,
-            Some(_) => {}
-            None => {
-                let rows = game.moves(s).0;
-                let sum: i128 = x[s].iter().map(|&u| i128::from(u)).sum();
-                if x[s].len() != rows || sum != one {
-                    return false;
-                }
-            }
-        }
-    }
-    // The support of x(s) against reply j: (A's weight, the outcome or
-    // the next state).
-    let played = |s: usize, j: usize| {
-        x[s].iter().enumerate().filter(|e| *e.1 > 0).map(move |(i, &u)| {
-            let (o, to) = game.round(s, i, j);
-            (i128::from(u), game.ending(o, to), to)
-        })
-    };
-    // (2)
-    for s in (0..ns).filter(|&s| game.known(s).is_none()) {
-        for j in 0..game.moves(s).1 {
-            let (mut whole, mut part) = (0i128, 0i128);
-            for (u, ends, to) in played(s, j) {
-                let (hi, lo) = split(ends.unwrap_or_else(|| phi[to]));
-                whole += u * hi;
-                part += u * lo;
-            }
-            if phi[s] > whole + (part >> STRATEGY_BITS) {
-                return false;
-            }
-        }
-    }
-    // (3): Z from every state where play goes on, shrunk to its largest
-    // fixed point.
-    let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
-    let mut shrunk = true;
-    while shrunk {
-        shrunk = false;
-        for s in 0..ns {
-            let stays = |j: usize| played(s, j).all(|(_, ends, to)| ends.is_none() && z[to]);
-            if z[s] && !(0..game.moves(s).1).any(stays) {
-                z[s] = false;
-                shrunk = true;
-            }
-        }
-    }
-    (0..ns).all(|s| !z[s] || phi[s] <= 0)
-}
-
 // ---- output -----------------------------------------------------------------
 
-/// Reads, solves and prints (also values that are not certified).
 pub fn solve(
     input: Vec<u8>,
     options: &Options,
@@ -1988,8 +2094,7 @@ pub fn solve(
     answer(&input, options, &SCHEDULE, out)
 }
 
-/// `solve` with the strategies tried by `certify` given (a test tries a
-/// schedule that cannot prove every value, to see exit 3).
+/// `solve` with a schedule (a test tries one that cannot prove all).
 fn answer(
     input: &[u8],
     options: &Options,
@@ -2006,7 +2111,7 @@ fn answer(
     }
     let lost: Vec<[u64; 2]> = prob.queries.iter().map(|q| q.lost).collect();
     let w = prob.cap as usize + 1;
-    let game = match Game::new(&prob.variant, prob.cap, prob.keep, &lost) {
+    let mut game = match Game::new(&prob.variant, prob.cap, prob.keep, &lost) {
         Some(game) if game.states() <= (MAX_CAP as usize + 1).pow(2) => game,
         _ => {
             return Err(Failure::NoExactAnswer(format!(
@@ -2018,89 +2123,30 @@ fn answer(
             )))
         }
     };
+    // A p too small to change 1 - p/100 in f64 plays the unlimited game.
+    if prob.keep < 1.0 {
+        game.keep_units = prob.keep_units;
+    }
+    let game = game;
     let layer = |lost: [u64; 2]| game.layers.iter().position(|l| l.lost == lost).unwrap_or(0);
     let queried: Vec<usize> =
         prob.queries.iter().map(|q| (layer(q.lost) * w + q.a) * w + q.b).collect();
-    let name = |x: usize| String::from_utf8_lossy(prob.variant.skills[x].name);
-    // The skills of positive weight, in the variant's order: A's (side 0)
-    // or B's kept skills at state s.
-    let shown = |units: &[i64], s: usize, side: usize| {
-        let kept = &game.layers[game.at(s).0].kept[side];
-        let mut shown: Vec<(usize, i64)> =
-            units.iter().enumerate().map(|(i, &u)| (game.order[kept[i]], u)).collect();
-        shown.retain(|e| e.1 > 0);
-        shown.sort_unstable_by_key(|e| e.0);
-        shown
-    };
-    // A state as its lines write it: `a b`, and in a variant with lasting
-    // effects `lost i names.. j names..` after it.
-    // (`sep` between the counts: a space, or `, ` in a message.)
-    let state = |s: usize, sep: &str| {
-        let (l, a, b) = game.at(s);
-        let mut text = format!("{a}{sep}{b}");
-        if !prob.variant.lasting.is_empty() {
-            text += " lost";
-            for set in game.layers[l].lost {
-                text += &format!(" {}", set.count_ones());
-                for x in (0..n).filter(|&x| set >> x & 1 == 1) {
-                    text += &format!(" {}", name(x));
-                }
-            }
-        }
-        text
-    };
     let solution = solve_table(&game, prob.rounds, &queried, schedule);
+    let print = Printer { variant: &prob.variant, game: &solution.game };
     let mut text = String::new();
     let mut stage = Stage::default();
     for &s in &queried {
         text.push_str(&format_value(solution.values[s]));
         text.push('\n');
-        if !options.strategy {
-            continue;
-        }
-        let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        if let StageGame::Matrix { rows: r, cols: c } =
-            game.build_stage(s, &solution.next, &mut stage)
-        {
-            stage.strategies(r, c, COARSE);
-            xs = shown_strategy(&stage.best_x, &stage.m, c);
-            ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
-        }
-        for (side, who, units) in [(0, "A:", xs), (1, "B:", ys)] {
-            text.push_str(who);
-            for (i, u) in shown(&units, s, side) {
-                let (whole, part) = (u / 1_000_000, u % 1_000_000);
-                text += &format!(" {} {}.{:06}", name(i), whole, part);
-            }
-            text.push('\n');
-        }
-        if let Some(cert) = &solution.certificate {
-            // The proof: A's strategies, and B's (A's mirrored); states
-            // settled by a limit-sure win (with their winner) end it.
-            for (keyword, from) in [("lower", s), ("upper", game.mirror(s))] {
-                let x = &cert.strategies[cert.pass_of[from]];
-                let lower = keyword == "lower";
-                for s in reachable(&solution.game, x, from) {
-                    let shown_at = state(if lower { s } else { game.mirror(s) }, " ");
-                    if let Some(v) = solution.game.settled(s) {
-                        let winner = if (v > 0.0) == lower { "A" } else { "B" };
-                        text += &format!("limit {winner} {shown_at}\n");
-                        continue;
-                    }
-                    text += &format!("{keyword} {shown_at}");
-                    let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
-                    for (i, u) in shown(&units, s, 0) {
-                        text += &format!(" {} {}", name(i), u);
-                    }
-                    text.push('\n');
-                }
-            }
+        if options.strategy {
+            print.strategies(s, &solution.next, &mut stage, &mut text);
+            print.proof(s, solution.certificate.as_ref(), &mut text);
         }
     }
     let (bounds, tolerance) = (&solution.bounds, solution.tolerance);
-    let why = solution
-        .warning
-        .map(|why| open_states(bounds, &queried, tolerance, &state, &mut text, why));
+    let why = solution.warning.map(|why| {
+        open_states(bounds, &queried, tolerance, &|s, sep| print.state(s, sep), &mut text, why)
+    });
     out.write_all(text.as_bytes()).map_err(unwritable)?;
     match why {
         Some(why) => Err(Failure::NoExactAnswer(why)),
@@ -2108,10 +2154,140 @@ fn answer(
     }
 }
 
-/// Exit 3: after the queries' lines, one line `open STATE L H` per queried
-/// state (in the order first asked) whose proved bounds are wider than
-/// `tolerance`, L rounded down and H up to 9 digits (its value line printed
-/// the midpoint); the stderr line says how many and the widest.
+impl Game {
+    /// The first step of A's limit-sure strategy at s (millionths): one level-0
+    /// skill progressing against every reply, else those progressing, evenly.
+    #[inline(never)]
+    fn ladder_move(&self, s: usize) -> Option<Vec<i64>> {
+        let (rows, cols) = self.moves(s);
+        let rank = |t: usize| self.won.get(t).copied().unwrap_or(0);
+        // As in `has_ladder` (X: the states won before s).
+        let step = |i: usize, j: usize| match self.round(s, i, j) {
+            (0, to) => (rank(to) == 0, rank(to) > 0 && rank(to) < rank(s)),
+            (o, _) => (o < 0, o > 0),
+        };
+        let progress = |i: usize, j: usize| step(i, j).1;
+        let level: Vec<usize> = (0..rows).filter(|&i| (0..cols).all(|j| !step(i, j).0)).collect();
+        let mut units = vec![0i64; rows];
+        if let Some(&i) = level.iter().find(|&&i| (0..cols).all(|j| progress(i, j))) {
+            units[i] = 1_000_000;
+            return Some(units);
+        }
+        let useful: Vec<usize> =
+            level.into_iter().filter(|&i| (0..cols).any(|j| progress(i, j))).collect();
+        let k = useful.len() as i64;
+        for (at, &i) in useful.iter().enumerate() {
+            units[i] = 1_000_000 / k + if at == 0 { 1_000_000 % k } else { 0 };
+        }
+        (k > 0).then_some(units)
+    }
+}
+
+struct Printer<'a> {
+    variant: &'a Variant<'a>,
+    /// The game solved (with its limit-sure wins).
+    game: &'a Game,
+}
+
+impl Printer<'_> {
+    fn name(&self, x: usize) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.variant.skills[x].name)
+    }
+
+    /// The skills of positive weight in the variant's order at s (side 0: A).
+    fn shown(&self, units: &[i64], s: usize, side: usize) -> Vec<(usize, i64)> {
+        let game = self.game;
+        let kept = &game.layers[game.at(s).0].kept[side];
+        let mut shown: Vec<(usize, i64)> =
+            units.iter().enumerate().map(|(i, &u)| (game.order[kept[i]], u)).collect();
+        shown.retain(|e| e.1 > 0);
+        shown.sort_unstable_by_key(|e| e.0);
+        shown
+    }
+
+    /// A state as written: `a b` (`sep` between), then lost sets if lasting.
+    fn state(&self, s: usize, sep: &str) -> String {
+        let (l, a, b) = self.game.at(s);
+        let mut text = format!("{a}{sep}{b}");
+        if !self.variant.lasting.is_empty() {
+            text += " lost";
+            for set in self.game.layers[l].lost {
+                text += &format!(" {}", set.count_ones());
+                for x in (0..self.game.n).filter(|&x| set >> x & 1 == 1) {
+                    text += &format!(" {}", self.name(x));
+                }
+            }
+        }
+        text
+    }
+
+    /// The `A:` and `B:` lines: the first round's strategies on `next`.
+    #[inline(never)]
+    fn strategies(&self, s: usize, next: &[f64], stage: &mut Stage, text: &mut String) {
+        let game = self.game;
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        if let StageGame::Matrix { rows: r, cols: c } = game.build_stage(s, next, stage) {
+            stage.strategies(r, c, COARSE);
+            xs = shown_strategy(&stage.best_x, &stage.m, c);
+            ys = shown_strategy(&stage.best_y, &neg_transpose(&stage.m, r, c), r);
+            // A limit-sure win: its winner's first step, not a stall at value 1.
+            match game.settled(s) {
+                Some(v) if v > 0.0 => xs = game.ladder_move(s).unwrap_or(xs),
+                Some(_) => ys = game.ladder_move(game.mirror(s)).unwrap_or(ys),
+                None => {}
+            }
+        }
+        for (side, who, units) in [(0, "A:", xs), (1, "B:", ys)] {
+            text.push_str(who);
+            for (i, u) in self.shown(&units, s, side) {
+                let (whole, part) = (u / 1_000_000, u % 1_000_000);
+                *text += &format!(" {} {}.{:06}", self.name(i), whole, part);
+            }
+            text.push('\n');
+        }
+    }
+
+    /// The unlimited game's proof: a limit-sure win alone, or the `lower` and
+    /// `upper` strategies, each `limit` line once.
+    #[inline(never)]
+    fn proof(&self, s: usize, cert: Option<&Certificate>, text: &mut String) {
+        let game = self.game;
+        if let Some(v) = game.settled(s) {
+            let winner = if v > 0.0 { "A" } else { "B" };
+            *text += &format!("limit {winner} {}\n", self.state(s, " "));
+            return;
+        }
+        let cert = match cert {
+            Some(cert) => cert,
+            None => return,
+        };
+        let mut limits: Vec<String> = Vec::new();
+        for (keyword, from) in [("lower", s), ("upper", game.mirror(s))] {
+            let x = &cert.strategies[cert.pass_of[from]];
+            let lower = keyword == "lower";
+            for s in reachable(game, x, from) {
+                let shown_at = self.state(if lower { s } else { game.mirror(s) }, " ");
+                if let Some(v) = game.settled(s) {
+                    let winner = if (v > 0.0) == lower { "A" } else { "B" };
+                    let line = format!("limit {winner} {shown_at}\n");
+                    if !limits.contains(&line) {
+                        *text += &line;
+                        limits.push(line);
+                    }
+                    continue;
+                }
+                *text += &format!("{keyword} {shown_at}");
+                let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
+                for (i, u) in self.shown(&units, s, 0) {
+                    *text += &format!(" {} {}", self.name(i), u);
+                }
+                text.push('\n');
+            }
+        }
+    }
+}
+
+/// Exit 3: `open STATE L H` per queried state wider than `tolerance`.
 #[inline(never)]
 fn open_states(
     bounds: &[Bounds],
@@ -2146,9 +2322,7 @@ fn open_states(
     }
 }
 
-/// A bound with 9 digits after the point, rounded outwards by `round`
-/// (`floor` for a lower bound, `ceil` for an upper; a margin of 1e-12
-/// keeps the product's rounding outside too).
+/// A bound with 9 digits, rounded outwards by `round`.
 fn format_bound(v: f64, round: fn(f64) -> f64) -> String {
     let margin = if round(0.5) > 0.5 { 1e-3 } else { -1e-3 };
     let units = (round(v * 1e9 + margin) as i64).clamp(-1_000_000_000, 1_000_000_000);
@@ -2157,8 +2331,7 @@ fn format_bound(v: f64, round: fn(f64) -> f64) -> String {
     format!("{sign}{}.{:09}", units / 1_000_000_000, units % 1_000_000_000)
 }
 
-/// The states reachable from `from` when A plays the stationary `x` and B
-/// plays anything, in increasing order.
+/// The states reachable from `from`, A playing `x`, B anything.
 #[inline(never)]
 fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
     let process = ReplyProcess::new(game, x);
@@ -2175,22 +2348,17 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
 
 /// Largest denominator tried for the strategy shown by `--strategy`.
 const MAX_SHOWN_DENOMINATOR: u32 = 1000;
-/// A simpler strategy is shown when it guarantees this close to the
-/// simplex's (both in floating point).
+/// A simpler strategy is shown if this close.
 const SHOWN_SLACK: f64 = 1e-12;
 
-/// What the rows player (A) guarantees with `x` in the rows x cols game
-/// `m`: its worst column.
+/// What A guarantees with `x` in the game `m`: its worst column.
 fn guarantee(x: &[f64], m: &[f64], cols: usize) -> f64 {
     let pay = |j: usize| (0..x.len()).map(|i| x[i] * m[i * cols + j]).sum::<f64>();
     (0..cols).map(pay).fold(f64::INFINITY, f64::min)
 }
 
-/// The rows' strategy shown for `probs` (the simplex's) in millionths: the
-/// one of smallest denominator d <= MAX_SHOWN_DENOMINATOR, each probability
-/// rounded to k/d, that guarantees as much to SHOWN_SLACK (so 1/5 is shown
-/// 0.200000, not the simplex's 0.199999 next to a stray 0.000001), else
-/// the simplex's own, rounded by `round_strategy`.
+/// The rows' strategy shown: the k/d of least d guaranteeing as much to
+/// SHOWN_SLACK (1/5 shows 0.200000), else the simplex's.
 #[inline(never)]
 fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let target = guarantee(probs, m, cols) - SHOWN_SLACK;
@@ -2210,8 +2378,8 @@ fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     round_strategy(probs, m, cols)
 }
 
-/// The rows' strategy in `m` in millionths (sum 10^6): floors, the rest on
-/// the likeliest skill, then unit moves while they raise the guarantee.
+/// Millionths: floors, the rest on the likeliest, then unit moves while
+/// they raise the guarantee.
 #[inline(never)]
 fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
@@ -2274,8 +2442,8 @@ output:  per query P(A wins) - P(B wins), 9 digits after the point (for the
          unlimited game proved within 5e-8).
 options: --strategy  after each value `A: name prob ...` and `B: ...`, the
                      first round's (6 decimals: the k/d of least d <= 1000
-                     that guarantees as much, else the simplex's); unlimited
-                     game: the proof,
+                     that guarantees as much, else the simplex's); R = 0
+                     (proved by strategies): the proof,
                      `lower|upper a b name u ...`, A's|B's strategy at each
                      reachable (a, b), u / 2^60, or `limit A|B a b` where
                      that player wins as surely as it likes (docs/ji.md);

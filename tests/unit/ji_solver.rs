@@ -224,7 +224,8 @@ fn certify_brackets_the_common_value() {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
     }
-    let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
+    let search = Search { game: &game, table: &old, passes: SCHEDULE.passes(false), queried: &[] };
+    let cert = certify(&search, &mut stage).unwrap();
     let all: Vec<usize> = (0..w * w).collect();
     assert!(cert.width(&game, &all) < 1e-7, "{}", cert.width(&game, &all));
     let mid = |s: usize| cert.bounds(&game, s).mid();
@@ -595,7 +596,9 @@ fn certificates_of_long_games_agree() {
         game.sweep(&old, &mut new, &mut stage, COARSE).unwrap();
         std::mem::swap(&mut old, &mut new);
         if k >= 256 && k.is_power_of_two() {
-            let cert = certify(&game, &old, &mut stage, SCHEDULE.passes(false), &[]).unwrap();
+            let search =
+                Search { game: &game, table: &old, passes: SCHEDULE.passes(false), queried: &[] };
+            let cert = certify(&search, &mut stage).unwrap();
             bounds.push((0..w * w).map(|s| cert.bounds(&game, s)).collect());
         }
     }
@@ -628,7 +631,8 @@ fn limit_sure_wins_of_the_common_variant() {
     let won = limit_wins(&game, &mut 0);
     let mut want = vec![(3, 0), (4, 0)];
     want.extend((0..5).map(|b| (5, b)));
-    let got: Vec<(usize, usize)> = (0..w * w).filter(|&s| won[s]).map(|s| (s / w, s % w)).collect();
+    let got: Vec<(usize, usize)> =
+        (0..w * w).filter(|&s| won[s] > 0).map(|s| (s / w, s % w)).collect();
     assert_eq!(got, want);
 }
 
@@ -671,7 +675,7 @@ s7 1 1 5 s1 s3 s4 s5 s6
 fn a_limit_sure_win_that_is_not_sure() {
     let game = game_of(LIMIT_ONLY, 1.0);
     let w = game.width();
-    assert!(limit_wins(&game, &mut 0)[4 * w + 3], "B's win at (3, 4) is A's at (4, 3)");
+    assert!(limit_wins(&game, &mut 0)[4 * w + 3] > 0, "B's win at (3, 4) is A's at (4, 3)");
     // Value iteration alone stays above -1 there.
     let (mut old, mut new) = (vec![0.0; w * w], vec![0.0; w * w]);
     let mut stage = Stage::default();
@@ -907,4 +911,100 @@ fn lasting_values_match_a_naive_model_of_every_lost_set() {
         }
     }
     assert_eq!(compared, 30 * 8 * 2);
+}
+
+/// Whether A has a ladder at s towards `proved` inside `inside`, written
+/// from the definition (docs/ji.md, "Limit-sure wins").
+#[allow(clippy::needless_range_loop)]
+fn naive_ladder(game: &Game, s: usize, inside: &[bool], proved: &[bool]) -> bool {
+    let (rows, cols) = game.moves(s);
+    let loses = |i: usize, j: usize| match game.round(s, i, j) {
+        (0, to) => !inside[to],
+        (o, _) => o < 0,
+    };
+    let progresses = |i: usize, j: usize| match game.round(s, i, j) {
+        (0, to) => proved[to],
+        (o, _) => o > 0,
+    };
+    let (mut open, mut used) = (vec![true; cols], vec![false; rows]);
+    loop {
+        let safe = |i: usize| (0..cols).all(|j| !open[j] || !loses(i, j));
+        let level: Vec<usize> = (0..rows).filter(|&i| !used[i] && safe(i)).collect();
+        let mut answered = false;
+        for j in 0..cols {
+            if open[j] && level.iter().any(|&i| progresses(i, j)) {
+                open[j] = false;
+                answered = true;
+            }
+        }
+        if !open.contains(&true) {
+            return true;
+        }
+        if !answered {
+            return false;
+        }
+        level.into_iter().for_each(|i| used[i] = true);
+    }
+}
+
+/// The limit-sure wins by passes over every state until nothing changes
+/// (the nested fixpoint as first written, no worklists).
+fn naive_limit_wins(game: &Game) -> Vec<bool> {
+    let ns = game.states();
+    let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
+    loop {
+        let mut proved: Vec<bool> = (0..ns).map(|s| inside[s] && game.moves(s).1 == 0).collect();
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for s in 0..ns {
+                if inside[s] && !proved[s] && naive_ladder(game, s, &inside, &proved) {
+                    proved[s] = true;
+                    grew = true;
+                }
+            }
+        }
+        if proved == inside {
+            return proved;
+        }
+        inside = proved;
+    }
+}
+
+#[test]
+fn limit_sure_wins_by_worklists_are_those_of_passes() {
+    // The worklists (predecessors found by inverting the capped counts)
+    // find the same set as plain passes, on random variants up to C = 40
+    // (past the old certificates' C <= 21) and on random lasting ones.
+    let mut rng = Rng(0x11d0_c0de_5eed_0003);
+    let mut won = 0;
+    for k in 0..60 {
+        let text = match k % 3 {
+            2 => random_lasting_variant(&mut rng).0,
+            _ => random_variant(&mut rng, 8, 40).0,
+        };
+        let mut lx = Lexer::new(text.as_bytes());
+        lx.lasting = true;
+        let v = parse_variant(&mut lx).unwrap();
+        let cap = v.skills.iter().map(|s| s.req).max().unwrap();
+        let game = Game::new(&v, cap, 1.0, &[[0, 0]]).unwrap();
+        let fast: Vec<bool> = limit_wins(&game, &mut 0).iter().map(|&r| r > 0).collect();
+        assert_eq!(fast, naive_limit_wins(&game), "{text}");
+        won += fast.iter().filter(|&&w| w).count();
+    }
+    assert!(won > 0);
+}
+
+#[test]
+fn a_sure_win_past_c63_prints_one_and_the_ladder_at_c1000_is_settled() {
+    // Limit-sure wins are computed at every size, even where no
+    // certificate is made: A at C with `big` against B's charging.
+    let ladder = "2\ncharge 1 0 0\nbig -1000 1000 1 charge\n0 0\n3\n1000 0\n0 999\n5 5\n";
+    let (out, warning) = run(ladder).unwrap();
+    assert_eq!((out.as_str(), warning), ("1.000000000\n-1.000000000\n0.000000000\n", None));
+    // A state not settled past C = 63 is open, with the limit named.
+    let game = "2\ncharge 1 0 0\nshield 0 64 0\n0 0\n1\n1 0\n";
+    let (out, warning) = run(game).unwrap();
+    assert!(out.starts_with("0.000000000\nopen 1 0 -1.000000000 1.000000000\n"), "{out}");
+    assert!(warning.unwrap().contains("certificates are made for C <= 63 only"));
 }
