@@ -5,9 +5,9 @@
 # --jobs 2 against --jobs 1, best of 3 runs each, taken in turn. The target
 # on a 2-core machine is >= 1.8x. Wall time is what --jobs is for, so this
 # row is timed (python3), not counted; run it on an otherwise idle machine.
-# What --jobs cannot share: the start-up check before the search (our
-# solver run up to 300 times, one after another, to find the smallest
-# input; bench/RESULTS.md measures it).
+# What --jobs cannot share: the start-up check before the search (one run
+# of the program on case 0; the search for the smallest input only when
+# that run is over the limit).
 # Run from the repo root after `cargo build --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
