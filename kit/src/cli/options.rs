@@ -90,6 +90,21 @@ pub const STRESS: Spec = Spec {
     takes_cmd: true,
 };
 
+pub const DIAGNOSE: Spec = Spec {
+    valued: &[
+        "--seed",
+        "--games",
+        "--jobs",
+        "--time-limit",
+        "--memory-limit",
+        "--output-limit",
+        "--solver",
+    ],
+    repeatable: &[],
+    flags: &[],
+    takes_cmd: true,
+};
+
 pub const SHOW: Spec =
     Spec { valued: &["--out", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
 pub const PACKAGE: Spec = Spec {
@@ -331,6 +346,59 @@ impl StressOptions {
             keep_going,
             generator,
             shrink_time,
+            cmd: parsed.cmd,
+        })
+    }
+}
+
+/// `kit diagnose`'s options.
+pub struct DiagnoseOptions {
+    pub problem: &'static dyn Problem,
+    /// `--seed S`, default 1.
+    pub seed: u64,
+    /// `--games N` of the first look, default [`crate::diagnose::GAMES`].
+    pub games: u64,
+    /// `--jobs N` games at once, default 1.
+    pub jobs: usize,
+    /// The limits of each run of the program (`--time-limit`,
+    /// `--memory-limit`, `--output-limit`).
+    pub limits: Limits,
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
+    pub solver: Option<PathBuf>,
+    /// The program diagnosed.
+    pub cmd: Cmd,
+}
+
+impl DiagnoseOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
+    pub fn parse(args: &[OsString]) -> Result<DiagnoseOptions> {
+        let (mut seed, mut games, mut jobs, mut solver) = (1, crate::diagnose::GAMES, 1, None);
+        let mut limits = LimitWords::new();
+        let parsed = parse_with_program(args, &DIAGNOSE, |word| {
+            if limits.take(&word)? {
+                return Ok(());
+            }
+            match word {
+                Word::Value("--seed", v) => seed = words::number("--seed", v)?,
+                Word::Value("--games", v) => games = positive("--games", v, "")?,
+                Word::Value("--jobs", v) => jobs = positive("--jobs", v, "")?,
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Extra(w) => return Err(unexpected(w)),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        if jobs > stress::MAX_JOBS as u64 {
+            return Err(Error::usage(format!("--jobs must be at most {}", stress::MAX_JOBS)));
+        }
+        Ok(DiagnoseOptions {
+            problem: parsed.problem,
+            seed,
+            games,
+            jobs: jobs as usize,
+            limits: limits.limits(parsed.problem),
+            solver,
             cmd: parsed.cmd,
         })
     }
