@@ -29,6 +29,7 @@ use crate::error::Result;
 use crate::judge::Limits;
 use crate::problems::Problem;
 use crate::run::Cmd;
+use crate::stress::cases::Cases;
 use crate::stress::trial::Trial;
 use crate::stress::{self, Budget, Progress};
 use play::{Answer, Draw, Game, Setup, Table};
@@ -130,8 +131,13 @@ pub fn diagnose(d: &Diagnose, out: &mut dyn Write, progress: &mut Progress) -> R
     };
     let traced = d.solver.clone().arg(rulebook::trace_flag(name));
     let trial = Trial { problem: d.problem, solver: &traced, cmd: d.cmd, limits: d.limits };
-    let table = Table { trial };
     let profiles = profiles(d.problem);
+    // As kit stress does: a program that waits or never ends on our
+    // smallest input is said so at once. (It also makes the first run on
+    // this thread, which holds stderr, where kit says how it measures.)
+    let cases = Cases::new(d.problem, profiles[0], d.seed, &traced, None);
+    stress::start_up::check(&trial, &cases)?;
+    let table = Table { trial };
     let draw = |seed: u64, profile: &'static str, index: u64| {
         Setup::Drawn(Draw { profile, seed, index })
     };
