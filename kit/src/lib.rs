@@ -14,6 +14,7 @@ pub mod package;
 pub mod pages;
 pub mod problems;
 pub mod rng;
+pub mod rules;
 pub mod run;
 #[cfg(any(test, feature = "test-support"))]
 pub mod scratch;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// `kit show --help`.
 pub const HELP: &str = "\
-usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH]
+usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] [--rule ID]
 
 Runs our solver on CASE.in with its explain flag (zhuguosha --trace,
 ants_battle --explain, ji_referee --trace, ji_solver --strategy) and writes
@@ -26,6 +26,11 @@ that draws the game: a 猪国杀 replay to step through, an Ants battle map with
 the weakness picture and each death's reason, a 集 record round by round or
 a value table as a heatmap. Default --out: CASE.show.html beside CASE.in.
 Open it in any browser; FILE.html#step=N opens a replay at event N.
+A 猪国杀 replay names at each event the rules of the statement that fire
+there (their ids: `kit rules zhuguosha`).
+
+  --rule ID  a 猪国杀 replay marks the events where rule ID fires, quotes
+             the rule, and steps from one mark to the next with n / p
 ";
 
 /// The page of `problem` for `input`, in memory (tests and small pages).
@@ -37,6 +42,24 @@ Open it in any browser; FILE.html#step=N opens a replay at event N.
 pub fn page(problem: &str, input: &[u8], solver: &Path, title: &str) -> Result<String> {
     let mut page = Vec::new();
     problems::named(problem)?.page(input, solver, title, &mut page)?;
+    String::from_utf8(page).map_err(|_| Error::page("the page is not UTF-8"))
+}
+
+/// [`page`] with the events where rule `rule` fires marked (only 猪国杀's
+/// replay marks rules, [`Problem::marked_page`]).
+///
+/// # Errors
+/// As [`page`]'s; a usage error for a rule not in the catalogue or a
+/// problem whose page marks none.
+pub fn marked_page(
+    problem: &str,
+    input: &[u8],
+    solver: &Path,
+    title: &str,
+    rule: &str,
+) -> Result<String> {
+    let mut page = Vec::new();
+    problems::named(problem)?.marked_page(input, solver, title, rule, &mut page)?;
     String::from_utf8(page).map_err(|_| Error::page("the page is not UTF-8"))
 }
 
@@ -56,6 +79,8 @@ pub struct Options {
     pub page_file: Option<PathBuf>,
     /// `--solver PATH` (default: found as for every command).
     pub solver: Option<PathBuf>,
+    /// `--rule ID`: the rule whose events the page marks.
+    pub rule: Option<String>,
 }
 
 /// Writes the page of `options.case`, says where on `out`.
@@ -73,7 +98,10 @@ pub fn show(options: &Options, out: &mut dyn Write) -> Result<bool> {
     let cannot_write = |e| Error::write(page_file.display(), e);
     let file = std::fs::File::create(&page_file).map_err(cannot_write)?;
     let mut page = io::BufWriter::with_capacity(1 << 16, file);
-    let built = problem.page(&input, &solver, &title, &mut page);
+    let built = match &options.rule {
+        None => problem.page(&input, &solver, &title, &mut page),
+        Some(rule) => problem.marked_page(&input, &solver, &title, rule, &mut page),
+    };
     let flushed = page.flush();
     if let Err(e) = built {
         // No half page is left behind.

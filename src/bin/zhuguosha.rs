@@ -601,8 +601,9 @@ struct Game<const TRACE: bool> {
 /// `--trace`: one event line in `Game::log`, nothing at all without
 /// `TRACE`. The format is stable, one line per event (the table is in
 /// docs/zhuguosha.md, "Trace"): a keyword (turn, draw, play, reveal, mark,
-/// unmark, negate, answer, damage, peach, death, end), then pig numbers
-/// 1..n, card letters of the input format and hp values, as each call says.
+/// unmark, negate, answer, damage, peach, death, rule, end), then pig
+/// numbers 1..n, card letters of the input format and hp values, as each
+/// call says.
 macro_rules! trace {
     ($game:expr, $($format:tt)*) => {
         if TRACE {
@@ -1025,7 +1026,14 @@ impl<const TRACE: bool> Game<TRACE> {
                         self.pigs[me].crossbow = true;
                     }
                 }
-                _ => break,
+                _ => {
+                    // The limit leaves no event: the trace says it held a 杀 back.
+                    let limited = killed && !pig.crossbow && hand.has(KILL);
+                    if TRACE && limited && self.kill_target(me).is_some() {
+                        trace!(self, "rule kill-limit {}", me + 1);
+                    }
+                    break;
+                }
             }
         }
     }
@@ -1188,8 +1196,8 @@ options: --strict    also check the exact layout, and stop at the first
                      after.
          --trace     also write the game's events to stderr, one line each
                      (docs/zhuguosha.md): turn, draw, play, reveal, mark,
-                     unmark, negate, answer, damage, peach, death, end; pigs
-                     numbered 1..n, cards as in the input.
+                     unmark, negate, answer, damage, peach, death, rule,
+                     end; pigs numbered 1..n, cards as in the input.
          --validate  as --strict, writing nothing: exit 42 if the input is
                      valid (also if the game never ends), 43 and the line if
                      not (a Kattis input validator)

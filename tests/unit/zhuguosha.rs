@@ -565,6 +565,7 @@ fn check_trace(answer: &str, trace: &str) {
     let mut hp = vec![4i64; n + 1];
     let mut alive = vec![true; n + 1];
     let mut turns = 0;
+    let mut turn_of = 0;
     let mut ended = None;
     for line in trace.lines() {
         assert!(ended.is_none(), "a line after `end`: {}", line);
@@ -575,7 +576,8 @@ fn check_trace(answer: &str, trace: &str) {
             "turn" => {
                 turns += 1;
                 assert_eq!(num(1), turns, "{}", line);
-                assert!(alive[pig(3)], "{}", line);
+                turn_of = pig(3);
+                assert!(alive[turn_of], "{}", line);
                 assert_eq!(num(6), hp[pig(3)], "{}", line);
             }
             "damage" => {
@@ -597,6 +599,8 @@ fn check_trace(answer: &str, trace: &str) {
                 alive[pig(1)] = false;
             }
             "end" => ended = Some(w[1].to_string()),
+            // The one rule id of the trace: the 杀 limit, at the end of a turn.
+            "rule" => assert_eq!((w[1], pig(2)), ("kill-limit", turn_of), "{}", line),
             "draw" | "play" | "reveal" | "mark" | "unmark" | "negate" | "answer" => {}
             _ => panic!("unknown event: {}", line),
         }
@@ -624,6 +628,29 @@ fn tracing_changes_no_answer_and_the_trace_adds_up() {
         check_trace(&answer, &trace);
     }
     assert!(all.len() > 180);
+}
+
+/// The 杀 limit leaves no event, so the trace names it: `rule kill-limit P`
+/// when a pig without a crossbow ends its turn keeping a 杀 for a target it
+/// could hit; never with a crossbow.
+#[test]
+fn trace_names_the_kill_limit_only_when_it_holds_a_kill_back() {
+    let trace = |input: &[u8]| {
+        let options = Options { trace: true, ..Options::default() };
+        let (mut out, mut log) = (Vec::new(), Vec::new());
+        // Both games never end (all 闪): the trace comes all the same.
+        let _ = solve(input.to_vec(), &options, &mut out, &mut log);
+        String::from_utf8(log).unwrap()
+    };
+    let unarmed = trace(b"2 6\nMP K K D D\nFP K P P P\nD D D D D D\n");
+    let lines: Vec<&str> = unarmed.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("rule ")).expect(&unarmed);
+    // MP's second turn: one 杀 on the revealed rebel, the other kept.
+    assert_eq!(lines[at - 2..=at], ["play 1 K on 2", "answer 2 D", "rule kill-limit 1"][..]);
+    assert_eq!(unarmed.matches("rule ").count(), 1, "{unarmed}");
+    let armed = trace(b"2 6\nMP Z K K D\nFP K P P P\nD D D D D D\n");
+    assert_eq!(armed.matches("play 1 K on 2").count(), 2, "{armed}");
+    assert!(!armed.contains("rule "), "{armed}");
 }
 
 #[test]

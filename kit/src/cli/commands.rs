@@ -4,7 +4,7 @@
 //! one table, so none can name a command or an option the others lack.
 
 use super::options::{
-    self, DiagnoseOptions, GenOptions, JudgeOptions, PackageOptions, StressOptions,
+    self, DiagnoseOptions, GenOptions, JudgeOptions, PackageOptions, RulesOptions, StressOptions,
 };
 use super::words::Spec;
 use crate::diagnose::{self, Diagnose, Finding};
@@ -219,7 +219,7 @@ every game, else 1.
 ";
 
 /// Every command, in the order `kit --help` lists them.
-pub const COMMANDS: [Command; 6] = [
+pub const COMMANDS: [Command; 7] = [
     Command {
         name: "gen",
         about: "Seeded inputs, with our solver's answers.",
@@ -260,6 +260,14 @@ pub const COMMANDS: [Command; 6] = [
         run: |args, cx| crate::show::show(&options::show_options(args)?, cx.out),
     },
     Command {
+        name: "rules",
+        about: "Prints the statement's rules, one a line (id, the statement's sentence,\n\
+                English), or which of them a game exercises.",
+        help: &[crate::rules::HELP],
+        spec: &options::RULES,
+        run: |args, cx| rules_command(&RulesOptions::parse(args)?, cx.out),
+    },
+    Command {
         name: "package",
         about: "Writes a Kattis problem package (statement, data, validator,\n\
                 submissions) that problemtools' verifyproblem checks.",
@@ -288,6 +296,23 @@ fn our_solver(problem: &dyn Problem, explicit: Option<&Path>) -> Result<Cmd> {
 fn package_command(o: &PackageOptions, out: &mut dyn Write) -> Result<bool> {
     let solver = solver::locate(o.problem.name(), o.solver.as_deref())?;
     crate::package::command(o.problem, &o.dir, o.zip.as_deref(), o.force, &solver, out)?;
+    Ok(true)
+}
+
+fn rules_command(o: &RulesOptions, out: &mut dyn Write) -> Result<bool> {
+    let name = o.problem.name();
+    let text = match &o.game {
+        None => crate::rules::listing(
+            crate::rules::catalogue(name)
+                .ok_or_else(|| Error::usage(crate::rules::no_catalogue(name)))?,
+        ),
+        Some(game) => {
+            let input = std::fs::read(game).map_err(|e| Error::read(game.display(), e))?;
+            let solver = solver::locate(name, o.solver.as_deref())?;
+            crate::rules::exercised_listing(&crate::rules::exercised(name, &input, &solver)?)
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(Error::stdout)?;
     Ok(true)
 }
 

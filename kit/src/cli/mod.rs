@@ -221,6 +221,7 @@ mod tests {
                     "stress" => StressOptions::parse(&words).map(drop),
                     "show" => options::show_options(&words).map(drop),
                     "diagnose" => DiagnoseOptions::parse(&words).map(drop),
+                    "rules" => options::RulesOptions::parse(&words).map(drop),
                     "package" => PackageOptions::parse(&words).map(drop),
                     other => panic!("a new command, {other}: read its options here"),
                 };

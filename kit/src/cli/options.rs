@@ -105,8 +105,14 @@ pub const DIAGNOSE: Spec = Spec {
     takes_cmd: true,
 };
 
-pub const SHOW: Spec =
-    Spec { valued: &["--out", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
+pub const SHOW: Spec = Spec {
+    valued: &["--out", "--solver", "--rule"],
+    repeatable: &[],
+    flags: &[],
+    takes_cmd: false,
+};
+pub const RULES: Spec =
+    Spec { valued: &["--game", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
 pub const PACKAGE: Spec = Spec {
     valued: &["--out", "--zip", "--solver"],
     repeatable: &[],
@@ -404,18 +410,20 @@ impl DiagnoseOptions {
     }
 }
 
-/// `kit show`'s options: the problem, one case, `--out`, `--solver`.
+/// `kit show`'s options: the problem, one case, `--out`, `--solver`,
+/// `--rule` (an id of the problem's catalogue).
 ///
 /// # Errors
 /// A usage error naming the word refused.
 pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
-    let (mut case, mut page_file, mut solver) = (None, None, None);
-    let usage =
-        "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] (see `kit show --help`)";
+    let (mut case, mut page_file, mut solver, mut rule) = (None, None, None, None);
+    let usage = "usage: kit show PROBLEM CASE.in [--out FILE.html] [--solver PATH] [--rule ID] \
+                 (see `kit show --help`)";
     let problem = parse(args, &SHOW, |word| {
         match word {
             Word::Value("--out", v) => page_file = Some(PathBuf::from(v)),
             Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+            Word::Value("--rule", v) => rule = Some(v.to_string()),
             Word::Extra(w) if case.is_none() => case = Some(PathBuf::from(w)),
             Word::Extra(_) => return Err(Error::usage(usage)),
             other => return Err(words::unhandled(other)),
@@ -423,7 +431,46 @@ pub fn show_options(args: &[OsString]) -> Result<crate::show::Options> {
         Ok(())
     })?;
     let case = case.ok_or_else(|| Error::usage(usage))?;
-    Ok(crate::show::Options { problem, case, page_file, solver })
+    if let Some(id) = &rule {
+        if crate::rules::find(problem.name(), id).is_none() {
+            return Err(Error::usage(match crate::rules::catalogue(problem.name()) {
+                Some(_) => format!(
+                    "--rule {id}: no such rule of {} (see `kit rules {}`)",
+                    problem.name(),
+                    problem.name()
+                ),
+                None => format!("--rule: {}", crate::rules::no_catalogue(problem.name())),
+            }));
+        }
+    }
+    Ok(crate::show::Options { problem, case, page_file, solver, rule })
+}
+
+/// `kit rules`'s options.
+pub struct RulesOptions {
+    pub problem: &'static dyn Problem,
+    /// `--game CASE.in`: the rules this game exercises, not the catalogue.
+    pub game: Option<PathBuf>,
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
+    pub solver: Option<PathBuf>,
+}
+
+impl RulesOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
+    pub fn parse(args: &[OsString]) -> Result<RulesOptions> {
+        let (mut game, mut solver) = (None, None);
+        let problem = parse(args, &RULES, |word| {
+            match word {
+                Word::Value("--game", v) => game = Some(PathBuf::from(v)),
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Extra(w) => return Err(Error::usage(format!("unexpected `{w}`"))),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        Ok(RulesOptions { problem, game, solver })
+    }
 }
 
 /// `kit package`'s options.

@@ -34,6 +34,7 @@ use crate::stress::trial::Trial;
 use crate::stress::{self, Budget, Progress};
 use play::{Answer, Draw, Game, Setup, Table};
 use report::Report;
+use rulebook::Rulebook;
 use spectrum::{Observed, Ranked};
 use std::io::Write;
 use std::time::Duration;
@@ -125,11 +126,12 @@ fn profiles(problem: &dyn Problem) -> Vec<&'static str> {
 pub fn diagnose(d: &Diagnose, out: &mut dyn Write, progress: &mut Progress) -> Result<Finding> {
     let name = d.problem.name();
     let report = Report { problem: d.problem, seed: d.seed };
-    let Some(rules) = rulebook::catalogue(name) else {
+    let Some(book) = Rulebook::of(name) else {
         report.no_catalogue(out)?;
         return Ok(Finding::NoCatalogue);
     };
-    let traced = d.solver.clone().arg(rulebook::trace_flag(name));
+    let rules = book.rules;
+    let traced = if book.one_run() { book.explaining(d.solver) } else { d.solver.clone() };
     let trial = Trial { problem: d.problem, solver: &traced, cmd: d.cmd, limits: d.limits };
     let profiles = profiles(d.problem);
     // As kit stress does: a program that waits or never ends on our
@@ -137,7 +139,7 @@ pub fn diagnose(d: &Diagnose, out: &mut dyn Write, progress: &mut Progress) -> R
     // this thread, which holds stderr, where kit says how it measures.)
     let cases = Cases::new(d.problem, profiles[0], d.seed, &traced, None);
     stress::start_up::check(&trial, &cases)?;
-    let table = Table { trial };
+    let table = Table { trial, rulebook: &book, plain: d.solver };
     let draw = |seed: u64, profile: &'static str, index: u64| {
         Setup::Drawn(Draw { profile, seed, index })
     };
@@ -211,7 +213,7 @@ pub fn diagnose(d: &Diagnose, out: &mut dyn Write, progress: &mut Progress) -> R
     let counts = report::Counts { first: first_count, targeted: targeted_count, near: near_count };
     report.suspects(rules, &suspects, &counts, out)?;
     if let (Some(best), Some(top)) = (best, suspects.first()) {
-        report.smallest(&shrunk, &best, rules[top.ranked.rule], out)?;
+        report.smallest(&shrunk, &best, &rules[top.ranked.rule], out)?;
     }
     Ok(Finding::Suspects(suspects))
 }

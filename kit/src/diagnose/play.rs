@@ -4,10 +4,11 @@
 //! rules our solver's run exercised. Many at once with `--jobs`, the
 //! results in the order asked whatever the jobs.
 
-use super::rulebook;
+use super::rulebook::Rulebook;
+use crate::rules::Exercised;
 use crate::error::Result;
 use crate::gen::Source;
-use crate::run::Outcome;
+use crate::run::{Cmd, Outcome};
 use crate::stress::trial::Trial;
 use crate::stress::{Failure, Kind, Progress};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,8 +41,12 @@ pub struct Game {
     pub answer: Answer,
     /// What went wrong, in a line, when it did.
     pub what: String,
-    /// The rules our run exercised (catalogue indices, ascending).
+    /// The rules our run exercised, and where.
+    pub exercised: Exercised,
+    /// Their catalogue indices, ascending.
     pub fired: Vec<usize>,
+    /// The explain output the firings' lines count.
+    pub explained: String,
 }
 
 impl Game {
@@ -76,10 +81,14 @@ pub enum Setup {
     Given(String),
 }
 
-/// Plays games: the problem, our solver (with its trace flag) and the
-/// program, as a [`Trial`].
+/// Plays games: the problem, our solver and the program, as a [`Trial`]
+/// (our solver with its explain flag when that leaves its answer as it
+/// is), and the rulebook.
 pub struct Table<'a> {
     pub trial: Trial<'a>,
+    pub rulebook: &'a Rulebook,
+    /// Our solver without the explain flag.
+    pub plain: &'a Cmd,
 }
 
 impl Table<'_> {
@@ -111,8 +120,24 @@ impl Table<'_> {
             Some(f) if f.kind == Kind::Differs => (Answer::Wrong, f.what),
             Some(f) => (Answer::Failed(f.kind), f.what),
         };
-        let fired = rulebook::exercised(t.problem.name(), &String::from_utf8_lossy(&ours.stderr));
-        Ok(Some(Game { profile, index, input, ours, theirs, answer, what, fired }))
+        let book = self.rulebook;
+        let explained_run =
+            if book.one_run() { ours.clone() } else { book.explain(self.plain, &input)? };
+        let exercised = book.exercised(&input, &explained_run)?;
+        let fired = book.indices(&exercised);
+        let explained = book.text(&explained_run);
+        Ok(Some(Game {
+            profile,
+            index,
+            input,
+            ours,
+            theirs,
+            answer,
+            what,
+            exercised,
+            fired,
+            explained,
+        }))
     }
 
     /// Plays `setups`, `jobs` at once: the games in the same order (those

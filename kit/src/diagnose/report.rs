@@ -5,7 +5,7 @@
 //! suspect fires marked.
 
 use super::play::{Answer, Game};
-use super::rulebook::{self, Rule};
+use crate::rules::{self, Rule};
 use super::Suspect;
 use crate::compare;
 use crate::error::{Error, Result};
@@ -170,12 +170,12 @@ impl Report<'_> {
         &self,
         shrunk: &Shrunk,
         game: &Game,
-        rule: Rule,
+        rule: &Rule,
         out: &mut dyn Write,
     ) -> Result<()> {
         let (ours, theirs) = (game.ours.stdout_text(), game.theirs.stdout_text());
-        let trace = String::from_utf8_lossy(&game.ours.stderr).into_owned();
-        let marked = rulebook::lines_where(self.problem.name(), &trace, rule.id);
+        let trace = &game.explained;
+        let marked = game.exercised.lines(rule.id);
         let mut text = format!(
             "smallest failing game (shrunk from {} to {} bytes):\n== input\n{}== our output\n{}\
              == your output\n{}",
@@ -189,24 +189,25 @@ impl Report<'_> {
             text += &compare::context(&ours, &theirs, m.line);
         }
         text += &format!(
-            "== our trace ({} lines), `>` where {} fires ({} lines)\n",
+            "== our trace ({} lines), `>>` where {} fires ({} lines)\n",
             trace.lines().count(),
             rule.id,
             marked.len()
         );
-        let first = marked.first().copied().unwrap_or(1);
+        let shown = rules::mark_lines(trace, &marked);
+        let lines: Vec<&str> = shown.lines().collect();
+        let first = marked.first().copied().unwrap_or(1).max(1);
         let from = first.saturating_sub(TRACE_LINES / 2).max(1);
-        let lines: Vec<&str> = trace.lines().collect();
-        if from > 1 {
-            text += &format!("  ... ({} lines)\n", from - 1);
-        }
         let to = (from + TRACE_LINES - 1).min(lines.len());
-        for (i, line) in lines.iter().enumerate().take(to).skip(from - 1) {
-            let mark = if marked.contains(&(i + 1)) { '>' } else { ' ' };
-            text += &format!("{mark} {line}\n");
+        if from > 1 {
+            text += &format!("   ... ({} lines)\n", from - 1);
+        }
+        for line in lines.iter().take(to).skip(from - 1) {
+            text += line;
+            text += "\n";
         }
         if to < lines.len() {
-            text += &format!("  ... ({} lines)\n", lines.len() - to);
+            text += &format!("   ... ({} lines)\n", lines.len() - to);
         }
         write(out, &text)
     }

@@ -1,100 +1,84 @@
-//! What the diagnosis asks of a problem's rules: the catalogue, the flag
-//! that makes our solver write its trace, which rules a trace exercises,
-//! and the trace lines where one rule fires. A thin view of the rules room.
+//! What the diagnosis asks of a problem's rules ([`crate::rules`]): the
+//! catalogue, how our solver is run to say which rules a game exercises,
+//! and that reading as catalogue indices.
 
-/// One rule of a statement.
-#[derive(Clone, Copy, Debug)]
-pub struct Rule {
-    pub id: &'static str,
-    /// The statement's own sentence.
-    pub statement: &'static str,
-    pub english: &'static str,
+use crate::error::{Error, Result};
+use crate::rules::{self, Exercised, Rule};
+use crate::run::{self, Cmd, Outcome};
+
+/// How our solver tells, for one problem, which rules a game exercises.
+pub struct Rulebook {
+    pub problem: &'static str,
+    pub rules: &'static [Rule],
+    /// The explain flag.
+    flag: &'static str,
 }
 
-/// The problem's rules, if it has a catalogue.
-pub fn catalogue(problem: &str) -> Option<&'static [Rule]> {
-    match problem {
-        "zhuguosha" => Some(ZHUGUOSHA),
-        _ => None,
+impl Rulebook {
+    /// The rulebook of `problem`, `None` without a catalogue.
+    pub fn of(problem: &'static str) -> Option<Rulebook> {
+        let rules = rules::catalogue(problem)?;
+        let flag = rules::explain_flag(problem)?;
+        Some(Rulebook { problem, rules, flag })
     }
-}
 
-/// The flag that makes our solver write its trace to stderr.
-pub fn trace_flag(problem: &str) -> &'static str {
-    match problem {
-        "ants_battle" => "--explain",
-        _ => "--trace",
+    /// Whether our solver's answer is the same with the explain flag (the
+    /// explain output then goes to stderr, and one run gives both).
+    pub fn one_run(&self) -> bool {
+        matches!(self.problem, "zhuguosha" | "ji_referee")
     }
-}
 
-/// The rules `trace` exercises, as indices into the catalogue, ascending.
-pub fn exercised(problem: &str, trace: &str) -> Vec<usize> {
-    let Some(rules) = catalogue(problem) else {
-        return Vec::new();
-    };
-    let mut fired = vec![false; rules.len()];
-    for line in trace.lines() {
-        for (i, rule) in rules.iter().enumerate() {
-            if fires(rule.id, line) {
-                fired[i] = true;
-            }
+    /// Our solver with its explain flag.
+    pub fn explaining(&self, solver: &Cmd) -> Cmd {
+        solver.clone().arg(self.flag)
+    }
+
+    /// The rules the game `input` exercises, from our run with the explain
+    /// flag (`explained`).
+    ///
+    /// # Errors
+    /// A run error when the explain output cannot be read.
+    pub fn exercised(&self, input: &str, explained: &Outcome) -> Result<Exercised> {
+        let (stdout, stderr) = (explained.stdout_text(), stderr_text(explained));
+        rules::derive(self.problem, input.as_bytes(), &stdout, &stderr)
+            .map_err(|e| Error::run(format!("{}'s explain output: {e}", self.problem)))
+    }
+
+    /// The explain output the firings' lines count.
+    pub fn text(&self, explained: &Outcome) -> String {
+        if self.one_run() {
+            stderr_text(explained)
+        } else {
+            explained.stdout_text()
         }
     }
-    (0..rules.len()).filter(|&i| fired[i]).collect()
-}
 
-/// The 1-based numbers of the lines of `trace` where rule `id` fires.
-pub fn lines_where(problem: &str, trace: &str, id: &str) -> Vec<usize> {
-    let _ = problem;
-    trace.lines().enumerate().filter(|(_, l)| fires(id, l)).map(|(i, _)| i + 1).collect()
-}
+    /// Our run with the explain flag on `input`, when it is not the
+    /// answering run itself.
+    ///
+    /// # Errors
+    /// A start error when our solver cannot be started.
+    pub fn explain(&self, solver: &Cmd, input: &str) -> Result<Outcome> {
+        let limits = run::Limits {
+            stderr: run::StderrKept::Whole,
+            ..run::Limits::from(crate::gen::OUR_LIMIT)
+        };
+        run::run_with(&self.explaining(solver), input.as_bytes(), limits, None, run::Memory::Unmeasured)
+            .map_err(|e| Error::start(format!("our solver {solver}"), e))
+    }
 
-fn fires(id: &str, line: &str) -> bool {
-    let w: Vec<&str> = line.split(' ').collect();
-    match id {
-        "turn" => w[0] == "turn",
-        "draw" => w[0] == "draw",
-        "peach" => w[0] == "play" && w.get(2) == Some(&"P"),
-        "peach-dying" => w[0] == "peach",
-        "kill" => w[0] == "play" && w.get(2) == Some(&"K"),
-        "dodge" => w[0] == "answer" && w.get(2) == Some(&"D"),
-        "duel" => w[0] == "play" && w.get(2) == Some(&"F"),
-        "duel-kill" => w[0] == "answer" && w.get(2) == Some(&"K"),
-        "invasion" => w[0] == "play" && w.get(2) == Some(&"N"),
-        "arrows" => w[0] == "play" && w.get(2) == Some(&"W"),
-        "wuxie" => w[0] == "negate",
-        "crossbow" => w[0] == "play" && w.get(2) == Some(&"Z"),
-        "reveal" => w[0] == "reveal",
-        "mark" => w[0] == "mark",
-        "unmark" => w[0] == "unmark",
-        "reward" => w[0] == "death" && line.contains("reward"),
-        "penalty" => w[0] == "death" && line.contains("penalty"),
-        "death" => w[0] == "death",
-        _ => false,
+    /// The catalogue indices of `exercised`'s rules, ascending.
+    pub fn indices(&self, exercised: &Exercised) -> Vec<usize> {
+        let mut at: Vec<usize> = exercised
+            .rules
+            .iter()
+            .filter_map(|id| self.rules.iter().position(|r| r.id == *id))
+            .collect();
+        at.sort_unstable();
+        at
     }
 }
 
-const fn r(id: &'static str) -> Rule {
-    Rule { id, statement: "", english: "" }
+fn stderr_text(run: &Outcome) -> String {
+    String::from_utf8_lossy(&run.stderr).into_owned()
 }
-
-const ZHUGUOSHA: &[Rule] = &[
-    r("turn"),
-    r("draw"),
-    r("peach"),
-    r("peach-dying"),
-    r("kill"),
-    r("dodge"),
-    r("duel"),
-    r("duel-kill"),
-    r("invasion"),
-    r("arrows"),
-    r("wuxie"),
-    r("crossbow"),
-    r("reveal"),
-    r("mark"),
-    r("unmark"),
-    r("reward"),
-    r("penalty"),
-    r("death"),
-];

@@ -19,6 +19,7 @@ const LEGEND = [
   ["damage P by S hp H", "P loses 1 hp to S; H is its new hp (0 or less: dying)"],
   ["peach P hp H", "P eats a peach on the brink of death"],
   ["death P ROLE by S [reward C C C | penalty]", "P dies; a rebel's killer draws 3; MP killing a loyal pig loses hand and weapon"],
+  ["rule kill-limit P", "P ends its turn keeping a kill for a target it could hit: without a crossbow, one kill per turn"],
   ["end MP|FP", "the game is over: the main pig's side or the rebels win"],
 ];
 // One trace line in words (pigs are numbered from 1, cards by letter).
@@ -40,6 +41,7 @@ function describe(line) {
     case "damage": return "pig " + w[1] + " is hurt by pig " + w[3] + ": hp " + w[5];
     case "peach": return "pig " + w[1] + " eats a peach on the brink: hp " + w[3];
     case "death": return "pig " + w[1] + " (" + w[2] + ") dies, killed by pig " + w[4] + (w[5] === "reward" ? ", who draws 3" : w[5] === "penalty" ? ", who loses hand and weapon" : "");
+    case "rule": return "pig " + w[2] + " keeps a kill back: without a crossbow, one kill per turn (" + w[1] + ")";
     case "end": return "the game is over: " + (w[1] === "MP" ? "the main pig's side wins" : "the rebels win");
   }
   return "";
@@ -62,13 +64,25 @@ const stepLabel = el("span", "mono"); stepLabel.id = "step";
 bar.append(prev, next, slider, stepLabel);
 const nowLine = el("div", "mono"); nowLine.id = "now";
 const nowWords = el("div", "en"); nowWords.id = "now-words";
+// The rules of the statement that fire at the event (kit rules zhuguosha).
+const nowRules = el("div", "en"); nowRules.id = "now-rules";
+// kit show --rule ID: the events where that rule fires, marked ◆.
+const chosen = DATA.rule ? DATA.rule[0] : null;
+const marked = [];
+events.forEach((e, k) => { if (chosen !== null && e[6].includes(chosen)) marked.push(k + 1); });
 app.append(el("div", "about", "A replay of one 猪国杀 game (zhuguosha --trace): every pig's role, hp, hand and weapon " +
   "after each event of the trace, the event's source pig green and its target red. Step 0 is the deal; the last " +
   "step shows the result as zhuguosha prints it."));
 if (DATA.cutOff !== null) {
   app.append(el("div", "note", "This game never ends (zhuguosha exit 3): the events up to the cut-off are shown. Why: " + DATA.cutOff));
 }
-app.append(bar, nowLine, nowWords);
+if (chosen !== null) {
+  const note = el("div", "note", "◆ marks the " + marked.length + " events where rule " + chosen + " fires: 「" +
+    DATA.rule[1] + "」 " + DATA.rule[2] + " Keys n / p: the next / previous mark.");
+  note.id = "rule";
+  app.append(note);
+}
+app.append(bar, nowLine, nowWords, nowRules);
 const pigs = el("div", "pigs"); pigs.id = "pigs";
 const cols = el("div", "cols");
 const list = el("div", "events"); list.id = "events";
@@ -84,7 +98,10 @@ for (const [form, meaning] of LEGEND) {
 legend.append(legendTable);
 app.append(legend);
 const rows = [el("div", "", "0  the deal: 4 cards each, hp 4")];
-events.forEach((e, k) => rows.push(el("div", "", (k + 1) + "  " + e[0])));
+events.forEach((e, k) => {
+  const mark = chosen !== null && e[6].includes(chosen);
+  rows.push(el("div", mark ? "mark" : "", (k + 1) + (mark ? " ◆ " : "  ") + e[0]));
+});
 rows.forEach((r, k) => { r.dataset.step = k; list.append(r); });
 list.addEventListener("click", ev => { const s = ev.target.dataset.step; if (s !== undefined) show(+s); });
 const pigViews = DATA.roles.map((role, p) => {
@@ -108,6 +125,7 @@ function show(n) {
   const e = n > 0 ? events[n - 1] : null;
   nowLine.textContent = e ? "event " + n + ": " + e[0] : "the initial deal";
   nowWords.textContent = e ? describe(e[0]) : "4 cards each, hp 4";
+  nowRules.textContent = e && e[6].length ? "rules: " + e[6].join(", ") : "";
   const turnOf = e ? e[3] : 0;
   states[n].forEach((s, p) => {
     const [, hp, hand, weapon, known, dead] = s;
@@ -162,7 +180,8 @@ next.onclick = () => show(step + 1);
 slider.oninput = () => show(+slider.value);
 document.addEventListener("keydown", ev => {
   if (ev.target === slider) return;
-  const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last }[ev.key];
+  const after = marked.find(k => k > step), before = marked.filter(k => k < step).pop();
+  const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last, n: after, p: before }[ev.key];
   if (to !== undefined) { ev.preventDefault(); show(to); }
 });
 function fromHash() {

@@ -12,20 +12,51 @@ use std::path::Path;
 const SCRIPT: &str = include_str!("zhuguosha.js");
 
 /// The page: `zhuguosha --trace` on `input` (exit 0, or 3 for a game that
-/// never ends), replayed.
+/// never ends), replayed, without rule marks.
+///
+/// # Errors
+/// As [`traced`]'s and [`write`]'s.
+pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
+    write(&traced(input, solver)?, &Marks::default(), title, page)
+}
+
+/// The replay of `zhuguosha --trace` on `input` (exit 0, or 3 for a game
+/// that never ends).
 ///
 /// # Errors
 /// The errors of [`super::page::run`]; a run error when our solver refuses
-/// the case; a page error when its trace cannot be read; a write error for
-/// the page.
-pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
+/// the case; a page error when its trace cannot be read.
+pub fn traced(input: &[u8], solver: &Path) -> error::Result<Replay> {
     let run = super::page::run(solver, &["--trace"], input)?;
     if run.code != 0 && run.code != 3 {
         return Err(run.refusal("zhuguosha"));
     }
-    let replay = replay(&String::from_utf8_lossy(input), &run.stdout, &run.stderr, run.code)
-        .map_err(error::Error::page)?;
-    super::page::write_json_page(page, title, SCRIPT, &to_json(&replay))
+    replay(&String::from_utf8_lossy(input), &run.stdout, &run.stderr, run.code)
+        .map_err(error::Error::page)
+}
+
+/// The rules to mark on a page (`crate::rules`, the layer above, names
+/// them): the ids firing at each event, and the one rule the page
+/// highlights (`kit show --rule ID`).
+#[derive(Debug, Default)]
+pub struct Marks<'a> {
+    /// Per event, the ids of the rules that fire there (none: empty).
+    pub per_event: Vec<Vec<&'a str>>,
+    /// The highlighted rule: its id, the statement's sentence, English.
+    pub chosen: Option<[&'a str; 3]>,
+}
+
+/// Writes the page of `replay` with its rule `marks`.
+///
+/// # Errors
+/// A write error for the page.
+pub fn write(
+    replay: &Replay,
+    marks: &Marks,
+    title: &str,
+    page: &mut dyn Write,
+) -> error::Result<()> {
+    super::page::write_json_page(page, title, SCRIPT, &to_json(replay, marks))
 }
 
 /// What the other pigs know of a pig (docs/zhuguosha.md, `reveal`/`mark`).
@@ -69,6 +100,8 @@ pub struct Pig {
 #[derive(Clone, Debug)]
 pub struct Event {
     pub line: String,
+    /// Its line number in the trace (1-based).
+    pub at: usize,
     pub source: Option<usize>,
     pub target: Option<usize>,
     /// Whose turn it is.
@@ -102,6 +135,27 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
 /// # Errors
 /// What in the input, answer or trace cannot be read, as a message.
 pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Replay, String> {
+    let (mut replay, book) = replay_trace(input, trace)?;
+    if code == 3 && replay.cut_off.is_none() {
+        replay.cut_off = Some("the game does not end".to_string());
+    }
+    if code == 0 {
+        book.check_answer(answer)?;
+    }
+    replay.result = answer.to_string();
+    Ok(replay)
+}
+
+/// The replay of `input` from its `trace` alone (no answer to check; an
+/// empty `result`).
+///
+/// # Errors
+/// What in the input or trace cannot be read, as a message.
+pub fn replay_of_trace(input: &str, trace: &str) -> Result<Replay, String> {
+    Ok(replay_trace(input, trace)?.0)
+}
+
+fn replay_trace(input: &str, trace: &str) -> Result<(Replay, Book), String> {
     let mut words = tokens(input);
     let mut number = |what: &str| -> Result<usize, String> {
         words.next().and_then(|w| w.parse().ok()).ok_or(format!("the input has no {what}"))
@@ -136,6 +190,7 @@ pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Repla
             book.apply(line).map_err(|e| format!("trace line {}: `{line}`: {e}", i + 1))?;
         events.push(Event {
             line: line.to_string(),
+            at: i + 1,
             source,
             target,
             turn_of: book.turn_of,
@@ -143,13 +198,7 @@ pub fn replay(input: &str, answer: &str, trace: &str, code: i32) -> Result<Repla
         });
         states.push(book.pigs.clone());
     }
-    if code == 3 && cut_off.is_none() {
-        cut_off = Some("the game does not end".to_string());
-    }
-    if code == 0 {
-        book.check_answer(answer)?;
-    }
-    Ok(Replay { roles, deck, events, states, result: answer.to_string(), cut_off })
+    Ok((Replay { roles, deck, events, states, result: String::new(), cut_off }, book))
 }
 
 /// The books kept from the trace.
@@ -283,6 +332,8 @@ impl Book {
                 }
                 Ok((Some(by), Some(p)))
             }
+            // A rule that decided not to act (docs/zhuguosha.md, `rule`).
+            "rule" => Ok((Some(self.pig(at(2))?), None)),
             "end" => Ok((None, None)),
             other => Err(format!("unknown event `{other}`")),
         }
@@ -321,8 +372,9 @@ fn pig_json(index: usize, pig: &Pig) -> Json {
 }
 
 /// The page's data: the initial deal in full, then per event only the pigs
-/// it changed (a 2000-card game stays far under 2 MB).
-pub fn to_json(replay: &Replay) -> Json {
+/// it changed (a 2000-card game stays far under 2 MB) and the rules that
+/// fire there, and the highlighted rule.
+pub fn to_json(replay: &Replay, marks: &Marks) -> Json {
     let opt = |p: Option<usize>| Json::Number(p.map_or(-1, |p| p as i64));
     let events = replay.events.iter().enumerate().map(|(k, e)| {
         let (before, after) = (&replay.states[k], &replay.states[k + 1]);
@@ -335,6 +387,9 @@ pub fn to_json(replay: &Replay) -> Json {
             Json::Number(e.turn_of as i64),
             Json::Number(e.drawn as i64),
             Json::Array(changed.collect()),
+            Json::Array(
+                marks.per_event.get(k).into_iter().flatten().map(|id| Json::string(id)).collect(),
+            ),
         ])
     });
     json::object(vec![
@@ -348,5 +403,6 @@ pub fn to_json(replay: &Replay) -> Json {
         ("events", Json::Array(events.collect())),
         ("result", Json::string(&replay.result)),
         ("cutOff", replay.cut_off.as_ref().map_or(Json::Null, |c| Json::string(c))),
+        ("rule", marks.chosen.map_or(Json::Null, |r| Json::Array(r.map(Json::string).to_vec()))),
     ])
 }

@@ -71,6 +71,24 @@ pub trait Problem: Sync {
         let _ = (input, solver, title, page);
         Err(Error::page(format!("kit show has no page for {}", self.name())))
     }
+
+    /// `kit show --rule ID`: [`Problem::page`] with the events where rule
+    /// `rule` of the problem's catalogue (`crate::rules`) fires marked.
+    /// Only 猪国杀's replay marks rules.
+    fn marked_page(
+        &self,
+        input: &[u8],
+        solver: &Path,
+        title: &str,
+        rule: &str,
+        page: &mut dyn Write,
+    ) -> Result<()> {
+        let _ = (input, solver, title, rule, page);
+        Err(Error::usage(format!(
+            "kit show --rule: only the 猪国杀 replay marks rules, not {}'s page",
+            self.name()
+        )))
+    }
 }
 
 /// An input as the shrinker sees it: read from text, written back, and

@@ -2,7 +2,8 @@
 //! MP), then one line of the m deck cards, top first.
 
 use super::{Problem, Profile, Shrinkable};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::pages;
 use crate::rng::Rng;
 use std::io::Write;
 use std::path::Path;
@@ -396,9 +397,47 @@ impl Problem for Zhuguosha {
     }
 
     /// `kit show`: the replay ([`crate::pages::zhuguosha`]).
+    /// The replay, each event with the rules that fire there.
     fn page(&self, input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> Result<()> {
-        crate::pages::zhuguosha::page(input, solver, title, page)
+        rule_page(input, solver, title, None, page)
     }
+
+    fn marked_page(
+        &self,
+        input: &[u8],
+        solver: &Path,
+        title: &str,
+        rule: &str,
+        page: &mut dyn Write,
+    ) -> Result<()> {
+        rule_page(input, solver, title, Some(rule), page)
+    }
+}
+
+/// The replay page, every event with the rules that fire there
+/// (`crate::rules::zhuguosha`), and `rule`'s highlighted.
+fn rule_page(
+    input: &[u8],
+    solver: &Path,
+    title: &str,
+    rule: Option<&str>,
+    page: &mut dyn Write,
+) -> Result<()> {
+    let chosen = match rule {
+        None => None,
+        Some(id) => Some(crate::rules::find("zhuguosha", id).ok_or_else(|| {
+            Error::usage(format!(
+                "no rule `{id}` in zhuguosha's catalogue (see `kit rules zhuguosha`)"
+            ))
+        })?),
+    };
+    let replay = pages::zhuguosha::traced(input, solver)?;
+    let per_event = crate::rules::zhuguosha::per_event(&replay).map_err(Error::page)?;
+    let marks = pages::zhuguosha::Marks {
+        per_event,
+        chosen: chosen.map(|r| [r.id, r.statement, r.english]),
+    };
+    pages::zhuguosha::write(&replay, &marks, title, page)
 }
 
 #[cfg(test)]
