@@ -43,6 +43,11 @@ use std::time::Duration;
 /// planted misreadings of tests/diagnose.rs (bench/RESULTS.md).
 pub const GAMES: u64 = 300;
 
+/// Wrong answers that make enough evidence; with fewer, the first look
+/// goes on, for at most this many times its games more.
+const ENOUGH_WRONG: usize = 8;
+const MORE_LOOKS: u64 = 3;
+
 /// The suspects that get targeted games, and how many games each gets
 /// (a share of `--games`).
 const TARGETED: usize = 3;
@@ -152,6 +157,17 @@ pub fn diagnose(d: &Diagnose, out: &mut dyn Write, progress: &mut Progress) -> R
     let failed = |games: &[Game]| games.iter().filter(|g| g.answer != Answer::Agrees).count();
     if !(wrong(&games) == 0 && failed(&games) == games.len() && !games.is_empty()) {
         games.extend(table.play_all(tail, d.jobs, "first look", progress)?);
+        // Few wrong answers are little evidence: more games, up to
+        // [`MORE_LOOKS`] times as many.
+        for look in 1..=MORE_LOOKS {
+            if wrong(&games) >= ENOUGH_WRONG {
+                break;
+            }
+            let more: Vec<Setup> = (look * d.games..(look + 1) * d.games)
+                .map(|i| draw(d.seed, profiles[i as usize % profiles.len()], i))
+                .collect();
+            games.extend(table.play_all(&more, d.jobs, "a longer look", progress)?);
+        }
     }
     progress.clear();
     mark_malformed(&mut games);
