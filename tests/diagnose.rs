@@ -331,3 +331,67 @@ fn planted_misreadings_of_zhuguosha_are_named() {
     assert!(places.len() >= 15);
     assert!(top1 >= 80.0 && top3 >= 95.0, "top-1 {top1:.0}%, top-3 {top3:.0}%:\n{table}");
 }
+
+/// Our own solver agrees everywhere: no suspect.
+#[test]
+fn a_right_program_has_no_suspect() {
+    let (finding, text) = diagnosis("zhuguosha", &solver("zhuguosha"), 60);
+    assert!(matches!(finding, Finding::Agrees { games: 240 }), "{text}");
+    assert!(text.ends_with("diagnose zhuguosha: no disagreement in 240 games: no suspect\n"));
+    assert!(!text.contains("suspect 1"), "{text}");
+}
+
+/// A crash, or output that is no answer, is no rule's misreading.
+#[test]
+fn a_crash_or_a_malformed_answer_is_not_blamed_on_a_rule() {
+    let planted = |s: &str| common::root().join("tests/planted").join(s);
+    for (script, kind) in [("crash.sh", "RE 24"), ("always_mp.sh", "malformed 60")] {
+        let cmd = Cmd::new("sh").arg(planted(script));
+        let (finding, text) = diagnosis("zhuguosha", &cmd, 60);
+        assert!(matches!(finding, Finding::NotARule), "{script}: {text}");
+        assert!(text.contains("the failure is not a rule's"), "{text}");
+        assert!(text.contains(&format!("({kind})")), "{text}");
+        assert!(!text.contains("suspect 1"), "{text}");
+    }
+}
+
+/// A program that answers one game two ways is said to be so, once, and
+/// no rule is named.
+#[test]
+fn a_nondeterministic_program_is_said_so_and_not_blamed_on_a_rule() {
+    let dir = Scratch::new("diagnose-coin");
+    let coin = dir.write(
+        "coin.sh",
+        &format!(
+            "t=$(mktemp); {} > $t; r=$(od -An -N1 -tu1 /dev/urandom)\n\
+             [ $((r % 2)) = 0 ] && sed -i '1y/MF/FM/' $t; cat $t; rm -f $t\n",
+            env!("CARGO_BIN_EXE_zhuguosha")
+        ),
+    );
+    let (finding, text) = diagnosis("zhuguosha", &Cmd::new("sh").arg(coin), 60);
+    assert!(matches!(finding, Finding::Nondeterministic), "{text}");
+    assert_eq!(text.matches("nondeterministic").count(), 1, "{text}");
+    assert!(!text.contains("suspect"), "{text}");
+}
+
+/// A problem without a rule catalogue: one clear line.
+#[test]
+fn a_problem_without_a_catalogue_says_so() {
+    use kit::problems::largest::{Largest, LARGEST};
+    let ours = Cmd::new("sh").arg("-c").arg(LARGEST);
+    let d = Diagnose {
+        problem: &Largest,
+        seed: 1,
+        solver: &ours,
+        cmd: &ours,
+        limits: Limits::time(Duration::from_secs(2)),
+        games: 10,
+        jobs: 1,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let finding = diagnose::diagnose(&d, &mut out, &mut Progress::new(&mut err, false)).unwrap();
+    assert!(matches!(finding, Finding::NoCatalogue));
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with("diagnose largest: largest has no rule catalogue"), "{text}");
+}

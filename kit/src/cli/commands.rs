@@ -147,7 +147,7 @@ usage: kit stress PROBLEM [--profile P|all | --gen 'CMD {seed}'] [--seed S]
                           [--count N] [--jobs N] [--keep-going] [--out DIR]
                           [--time-limit MS] [--memory-limit MB]
                           [--output-limit MB] [--shrink-time S]
-                          [--solver PATH] -- CMD ARGS...
+                          [--no-diagnose] [--solver PATH] -- CMD ARGS...
 
 Generated cases (the same as `kit gen` with the same profile and seed), our
 solver and CMD on each; stops at the first case where CMD's output differs
@@ -181,6 +181,9 @@ waits, or its start-up alone is over the limit, kit says so and stops.
                      the smallest failing input found so far is reported, and
                      said to be so (0: not shrunk at all)
   --solver PATH      our solver (default: beside kit, or in $KIT_SOLVER_DIR)
+  --no-diagnose      after a wrong answer, no diagnosis (by default kit then
+                     runs `kit diagnose` with the same seed, limits and jobs:
+                     the rule of the statement CMD most likely misreads)
 
 Progress goes to stderr: in place on a terminal, else a line every 10 s.
 
@@ -382,5 +385,20 @@ fn stress_command(o: &StressOptions, cx: &mut Context) -> Result<bool> {
         kit: cx.invoked_as,
         shrink: stress::Budget::time(o.shrink_time),
     };
-    stress::stress(&s, cx.out, &mut Progress::new(cx.err, cx.live))
+    let ended = stress::stress_ended(&s, cx.out, &mut Progress::new(cx.err, cx.live))?;
+    if ended.wrong_answer && !o.no_diagnose {
+        // Which rule: the diagnosis, on our profiles with the same seed.
+        cx.out.write_all(b"\n").map_err(Error::stdout)?;
+        let d = Diagnose {
+            problem: o.problem,
+            seed: o.seed,
+            solver: &solver,
+            cmd: &o.cmd,
+            limits: o.limits(),
+            games: diagnose::GAMES,
+            jobs: o.jobs,
+        };
+        diagnose::diagnose(&d, cx.out, &mut Progress::new(cx.err, cx.live))?;
+    }
+    Ok(ended.agreed)
 }

@@ -86,7 +86,7 @@ pub const STRESS: Spec = Spec {
         "--shrink-time",
     ],
     repeatable: &[],
-    flags: &["--keep-going"],
+    flags: &["--keep-going", "--no-diagnose"],
     takes_cmd: true,
 };
 
@@ -275,6 +275,8 @@ pub struct StressOptions {
     pub generator: Option<String>,
     /// `--shrink-time S` of wall time to shrink each failing case.
     pub shrink_time: Duration,
+    /// `--no-diagnose`: no diagnosis after a wrong answer.
+    pub no_diagnose: bool,
     /// The program stressed.
     pub cmd: Cmd,
 }
@@ -295,7 +297,7 @@ impl StressOptions {
         let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
         let (mut out, mut solver, mut generator) = (None, None, None);
         let mut limits = LimitWords::new();
-        let mut keep_going = false;
+        let (mut keep_going, mut no_diagnose) = (false, false);
         let mut shrink_time = stress::SHRINK_TIME;
         let parsed = parse_with_program(args, &STRESS, |word| {
             if limits.take(&word)? {
@@ -313,6 +315,7 @@ impl StressOptions {
                     shrink_time = Duration::from_secs(words::number("--shrink-time", v)?)
                 }
                 Word::Flag("--keep-going") => keep_going = true,
+                Word::Flag("--no-diagnose") => no_diagnose = true,
                 Word::Extra(w) => return Err(unexpected(w)),
                 other => return Err(words::unhandled(other)),
             }
@@ -352,6 +355,7 @@ impl StressOptions {
             keep_going,
             generator,
             shrink_time,
+            no_diagnose,
             cmd: parsed.cmd,
         })
     }

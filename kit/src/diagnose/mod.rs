@@ -262,7 +262,9 @@ fn busiest_profile(games: &[Game], profiles: &[&'static str], rule: usize) -> &'
 
 /// Wrong answers that are not of the problem's shape become
 /// [`Answer::Malformed`]: a word our answers never hold (a number is
-/// always of the shape), or no word at all where ours has some.
+/// always of the shape), no word at all where ours has some, or another
+/// number of lines than ours (every problem here answers in a number of
+/// lines the input sets).
 fn mark_malformed(games: &mut [Game]) {
     let mut words = std::collections::BTreeSet::new();
     for g in games.iter() {
@@ -277,7 +279,8 @@ fn mark_malformed(games: &mut [Game]) {
         let ours_empty = g.ours.stdout.iter().all(u8::is_ascii_whitespace);
         let mut tokens = theirs.split_whitespace().peekable();
         let empty = tokens.peek().is_none() && !ours_empty;
-        if empty || tokens.any(|w| w.parse::<f64>().is_err() && !words.contains(w)) {
+        let lines = theirs.lines().count() != g.ours.stdout_text().lines().count();
+        if empty || lines || tokens.any(|w| w.parse::<f64>().is_err() && !words.contains(w)) {
             g.answer = Answer::Malformed;
         }
     }

@@ -17,7 +17,7 @@ pub struct Rulebook {
 impl Rulebook {
     /// The rulebook of `problem`, `None` without a catalogue.
     pub fn of(problem: &'static str) -> Option<Rulebook> {
-        let rules = rules::catalogue(problem)?;
+        let rules = rules::catalogue(problem).filter(|r| !r.is_empty())?;
         let flag = rules::explain_flag(problem)?;
         Some(Rulebook { problem, rules, flag })
     }
