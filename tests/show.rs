@@ -533,6 +533,60 @@ fn the_pages_run_in_a_real_browser() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// `kit show zhuguosha --rule ID`: the page marks exactly the events where
+/// the rule fires (as `kit rules --game` names them), quotes the rule, and
+/// every event names its rules; an id outside the catalogue, or a page that
+/// marks none, is refused.
+#[test]
+fn the_zhuguosha_replay_marks_the_events_of_a_rule() {
+    let sample = root().join("tests/data/zhuguosha/sample.in");
+    let input = read(&sample);
+    let zhuguosha = solver("zhuguosha");
+    let html = show::marked_page("zhuguosha", input.as_bytes(), &zhuguosha, "s", "like-rebel-mark")
+        .unwrap();
+    assert!(html.contains("\"rule\":[\"like-rebel-mark\",\"主猪会认为"), "the rule, quoted");
+    assert!(
+        html.contains("[\"mark 2\",0,1,1,4,[[1,4,\"NNDDD\",0,\"like\",0]],[\"like-rebel-mark\"]]")
+    );
+    let plain = show::page("zhuguosha", input.as_bytes(), &zhuguosha, "s").unwrap();
+    assert!(plain.contains("\"rule\":null"));
+    assert!(
+        plain.contains("[\"mark 2\",0,1,1,4,[[1,4,\"NNDDD\",0,\"like\",0]],[\"like-rebel-mark\"]]")
+    );
+    let err = show::marked_page("zhuguosha", input.as_bytes(), &zhuguosha, "s", "nope");
+    assert!(err.unwrap_err().to_string().contains("no rule `nope`"));
+    let busy = root().join("tests/data/ants_battle/examples/busy.in");
+    let ants = show::marked_page(
+        "ants_battle",
+        &fs::read(busy).unwrap(),
+        &solver("ants_battle"),
+        "b",
+        "focus",
+    );
+    assert!(ants.unwrap_err().to_string().contains("only the 猪国杀 replay marks rules"));
+
+    let Some(browser) = chromium("the_zhuguosha_replay_marks_the_events_of_a_rule") else { return };
+    let dir = scratch("marks");
+    let page = dir.join("marked.html");
+    fs::write(&page, &html).unwrap();
+    let dom = rendered(&browser, &page, "step=8");
+    let e = kit::rules::exercised("zhuguosha", input.as_bytes(), &zhuguosha).unwrap();
+    let marked: Vec<String> = e.lines("like-rebel-mark").iter().map(|l| l.to_string()).collect();
+    assert_eq!(marked, ["7", "8", "11", "14"]);
+    let rows: Vec<&str> = dom
+        .split("<div class=\"mark")
+        .skip(1)
+        .map(|r| {
+            let at = r.find("data-step=\"").unwrap() + 11;
+            &r[at..at + r[at..].find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(rows, marked, "the marked rows are the rule's trace lines");
+    assert!(text(&dom, "rule").starts_with("◆ marks the 4 events where rule like-rebel-mark fires"));
+    assert_eq!(text(&dom, "now-rules"), "rules: like-rebel-mark");
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// An Ants map with every kind of cell: land, water, food, two hills, an
 /// ant that survives, one that dies and one on its own hill.
 const EVERY_KIND: &str =

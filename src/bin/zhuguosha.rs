@@ -11,12 +11,11 @@
 //! 3 valid, but the game never ends (see `Game::run`); 1 unreadable input or
 //! unwritable output; `--validate` 42 valid, 43 not.
 //!
-//! Complexity: every card use costs O(n) (the hand keeps, per card kind, a
-//! linked list of its cards in hand order, so "the leftmost usable card" is a
-//! minimum over 8 list heads, never a scan of the hand). The whole run is
-//! linear in the number of card moves, and a never-ending game is cut off
-//! after one quiet round once the deck is exhausted. No input can make the
-//! program allocate more than that.
+//! Complexity: every card use costs O(n) ("the leftmost usable card" is a
+//! minimum over 8 list heads, see `Hand`, never a scan of the hand). The run
+//! is linear in the card moves, and a never-ending game is cut off after one
+//! quiet round once the deck is exhausted (`Game::run`), so no input makes
+//! the program allocate more than that.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -1046,19 +1045,14 @@ impl<const TRACE: bool> Game<TRACE> {
     /// when a turn starts, and `k` consecutive such turns, where `k` is the
     /// number of living pigs (a full round), pass without any event — no card
     /// leaves any hand except a crossbow equipped by a pig that already holds
-    /// one. (Every change of health, life, revealed role, suspicion or weapon
-    /// comes with a card leaving a hand, so "no event" means the state other
-    /// than the hands is unchanged, and the hands only grew by copies of the
-    /// last deck card `c` and possibly lost crossbows.)
+    /// one (every other change of state comes with a card leaving a hand).
     ///
     /// Sound: a quiet round leaves every state that decides what can be
     /// used unchanged and each hand's card kinds the same, so the next round
     /// is quiet too, forever. Complete: once the deck is exhausted every event
-    /// uses up something finite, so events stop. (The proof in full:
-    /// docs/zhuguosha.md, "Never-ending games".)
-    ///
-    /// Together: the detector fires exactly on the games that never end, at
-    /// most one round after the last event.
+    /// uses up something finite, so events stop. So the detector fires
+    /// exactly on the games that never end, at most one round after the last
+    /// event (the proof in full: docs/zhuguosha.md, "Never-ending games").
     fn run(&mut self, sink: &mut dyn Write) -> Result<(), Failure> {
         let result = self.play();
         self.write_log(sink)?;

@@ -2,7 +2,9 @@
 //! deal and the deck) and `zhuguosha --trace` (every event). The rules stay
 //! in the solver: this file only keeps the books (hands, hp, weapons, what
 //! the others know) as each trace line says, and checks them against every
-//! `turn` line and against the answer.
+//! `turn` line and against the answer. Which rules of the statement fire at
+//! each event is `crate::rules`' reading of the replay (the layer above),
+//! handed to [`write()`] as [`Marks`].
 
 use super::json::{self, Json};
 use crate::error;
@@ -15,7 +17,7 @@ const SCRIPT: &str = include_str!("zhuguosha.js");
 /// never ends), replayed, without rule marks.
 ///
 /// # Errors
-/// As [`traced`]'s and [`write`]'s.
+/// As [`traced`]'s and [`write()`]'s.
 pub fn page(input: &[u8], solver: &Path, title: &str, page: &mut dyn Write) -> error::Result<()> {
     write(&traced(input, solver)?, &Marks::default(), title, page)
 }

@@ -30,9 +30,9 @@ names its suspects by them. 集's two programs share one catalogue.
 
   --game CASE.in  instead, the rules the game CASE.in exercises, one a
                   line: ID<TAB>the lines of our solver's explain output
-                  (zhuguosha --trace, ants_battle --explain, ji_referee
-                  --trace, ji_solver --strategy) where it fires, 0 for a
-                  rule read from the input alone
+                  where it fires (0: read from the input alone): the
+                  trace of zhuguosha and ji_referee, the explanation of
+                  ants_battle, the strategies of ji_solver
   --solver PATH   our solver (default: beside kit)
 ";
 
@@ -127,7 +127,7 @@ pub struct Explained {
 
 /// The rules the game `input` of `problem` exercises: our `solver` run on
 /// it with its explain flag ([`explain_flag`]), its output read by
-/// [`derive`].
+/// [`derive()`].
 ///
 /// # Errors
 /// As [`explain`]'s.
@@ -208,4 +208,137 @@ pub fn exercised_listing(exercised: &Exercised) -> String {
 /// line, in catalogue order.
 pub fn listing(rules: &[Rule]) -> String {
     rules.iter().map(|r| format!("{}\t{}\t{}\n", r.id, r.statement, r.english)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROBLEMS: [&str; 4] = ["zhuguosha", "ants_battle", "ji_referee", "ji_solver"];
+
+    #[test]
+    fn every_catalogue_has_unique_kebab_case_ids_and_one_line_fields() {
+        for problem in PROBLEMS {
+            let rules = catalogue(problem).unwrap();
+            assert!(rules.len() >= 20, "{problem}: {} rules", rules.len());
+            let mut seen = BTreeSet::new();
+            for r in rules {
+                assert!(seen.insert(r.id), "{problem}: {} twice", r.id);
+                let kebab =
+                    r.id.split('-')
+                        .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()));
+                assert!(kebab, "{problem}: id {:?}", r.id);
+                for field in [r.statement, r.english] {
+                    assert!(!field.trim().is_empty(), "{problem}: {}", r.id);
+                    assert!(!field.contains(['\t', '\n', '\r']), "{problem}: {}: {field:?}", r.id);
+                    assert!(!field.contains("  "), "{problem}: {}: {field:?}", r.id);
+                }
+                assert!(r.english.is_ascii() || r.english.contains(|c: char| !c.is_ascii()));
+                assert_eq!(find(problem, r.id), Some(r));
+            }
+        }
+        assert_eq!(catalogue("ji_referee"), catalogue("ji_solver"));
+        assert_eq!(catalogue("largest"), None);
+        assert_eq!(find("zhuguosha", "no-such-rule"), None);
+    }
+
+    /// 猪国杀's sentences are quoted in Chinese, the others' in English.
+    #[test]
+    fn zhuguosha_quotes_its_statement_in_chinese() {
+        for r in zhuguosha::RULES {
+            assert!(!r.statement.is_ascii(), "{}", r.id);
+        }
+    }
+
+    #[test]
+    fn the_listing_is_one_rule_a_line_with_three_tab_separated_fields() {
+        let rules = catalogue("zhuguosha").unwrap();
+        let text = listing(rules);
+        assert_eq!(text.lines().count(), rules.len());
+        for (line, r) in text.lines().zip(rules) {
+            assert_eq!(line.split('\t').collect::<Vec<_>>(), [r.id, r.statement, r.english]);
+        }
+    }
+
+    #[test]
+    fn firings_are_sorted_and_deduplicated_and_give_each_rules_lines() {
+        let f = |line, rule| Firing { line, rule };
+        let e =
+            Exercised::from_firings(vec![f(9, "b"), f(2, "a"), f(9, "b"), f(4, "b"), f(0, "c")]);
+        assert_eq!(e.rules.iter().copied().collect::<Vec<_>>(), ["a", "b", "c"]);
+        assert_eq!(e.lines("b"), [4, 9]);
+        assert_eq!(e.lines("c"), [0]);
+        assert!(e.lines("d").is_empty());
+        let text = exercised_listing(&e);
+        assert_eq!(text, "a\t2\nb\t4 9\nc\t0\n");
+    }
+
+    #[test]
+    fn marked_lines_are_flagged_and_the_others_indented_alike() {
+        let text = "turn 1\ndraw 1 K K\nplay 1 K on 2\n";
+        assert_eq!(mark_lines(text, &[2, 3]), "   turn 1\n>> draw 1 K K\n>> play 1 K on 2\n");
+        assert_eq!(mark_lines(text, &[]).lines().count(), 3);
+    }
+
+    #[test]
+    fn a_problem_without_a_catalogue_says_so() {
+        assert_eq!(explain_flag("largest"), None);
+        let err = derive("largest", b"", "", "").unwrap_err();
+        assert_eq!(err, "largest has no rule catalogue");
+        let err = exercised("largest", b"", Path::new("/bin/true")).unwrap_err();
+        assert_eq!(err.to_string(), "largest has no rule catalogue");
+    }
+
+    /// Every id a derivation names is in its catalogue: each string literal
+    /// of a derivation's code (after its catalogue) is a rule id, unless it
+    /// is one of the words of the explain output it reads.
+    #[test]
+    fn the_derivations_name_only_ids_of_their_catalogues() {
+        let sources: [(&str, &str, &[&str]); 3] = [
+            (
+                "zhuguosha",
+                include_str!("zhuguosha.rs"),
+                &[
+                    "turn", "draw", "play", "reveal", "ZP", "FP", "MP", "mark", "unmark", "J", "F",
+                    "N", "W", "K", "P", "Z", "against", "answer", "damage", "peach", "death",
+                    "rule", "end", "negate", "reward", "penalty", "1",
+                ],
+            ),
+            (
+                "ants_battle",
+                include_str!("ants_battle.rs"),
+                &[
+                    "attackradius2",
+                    "attack",
+                    "m ",
+                    "w ",
+                    "dead ",
+                    "w=",
+                    "enemy_w=",
+                    "1/1",
+                    "focus",
+                    "damage",
+                    "closest",
+                    "support",
+                ],
+            ),
+            (
+                "ji_referee",
+                include_str!("ji.rs"),
+                &["taken", "round", "next", "A", "B", "lost", "0.000000000"],
+            ),
+        ];
+        for (problem, source, words) in sources {
+            let code = &source[source.find("\n];\n").expect("the catalogue's end")..];
+            let code = &code[..code.find("#[cfg(test)]").unwrap_or(code.len())];
+            let literals = code.split('"').skip(1).step_by(2);
+            let idish =
+                |l: &&str| !l.is_empty() && l.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+            let strays: Vec<&str> = literals
+                .filter(idish)
+                .filter(|l| !words.contains(l) && *l != problem && find(problem, l).is_none())
+                .collect();
+            assert!(strays.is_empty(), "{problem}: no rules: {strays:?}");
+        }
+    }
 }

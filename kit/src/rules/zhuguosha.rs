@@ -309,6 +309,11 @@ pub const RULES: &[Rule] = &[
         "The rebels win when MP dies.",
     ),
     rule(
+        "last-rebel-no-reward",
+        "因此即使会摸 3 张牌或者还有牌可以用也不用执行了。",
+        "The last rebel's death ends the game: its killer draws no reward.",
+    ),
+    rule(
         "game-end",
         "注意：一旦达成胜利条件，游戏立刻结束，因此即使会摸 3 张牌或者还有牌可以用也不用执行了。",
         "The game ends the moment a side has won: no reward for the last rebel, nothing further \
@@ -322,7 +327,8 @@ pub const RULES: &[Rule] = &[
 /// after each line), each line read for the rules it shows, and the
 /// solver's own `rule ID P` lines for a rule that decided not to act.
 /// Where a turn ends with a 杀 or 决斗 still in hand the pig found no
-/// target (its role's hostility rule), or was held back (the solver's
+/// target (its role's hostility rule; `kill-range` too if a pig it is
+/// hostile to lives further on), or was held back (the solver's
 /// `kill-limit` line); with a 桃 at full health, `peach-full`.
 ///
 /// # Errors
@@ -408,8 +414,17 @@ struct Turn {
 enum Trick {
     None,
     Kill,
-    Duel { user: usize },
-    Area { user: usize, play: usize, user_unrevealed: bool, main: MainHit },
+    /// `fights`: not a loyal pig dueled by MP, which discards nothing.
+    Duel {
+        user: usize,
+        fights: bool,
+    },
+    Area {
+        user: usize,
+        play: usize,
+        user_unrevealed: bool,
+        main: MainHit,
+    },
 }
 
 /// What a 南猪入侵 / 万箭齐发 did to MP (for the 类反猪 label).
@@ -485,6 +500,27 @@ impl Walk<'_> {
         let limited = kill && !pig.weapon && turn.kills > 0;
         if pig.hand.contains('F') || (kill && !limited) || (limited && !turn.limit_said) {
             self.fire(line, hostility(&self.replay.roles[turn.pig]));
+        }
+        // A 杀 kept while a pig it is hostile to is alive further on.
+        if kill && !limited {
+            let next = self.next_alive(i, turn.pig);
+            let pigs = &self.replay.states[i];
+            let far = (0..pigs.len()).any(|q| {
+                q != turn.pig && q != next && !pigs[q].dead && self.hostile(turn.pig, q, &pigs[q])
+            });
+            if far {
+                self.fire(line, "kill-range");
+            }
+        }
+    }
+
+    /// Whether pig `p` is hostile to pig `q` (in state `target`) by what
+    /// it knows: the roles' hostility rules read from the books.
+    fn hostile(&self, p: usize, q: usize, target: &Pig) -> bool {
+        match (self.replay.roles[p].as_str(), target.known) {
+            ("MP", known) => matches!(known, Known::LikeRebel | Known::Rebel),
+            ("ZP", known) => known == Known::Rebel,
+            (_, known) => q == 0 || known == Known::Loyal || known == Known::Main,
         }
     }
 
@@ -571,8 +607,10 @@ impl Walk<'_> {
                 let victim = e.target.unwrap_or(0);
                 match self.trick {
                     Trick::Kill => self.fire(line, "kill-damage"),
-                    Trick::Duel { user } => {
-                        self.fire(line, "duel");
+                    Trick::Duel { user, fights } => {
+                        if fights {
+                            self.fire(line, "duel");
+                        }
                         if victim == user {
                             self.fire(line, "duel-source");
                         }
@@ -675,11 +713,12 @@ impl Walk<'_> {
                 if target != self.next_alive(i, p) {
                     self.fire(line, "duel-range");
                 }
-                if role == "MP" && self.replay.roles[target] == "ZP" {
+                let fights = !(role == "MP" && self.replay.roles[target] == "ZP");
+                if !fights {
                     self.fire(line, "duel-loyal-vs-main");
                 }
                 self.trick_on(i, line, target);
-                self.trick = Trick::Duel { user: p };
+                self.trick = Trick::Duel { user: p, fights };
             }
             "N" | "W" => {
                 self.fire(line, if card == "N" { "invasion" } else { "arrows" });
@@ -714,6 +753,9 @@ impl Walk<'_> {
         match (w[2], w.get(5).copied()) {
             ("FP", reward) => {
                 self.fire(line, "damage-source");
+                if self.replay.events.get(i + 1).is_some_and(|e| e.line == "end MP") {
+                    self.fire(line, "last-rebel-no-reward");
+                }
                 if reward == Some("reward") {
                     self.fire(line, "reward");
                     self.drew(i, line, 3);
@@ -740,5 +782,151 @@ impl Walk<'_> {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statement's sample, traced (tests/data/zhuguosha/trace/sample.err).
+    const SAMPLE: &str = "3 10\nMP D D F F\nZP N N N D\nFP J J J J\nF F D D J J F F K D\n";
+    const SAMPLE_TRACE: &str = "\
+turn 1 pig 1 MP hp 4 weapon no hand D D F F
+draw 1 F F
+turn 2 pig 2 ZP hp 4 weapon no hand N N N D
+draw 2 D D
+play 2 N
+damage 3 by 2 hp 3
+mark 2
+damage 1 by 2 hp 3
+play 2 N
+damage 3 by 2 hp 2
+damage 1 by 2 hp 2
+play 2 N
+damage 3 by 2 hp 1
+damage 1 by 2 hp 1
+turn 3 pig 3 FP hp 1 weapon no hand J J J J
+draw 3 J J
+turn 4 pig 1 MP hp 1 weapon no hand D D F F F F
+draw 1 F F
+play 1 F on 2
+damage 2 by 1 hp 3
+play 1 F on 2
+damage 2 by 1 hp 2
+play 1 F on 2
+damage 2 by 1 hp 1
+play 1 F on 2
+damage 2 by 1 hp 0
+death 2 ZP by 1 penalty
+turn 5 pig 3 FP hp 1 weapon no hand J J J J J J
+draw 3 K D
+play 3 K on 1
+reveal 3 FP
+damage 1 by 3 hp 0
+death 1 MP by 3
+end FP
+";
+
+    fn exercised(input: &str, trace: &str) -> super::super::Exercised {
+        super::super::Exercised::from_firings(firings(input, trace).unwrap())
+    }
+
+    /// The sample's story (样例解释), rule by rule.
+    #[test]
+    fn the_sample_exercises_the_rules_its_explanation_tells() {
+        let e = exercised(SAMPLE, SAMPLE_TRACE);
+        let lines = |id: &str| e.lines(id);
+        // "主猪没有目标可以表敌意": MP ends turn 1 holding 决斗 (line 2); its
+        // duels on the 类反猪 later.
+        assert_eq!(lines("main-hostility"), [2, 19, 21, 23, 25]);
+        // "主猪掉了 3 点体力，并认为该角色为类反猪": the label and each hurt.
+        assert_eq!(lines("like-rebel-mark"), [7, 8, 11, 14]);
+        assert_eq!(lines("area-no-reveal"), [5, 9, 12]);
+        // "3 号角色尽管手里有无懈可击，但是因为自己未表明身份，所以同样不能对自己用".
+        assert_eq!(lines("courtesy-known-only"), [6, 10, 13]);
+        // "主猪对着类反猪爆发，使用 4 张决斗，忠猪死亡，结果主猪弃掉所有牌".
+        assert_eq!(lines("duel-loyal-vs-main"), [19, 21, 23, 25]);
+        assert!(lines("duel").is_empty() && lines("duel-all-out").is_empty());
+        assert_eq!(lines("penalty"), [27]);
+        assert_eq!(lines("penalty-turn-goes-on"), [27]);
+        assert!(lines("crossbow-lost").is_empty() && lines("penalty-main-only").is_empty());
+        // "反猪摸到 1 张杀直接杀死主猪获胜".
+        assert_eq!(lines("rebel-hostility"), [30]);
+        assert_eq!(lines("kill-range"), [30]);
+        assert_eq!(lines("reveal-rebel"), [31]);
+        assert_eq!(lines("kill-damage"), [32]);
+        assert_eq!(lines("rebels-win"), [34]);
+        assert_eq!(lines("turn-order"), [1, 3, 15, 17, 28]);
+        assert_eq!(lines("draw-two"), [2, 4, 16, 18, 29]);
+        // 10 cards, 10 drawn: the deck never runs out.
+        assert!(lines("deck-empty").is_empty() && lines("kill-limit").is_empty());
+        assert!(!e.rules.contains("negate") && !e.rules.contains("reward"));
+    }
+
+    /// The 杀 limit, from the solver's own `rule` line; the turn it ends
+    /// names no hostility rule (the target was there).
+    #[test]
+    fn the_kill_limit_comes_from_the_solvers_rule_line() {
+        let input = "2 6\nMP K K D D\nFP K P P P\nD D D D D D\n";
+        let trace = "\
+turn 1 pig 1 MP hp 4 weapon no hand K K D D
+draw 1 D D
+turn 2 pig 2 FP hp 4 weapon no hand K P P P
+draw 2 D D
+play 2 K on 1
+reveal 2 FP
+answer 1 D
+turn 3 pig 1 MP hp 4 weapon no hand K K D D D
+draw 1 D D
+play 1 K on 2
+answer 2 D
+rule kill-limit 1
+";
+        let e = exercised(input, trace);
+        assert_eq!(e.lines("kill-limit"), [12]);
+        // Turn 1: MP keeps its 杀 for want of a target; turn 3: it uses one.
+        assert_eq!(e.lines("main-hostility"), [2, 10]);
+        assert_eq!(e.lines("rebel-hostility"), [5]);
+        assert_eq!(e.lines("dodge"), [7, 11]);
+        assert_eq!(e.lines("kill-range"), [5, 10]);
+        // MP answers (known anyway), pig 2 had revealed itself: no one hides.
+        assert!(e.lines("answer-no-reveal").is_empty());
+        // P P P at full health in pig 2's hand as its turn ends.
+        assert_eq!(e.lines("peach-full"), [7]);
+    }
+
+    /// MP keeps its 杀: the next pig is a loyal one, the revealed rebel is
+    /// further on. Its turn exercises the range as well as its hostility.
+    #[test]
+    fn a_kill_kept_for_a_pig_out_of_range_exercises_the_range() {
+        let input = "3 4\nMP K D D D\nZP D D D D\nFP K D D D\nD D D D\n";
+        let trace = "\
+turn 1 pig 1 MP hp 4 weapon no hand K D D D
+draw 1 D D
+turn 2 pig 2 ZP hp 4 weapon no hand D D D D
+draw 2 D D
+turn 3 pig 3 FP hp 4 weapon no hand K D D D
+draw 3 D D
+play 3 K on 1
+reveal 3 FP
+answer 1 D
+turn 4 pig 1 MP hp 4 weapon no hand K D D D D
+draw 1 D D
+turn 5 pig 2 ZP hp 4 weapon no hand D D D D D D
+";
+        let e = exercised(input, trace);
+        // Turn 1: the rebel is unknown, so out of range does not matter.
+        assert_eq!(e.lines("kill-range"), [7, 11]);
+        assert_eq!(e.lines("main-hostility"), [2, 11]);
+        assert!(e.lines("distance-after-death").is_empty());
+    }
+
+    #[test]
+    fn a_rule_id_the_catalogue_lacks_is_an_error() {
+        let input = "2 1\nMP D D D D\nFP D D D D\nD\n";
+        let trace = "turn 1 pig 1 MP hp 4 weapon no hand D D D D\nrule no-such-rule 1\n";
+        let err = firings(input, trace).unwrap_err();
+        assert_eq!(err, "trace line 2: no rule `no-such-rule`");
     }
 }
