@@ -145,12 +145,10 @@ pub fn diagnose(d: &Diagnose, out: &mut dyn Write, progress: &mut Progress) -> R
     let cases = Cases::new(d.problem, profiles[0], d.seed, &traced, None);
     stress::start_up::check(&trial, &cases)?;
     let table = Table { trial, rulebook: &book, plain: d.solver };
-    let draw = |seed: u64, profile: &'static str, index: u64| {
-        Setup::Drawn(Draw { profile, seed, index })
-    };
-    let first: Vec<Setup> = (0..d.games)
-        .map(|i| draw(d.seed, profiles[i as usize % profiles.len()], i))
-        .collect();
+    let draw =
+        |seed: u64, profile: &'static str, index: u64| Setup::Drawn(Draw { profile, seed, index });
+    let first: Vec<Setup> =
+        (0..d.games).map(|i| draw(d.seed, profiles[i as usize % profiles.len()], i)).collect();
     let (head, tail) = first.split_at(FIRST_LOOK.min(d.games) as usize);
     let mut games = table.play_all(head, d.jobs, "first look", progress)?;
     let wrong = |games: &[Game]| games.iter().filter(|g| g.answer == Answer::Wrong).count();
@@ -214,7 +212,8 @@ pub fn diagnose(d: &Diagnose, out: &mut dyn Write, progress: &mut Progress) -> R
         .take(NEIGHBOURS)
         .map(Setup::Given)
         .collect();
-    let mut near = table.play_all(&near, d.jobs, "games near the smallest failing one", progress)?;
+    let mut near =
+        table.play_all(&near, d.jobs, "games near the smallest failing one", progress)?;
     progress.clear();
     near.extend(best.clone());
     mark_malformed(&mut near);

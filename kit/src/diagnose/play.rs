@@ -5,9 +5,9 @@
 //! results in the order asked whatever the jobs.
 
 use super::rulebook::Rulebook;
-use crate::rules::Exercised;
 use crate::error::Result;
 use crate::gen::Source;
+use crate::rules::Exercised;
 use crate::run::{Cmd, Outcome};
 use crate::stress::trial::Trial;
 use crate::stress::{Failure, Kind, Progress};
@@ -101,8 +101,12 @@ impl Table<'_> {
         let t = &self.trial;
         let (profile, index, input, ours) = match setup {
             Setup::Drawn(d) => {
-                let src =
-                    Source { problem: t.problem, profile: d.profile, seed: d.seed, solver: t.solver };
+                let src = Source {
+                    problem: t.problem,
+                    profile: d.profile,
+                    seed: d.seed,
+                    solver: t.solver,
+                };
                 let drawn = src.draw(d.index)?;
                 (d.profile, d.index, drawn.input, drawn.ours)
             }

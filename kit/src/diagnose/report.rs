@@ -5,11 +5,11 @@
 //! suspect fires marked.
 
 use super::play::{Answer, Game};
-use crate::rules::{self, Rule};
 use super::Suspect;
 use crate::compare;
 use crate::error::{Error, Result};
 use crate::problems::Problem;
+use crate::rules::{self, Rule};
 use crate::stress::shrink::Shrunk;
 use std::io::Write;
 

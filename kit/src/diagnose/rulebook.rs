@@ -63,8 +63,14 @@ impl Rulebook {
             stderr: run::StderrKept::Whole,
             ..run::Limits::from(crate::gen::OUR_LIMIT)
         };
-        run::run_with(&self.explaining(solver), input.as_bytes(), limits, None, run::Memory::Unmeasured)
-            .map_err(|e| Error::start(format!("our solver {solver}"), e))
+        run::run_with(
+            &self.explaining(solver),
+            input.as_bytes(),
+            limits,
+            None,
+            run::Memory::Unmeasured,
+        )
+        .map_err(|e| Error::start(format!("our solver {solver}"), e))
     }
 
     /// The catalogue indices of `exercised`'s rules, ascending.
