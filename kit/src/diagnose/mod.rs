@@ -115,9 +115,12 @@ impl Finding {
     }
 }
 
-/// The profiles of the first look: all but the big ones (slow to play).
+/// The profiles of the first look: all but the big and the longest ones
+/// (`big`, `max_rounds`, `long_illegal`, `max_deck`: slow to play, and a
+/// misreading shows on smaller games too).
 fn profiles(problem: &dyn Problem) -> Vec<&'static str> {
-    problem.profiles().iter().map(|p| p.name).filter(|n| !n.starts_with("big")).collect()
+    let slow = |n: &str| ["big", "max", "long"].iter().any(|p| n.starts_with(p));
+    problem.profiles().iter().map(|p| p.name).filter(|n| !slow(n)).collect()
 }
 
 /// `kit diagnose`: plays, ranks, confirms and reports to `out`.
