@@ -347,14 +347,19 @@ fn cpu_seconds() -> f64 {
     fields[11..15].iter().sum::<f64>() / 100.0
 }
 
+/// One mutant diagnosed: the place of its rule, and its row of the table.
+struct Measured {
+    place: Option<usize>,
+    line: String,
+}
+
 /// Diagnoses every mutant of `set` (two at a time; one at a time under
 /// the bench, which measures each): each one's place (1 = named first),
 /// and the lines of the table.
 fn measure(set: &[Mutant]) -> (Vec<Option<usize>>, String) {
     let dir = Scratch::new("diagnose-mutants");
     let bench = std::env::var_os("KIT_DIAGNOSE_BENCH").is_some();
-    let places: Mutex<Vec<Option<(Option<usize>, String)>>> =
-        Mutex::new(set.iter().map(|_| None).collect());
+    let places: Mutex<Vec<Option<Measured>>> = Mutex::new(set.iter().map(|_| None).collect());
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..if bench { 1 } else { 2 } {
@@ -377,14 +382,14 @@ fn measure(set: &[Mutant]) -> (Vec<Option<usize>>, String) {
                     "| {} | {} | {} | {said} | {cpu:.1} s | {first} |",
                     m.bin, m.rule, m.about
                 );
-                places.lock().unwrap()[i] = Some((place, line));
+                places.lock().unwrap()[i] = Some(Measured { place, line });
             });
         }
     });
-    let results: Vec<(Option<usize>, String)> =
+    let results: Vec<Measured> =
         places.into_inner().unwrap().into_iter().map(|p| p.expect("diagnosed")).collect();
-    let table = results.iter().map(|(_, l)| format!("{l}\n")).collect();
-    (results.into_iter().map(|(p, _)| p).collect(), table)
+    let table = results.iter().map(|m| format!("{}\n", m.line)).collect();
+    (results.into_iter().map(|m| m.place).collect(), table)
 }
 
 /// Top-1 and top-3 accuracy of `places`, in percent.
