@@ -139,7 +139,7 @@ fn kit_rules_prints_each_catalogue_one_rule_a_line() {
     let (code, out, _) = kit::cli::captured(&["rules", "--help"]);
     assert_eq!(code, 0);
     assert!(
-        out.starts_with("usage: kit rules PROBLEM [--game CASE.in] [--solver PATH]\n"),
+        out.starts_with("usage: kit rules PROBLEM [--game CASE.in [--rule ID]] [--solver PATH]\n"),
         "{out}"
     );
     let (code, out, err) = kit::cli::captured(&["rules", "no_such_problem"]);
@@ -164,6 +164,23 @@ fn kit_rules_game_names_the_rules_of_the_sample_and_their_trace_lines() {
     let mut sorted = ids.clone();
     sorted.sort_unstable();
     assert_eq!(ids, sorted, "in id order");
+    // With --rule: the trace whole, the rule's lines flagged.
+    let marked = [&args[..], &["--rule", "like-rebel-mark"]].concat();
+    let (code, text, _) = kit::cli::captured(&marked);
+    assert_eq!(code, 0, "{text}");
+    let trace =
+        std::fs::read_to_string(common::root().join("tests/data/zhuguosha/trace/sample.err"));
+    let trace = trace.unwrap();
+    assert_eq!(text.lines().count(), trace.lines().count());
+    for (k, (got, line)) in text.lines().zip(trace.lines()).enumerate() {
+        let flag = if [7, 8, 11, 14].contains(&(k + 1)) { ">> " } else { "   " };
+        assert_eq!(got, format!("{flag}{line}"));
+    }
+    let (code, _, err) = kit::cli::captured(&["rules", "zhuguosha", "--rule", "penalty"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (2, "kit: --rule ID marks a game's lines: it needs --game CASE.in\n")
+    );
     // The same as the library's answer.
     let e = rules::exercised("zhuguosha", &std::fs::read(&sample).unwrap(), Path::new(solver));
     assert_eq!(rules::exercised_listing(&e.unwrap()), out);

@@ -312,7 +312,13 @@ fn rules_command(o: &RulesOptions, out: &mut dyn Write) -> Result<bool> {
         Some(game) => {
             let input = std::fs::read(game).map_err(|e| Error::read(game.display(), e))?;
             let solver = solver::locate(name, o.solver.as_deref())?;
-            crate::rules::exercised_listing(&crate::rules::exercised(name, &input, &solver)?)
+            let explained = crate::rules::explain(name, &input, &solver)?;
+            match o.rule {
+                None => crate::rules::exercised_listing(&explained.exercised),
+                Some(id) => {
+                    crate::rules::mark_lines(&explained.text, &explained.exercised.lines(id))
+                }
+            }
         }
     };
     out.write_all(text.as_bytes()).map_err(Error::stdout)?;

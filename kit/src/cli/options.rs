@@ -111,8 +111,12 @@ pub const SHOW: Spec = Spec {
     flags: &[],
     takes_cmd: false,
 };
-pub const RULES: Spec =
-    Spec { valued: &["--game", "--solver"], repeatable: &[], flags: &[], takes_cmd: false };
+pub const RULES: Spec = Spec {
+    valued: &["--game", "--rule", "--solver"],
+    repeatable: &[],
+    flags: &[],
+    takes_cmd: false,
+};
 pub const PACKAGE: Spec = Spec {
     valued: &["--out", "--zip", "--solver"],
     repeatable: &[],
@@ -455,6 +459,8 @@ pub struct RulesOptions {
     pub problem: &'static dyn Problem,
     /// `--game CASE.in`: the rules this game exercises, not the catalogue.
     pub game: Option<PathBuf>,
+    /// `--rule ID` (with `--game`): the explain output, ID's lines marked.
+    pub rule: Option<&'static str>,
     /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
     pub solver: Option<PathBuf>,
 }
@@ -463,17 +469,33 @@ impl RulesOptions {
     /// # Errors
     /// A usage error naming the word refused.
     pub fn parse(args: &[OsString]) -> Result<RulesOptions> {
-        let (mut game, mut solver) = (None, None);
+        let (mut game, mut solver, mut rule) = (None, None, None);
         let problem = parse(args, &RULES, |word| {
             match word {
                 Word::Value("--game", v) => game = Some(PathBuf::from(v)),
+                Word::Value("--rule", v) => rule = Some(v.to_string()),
                 Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
                 Word::Extra(w) => return Err(Error::usage(format!("unexpected `{w}`"))),
                 other => return Err(words::unhandled(other)),
             }
             Ok(())
         })?;
-        Ok(RulesOptions { problem, game, solver })
+        let rule = match rule {
+            None => None,
+            Some(_) if game.is_none() => {
+                return Err(Error::usage("--rule ID marks a game's lines: it needs --game CASE.in"))
+            }
+            Some(id) => {
+                Some(crate::rules::find(problem.name(), &id).map(|r| r.id).ok_or_else(|| {
+                    Error::usage(format!(
+                        "--rule {id}: no such rule of {} (see `kit rules {}`)",
+                        problem.name(),
+                        problem.name()
+                    ))
+                })?)
+            }
+        };
+        Ok(RulesOptions { problem, game, rule, solver })
     }
 }
 

@@ -21,7 +21,7 @@ pub mod zhuguosha;
 
 /// `kit rules --help`.
 pub const HELP: &str = "\
-usage: kit rules PROBLEM [--game CASE.in] [--solver PATH]
+usage: kit rules PROBLEM [--game CASE.in [--rule ID]] [--solver PATH]
 
 Prints the rule catalogue of PROBLEM's statement, one rule a line:
 ID<TAB>the statement's own sentence, quoted<TAB>the rule in English.
@@ -33,6 +33,8 @@ names its suspects by them. 集's two programs share one catalogue.
                   where it fires (0: read from the input alone): the
                   trace of zhuguosha and ji_referee, the explanation of
                   ants_battle, the strategies of ji_solver
+  --rule ID       with --game: that explain output whole, each line where
+                  rule ID fires after `>> `, the others after 3 spaces
   --solver PATH   our solver (default: beside kit)
 ";
 
