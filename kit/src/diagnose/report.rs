@@ -185,14 +185,18 @@ impl Report<'_> {
             ours,
             theirs
         );
+        text += &format!("== {}\n", game.what);
         if let Some(m) = compare::compare(&ours, &theirs, self.problem.rule()) {
             text += &compare::context(&ours, &theirs, m.line);
         }
         text += &format!(
-            "== our trace ({} lines), `>>` where {} fires ({} lines)\n",
+            "== our trace ({} lines), `>>` where {} fires ({})\n",
             trace.lines().count(),
             rule.id,
-            marked.len()
+            match marked.len() {
+                1 => "1 line".to_string(),
+                n => format!("{n} lines"),
+            }
         );
         let shown = rules::mark_lines(trace, &marked);
         let lines: Vec<&str> = shown.lines().collect();
