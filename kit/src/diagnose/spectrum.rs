@@ -2,8 +2,10 @@
 //! rule, how many failing and passing games exercised it, and a score that
 //! is high when the failures line up with the rule (fails where it fires,
 //! passes where it does not). The formula is DStar (`*` = 2): ef² / (ep +
-//! nf), chosen over Ochiai by the planted misreadings of tests/diagnose.rs
-//! (bench/RESULTS.md, "kit diagnose").
+//! nf), which punishes a failing game where the rule does not fire (nf)
+//! hardest: a single misread rule fires in every game it makes fail.
+//! Ochiai breaks DStar's ties. (Ochiai alone was not measured against it
+//! on the planted misreadings of tests/diagnose.rs.)
 
 use std::cmp::Ordering;
 
