@@ -371,7 +371,7 @@ fn diagnose_command(o: &DiagnoseOptions, cx: &mut Context) -> Result<bool> {
         jobs: o.jobs,
     };
     let finding = diagnose::diagnose(&d, cx.out, &mut Progress::new(cx.err, cx.live))?;
-    Ok(matches!(finding, Finding::Agrees { .. } | Finding::NoCatalogue))
+    Ok(matches!(finding, Finding::Agrees { .. }))
 }
 
 fn stress_command(o: &StressOptions, cx: &mut Context) -> Result<bool> {
