@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Accuracy and cost of `kit diagnose`: the planted single-rule misreadings
-# of tests/diagnose.rs (20 of 猪国杀, 4 of Ants and 集), each diagnosed
+# of tests/diagnose.rs (21 of 猪国杀, 4 of Ants and 集), each diagnosed
 # alone (one at a time, for its CPU time: kit's and every program it ran,
 # from /proc/self/stat), with the place of the planted rule among the
 # suspects (top 1: named first). Prints the table rows of bench/RESULTS.md

@@ -176,6 +176,15 @@ const ZHUGUOSHA: &[Mutant] = &[
     },
     Mutant {
         bin: "zhuguosha",
+        rule: "kill-range",
+        about: "a rebel's 杀 reaches MP at any distance",
+        patches: &[(
+            "        let t = self.next_alive(p);\n        if t != p && self.hostile(p, t) {",
+            "        let t = self.next_alive(p);\n        let t = if self.pigs[p].role == Role::Rebel { 0 } else { t };\n        if t != p && self.hostile(p, t) {",
+        )],
+    },
+    Mutant {
+        bin: "zhuguosha",
         rule: "rebel-hostility",
         about: "a rebel duels the first pig it is hostile to, not MP",
         patches: &[("        if self.pigs[p].role == Role::Rebel {\n            return Some(0);\n        }\n", "")],
@@ -267,7 +276,7 @@ const GOAL_TOP1: f64 = 80.0;
 const GOAL_TOP3: f64 = 95.0;
 
 /// What the diagnosis reaches today on [`ZHUGUOSHA`] (bench/RESULTS.md,
-/// "kit diagnose": 60% and 80%, the goals missed), a little below, so that
+/// "kit diagnose": 62% and 81%, the goals missed), a little below, so that
 /// a change that makes it worse fails here; the goals above are printed,
 /// met or missed.
 const FLOOR_TOP1: f64 = 55.0;
