@@ -110,7 +110,9 @@ impl Source<'_> {
 pub fn answer(solver: &Cmd, input: &str) -> Result<Outcome> {
     // No memory figure needed: parallel jobs need not wait for each
     // other's spawn.
-    run::run_with(solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
+    // Its whole stderr: a trace, when it is asked for one (`kit diagnose`).
+    let limits = run::Limits { stderr: run::StderrKept::Whole, ..run::Limits::from(OUR_LIMIT) };
+    run::run_with(solver, input.as_bytes(), limits, None, run::Memory::Unmeasured)
         .map_err(|e| e.error(format!("our solver {solver}")))
 }
 

@@ -6,6 +6,7 @@
 pub mod cases;
 pub mod cli;
 pub mod compare;
+pub mod diagnose;
 pub mod error;
 pub mod gen;
 pub mod ji;

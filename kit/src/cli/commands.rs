@@ -3,8 +3,11 @@
 //! COMMAND --help`, the check of its words and the dispatch all read this
 //! one table, so none can name a command or an option the others lack.
 
-use super::options::{self, GenOptions, JudgeOptions, PackageOptions, RulesOptions, StressOptions};
+use super::options::{
+    self, DiagnoseOptions, GenOptions, JudgeOptions, PackageOptions, RulesOptions, StressOptions,
+};
 use super::words::Spec;
+use crate::diagnose::{self, Diagnose, Finding};
 use crate::error::{Error, Result};
 use crate::gen::{self, Source};
 use crate::judge::{self, Judge};
@@ -144,7 +147,7 @@ usage: kit stress PROBLEM [--profile P|all | --gen 'CMD {seed}'] [--seed S]
                           [--count N] [--jobs N] [--keep-going] [--out DIR]
                           [--time-limit MS] [--memory-limit MB]
                           [--output-limit MB] [--shrink-time S]
-                          [--solver PATH] -- CMD ARGS...
+                          [--no-diagnose] [--solver PATH] -- CMD ARGS...
 
 Generated cases (the same as `kit gen` with the same profile and seed), our
 solver and CMD on each; stops at the first case where CMD's output differs
@@ -178,13 +181,48 @@ waits, or its start-up alone is over the limit, kit says so and stops.
                      the smallest failing input found so far is reported, and
                      said to be so (0: not shrunk at all)
   --solver PATH      our solver (default: beside kit, or in $KIT_SOLVER_DIR)
+  --no-diagnose      after a wrong answer, no diagnosis (by default kit then
+                     runs `kit diagnose` with the same seed, limits and jobs:
+                     the rule of the statement CMD most likely misreads)
 
 Progress goes to stderr: in place on a terminal, else a line every 10 s.
 
 ";
 
+const DIAGNOSE_HELP: &str = "\
+usage: kit diagnose PROBLEM [--seed S] [--games N] [--jobs N] [--time-limit MS]
+                            [--memory-limit MB] [--output-limit MB]
+                            [--solver PATH] -- CMD ARGS...
+
+Names the rule of the statement that CMD most likely misreads. Plays N
+generated games (every profile in turn) with our solver, which also says
+which rules of the statement each game exercises (`kit rules PROBLEM` lists
+them), and with CMD; ranks the rules by how CMD's wrong answers line up with
+them (spectrum-based fault localization: DStar, then Ochiai); confirms the
+top suspects with targeted games (more of the profiles where each fires
+most, and the games one step smaller than the smallest failing game, which
+it shrinks as kit stress does); and prints the suspects, one a line:
+
+  suspect K: ID  fails A of B games where it applies, C of D where it does not  「sentence」
+
+(rules with equal evidence share K), then the smallest failing game with
+our trace, the lines where suspect 1 fires marked `>`. A crash, a limit or
+malformed output is no rule's: those games are set aside (no suspect if
+there is nothing else); a program that answers one game two ways is said
+to be nondeterministic, and no rule is named. Exit 0 when CMD agrees on
+every game, else 1.
+
+  --seed S           default 1
+  --games N          games of the first look (default 300)
+  --jobs N           games played at once (default 1); the same result
+  --time-limit MS    CPU time per run of CMD (default 2000)
+  --memory-limit MB  resident memory per run of CMD (default 256)
+  --output-limit MB  stdout per run of CMD (default: the problem's)
+  --solver PATH      our solver (default: beside kit, or in $KIT_SOLVER_DIR)
+";
+
 /// Every command, in the order `kit --help` lists them.
-pub const COMMANDS: [Command; 6] = [
+pub const COMMANDS: [Command; 7] = [
     Command {
         name: "gen",
         about: "Seeded inputs, with our solver's answers.",
@@ -206,6 +244,14 @@ pub const COMMANDS: [Command; 6] = [
         help: &[STRESS_HELP, VERDICTS],
         spec: &options::STRESS,
         run: |args, cx| stress_command(&StressOptions::parse(args)?, cx),
+    },
+    Command {
+        name: "diagnose",
+        about: "Plays many games with CMD and our solver and names the rule of the\n\
+                statement CMD most likely misreads, with the evidence.",
+        help: &[DIAGNOSE_HELP],
+        spec: &options::DIAGNOSE,
+        run: |args, cx| diagnose_command(&DiagnoseOptions::parse(args)?, cx),
     },
     Command {
         name: "show",
@@ -313,6 +359,21 @@ fn judge_command(o: &JudgeOptions, out: &mut dyn Write) -> Result<bool> {
     judge::judge(&j, out)
 }
 
+fn diagnose_command(o: &DiagnoseOptions, cx: &mut Context) -> Result<bool> {
+    let solver = our_solver(o.problem, o.solver.as_deref())?;
+    let d = Diagnose {
+        problem: o.problem,
+        seed: o.seed,
+        solver: &solver,
+        cmd: &o.cmd,
+        limits: o.limits,
+        games: o.games,
+        jobs: o.jobs,
+    };
+    let finding = diagnose::diagnose(&d, cx.out, &mut Progress::new(cx.err, cx.live))?;
+    Ok(matches!(finding, Finding::Agrees { .. }))
+}
+
 fn stress_command(o: &StressOptions, cx: &mut Context) -> Result<bool> {
     let solver = our_solver(o.problem, o.solver.as_deref())?;
     let s = Stress {
@@ -330,5 +391,20 @@ fn stress_command(o: &StressOptions, cx: &mut Context) -> Result<bool> {
         kit: cx.invoked_as,
         shrink: stress::Budget::time(o.shrink_time),
     };
-    stress::stress(&s, cx.out, &mut Progress::new(cx.err, cx.live))
+    let ended = stress::stress_ended(&s, cx.out, &mut Progress::new(cx.err, cx.live))?;
+    if ended.wrong_answer && !o.no_diagnose {
+        // Which rule: the diagnosis, on our profiles with the same seed.
+        cx.out.write_all(b"\n").map_err(Error::stdout)?;
+        let d = Diagnose {
+            problem: o.problem,
+            seed: o.seed,
+            solver: &solver,
+            cmd: &o.cmd,
+            limits: o.limits(),
+            games: diagnose::GAMES,
+            jobs: o.jobs,
+        };
+        diagnose::diagnose(&d, cx.out, &mut Progress::new(cx.err, cx.live))?;
+    }
+    Ok(ended.agreed)
 }

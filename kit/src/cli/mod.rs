@@ -8,7 +8,7 @@ pub mod commands;
 pub mod options;
 mod words;
 
-pub use options::{GenOptions, JudgeOptions, PackageOptions, StressOptions};
+pub use options::{DiagnoseOptions, GenOptions, JudgeOptions, PackageOptions, StressOptions};
 
 use crate::error::{Error, Result};
 use crate::problems;
@@ -220,6 +220,7 @@ mod tests {
                     "judge" => JudgeOptions::parse(&words).map(drop),
                     "stress" => StressOptions::parse(&words).map(drop),
                     "show" => options::show_options(&words).map(drop),
+                    "diagnose" => DiagnoseOptions::parse(&words).map(drop),
                     "rules" => options::RulesOptions::parse(&words).map(drop),
                     "package" => PackageOptions::parse(&words).map(drop),
                     other => panic!("a new command, {other}: read its options here"),

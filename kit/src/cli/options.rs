@@ -86,7 +86,22 @@ pub const STRESS: Spec = Spec {
         "--shrink-time",
     ],
     repeatable: &[],
-    flags: &["--keep-going"],
+    flags: &["--keep-going", "--no-diagnose"],
+    takes_cmd: true,
+};
+
+pub const DIAGNOSE: Spec = Spec {
+    valued: &[
+        "--seed",
+        "--games",
+        "--jobs",
+        "--time-limit",
+        "--memory-limit",
+        "--output-limit",
+        "--solver",
+    ],
+    repeatable: &[],
+    flags: &[],
     takes_cmd: true,
 };
 
@@ -264,6 +279,8 @@ pub struct StressOptions {
     pub generator: Option<String>,
     /// `--shrink-time S` of wall time to shrink each failing case.
     pub shrink_time: Duration,
+    /// `--no-diagnose`: no diagnosis after a wrong answer.
+    pub no_diagnose: bool,
     /// The program stressed.
     pub cmd: Cmd,
 }
@@ -284,7 +301,7 @@ impl StressOptions {
         let (mut profile_name, mut seed, mut count, mut jobs) = (None, 1, 1000, 1);
         let (mut out, mut solver, mut generator) = (None, None, None);
         let mut limits = LimitWords::new();
-        let mut keep_going = false;
+        let (mut keep_going, mut no_diagnose) = (false, false);
         let mut shrink_time = stress::SHRINK_TIME;
         let parsed = parse_with_program(args, &STRESS, |word| {
             if limits.take(&word)? {
@@ -302,6 +319,7 @@ impl StressOptions {
                     shrink_time = Duration::from_secs(words::number("--shrink-time", v)?)
                 }
                 Word::Flag("--keep-going") => keep_going = true,
+                Word::Flag("--no-diagnose") => no_diagnose = true,
                 Word::Extra(w) => return Err(unexpected(w)),
                 other => return Err(words::unhandled(other)),
             }
@@ -341,6 +359,60 @@ impl StressOptions {
             keep_going,
             generator,
             shrink_time,
+            no_diagnose,
+            cmd: parsed.cmd,
+        })
+    }
+}
+
+/// `kit diagnose`'s options.
+pub struct DiagnoseOptions {
+    pub problem: &'static dyn Problem,
+    /// `--seed S`, default 1.
+    pub seed: u64,
+    /// `--games N` of the first look, default [`crate::diagnose::GAMES`].
+    pub games: u64,
+    /// `--jobs N` games at once, default 1.
+    pub jobs: usize,
+    /// The limits of each run of the program (`--time-limit`,
+    /// `--memory-limit`, `--output-limit`).
+    pub limits: Limits,
+    /// `--solver PATH`: our solver, else beside kit ([`crate::solver::locate`]).
+    pub solver: Option<PathBuf>,
+    /// The program diagnosed.
+    pub cmd: Cmd,
+}
+
+impl DiagnoseOptions {
+    /// # Errors
+    /// A usage error naming the word refused.
+    pub fn parse(args: &[OsString]) -> Result<DiagnoseOptions> {
+        let (mut seed, mut games, mut jobs, mut solver) = (1, crate::diagnose::GAMES, 1, None);
+        let mut limits = LimitWords::new();
+        let parsed = parse_with_program(args, &DIAGNOSE, |word| {
+            if limits.take(&word)? {
+                return Ok(());
+            }
+            match word {
+                Word::Value("--seed", v) => seed = words::number("--seed", v)?,
+                Word::Value("--games", v) => games = positive("--games", v, "")?,
+                Word::Value("--jobs", v) => jobs = positive("--jobs", v, "")?,
+                Word::Value("--solver", v) => solver = Some(PathBuf::from(v)),
+                Word::Extra(w) => return Err(unexpected(w)),
+                other => return Err(words::unhandled(other)),
+            }
+            Ok(())
+        })?;
+        if jobs > stress::MAX_JOBS as u64 {
+            return Err(Error::usage(format!("--jobs must be at most {}", stress::MAX_JOBS)));
+        }
+        Ok(DiagnoseOptions {
+            problem: parsed.problem,
+            seed,
+            games,
+            jobs: jobs as usize,
+            limits: limits.limits(parsed.problem),
+            solver,
             cmd: parsed.cmd,
         })
     }

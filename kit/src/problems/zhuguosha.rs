@@ -22,6 +22,7 @@ const DUEL: [u32; 8] = [1, 5, 1, 6, 0, 0, 1, 0];
 const AOE: [u32; 8] = [2, 4, 4, 1, 8, 8, 2, 1];
 const CROSSBOW: [u32; 8] = [1, 6, 1, 1, 1, 1, 0, 3];
 const CLASSIC: [u32; 8] = [4, 8, 6, 2, 2, 2, 2, 1];
+const PENALTY: [u32; 8] = [1, 6, 1, 0, 0, 2, 0, 0];
 const MIXES: [[u32; 8]; 8] = [UNIFORM, BASIC, NO_WUXIE, WUXIE, DUEL, AOE, CROSSBOW, CLASSIC];
 
 /// The profiles, one variant each: every generator step matches on them,
@@ -38,6 +39,7 @@ enum Deal {
     TinyDeck,
     SingleKind,
     MpKillsLoyal,
+    MpPenalty,
 }
 
 const PROFILES: &[Profile] = &[
@@ -90,6 +92,12 @@ const PROFILES: &[Profile] = &[
         name: "mp_kills_loyal",
         generate: |rng| generate(Deal::MpKillsLoyal, rng).render(),
         about: "loyal pigs with 南猪入侵/万箭齐发 look like 类反猪 to MP, who holds 决斗/杀",
+    },
+    Profile {
+        name: "mp_penalty",
+        generate: |rng| generate(Deal::MpPenalty, rng).render(),
+        about: "MP armed with 猪哥连弩 and 杀 kills loyal pigs that hurt it with 万箭齐发: \
+                the penalty, and MP's turns after it",
     },
 ];
 
@@ -220,6 +228,10 @@ fn generate(profile: Deal, rng: &mut Rng) -> Game {
             let n = usize_in(rng, 3, 10);
             (n, usize_in(rng, 1, 2), usize_in(rng, 10, 300), AOE, DUEL)
         }
+        Deal::MpPenalty => {
+            let n = usize_in(rng, 5, 8);
+            (n, usize_in(rng, 2, 3), usize_in(rng, 20, 300), PENALTY, PENALTY)
+        }
         Deal::Random => {
             let n = usize_in(rng, 2, 10);
             let deck_mix = any_mix(rng);
@@ -256,6 +268,22 @@ fn generate(profile: Deal, rng: &mut Rng) -> Game {
                 let aoe = |rng: &mut Rng| *rng.pick(&['N', 'W']);
                 *h = [aoe(rng), aoe(rng), *rng.pick(&['P', 'F', 'N']), 'P'];
                 rng.shuffle(h);
+            }
+        }
+        Deal::MpPenalty => {
+            // Loyal pigs sit next to MP and hurt it with 万箭齐发 before
+            // they reveal themselves; MP, armed, answers with 杀 sprees.
+            let rebels = roles.iter().filter(|r| **r == "FP").count();
+            for (i, role) in roles.iter_mut().enumerate().skip(1) {
+                *role = if i >= n - rebels { "FP" } else { "ZP" };
+            }
+            hands[0] = ['Z', 'K', 'K', *rng.pick(&['K', 'P'])];
+            for h in hands.iter_mut().take(n - rebels).skip(1) {
+                *h = ['W', *rng.pick(&['P', 'K']), *rng.pick(&['P', 'D']), 'P'];
+                rng.shuffle(h);
+            }
+            for h in hands.iter_mut().skip(n - rebels) {
+                *h = ['D', 'D', *rng.pick(&['D', 'P']), 'P'];
             }
         }
         Deal::Random

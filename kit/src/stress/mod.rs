@@ -126,7 +126,26 @@ impl Stress<'_> {
 /// Each case costs one run of ours and one of theirs; a failure adds the
 /// shrinker's runs, at most its budget.
 pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<bool> {
+    Ok(stress_ended(s, out, progress)?.agreed)
+}
+
+/// How a stress run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// The program agreed on every case.
+    pub agreed: bool,
+    /// Some failure was a wrong answer (not a crash or a limit): a
+    /// misread rule may be the cause.
+    pub wrong_answer: bool,
+}
+
+/// [`stress`], saying how it ended.
+///
+/// # Errors
+/// As [`stress`]'s.
+pub fn stress_ended(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Result<Ended> {
     let (trial, report) = (s.trial(), s.report());
+    let mut wrong_answer = false;
     start_up::check(&trial, &s.cases(s.profiles[0]))?;
     let (mut failed, mut failed_profiles) = (0u64, 0usize);
     for profile in &s.profiles {
@@ -153,13 +172,15 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
             let shrunk = s.shrink(first, progress)?;
             let saved = s.save(profile, &shrunk)?;
             report.failure(profile, &shrunk, &saved, found_after, out)?;
-            return Ok(false);
+            let wrong_answer = shrunk.best.kind == Kind::Differs;
+            return Ok(Ended { agreed: false, wrong_answer });
         }
         let mut kinds: Vec<(Kind, usize)> = Vec::new();
         for failure in std::iter::once(first).chain(failures) {
             let shrunk = s.shrink(failure, progress)?;
             let saved = s.save(profile, &shrunk)?;
             let kind = shrunk.best.kind;
+            wrong_answer |= kind == Kind::Differs;
             match kinds.iter_mut().find(|(k, _)| *k == kind) {
                 Some((_, n)) => *n += 1,
                 None => kinds.push((kind, 1)),
@@ -171,10 +192,10 @@ pub fn stress(s: &Stress, out: &mut dyn Write, progress: &mut Progress) -> Resul
         failed_profiles += 1;
     }
     if failed == 0 {
-        return Ok(true);
+        return Ok(Ended { agreed: true, wrong_answer });
     }
     report.all_failures(failed, failed_profiles, s.profiles.len(), out)?;
-    Ok(false)
+    Ok(Ended { agreed: false, wrong_answer })
 }
 
 #[cfg(all(test, unix))]
