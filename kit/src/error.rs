@@ -23,9 +23,12 @@ pub enum Error {
     /// A file or folder could not be written, created or replaced (the
     /// `action`): `cannot write PATH: why`.
     Write { action: &'static str, path: String, source: io::Error },
-    /// A program could not be started or talked to: `cannot start
-    /// PROGRAM: why`.
+    /// A program could not be started: `cannot start PROGRAM: why`.
     Start { program: String, source: io::Error },
+    /// A program started, and kit lost track of it after (a wait or a
+    /// poll of kit's failed): `lost track of PROGRAM after its start:
+    /// why`.
+    Lost { program: String, source: io::Error },
     /// A program ran and failed in a way that stops the command (our
     /// solver refused a case, a generator failed): the message names the
     /// program and the case.
@@ -75,9 +78,14 @@ impl Error {
         }
     }
 
-    /// `program` could not be started (or fed, or read).
+    /// `program` could not be started.
     pub fn start(program: impl fmt::Display, source: io::Error) -> Error {
         Error::Start { program: program.to_string(), source }
+    }
+
+    /// kit lost track of `program` after its start.
+    pub fn lost(program: impl fmt::Display, source: io::Error) -> Error {
+        Error::Lost { program: program.to_string(), source }
     }
 
     /// A program's run that stops the command, with this message.
@@ -114,6 +122,9 @@ impl fmt::Display for Error {
             Error::Read { path, source } => write!(f, "cannot read {path}: {source}"),
             Error::Write { action, path, source } => write!(f, "cannot {action} {path}: {source}"),
             Error::Start { program, source } => write!(f, "cannot start {program}: {source}"),
+            Error::Lost { program, source } => {
+                write!(f, "lost track of {program} after its start: {source}")
+            }
             Error::ClosedPipe => f.write_str("(stdout closed)"),
         }
     }
@@ -124,7 +135,8 @@ impl std::error::Error for Error {
         match self {
             Error::Read { source, .. }
             | Error::Write { source, .. }
-            | Error::Start { source, .. } => Some(source),
+            | Error::Start { source, .. }
+            | Error::Lost { source, .. } => Some(source),
             _ => None,
         }
     }
@@ -148,6 +160,8 @@ mod tests {
         assert!(created.starts_with("cannot create out: "), "{created}");
         let started = Error::start("`sol`", denied()).to_string();
         assert!(started.starts_with("cannot start `sol`: "), "{started}");
+        let lost = Error::lost("`sol`", denied()).to_string();
+        assert!(lost.starts_with("lost track of `sol` after its start: "), "{lost}");
         assert_eq!(Error::usage("which problem?").to_string(), "which problem?");
     }
 }

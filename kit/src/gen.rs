@@ -111,7 +111,7 @@ pub fn answer(solver: &Cmd, input: &str) -> Result<Outcome> {
     // No memory figure needed: parallel jobs need not wait for each
     // other's spawn.
     run::run_with(solver, input.as_bytes(), OUR_LIMIT, None, run::Memory::Unmeasured)
-        .map_err(|e| Error::start(format!("our solver {solver}"), e))
+        .map_err(|e| e.error(format!("our solver {solver}")))
 }
 
 /// A user's generator (`kit stress --gen 'CMD {seed}'`): the shell runs
@@ -147,7 +147,7 @@ impl Command<'_> {
             let line = self.line(index, attempt);
             let sh = Cmd::new("sh").arg("-c").arg(&line);
             let made = run::run_with(&sh, b"", OUR_LIMIT, None, run::Memory::Unmeasured)
-                .map_err(|e| Error::start("sh for --gen", e))?;
+                .map_err(|e| e.error("sh for --gen"))?;
             if !made.success() {
                 return Err(Error::run(format!(
                     "your generator failed on case {index} ({}: {}): {line}",

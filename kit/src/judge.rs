@@ -319,8 +319,8 @@ fn run_case<'c>(j: &Judge, judged: &'c Judged) -> Result<Record<'c>> {
     let case = &judged.case;
     let input = std::fs::read(&case.input).map_err(|e| Error::read(case.name(), e))?;
     let expected = cases::read_text(&judged.expected)?;
-    let run = run::run(j.cmd, &input, j.limits, None)
-        .map_err(|e| Error::start(format!("`{}`", j.cmd), e))?;
+    let run =
+        run::run(j.cmd, &input, j.limits, None).map_err(|e| e.error(format!("`{}`", j.cmd)))?;
     let verdict = verdict(&expected, &run, j.rule, &j.limits);
     Ok(Record { judged, run, verdict })
 }

@@ -168,7 +168,7 @@ impl Data {
     fn add(&self, case: &Path, input: &[u8]) -> Result<bool> {
         let solver = PathBuf::from(&self.strict.program);
         let run = run::run_with(&self.strict, input, self.limits, None, Memory::Unmeasured)
-            .map_err(|e| Error::start(format!("our solver {}", solver.display()), e))?;
+            .map_err(|e| e.error(format!("our solver {}", solver.display())))?;
         match run.status {
             Status::Exited(0) => {
                 put(&case.with_extension("in"), input)?;

@@ -94,7 +94,7 @@ fn limits() -> run::Limits {
 /// of a signal or a limit.
 pub fn run(solver: &Path, args: &[&str], input: &[u8]) -> Result<Run> {
     let outcome = run::run(&solver_cmd(solver, args), input, limits(), None)
-        .map_err(|e| Error::start(solver.display(), e))?;
+        .map_err(|e| e.error(solver.display()))?;
     let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
     finished(solver, outcome, stdout)
 }
@@ -111,7 +111,7 @@ pub fn run_streamed(
     sink: &mut dyn FnMut(&[u8]),
 ) -> Result<Run> {
     let outcome = run::run_streamed(&solver_cmd(solver, args), input, limits(), sink)
-        .map_err(|e| Error::start(solver.display(), e))?;
+        .map_err(|e| e.error(solver.display()))?;
     finished(solver, outcome, String::new())
 }
 

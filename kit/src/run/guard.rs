@@ -33,7 +33,7 @@ pub fn prepare(command: &mut Command) {
     // async-signal-safe calls may be made: prctl and getppid, no
     // allocation (an error is made from a raw code).
     unsafe {
-        command.pre_exec(move || super::sys::die_with_parent(kit));
+        command.pre_exec(move || super::sys::die_with_parent(kit, super::sys::SIGKILL));
     }
 }
 

@@ -1,12 +1,17 @@
 //! Running one program on one input as a judge does: stdin fed from
 //! memory, stdout and stderr captured, and everything the program starts
 //! held to a CPU time limit, a memory limit and an output limit while it
-//! runs. The rooms: [`supervise`] (the poll loop that watches one run),
-//! [`cgroup`] (a control group per run: the kernel's own accounting),
-//! [`tree`] (the program's descendants read from `/proc`, where no group
-//! can be made), [`guard`] (nothing outlives kit), [`signals`] (kit
-//! stopped by a signal), [`sys`] (the system calls, declared by hand: kit
-//! is std only). docs/kit.md says what each way of measuring sees.
+//! runs. The rooms, from the bottom: [`terms`] (the run's vocabulary: its
+//! limits, how it ended, the caps and intervals), [`sys`] (the system
+//! calls, declared by hand: kit is std only), [`tree`] (the program's
+//! descendants read from `/proc`, where no group can be made),
+//! [`delegate`] and [`scope`] (which cgroup v2 group kit may use, and a
+//! scope asked of systemd where only that gives one), [`cgroup`] (a
+//! control group per run: the kernel's own accounting), [`guard`] and
+//! [`signals`] (nothing outlives kit), [`spawn`] (starting the program),
+//! [`meter`] (a run's figures, from its group or its tree, and its stop),
+//! [`supervise`] (the poll loop that watches one run). docs/kit.md says
+//! what each way of measuring sees. kit builds on Unix-like systems only.
 //!
 //! **Time** is CPU time (user + system) of everything the program started:
 //! its group's accounted CPU, or, without a group, its live descendants'
@@ -97,62 +102,6 @@ pub fn shell_quote(word: &OsStr) -> String {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Exited(i32),
-    /// Killed by this signal (not by us).
-    Signaled(i32),
-    /// Killed by us: its CPU time went over the time limit.
-    CpuLimit,
-    /// Killed by us: past [`idle_limit`] of wall time while using (almost)
-    /// no CPU (a program that sleeps or waits for input that never comes).
-    IdleLimit,
-    /// Killed by us: the resident memory of its tree went over the limit.
-    MemoryLimit,
-    /// Killed by us: its stdout went over the output limit.
-    OutputLimit,
-}
-
-/// The wall-clock backstop of a CPU time limit: 2 x the limit + 1 s.
-pub fn idle_limit(limit: Duration) -> Duration {
-    limit * 2 + Duration::from_secs(1)
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Status::Exited(c) => write!(f, "exit code {c}"),
-            Status::Signaled(s) => match signal_name(s) {
-                Some(name) => write!(f, "signal {s} ({name})"),
-                None => write!(f, "signal {s}"),
-            },
-            Status::CpuLimit => f.write_str("killed at the CPU time limit"),
-            Status::IdleLimit => f.write_str("killed at the idleness limit"),
-            Status::MemoryLimit => f.write_str("killed at the memory limit"),
-            Status::OutputLimit => f.write_str("killed at the output limit"),
-        }
-    }
-}
-
-fn signal_name(sig: i32) -> Option<&'static str> {
-    Some(match sig {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        4 => "SIGILL",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        13 => "SIGPIPE",
-        15 => "SIGTERM",
-        24 => "SIGXCPU",
-        25 => "SIGXFSZ",
-        _ => return None,
-    })
-}
-
 /// What one run produced.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -214,98 +163,101 @@ impl Outcome {
     }
 }
 
+#[cfg(not(unix))]
+compile_error!("kit runs programs as a Unix judge does: it builds on Unix-like systems only");
+
 mod cgroup;
-#[cfg(unix)]
+mod delegate;
 mod guard;
-#[cfg(unix)]
+mod meter;
+mod scope;
 mod signals;
+mod spawn;
 mod supervise;
-#[cfg(unix)]
 mod sys;
+mod terms;
 mod tree;
 
-pub use cgroup::{Accounting, TASK_LIMIT};
-pub use supervise::{CHECK_EVERY, HARD_STOP, IDLE_CPU, IDLE_WINDOW, OUTPUT_CAP};
-pub use supervise::{STDERR_HEAD, STDERR_TAIL};
+pub use cgroup::Accounting;
+pub use scope::run_in_a_scope;
+pub use terms::{idle_limit, Limits, Status, StderrKept};
+pub use terms::{CHECK_EVERY, HARD_STOP, IDLE_CPU, IDLE_WINDOW, OUTPUT_CAP, TASK_LIMIT};
+pub use terms::{STDERR_HEAD, STDERR_TAIL};
 
-use supervise::{ExitSeen, Meter, Supervised};
+use cgroup::Group;
 
-/// What the system reports of a reaped process.
-#[cfg(unix)]
-use sys::Usage;
-#[cfg(not(unix))]
-#[derive(Clone, Copy, Debug)]
-struct Usage {
-    peak_kib: u64,
-    cpu: Duration,
+/// The errno of a system call the kernel does not have.
+const ENOSYS: i32 = 38;
+use meter::Meter;
+use supervise::{ExitSeen, Supervised, Supervision};
+use terms::Sink;
+
+/// Why a run gave no outcome: the program never started, or kit lost
+/// track of it after its start.
+#[derive(Debug)]
+pub enum RunError {
+    /// It could not be started: not found (with a hint when `./PROGRAM`
+    /// would have been), not executable, `cwd` missing, or its pipes or
+    /// process group not set up. Nothing ran.
+    Start(io::Error),
+    /// It started, and a `poll` or a `wait4` of kit's failed after: what
+    /// it started was killed, as far as kit could.
+    Lost(io::Error),
 }
 
-/// The limits one run is held to while it runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// CPU time of the process tree; the idleness limit follows from it.
-    pub time: Duration,
-    /// The tree's resident memory, in KiB; `None`: not watched.
-    pub memory_kib: Option<u64>,
-    /// Bytes of stdout; `None`: no limit (then at most [`OUTPUT_CAP`] is
-    /// kept).
-    pub output_bytes: Option<u64>,
-    /// Wall time, a backstop tighter than [`idle_limit`] for a check that
-    /// must end soon whatever the machine's load: past it a program still
-    /// running is stopped as at the idleness limit. `None`: none.
-    pub wall: Option<Duration>,
-    /// What of stderr is kept.
-    pub stderr: StderrKept,
+impl RunError {
+    /// kit's error for this failure of `program`'s run.
+    pub fn error(self, program: impl fmt::Display) -> crate::error::Error {
+        match self {
+            RunError::Start(e) => crate::error::Error::start(program, e),
+            RunError::Lost(e) => crate::error::Error::lost(program, e),
+        }
+    }
 }
 
-/// What of a program's stderr a run keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StderrKept {
-    /// Its first [`STDERR_HEAD`] and last [`STDERR_TAIL`] bytes, the cut
-    /// said: a program's messages, for reports, whatever it writes.
-    HeadAndTail,
-    /// All of it, as far as [`OUTPUT_CAP`]: our solvers' traces, which
-    /// `kit show` replays.
-    Whole,
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Start(e) => write!(f, "cannot start: {e}"),
+            RunError::Lost(e) => write!(f, "lost track of it after its start: {e}"),
+        }
+    }
 }
 
-/// A time limit alone.
-impl From<Duration> for Limits {
-    fn from(time: Duration) -> Limits {
-        Limits {
-            time,
-            memory_kib: None,
-            output_bytes: None,
-            wall: None,
-            stderr: StderrKept::HeadAndTail,
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Start(e) | RunError::Lost(e) => Some(e),
         }
     }
 }
 
 /// Runs `cmd` on `stdin` in `cwd` (the current directory if `None`) and
 /// kills it at the first of its `limits` it goes over (a time limit alone
-/// converts: `run(cmd, input, Duration::from_secs(2), None)`). An error
-/// only when it cannot start.
+/// converts: `run(cmd, input, Duration::from_secs(2), None)`).
 ///
 /// # Errors
-/// The `io::Error` of starting it: the program not found (with a hint
-/// when `./PROGRAM` would have been), not executable, `cwd` missing, or
-/// its pipes or process group not set up. Everything after the start
-/// (a crash, a limit, an unreadable pipe) is in the [`Outcome`].
+/// [`RunError::Start`] when it cannot start (not found, with a hint when
+/// `./PROGRAM` would have been; not executable; `cwd` missing; its pipes
+/// or process group not set up); [`RunError::Lost`] when kit lost track
+/// of it after its start (a `poll` or `wait4` that failed). Everything the
+/// program itself does (a crash, a limit, an unreadable pipe) is in the
+/// [`Outcome`].
 pub fn run(
     cmd: &Cmd,
     stdin: &[u8],
     limits: impl Into<Limits>,
     cwd: Option<&Path>,
-) -> io::Result<Outcome> {
+) -> Result<Outcome, RunError> {
     run_with(cmd, stdin, limits, cwd, Memory::Measured)
 }
 
 /// Whether a run reports the peak memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Memory {
-    /// Exact or bounded ([`Peak`]); spawns are then serialised (see
-    /// `spawn`), which costs parallel runs their speed.
+    /// Exact or bounded ([`Peak`]); without a control group, spawns are
+    /// then serialised (see `spawn`), which costs parallel runs their
+    /// speed.
     Measured,
     /// `peak` is `None` (but at a memory limit); runs in other threads
     /// proceed at once.
@@ -315,15 +267,16 @@ pub enum Memory {
 /// [`run`], with or without the peak memory.
 ///
 /// # Errors
-/// As [`run`]: only when the program cannot be started.
+/// As [`run`].
 pub fn run_with(
     cmd: &Cmd,
     stdin: &[u8],
     limits: impl Into<Limits>,
     cwd: Option<&Path>,
     memory: Memory,
-) -> io::Result<Outcome> {
-    run_seen(cmd, stdin, limits.into(), cwd, memory, ExitSeen::Pidfd, None)
+) -> Result<Outcome, RunError> {
+    let limits = limits.into();
+    Run { cmd, stdin, limits, cwd, memory, seen: ExitSeen::Pidfd, sink: None }.go()
 }
 
 /// [`run`], handing stdout to `sink` chunk by chunk as the program prints
@@ -332,109 +285,144 @@ pub fn run_with(
 /// reads a 445 MB `ants_battle --explain` so).
 ///
 /// # Errors
-/// As [`run`]: only when the program cannot be started.
+/// As [`run`].
 pub fn run_streamed(
     cmd: &Cmd,
     stdin: &[u8],
     limits: impl Into<Limits>,
     sink: &mut dyn FnMut(&[u8]),
-) -> io::Result<Outcome> {
-    run_seen(cmd, stdin, limits.into(), None, Memory::Measured, ExitSeen::Pidfd, Some(sink))
+) -> Result<Outcome, RunError> {
+    let limits = limits.into();
+    let memory = Memory::Measured;
+    Run { cmd, stdin, limits, cwd: None, memory, seen: ExitSeen::Pidfd, sink: Some(sink) }.go()
 }
 
-/// Where stdout goes when it is not kept ([`run_streamed`]).
-type Sink<'a> = &'a mut dyn FnMut(&[u8]);
-
-fn run_seen(
-    cmd: &Cmd,
-    stdin: &[u8],
+/// One run, as asked.
+struct Run<'a, 's> {
+    cmd: &'a Cmd,
+    stdin: &'a [u8],
     limits: Limits,
-    cwd: Option<&Path>,
+    cwd: Option<&'a Path>,
     memory: Memory,
     seen: ExitSeen,
-    sink: Option<Sink>,
-) -> io::Result<Outcome> {
+    sink: Option<Sink<'s>>,
+}
+
+impl Run<'_, '_> {
+    fn go(self) -> Result<Outcome, RunError> {
+        let Run { cmd, stdin, limits, cwd, memory, seen, sink } = self;
+        // Without a group, the run's mark, by which an orphan kit adopts is
+        // known as its own.
+        let mark = next_mark();
+        let group = cgroup::take(limits.memory_kib);
+        let started = match group.as_ref().and_then(Group::birthplace) {
+            // Born in its group: no write moves it there, and no
+            // parent-death signal is needed (the keeper empties the group
+            // should kit die).
+            Some(dir) => {
+                let program = spawn::Program { program: &cmd.program, args: &cmd.args, cwd };
+                let start = Instant::now();
+                match spawn::into_group(&program, dir) {
+                    // No clone3 (Linux before 5.7): joined by a write.
+                    Err(e) if e.raw_os_error() == Some(ENOSYS) => {
+                        cgroup::refuse_births();
+                        start_command(cmd, cwd, memory, group.as_ref(), &mark)
+                    }
+                    started => started.map(|s| (s, None, start)),
+                }
+            }
+            None => start_command(cmd, cwd, memory, group.as_ref(), &mark),
+        };
+        let (child, floor, start) = match started {
+            Ok(s) => s,
+            Err(e) => {
+                if let Some(g) = group {
+                    cgroup::give(g);
+                }
+                return Err(RunError::Start(hint(cmd, e)));
+            }
+        };
+        // Said once the first program has started (a program that cannot
+        // start ran nothing to measure).
+        say_accounting();
+        // Dropped after the run, when the group is dead and reaped. A run
+        // in a control group needs no word to the keeper (each a line it
+        // reads byte by byte): the keeper empties kit's groups should kit
+        // die.
+        let _registered = (
+            signals::Running::register(child.pid),
+            group.is_none().then(|| guard::Kept::new(child.pid)),
+        );
+        let meter = Meter::new(group, child.pid, &mark);
+        let watched = Supervision { child, stdin, start, limits, seen, sink, meter };
+        let Supervised {
+            status,
+            cpu,
+            leader_peak_kib,
+            tree_peak_kib,
+            group_peak_kib,
+            wall,
+            stdout,
+            stderr,
+        } = supervise::supervise(watched).map_err(RunError::Lost)?;
+        // A figure above our own size at the spawn is the program's (and a
+        // tree never read has none).
+        let exact = |k: &u64| *k > floor.unwrap_or(0);
+        let measured = [leader_peak_kib.filter(exact), Some(tree_peak_kib).filter(exact)];
+        let peak = match (memory, group_peak_kib, measured.into_iter().flatten().max()) {
+            (_, Some(k), _) if status == Status::MemoryLimit => Some(Peak::Exact(k)),
+            (_, _, Some(k)) if status == Status::MemoryLimit => Some(Peak::Exact(k)),
+            (Memory::Unmeasured, _, _) => None,
+            (Memory::Measured, Some(k), _) => Some(Peak::Exact(k)),
+            (Memory::Measured, None, Some(k)) => Some(Peak::Exact(k)),
+            (Memory::Measured, None, None) => floor.map(Peak::AtMost),
+        };
+        Ok(Outcome { stdout, stderr, status, cpu, wall, peak })
+    }
+}
+
+/// Starts `cmd` by std's `Command`, in a process group of its own that
+/// dies with kit, moved into `group` if any (by writes to its
+/// `cgroup.procs` between the fork and the exec), else marked with
+/// `mark`; returns it, the floor of its peak memory (see `spawn`) and its
+/// start time.
+fn start_command(
+    cmd: &Cmd,
+    cwd: Option<&Path>,
+    memory: Memory,
+    group: Option<&Group>,
+    mark: &str,
+) -> io::Result<(spawn::Started, Option<u64>, Instant)> {
+    use std::os::unix::process::CommandExt;
     let mut command = Command::new(&cmd.program);
-    command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command.args(&cmd.args).stdin(Stdio::piped()).stdout(Stdio::piped());
+    command.stderr(Stdio::piped());
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
-    let group = cgroup::take(limits.memory_kib);
-    // Without a group, the run's mark, by which an orphan kit adopts is
-    // known as its own.
-    let mark = next_mark();
     if group.is_none() {
-        command.env(tree::MARK, &mark);
+        command.env(tree::MARK, mark);
     }
-    #[cfg(unix)]
-    {
-        // A group of its own, killed as one (its children too).
-        use std::os::unix::process::CommandExt;
-        command.process_group(0);
-        guard::prepare(&mut command);
-        if let Some(g) = &group {
-            let fds = g.attach_fds();
-            // SAFETY: between fork and exec: write(2) on descriptors we
-            // hold open, no allocation (`fds` was made before the fork).
-            unsafe {
-                command.pre_exec(move || sys::join_groups(&fds));
-            }
+    // A process group of its own, killed as one (its children too).
+    command.process_group(0);
+    guard::prepare(&mut command);
+    if let Some(g) = group {
+        let fds = g.attach_fds();
+        // SAFETY: between fork and exec: write(2) on descriptors we
+        // hold open, no allocation (`fds` was made before the fork).
+        unsafe {
+            command.pre_exec(move || sys::join_groups(&fds));
         }
     }
     // With a group, the peak is the group's: no floor to read.
-    let spawned = match (memory, &group) {
-        (Memory::Measured, None) => spawn(&mut command),
+    let (child, floor, start) = match (memory, group) {
+        (Memory::Measured, None) => spawn(&mut command)?,
         _ => {
             let start = Instant::now();
-            command.spawn().map(|child| (child, None, start))
+            (command.spawn()?, None, start)
         }
     };
-    let (mut child, floor, start) = match spawned {
-        Ok(s) => s,
-        Err(e) => {
-            if let Some(g) = group {
-                cgroup::give(g);
-            }
-            return Err(hint(cmd, e));
-        }
-    };
-    // Said once the first program has started (a program that cannot
-    // start ran nothing to measure).
-    say_accounting();
-    // Dropped after the run, when the group is dead and reaped. A run in a
-    // control group needs no word to the keeper (each a line it reads
-    // byte by byte): the keeper empties kit's groups should kit die.
-    #[cfg(unix)]
-    let _registered = (
-        signals::Running::register(child.id()),
-        group.is_none().then(|| guard::Kept::new(child.id())),
-    );
-    let Supervised {
-        status,
-        cpu,
-        leader_peak_kib,
-        tree_peak_kib,
-        group_peak_kib,
-        wall,
-        stdout,
-        stderr,
-    } = {
-        let meter = Meter::new(group, child.id(), &mark);
-        supervise::supervise(&mut child, stdin, start, limits, seen, sink, meter)?
-    };
-    // A figure above our own size at the spawn is the program's (and a
-    // tree never read has none).
-    let exact = |k: &u64| *k > floor.unwrap_or(0);
-    let measured = [leader_peak_kib.filter(exact), Some(tree_peak_kib).filter(exact)];
-    let peak = match (memory, group_peak_kib, measured.into_iter().flatten().max()) {
-        (_, Some(k), _) if status == Status::MemoryLimit => Some(Peak::Exact(k)),
-        (_, _, Some(k)) if status == Status::MemoryLimit => Some(Peak::Exact(k)),
-        (Memory::Unmeasured, _, _) => None,
-        (Memory::Measured, Some(k), _) => Some(Peak::Exact(k)),
-        (Memory::Measured, None, Some(k)) => Some(Peak::Exact(k)),
-        (Memory::Measured, None, None) => floor.map(Peak::AtMost),
-    };
-    Ok(Outcome { stdout, stderr, status, cpu, wall, peak })
+    Ok((spawn::Started::from(child), floor, start))
 }
 
 /// `PID.N`: kit's pid and the run's number, unique on the machine while
@@ -450,7 +438,7 @@ fn next_mark() -> String {
 fn say_accounting() {
     use std::sync::OnceLock;
     static SAID: OnceLock<()> = OnceLock::new();
-    SAID.get_or_init(|| eprintln!("{}", accounting().note()));
+    SAID.get_or_init(|| eprintln!("{}", cgroup::said()));
 }
 
 /// How this kit measures its runs (chosen at the first call).
@@ -512,11 +500,10 @@ fn own_peak_kib() -> Option<u64> {
 /// or SIGINT, then dies of that signal as it would have. Call once, from
 /// `main`.
 pub fn stop_children_on_signals() {
-    #[cfg(unix)]
     signals::install();
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -711,16 +698,10 @@ mod tests {
         let polled = |cmd: &Cmd, stdin: &str, limit_ms: u64| {
             let limit = Duration::from_millis(limit_ms);
             let limits = Limits::from(limit);
-            run_seen(
-                cmd,
-                stdin.as_bytes(),
-                limits,
-                None,
-                Memory::Unmeasured,
-                ExitSeen::Polled,
-                None,
-            )
-            .expect("sh starts")
+            let stdin = stdin.as_bytes();
+            let memory = Memory::Unmeasured;
+            let seen = ExitSeen::Polled;
+            Run { cmd, stdin, limits, cwd: None, memory, seen, sink: None }.go().expect("sh starts")
         };
         let o = polled(&sh("read x; echo \"got $x\"; echo oops >&2; exit 3"), "42\n", 5000);
         assert_eq!((o.stdout.as_slice(), o.stderr.as_slice()), (&b"got 42\n"[..], &b"oops\n"[..]));

@@ -3,12 +3,15 @@
 //! where it has a call to ask (`sysconf`), else gated by the targets whose
 //! headers give that value.
 
+use std::ffi::CStr;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::raw::{c_int, c_long, c_short};
+use std::os::raw::{c_char, c_int, c_long, c_short};
 use std::process::ExitStatus;
 use std::time::Duration;
+
+use super::terms::Usage;
 
 extern "C" {
     fn wait4(pid: c_int, status: *mut c_int, options: c_int, rusage: *mut Rusage) -> c_int;
@@ -19,6 +22,7 @@ extern "C" {
     fn fcntl(fd: c_int, cmd: c_int, ...) -> c_int;
     fn getppid() -> c_int;
     fn write(fd: c_int, buf: *const u8, count: usize) -> isize;
+    fn geteuid() -> u32;
 }
 
 pub const SIGHUP: c_int = 1;
@@ -37,16 +41,6 @@ struct Rusage {
     stime: [c_long; 2],
     maxrss: c_long,
     rest: [c_long; 13],
-}
-
-/// What the system reports of a reaped process.
-#[derive(Clone, Copy, Debug)]
-pub struct Usage {
-    /// `ru_maxrss`: its peak resident memory (and that of the children it
-    /// waited for), in KiB.
-    pub peak_kib: u64,
-    /// User + system CPU time, its own and its waited-for children's.
-    pub cpu: Duration,
 }
 
 /// One process reaped by [`reap`].
@@ -150,6 +144,12 @@ pub fn join_groups(procs: &[c_int]) -> io::Result<()> {
     Ok(())
 }
 
+/// kit's effective user id, which the groups it may write belong to.
+pub fn euid() -> u32 {
+    // SAFETY: geteuid(2) reads our own id; it cannot fail.
+    unsafe { geteuid() }
+}
+
 // ------------------------------------------------------------ signals
 
 /// Handles `sig` by `handler` (a C function that makes only
@@ -174,20 +174,20 @@ pub fn die_of(sig: c_int) {
 
 // ------------------------------------------------------------ process control
 
-/// In a child between fork and exec (async-signal-safe, no allocation):
-/// SIGKILL when its parent, `parent`, dies, and an error if it has
-/// died already. The signal is Linux's `prctl(PR_SET_PDEATHSIG)`; elsewhere
+/// `sig` when our parent, `parent`, dies, and an error if it has died
+/// already; async-signal-safe, no allocation (for a child between fork
+/// and exec). The signal is Linux's `prctl(PR_SET_PDEATHSIG)`; elsewhere
 /// only the check.
 ///
 /// # Errors
 /// The `io::Error` of `prctl`, or `ESRCH` when `parent` is no longer our
 /// parent.
-pub fn die_with_parent(parent: u32) -> io::Result<()> {
+pub fn die_with_parent(parent: u32, sig: c_int) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         const PR_SET_PDEATHSIG: c_int = 1;
         // SAFETY: prctl(2) with integer arguments.
-        if unsafe { prctl(PR_SET_PDEATHSIG, SIGKILL as c_long, 0, 0, 0) } != 0 {
+        if unsafe { prctl(PR_SET_PDEATHSIG, sig as c_long, 0, 0, 0) } != 0 {
             return Err(io::Error::last_os_error());
         }
     }
@@ -371,15 +371,210 @@ pub fn set_nonblocking(file: &File) -> bool {
     flags >= 0 && unsafe { fcntl(fd, F_SETFL, flags | flag) } >= 0
 }
 
+// ------------------------------------------------------------ clone3
+
+#[cfg(target_os = "linux")]
+extern "C" {
+    fn syscall(number: c_long, ...) -> c_long;
+    fn pipe2(fds: *mut c_int, flags: c_int) -> c_int;
+    fn dup2(old: c_int, new: c_int) -> c_int;
+    fn close(fd: c_int) -> c_int;
+    fn setpgid(pid: c_int, pgid: c_int) -> c_int;
+    fn sigprocmask(how: c_int, set: *const u64, old: *mut u64) -> c_int;
+    fn chdir(path: *const c_char) -> c_int;
+    fn execve(path: *const c_char, argv: *const *const c_char, envp: *const *const c_char)
+        -> c_int;
+    fn read(fd: c_int, buf: *mut u8, count: usize) -> isize;
+    fn _exit(code: c_int) -> !;
+}
+
+const O_CLOEXEC: c_int = 0o2000000;
+const F_DUPFD_CLOEXEC: c_int = 1030;
+
+/// A pipe, both ends closed on exec and numbered 3 or above (so that the
+/// child's `dup2` onto 0, 1 and 2 never overwrites one of them).
+///
+/// # Errors
+/// The `io::Error` of `pipe2(2)` or `fcntl(2)`.
+#[cfg(target_os = "linux")]
+pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0 as c_int; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { pipe2(fds.as_mut_ptr(), O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    for fd in &mut fds {
+        if *fd < 3 {
+            // SAFETY: fcntl(2) and close(2) on the descriptor just made.
+            let high = unsafe { fcntl(*fd, F_DUPFD_CLOEXEC, 3 as c_int) };
+            unsafe { close(*fd) };
+            *fd = high;
+        }
+    }
+    if fds.iter().any(|&fd| fd < 0) {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: two fresh descriptors that nothing else owns.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// What a child started by [`clone_into`] does before its `exec`, all
+/// made before the clone.
+pub struct Child<'a> {
+    pub path: &'a CStr,
+    /// Null-terminated.
+    pub argv: &'a [*const c_char],
+    /// Null-terminated.
+    pub envp: &'a [*const c_char],
+    pub cwd: Option<&'a CStr>,
+    /// Its stdin, stdout and stderr.
+    pub stdio: [&'a OwnedFd; 3],
+    /// Where it writes the errno of what failed before or in its `exec`.
+    pub report: &'a OwnedFd,
+}
+
+/// `struct clone_args` of Linux (its first eleven fields, version 2).
+#[repr(C)]
+struct CloneArgs {
+    flags: u64,
+    pidfd: u64,
+    child_tid: u64,
+    parent_tid: u64,
+    exit_signal: u64,
+    stack: u64,
+    stack_size: u64,
+    tls: u64,
+    set_tid: u64,
+    set_tid_size: u64,
+    cgroup: u64,
+}
+
+/// Starts `child` as a copy of kit (fork semantics: its own memory),
+/// born in the cgroup v2 group whose folder `group` is open: `clone3(2)`
+/// with `CLONE_INTO_CGROUP` (Linux 5.7) and `CLONE_PIDFD`. Its pid and
+/// pidfd.
+///
+/// # Errors
+/// The `io::Error` of `clone3` (`ENOSYS` before Linux 5.7 or 5.3).
+#[cfg(target_os = "linux")]
+pub fn clone_into(group: &File, child: &Child) -> io::Result<(u32, Option<OwnedFd>)> {
+    use std::os::fd::FromRawFd;
+    /// The number of `clone3` on every Linux architecture.
+    const SYS_CLONE3: c_long = 435;
+    const CLONE_PIDFD: u64 = 0x1000;
+    const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
+    /// SIGCHLD on the architectures kit is built for (not Alpha, MIPS or
+    /// SPARC).
+    const SIGCHLD: u64 = 17;
+    let mut pidfd: c_int = -1;
+    let args = CloneArgs {
+        flags: CLONE_PIDFD | CLONE_INTO_CGROUP,
+        pidfd: &mut pidfd as *mut c_int as u64,
+        child_tid: 0,
+        parent_tid: 0,
+        exit_signal: SIGCHLD,
+        stack: 0,
+        stack_size: 0,
+        tls: 0,
+        set_tid: 0,
+        set_tid_size: 0,
+        cgroup: group.as_raw_fd() as u64,
+    };
+    // SAFETY: `args` is a valid clone_args of the size given; without
+    // CLONE_VM the child runs on its own copy of our memory, and makes
+    // only async-signal-safe calls before it execs or exits.
+    let pid =
+        unsafe { syscall(SYS_CLONE3, &args as *const CloneArgs, std::mem::size_of::<CloneArgs>()) };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if pid == 0 {
+        // SAFETY: in the child, see above.
+        unsafe { exec_child(child) }
+    }
+    // SAFETY: the kernel wrote a fresh pidfd, ours alone, or left -1.
+    let pidfd = (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd) });
+    Ok((pid as u32, pidfd))
+}
+
+/// The child's side of [`clone_into`]: its pipes as 0, 1 and 2, a process
+/// group of its own, SIGPIPE back to its default and no signal blocked
+/// (as std does), its folder, then `exec`; on a failure, its errno to
+/// `report` and exit 127.
+///
+/// # Safety
+/// Only in a child of [`clone_into`], before anything else.
+#[cfg(target_os = "linux")]
+unsafe fn exec_child(c: &Child) -> ! {
+    const SIGPIPE: c_int = 13;
+    const SIG_SETMASK: c_int = 2;
+    let fail = |report: c_int| -> ! {
+        let errno = io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        write(report, errno.to_ne_bytes().as_ptr(), 4);
+        _exit(127)
+    };
+    let report = c.report.as_raw_fd();
+    for (k, fd) in c.stdio.iter().enumerate() {
+        if dup2(fd.as_raw_fd(), k as c_int) < 0 {
+            fail(report);
+        }
+    }
+    setpgid(0, 0);
+    signal(SIGPIPE, SIG_DFL);
+    let none = [0u64; 16];
+    sigprocmask(SIG_SETMASK, none.as_ptr(), std::ptr::null_mut());
+    if let Some(dir) = c.cwd {
+        if chdir(dir.as_ptr()) != 0 {
+            fail(report);
+        }
+    }
+    execve(c.path.as_ptr(), c.argv.as_ptr(), c.envp.as_ptr());
+    fail(report)
+}
+
+/// The errno a child wrote to its report pipe before it died, or `None`
+/// at the pipe's end (its `exec` closed it: it started).
+pub fn read_errno(report: &OwnedFd) -> Option<i32> {
+    let mut buf = [0u8; 4];
+    let mut got = 0;
+    while got < 4 {
+        // SAFETY: reads into the rest of a live local buffer.
+        let n = unsafe { read(report.as_raw_fd(), buf[got..].as_mut_ptr(), 4 - got) };
+        match n {
+            0 => return None,
+            n if n > 0 => got += n as usize,
+            _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+            _ => return None,
+        }
+    }
+    Some(i32::from_ne_bytes(buf))
+}
+
+/// Lets `fd` pass to the programs kit starts (clears its close-on-exec
+/// flag).
+///
+/// # Errors
+/// The `io::Error` of `fcntl(2)`.
+pub fn set_inherited(fd: c_int) -> io::Result<()> {
+    const F_GETFD: c_int = 1;
+    const F_SETFD: c_int = 2;
+    const FD_CLOEXEC: c_int = 1;
+    // SAFETY: fcntl(2) on a descriptor the caller holds; F_GETFD and
+    // F_SETFD read and set its flags, no memory of ours.
+    let flags = unsafe { fcntl(fd, F_GETFD) };
+    if flags < 0 || unsafe { fcntl(fd, F_SETFD, flags & !FD_CLOEXEC) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// A descriptor that becomes readable when process `pid` (our unreaped
 /// child, so its pid cannot be reused) has ended: `pidfd_open(2)`, Linux
 /// 5.3; `None` elsewhere, or where it is refused.
 #[cfg(target_os = "linux")]
 pub fn pidfd(pid: u32) -> Option<OwnedFd> {
     use std::os::fd::FromRawFd;
-    extern "C" {
-        fn syscall(number: c_long, ...) -> c_long;
-    }
     /// The number of `pidfd_open` on every Linux architecture.
     const SYS_PIDFD_OPEN: c_long = 434;
     // SAFETY: pidfd_open(pid, 0) takes two integers and returns a new

@@ -128,12 +128,7 @@ impl Tree {
             if found.iter().any(|m| m.pid == pid) {
                 continue;
             }
-            let Some(member) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| parse(&stat))
-            else {
-                continue;
-            };
+            let Some(member) = stat(pid) else { continue };
             found.push(member);
             if !member.zombie {
                 todo.extend(children(pid));
@@ -235,10 +230,15 @@ fn scan() -> Option<Vec<Member>> {
     Some(all)
 }
 
+/// What `/proc/PID/stat` says of process `pid` now; `None` when it is
+/// gone (or there is no `/proc`).
+pub fn stat(pid: u32) -> Option<Member> {
+    parse(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
 /// Fields after the command name, which is in parentheses and may hold
 /// anything: state is field 3, ppid 4, pgrp 5, utime, stime, cutime,
 /// cstime 14 to 17, rss 24 (proc(5)); the pid is before the name.
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn parse(stat: &str) -> Option<Member> {
     let pid = stat.split_whitespace().next()?.parse().ok()?;
     let after = &stat[stat.rfind(')')? + 1..];

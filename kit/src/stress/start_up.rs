@@ -70,7 +70,7 @@ pub fn check(t: &Trial, cases: &Cases) -> Result<()> {
     let limits = run::Limits { wall: Some(run::idle_limit(longer)), ..run::Limits::from(longer) };
     let cmd = t.cmd;
     let run = run::run_with(cmd, input.as_bytes(), limits, None, run::Memory::Unmeasured)
-        .map_err(|e| Error::start(format!("`{cmd}`"), e))?;
+        .map_err(|e| e.error(format!("`{cmd}`")))?;
     if matches!(run.status, run::Status::CpuLimit | run::Status::IdleLimit) {
         return Err(Error::run(format!(
             "your program does not end on our smallest input ({bytes} bytes): still running \

@@ -5,7 +5,7 @@
 //! trusted.
 
 use crate::compare::Rule;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gen;
 use crate::judge::{self, Limits, Verdict};
 use crate::problems::Problem;
@@ -97,7 +97,7 @@ impl Trial<'_> {
         // The peak memory is measured (for the memory limit): spawns are
         // then one at a time, the runs still in parallel.
         run::run_with(self.cmd, input.as_bytes(), self.limits, None, run::Memory::Measured)
-            .map_err(|e| Error::start(format!("`{}`", self.cmd), e))
+            .map_err(|e| e.error(format!("`{}`", self.cmd)))
     }
 
     /// The program's failure on an input we answered with `ours`, if any.
