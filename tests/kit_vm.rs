@@ -12,7 +12,14 @@
 //! - `delegated`: kit as the user `nobody` in a leaf of a tree laid out as
 //!   systemd lays out a user's (`user.slice/user-UID.slice/user@UID.service`
 //!   owned by the user with `cpu`, `memory` and `pids` available, kit and
-//!   its "shell" in `user@UID.service/term.scope`, which holds processes).
+//!   its "shell" in `user@UID.service/term.scope`, which holds processes);
+//! - `session`: kit as `nobody` in a login's `session-1.scope` (root's, as
+//!   for an SSH login) with the user's own `systemd --user` running, where
+//!   kit asks it for a scope (`systemd-run --user --scope`): without a
+//!   system manager in this guest that fails, and kit must say so in one
+//!   line and judge without a group. (systemd as the guest's init, which
+//!   would let it succeed, does not boot usably under virtme-ng here: see
+//!   docs/kit.md.)
 //!
 //! In each: the verdict a judge gives, kit's one stderr line saying that it
 //! measures with a cgroup v2 group (as `nobody`: naming that group, below
@@ -42,7 +49,7 @@ const USER: u32 = 65534;
 const CGROUP: &str = "/sys/fs/cgroup";
 
 /// The scenarios, in the order the guest runs them.
-const SCENARIOS: [&str; 2] = ["root", "delegated"];
+const SCENARIOS: [&str; 3] = ["root", "delegated", "session"];
 
 /// The prefix of every line the guest reports on.
 const MARK: &str = "kit-vm:";
@@ -108,7 +115,7 @@ const BATTERY: &[Hostile] = &[
     Hostile {
         name: "endless_memory",
         program: Program::Planted("endless_memory.sh"),
-        options: &["--memory-limit", "64", "--time-limit", "60000"],
+        options: &["--memory-limit", "32", "--time-limit", "60000"],
         verdict: "MLE",
     },
     Hostile {
@@ -158,13 +165,13 @@ const BATTERY: &[Hostile] = &[
     Hostile {
         name: "shared",
         program: Program::C("shared", &[]),
-        options: &["--memory-limit", "200", "--time-limit", "20000"],
+        options: &["--memory-limit", "100", "--time-limit", "20000"],
         verdict: "AC",
     },
     Hostile {
         name: "memfd",
         program: Program::C("memfd", &[]),
-        options: &["--memory-limit", "200", "--time-limit", "20000"],
+        options: &["--memory-limit", "100", "--time-limit", "20000"],
         verdict: "MLE",
     },
     Hostile {
@@ -180,6 +187,18 @@ const BATTERY: &[Hostile] = &[
 /// while a daemon of its program spins, and `kit stress --jobs 2` (two
 /// groups at once).
 const OTHER_CHECKS: [&str; 3] = ["suspended", "killed", "stress"];
+
+/// The checks of the `session` scenario (a login's scope, root's, where
+/// `systemd-run` fails).
+const SESSION_CHECKS: [&str; 2] = ["scope_refused", "killed"];
+
+/// The names of the checks of `scenario`.
+fn checks(scenario: &str) -> Vec<&'static str> {
+    if scenario == "session" {
+        return SESSION_CHECKS.to_vec();
+    }
+    BATTERY.iter().map(|h| h.name).chain(OTHER_CHECKS).collect()
+}
 
 /// The C programs the battery compiles.
 const C_PROGRAMS: [&str; 8] =
@@ -212,8 +231,7 @@ fn hostile_battery_in_a_v2_vm() {
     }
     let mut missing = Vec::new();
     for scenario in SCENARIOS {
-        let names = BATTERY.iter().map(|h| h.name).chain(OTHER_CHECKS);
-        for name in names {
+        for name in checks(scenario) {
             let ok = format!("{MARK} ok {scenario} {name}");
             if !report.iter().any(|l| l.starts_with(&ok)) {
                 missing.push(format!("{scenario} {name}"));
@@ -223,12 +241,13 @@ fn hostile_battery_in_a_v2_vm() {
     let failed: Vec<&&str> = report.iter().filter(|l| l.contains(" FAIL ")).collect();
     let whole = format!("{}\n(guest stderr ends:\n{})", report.join("\n"), tail(&boot.stderr, 30));
     assert!(failed.is_empty() && missing.is_empty(), "not passed: {missing:?}\n{whole}");
-    // Straight to stderr: the boot's time is worth seeing in a passing run.
+    // Straight to stderr: the checks' times are worth seeing in a passing
+    // run.
     let _ = writeln!(
         std::io::stderr(),
-        "{test}: {} checks passed in the VM in {:.0} s",
-        report.len(),
-        took.as_secs_f64()
+        "{test}: every check passed in the VM, booted and run in {:.0} s:\n{}",
+        took.as_secs_f64(),
+        report.join("\n")
     );
 }
 
@@ -413,6 +432,9 @@ fn guest_battery() {
     let started = Instant::now();
     let result = delegated(&dir);
     report("delegated", "setup", result, started);
+    let started = Instant::now();
+    let result = session(&dir);
+    report("session", "setup", result, started);
 }
 
 /// Lays out the user's tree as systemd does, moves this process (the
@@ -432,40 +454,85 @@ fn delegated(dir: &Path) -> Result<(), String> {
     for group in [user.clone(), format!("{user}/term.scope")] {
         mkdir(&group)?;
         for file in ["", "/cgroup.procs", "/cgroup.threads", "/cgroup.subtree_control"] {
-            let path = format!("{group}{file}");
-            let out = Command::new("chown").arg(format!("{USER}:{USER}")).arg(&path).output();
-            match out {
-                Ok(o) if o.status.success() => {}
-                _ => return Err(format!("cannot chown {path}")),
-            }
+            chown(&format!("{group}{file}"))?;
         }
     }
     write(&format!("{user}/term.scope/cgroup.procs"), &std::process::id().to_string())?;
-    let mut child = as_user("delegated", dir)?;
-    match wait_bounded(&mut child, Duration::from_secs(600)) {
-        Some(s) if s.success() => Ok(()),
-        Some(s) => Err(format!("the delegated battery ended: {s}")),
-        None => {
-            let _ = child.kill();
-            Err("the delegated battery ran over 600 s".into())
-        }
+    as_user("delegated", dir)
+}
+
+/// The user's own service manager (`systemd --user`) started in
+/// `user@UID.service/init.scope`, and this process moved into a login's
+/// `session-1.scope`, root's (as logind makes for an SSH login): no group
+/// of the user's is above it, so kit asks the manager for a scope. With
+/// no system manager in this guest (virtme-ng's init is PID 1), the user's
+/// manager cannot move kit out of root's group, and `systemd-run` fails:
+/// kit says so in one line and judges without a group.
+fn session(dir: &Path) -> Result<(), String> {
+    let slice = format!("{CGROUP}/user.slice/user-{USER}.slice");
+    let init = format!("{slice}/user@{USER}.service/init.scope");
+    mkdir(&init)?;
+    for file in ["", "/cgroup.procs", "/cgroup.threads", "/cgroup.subtree_control"] {
+        chown(&format!("{init}{file}"))?;
+    }
+    // `systemd --user` runs only where systemd booted, which it tells by
+    // this folder; the user's runtime folder is logind's to make.
+    mkdir("/run/systemd/system")?;
+    let runtime = format!("/run/user/{USER}");
+    mkdir(&runtime)?;
+    chown(&runtime)?;
+    use std::os::unix::process::CommandExt;
+    let _manager = Command::new("sh")
+        .arg("-c")
+        .arg(format!("echo $$ > {init}/cgroup.procs && exec /lib/systemd/systemd --user"))
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("HOME", "/tmp")
+        .uid(USER)
+        .gid(USER)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start systemd --user: {e}"))?;
+    let private = format!("{runtime}/systemd/private");
+    wait_for(|| Path::new(&private).exists(), 120)
+        .map_err(|e| format!("systemd --user: no {private}: {e}"))?;
+    mkdir(&format!("{slice}/session-1.scope"))?;
+    write(&format!("{slice}/session-1.scope/cgroup.procs"), &std::process::id().to_string())?;
+    as_user("session", dir)
+}
+
+fn chown(path: &str) -> Result<(), String> {
+    let out = Command::new("chown").arg(format!("{USER}:{USER}")).arg(path).output();
+    match out {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err(format!("cannot chown {path}")),
     }
 }
 
-/// This executable's `guest_battery` as `nobody`, for `scenario`.
-fn as_user(scenario: &str, dir: &Path) -> Result<Child, String> {
+/// This executable's `guest_battery` as `nobody`, for `scenario`, to its
+/// end (bounded).
+fn as_user(scenario: &str, dir: &Path) -> Result<(), String> {
     use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    Command::new(exe)
+    let mut child = Command::new(exe)
         .args(["--exact", "guest_battery", "--ignored", "--nocapture", "--test-threads=1"])
         .env("KIT_VM_SCENARIO", scenario)
         .env("KIT_VM_DIR", dir)
         .env("HOME", "/tmp")
         .env("USER", "nobody")
+        .env("XDG_RUNTIME_DIR", format!("/run/user/{USER}"))
         .uid(USER)
         .gid(USER)
         .spawn()
-        .map_err(|e| format!("cannot start the battery as {USER}: {e}"))
+        .map_err(|e| format!("cannot start the battery as {USER}: {e}"))?;
+    match wait_bounded(&mut child, Duration::from_secs(600)) {
+        Some(s) if s.success() => Ok(()),
+        Some(s) => Err(format!("the {scenario} battery ended: {s}")),
+        None => {
+            let _ = child.kill();
+            Err(format!("the {scenario} battery ran over 600 s"))
+        }
+    }
 }
 
 fn mkdir(path: &str) -> Result<(), String> {
@@ -479,7 +546,22 @@ fn write(path: &str, value: &str) -> Result<(), String> {
 /// Runs every check of `scenario`, each reported in a line.
 fn battery(scenario: &str, dir: &Path) {
     let guest = Guest { scenario: scenario.to_string(), dir: dir.to_path_buf() };
+    if scenario == "session" {
+        guest.check("scope_refused", || guest.scope_refused());
+        guest.check("killed", || guest.killed());
+        return;
+    }
+    // Without a group nothing bounds a fork bomb's processes (the VM would
+    // crawl to the end of kit's bound): it runs only where kit has one.
+    let answers = guest.program(&Program::C("answers", &[]));
+    let grouped =
+        guest.judge(&[], &answers).is_ok_and(|r| guest.measured_with_v2(&r.stderr).is_ok());
     for hostile in BATTERY {
+        if hostile.name == "bomb" && !grouped {
+            let why = "not run: kit measures without a group here, and nothing would bound it";
+            report(scenario, hostile.name, Err(why.into()), Instant::now());
+            continue;
+        }
         guest.check(hostile.name, || guest.judge_hostile(hostile));
     }
     guest.check("suspended", || guest.suspended());
@@ -615,6 +697,25 @@ impl Guest {
         } else {
             Err(problems)
         }
+    }
+
+    /// The `session` scenario: `systemd-run` fails, kit says so in one
+    /// line and judges without a group (AC), leaving nothing.
+    fn scope_refused(&self) -> Result<(), String> {
+        let before = Snapshot::take();
+        let run = self.judge(&[], &self.program(&Program::C("answers", &[])))?;
+        if !run.stdout.starts_with("AC ") {
+            return Err(format!("not AC: {}", run.stdout));
+        }
+        let lines: Vec<&str> = run.stderr.lines().collect();
+        let refused = "kit: no scope of its own from systemd (systemd-run --user --scope";
+        let fallback = "kit: measuring without a control group";
+        let said =
+            lines.len() == 2 && lines[0].starts_with(refused) && lines[1].starts_with(fallback);
+        if !said {
+            return Err(format!("not the refusal and the fallback's line:\n{}", run.stderr));
+        }
+        before.nothing_left()
     }
 
     /// kit stopped (SIGSTOP) past the idleness limit while its program

@@ -1,9 +1,9 @@
-/* Three forked readers of one 96 MiB table: 96 MiB once (a sum of
- * resident sets would say 384). */
+/* Three forked readers of one 48 MiB table: 48 MiB once (a sum of
+ * resident sets would say 192). */
 #include "hostile.h"
 int main(int argc, char **argv) {
     (void)argc;
-    size_t n = (size_t)96 << 20;
+    size_t n = (size_t)48 << 20;
     char *t = malloc(n);
     memset(t, 1, n);
     for (int i = 0; i < 3; i++) {
