@@ -1,7 +1,8 @@
-/* Only answers: AC. */
+/* Only answers: AC; given a number of seconds too, after sleeping that
+ * long. */
 #include "hostile.h"
 int main(int argc, char **argv) {
-    (void)argc;
+    if (argc > 2) sleep(atoi(argv[2]));
     answer(argv[1]);
     return 0;
 }
