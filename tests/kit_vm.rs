@@ -245,7 +245,8 @@ fn hostile_battery_in_a_v2_vm() {
         }
     }
     let failed: Vec<&&str> = report.iter().filter(|l| l.contains(" FAIL ")).collect();
-    let whole = format!("{}\n(guest stderr ends:\n{})", report.join("\n"), tail(&boot.stderr, 30));
+    // The guest's whole stdout: a failure's details follow its line.
+    let whole = format!("{}\n(guest stderr ends:\n{})", boot.stdout, tail(&boot.stderr, 30));
     assert!(failed.is_empty() && missing.is_empty(), "not passed: {missing:?}\n{whole}");
     // Straight to stderr: the checks' times are worth seeing in a passing
     // run.
