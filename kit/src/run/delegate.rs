@@ -200,6 +200,9 @@ pub fn carry_out(plan: &Plan, kit: u32) -> io::Result<PathBuf> {
                 let _ = fs::remove_dir(&leaf);
                 return Err(e);
             }
+            // Should kit be killed, the keeper (started in the leaf now)
+            // takes itself out of the leaf and removes it.
+            super::guard::keep_leaf(&leaf);
         }
     }
     Ok(parent)
@@ -212,8 +215,13 @@ pub fn undo(plan: &Plan, kit: u32) {
     if let Plan::Leaf(dir) = plan {
         let off: String = NEEDED.iter().map(|c| format!("-{c} ")).collect();
         let _ = fs::write(dir.join("cgroup.subtree_control"), off.trim_end());
-        let _ = fs::write(dir.join("cgroup.procs"), kit.to_string());
         let leaf = dir.join(leaf_name(kit));
+        // kit, and the keeper it started there, back in kit's own group.
+        let inside = fs::read_to_string(leaf.join("cgroup.procs")).unwrap_or_default();
+        let pids = inside.lines().map(str::to_string).chain([kit.to_string()]);
+        for pid in pids {
+            let _ = fs::write(dir.join("cgroup.procs"), pid);
+        }
         if fs::remove_dir(&leaf).is_err() && leaf.exists() {
             eprintln!("kit: cannot remove the control group {}", leaf.display());
         }

@@ -39,17 +39,22 @@ pub fn prepare(command: &mut Command) {
 
 /// The keeper's program: a list of process groups, `+ PGID` adds,
 /// `- PGID` removes, and one of control groups, `c DIR` adds, `u DIR`
-/// removes; at the end of its input it kills the process groups left,
-/// then empties (thawed, every process killed) and removes the control
-/// groups left (bounded: five seconds of tries each, for a busy machine).
+/// removes; `l DIR` names kit's own leaf (cgroup v2, [`super::delegate`]),
+/// where the keeper itself runs. At the end of its input it kills the
+/// process groups left, then empties (thawed, every process killed) and
+/// removes the control groups left (bounded: five seconds of tries each,
+/// for a busy machine), then the leaf: the controllers handed down no
+/// more in its parent, the keeper moved there, the leaf removed.
 const KEEPER: &str = "trap '' INT TERM HUP
 g=' '
 c=' '
+l=''
 while read -r op pg; do
   case $op in
     +) g=\"$g$pg \" ;;
     -) case $g in *\" $pg \"*) g=\"${g%% $pg *} ${g#* $pg }\" ;; esac ;;
     c) c=\"$c$pg \" ;;
+    l) l=\"$pg\" ;;
     u) case $c in *\" $pg \"*) c=\"${c%% $pg *} ${c#* $pg }\" ;; esac ;;
   esac
 done
@@ -63,6 +68,11 @@ for d in $c; do
     n=$((n+1))
   done
 done
+if [ -n \"$l\" ]; then
+  echo '-memory -pids' > \"${l%/*}/cgroup.subtree_control\"
+  echo $$ > \"${l%/*}/cgroup.procs\"
+  rmdir \"$l\"
+fi 2>/dev/null
 ";
 
 /// The pipe to the keeper, started at the first run; `None` if it could
@@ -99,6 +109,11 @@ fn tell(line: std::fmt::Arguments) {
 /// die before it does ([`forget_group`] when kit removed it).
 pub fn keep_group(dir: &std::path::Path) {
     tell(format_args!("c {}\n", dir.display()));
+}
+
+/// kit's own leaf, which the keeper leaves and removes should kit die.
+pub fn keep_leaf(dir: &std::path::Path) {
+    tell(format_args!("l {}\n", dir.display()));
 }
 
 pub fn forget_group(dir: &std::path::Path) {

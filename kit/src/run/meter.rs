@@ -180,25 +180,23 @@ impl Meter {
         if self.end.is_none() {
             sys::kill_pid(self.leader);
         }
-        match &mut self.way {
-            Way::Group { .. } => {
-                // The program reaped first: most groups are empty then, and
-                // one read says so.
-                self.ended(true)?;
-                let Way::Group { group, seen } = &mut self.way else { unreachable!() };
-                let mut strays = std::mem::take(seen);
-                if !group.is_empty() {
-                    strays.extend(group.kill_all());
-                }
-                self.reap_group(true)?;
-                self.reap_strays(&strays)
-            }
-            Way::Tree { .. } => {
-                self.stop_tree()?;
-                self.ended(true)?;
-                self.reap_group(true)
+        if matches!(self.way, Way::Tree { .. }) {
+            self.stop_tree()?;
+            self.ended(true)?;
+            return self.reap_group(true);
+        }
+        // The program reaped first: most groups are empty then, and one
+        // read says so.
+        self.ended(true)?;
+        let mut strays = Vec::new();
+        if let Way::Group { group, seen } = &mut self.way {
+            strays = std::mem::take(seen);
+            if !group.is_empty() {
+                strays.extend(group.kill_all());
             }
         }
+        self.reap_group(true)?;
+        self.reap_strays(&strays)
     }
 
     /// Kills the tree's members, round after round (a member may fork

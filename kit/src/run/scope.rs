@@ -37,7 +37,12 @@ pub fn run_in_a_scope() -> Option<i32> {
         return None;
     }
     let mode = std::env::var("KIT_CGROUP").unwrap_or_default();
-    if !matches!(mode.as_str(), "" | "auto" | "v2") || !wanted() {
+    // Help runs no program: not worth a scope.
+    let asks_help = std::env::args_os().skip(1).any(|a| a == "--help" || a == "-h");
+    if std::env::args_os().len() < 2 || asks_help {
+        return None;
+    }
+    if !matches!(mode.as_str(), "" | "auto" | "v2") || !user_manager() || !wanted() {
         return None;
     }
     let systemd_run = on_path("systemd-run")?;
@@ -49,6 +54,14 @@ pub fn run_in_a_scope() -> Option<i32> {
             None
         }
     }
+}
+
+/// Whether the user has a systemd manager to ask (its socket in
+/// `$XDG_RUNTIME_DIR`): without one `systemd-run --user` can only fail.
+fn user_manager() -> bool {
+    let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR") else { return false };
+    let dir = PathBuf::from(dir);
+    dir.join("systemd/private").exists() || dir.join("bus").exists()
 }
 
 /// Whether a scope would help: the unified hierarchy holds `memory` and
@@ -133,8 +146,10 @@ mod tests {
     fn the_second_kit_exits_for_the_first() {
         let s = Scratch::new("scope");
         let systemd_run = fake(&s, "while [ \"$1\" != -- ]; do shift; done; shift; exec \"$@\"");
+        // bash: dash takes only one-digit descriptors in a redirection.
+        let Some(bash) = on_path("bash") else { return };
         let second = "printf 1 >&${KIT_SCOPE%%:*}; exit 7";
-        let code = in_scope(&systemd_run, Path::new("sh"), args(&["-c", second]));
+        let code = in_scope(&systemd_run, &bash, args(&["-c", second]));
         assert_eq!(code, Ok(7));
     }
 
