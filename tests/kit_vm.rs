@@ -13,6 +13,10 @@
 //!   systemd lays out a user's (`user.slice/user-UID.slice/user@UID.service`
 //!   owned by the user with `cpu`, `memory` and `pids` available, kit and
 //!   its "shell" in `user@UID.service/term.scope`, which holds processes);
+//! - `scope`: kit as `nobody` alone in a scope of the user's
+//!   (`user@UID.service/app.slice/run-kit.scope`), as `systemd-run --user
+//!   --scope -p Delegate=yes` starts it, for the checks only a group
+//!   passes and SIGKILL;
 //! - `session`: kit as `nobody` in a login's `session-1.scope` (root's, as
 //!   for an SSH login) with the user's own `systemd --user` running, where
 //!   kit asks it for a scope (`systemd-run --user --scope`): without a
@@ -49,7 +53,7 @@ const USER: u32 = 65534;
 const CGROUP: &str = "/sys/fs/cgroup";
 
 /// The scenarios, in the order the guest runs them.
-const SCENARIOS: [&str; 3] = ["root", "delegated", "session"];
+const SCENARIOS: [&str; 4] = ["root", "delegated", "scope", "session"];
 
 /// The scenarios to run: all, or the one `KIT_VM_ONLY` names (by hand).
 fn scenarios() -> Vec<&'static str> {
@@ -198,10 +202,17 @@ const OTHER_CHECKS: [&str; 3] = ["suspended", "killed", "stress"];
 /// `systemd-run` fails).
 const SESSION_CHECKS: [&str; 2] = ["scope_refused", "killed"];
 
+/// The checks of the `scope` scenario (kit alone in a scope of the
+/// user's, as `systemd-run --user --scope` gives it): those only a group
+/// judges as a judge does, and SIGKILL.
+const SCOPE_CHECKS: [&str; 5] = ["answers", "sigchld", "shared", "memfd", "killed"];
+
 /// The names of the checks of `scenario`.
 fn checks(scenario: &str) -> Vec<&'static str> {
-    if scenario == "session" {
-        return SESSION_CHECKS.to_vec();
+    match scenario {
+        "session" => return SESSION_CHECKS.to_vec(),
+        "scope" => return SCOPE_CHECKS.to_vec(),
+        _ => {}
     }
     BATTERY.iter().map(|h| h.name).chain(OTHER_CHECKS).collect()
 }
@@ -445,6 +456,11 @@ fn guest_battery() {
     let started = Instant::now();
     let result = delegated(&dir, wanted.contains(&"delegated"));
     report("delegated", "setup", result, started);
+    if wanted.contains(&"scope") {
+        let started = Instant::now();
+        let result = scope(&dir);
+        report("scope", "setup", result, started);
+    }
     if wanted.contains(&"session") {
         let started = Instant::now();
         let result = session(&dir);
@@ -477,6 +493,30 @@ fn delegated(dir: &Path, run: bool) -> Result<(), String> {
         as_user("delegated", dir)?;
     }
     Ok(())
+}
+
+/// The scope `systemd-run --user --scope -p Delegate=yes` would make:
+/// below the user's `app.slice`, the user's.
+fn scope_group() -> String {
+    format!("{CGROUP}/user.slice/user-{USER}.slice/user@{USER}.service/app.slice/run-kit.scope")
+}
+
+/// The scope a user's manager gives (`app.slice/run-kit.scope`, the
+/// user's, the controllers handed down to it), and the battery as
+/// `nobody` with each kit moved alone into it first.
+fn scope(dir: &Path) -> Result<(), String> {
+    let user = format!("{CGROUP}/user.slice/user-{USER}.slice/user@{USER}.service");
+    let on = "+cpu +memory +pids";
+    write(&format!("{user}/cgroup.subtree_control"), on)?;
+    let slice = format!("{user}/app.slice");
+    for group in [slice.clone(), scope_group()] {
+        mkdir(&group)?;
+        for file in ["", "/cgroup.procs", "/cgroup.threads", "/cgroup.subtree_control"] {
+            chown(&format!("{group}{file}"))?;
+        }
+    }
+    write(&format!("{slice}/cgroup.subtree_control"), on)?;
+    as_user("scope", dir)
 }
 
 /// The user's own service manager (`systemd --user`) started in
@@ -569,6 +609,13 @@ fn battery(scenario: &str, dir: &Path) {
         guest.check("killed", || guest.killed());
         return;
     }
+    if scenario == "scope" {
+        for hostile in BATTERY.iter().filter(|h| SCOPE_CHECKS.contains(&h.name)) {
+            guest.check(hostile.name, || guest.judge_hostile(hostile));
+        }
+        guest.check("killed", || guest.killed());
+        return;
+    }
     // Without a group nothing bounds a fork bomb's processes (the VM would
     // crawl to the end of kit's bound): it runs only where kit has one.
     let answers = guest.program(&Program::C("answers", &[]));
@@ -655,12 +702,28 @@ impl Guest {
         self.kit(&args)
     }
 
+    /// kit with `args`, with no `KIT_CGROUP`; in the `scope` scenario,
+    /// moved first into the scope (alone there, as `systemd-run --scope`
+    /// starts it).
+    fn kit_command(&self, args: &[&str]) -> Command {
+        let kit = env!("CARGO_BIN_EXE_kit");
+        let mut cmd = if self.scenario == "scope" {
+            let mut sh = Command::new("sh");
+            let join = format!("echo $$ > {}/cgroup.procs && exec \"$0\" \"$@\"", scope_group());
+            sh.args(["-c", &join, kit]);
+            sh
+        } else {
+            Command::new(kit)
+        };
+        cmd.args(args).env_remove("KIT_CGROUP");
+        cmd
+    }
+
     /// kit with `args`, measuring as it chooses (no `KIT_CGROUP`: what a
     /// user gets), bounded by 5 minutes.
     fn kit(&self, args: &[&str]) -> Result<KitRun, String> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kit"))
-            .args(args)
-            .env_remove("KIT_CGROUP")
+        let mut child = self
+            .kit_command(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -747,9 +810,8 @@ impl Guest {
         // The program answers after 2 s of sleep.
         let args =
             ["judge", "zhuguosha", &case, "--time-limit", "1000", "--", &answers, &answer, "2"];
-        let child = Command::new(env!("CARGO_BIN_EXE_kit"))
-            .args(args)
-            .env_remove("KIT_CGROUP")
+        let child = self
+            .kit_command(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -782,9 +844,8 @@ impl Guest {
         let answer = self.path("case.out");
         let args =
             ["judge", "zhuguosha", &case, "--time-limit", "60000", "--", &exe, &answer, "wait"];
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kit"))
-            .args(args)
-            .env_remove("KIT_CGROUP")
+        let mut child = self
+            .kit_command(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
