@@ -343,8 +343,10 @@ impl Vm {
         let mut child = Command::new(&self.vng)
             .arg("--run")
             .arg(&self.kernel)
-            // KVM stops right after `Probing EDD` on our machines.
-            .args(["--disable-kvm", "--cpus", "2", "--memory", "1G", "--exec", &exec])
+            // KVM stops right after `Probing EDD` on our machines. The
+            // guest's root lays out the users' trees, whoever runs this.
+            .args(["--disable-kvm", "--user", "root", "--cpus", "2", "--memory", "1G"])
+            .args(["--exec", &exec])
             .env("PATH", path)
             .current_dir(common::root())
             .stdin(Stdio::null())
