@@ -25,10 +25,11 @@
 //!   would let it succeed, does not boot usably under virtme-ng here: see
 //!   docs/kit.md.)
 //!
-//! In each: the verdict a judge gives, kit's one stderr line saying that it
-//! measures with a cgroup v2 group (as `nobody`: naming that group, below
-//! `user@UID.service`), nothing of the program and no group left after
-//! each run, also when kit is killed by SIGKILL in the middle of one.
+//! In the first three: the verdict a judge gives, and kit's one stderr
+//! line saying that it measures with a cgroup v2 group (as `nobody`:
+//! naming that group, below `user@UID.service`). In all four: nothing of
+//! the program and no group left after each run, also when kit is killed
+//! by SIGKILL in the middle of one.
 //!
 //! Time limits are set for the guest's speed: under TCG programs run
 //! several times slower than here. A machine without virtme-ng, qemu or a
