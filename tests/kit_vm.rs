@@ -258,7 +258,12 @@ fn hostile_battery_in_a_v2_vm() {
     }
     let failed: Vec<&&str> = report.iter().filter(|l| l.contains(" FAIL ")).collect();
     // The guest's whole stdout: a failure's details follow its line.
-    let whole = format!("{}\n(guest stderr ends:\n{})", boot.stdout, tail(&boot.stderr, 30));
+    let whole = format!(
+        "{}\n(the VM ended: {}; its stderr ends:\n{})",
+        boot.stdout,
+        boot.status,
+        tail(&boot.stderr, 40)
+    );
     assert!(failed.is_empty() && missing.is_empty(), "not passed: {missing:?}\n{whole}");
     // Straight to stderr: the checks' times are worth seeing in a passing
     // run.
@@ -347,7 +352,9 @@ impl Vm {
             // KVM stops right after `Probing EDD` on our machines. The
             // guest's root lays out the users' trees, whoever runs this.
             .args(["--disable-kvm", "--user", "root", "--cpus", "2", "--memory", "1G"])
-            .args(["--exec", &exec])
+            // The kernel's log on stderr: a failure shows how it ends (an
+            // OOM kill, a panic).
+            .args(["--verbose", "--exec", &exec])
             .env("PATH", path)
             .current_dir(common::root())
             .stdin(Stdio::null())
