@@ -262,8 +262,15 @@ pub fn accounting() -> Accounting {
                     give(group);
                     return mode;
                 }
-                // Auto mode says nothing of a v2 that is not delegated here.
-                Err(e) if want == "v2" || want == "v1" || mode == Accounting::V1 => {
+                // Auto mode says nothing of a v2 that is not delegated here
+                // (the scope's own line, if it asked systemd, has said so),
+                // nor of v1 hierarchies the machine does not have (a v2-only
+                // desktop): only why v1 hierarchies that exist are unusable.
+                Err(e)
+                    if want == "v2"
+                        || want == "v1"
+                        || (mode == Accounting::V1 && e.kind() != io::ErrorKind::NotFound) =>
+                {
                     let name = if mode == Accounting::V2 { "v2" } else { "v1" };
                     eprintln!("kit: no cgroup {name} group: {e}");
                 }
