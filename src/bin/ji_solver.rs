@@ -340,16 +340,23 @@ impl Game {
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| v.skills[i].req);
         let wins = |i: usize, j: usize| i8::from(v.beats(i as u32, j as u32));
-        let outcome = order
-            .iter()
-            .flat_map(|&i| order.iter().map(move |&j| wins(i, j) - wins(j, i)))
-            .collect();
+        let (mut outcome, mut delta) = (Vec::with_capacity(n * n), Vec::with_capacity(n));
+        for &i in &order {
+            for &j in &order {
+                outcome.push(wins(i, j) - wins(j, i));
+            }
+            delta.push(v.skills[i].delta);
+        }
         let cap = cap as usize;
-        let delta = order.iter().map(|&i| v.skills[i].delta).collect();
         let keep_units = [(keep * (1u64 << STRATEGY_BITS) as f64) as i128; 2];
         let mut game = Game { n, cap, delta, outcome, keep, keep_units, order, ..Game::default() };
-        let takes =
-            |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
+        let takes = |x: usize, y: usize| {
+            let mut bits = 0u64;
+            for &t in v.takes(x as u32, y as u32) {
+                bits |= 1 << t;
+            }
+            bits
+        };
         let mut index: Vec<([u64; 2], usize)> = Vec::new();
         let mut layer_of = |game: &mut Game, pair: [u64; 2]| match index.binary_search(&(pair, 0)) {
             Ok(k) | Err(k) if index.get(k).map(|e| e.0) == Some(pair) => index[k].1,
@@ -393,10 +400,17 @@ impl Game {
     /// The layer of lost sets `lost` (its `then` and `mirror` left empty).
     fn layer(&self, v: &Variant<'_>, lost: [u64; 2]) -> Layer {
         let side = |l: u64| -> (Vec<usize>, Vec<usize>) {
-            let kept: Vec<usize> = (0..self.n).filter(|&i| l >> self.order[i] & 1 == 0).collect();
-            let req = |i: usize| v.skills[self.order[i]].req;
-            let usable = (0..=self.cap).map(|c| kept.partition_point(|&i| req(i) <= c as i64));
-            (kept.clone(), usable.collect())
+            let mut kept = Vec::new();
+            for i in 0..self.n {
+                if l >> self.order[i] & 1 == 0 {
+                    kept.push(i);
+                }
+            }
+            let mut usable = vec![0; self.cap + 1];
+            for (c, u) in usable.iter_mut().enumerate() {
+                *u = kept.partition_point(|&i| v.skills[self.order[i]].req <= c as i64);
+            }
+            (kept, usable)
         };
         let ((ka, ua), (kb, ub)) = (side(lost[0]), side(lost[1]));
         Layer { lost, kept: [ka, kb], usable: [ua, ub], then: Vec::new(), mirror: 0 }
@@ -1154,27 +1168,48 @@ impl Stage {
             changed = false;
             // Row i is dominated by row k if it is nowhere better for A.
             for i in 0..rows {
-                let le =
-                    |k: usize| (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j]);
-                if row_on[i] && (0..rows).any(|k| k != i && row_on[k] && le(k)) {
-                    row_on[i] = false;
-                    changed = true;
+                for k in 0..rows {
+                    if !row_on[i] || k == i || !row_on[k] {
+                        continue;
+                    }
+                    let mut le = true;
+                    for j in 0..cols {
+                        le &= !col_on[j] || m[i * cols + j] <= m[k * cols + j];
+                    }
+                    if le {
+                        row_on[i] = false;
+                        changed = true;
+                    }
                 }
             }
             for j in 0..cols {
-                let ge =
-                    |l: usize| (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l]);
-                if col_on[j] && (0..cols).any(|l| l != j && col_on[l] && ge(l)) {
-                    col_on[j] = false;
-                    changed = true;
+                for l in 0..cols {
+                    if !col_on[j] || l == j || !col_on[l] {
+                        continue;
+                    }
+                    let mut ge = true;
+                    for i in 0..rows {
+                        ge &= !row_on[i] || m[i * cols + j] >= m[i * cols + l];
+                    }
+                    if ge {
+                        col_on[j] = false;
+                        changed = true;
+                    }
                 }
             }
         }
         self.red.clear();
-        for i in (0..rows).filter(|&i| row_on[i]) {
-            self.red.extend((0..cols).filter(|&j| col_on[j]).map(|j| m[i * cols + j]));
+        let mut r = 0;
+        for i in 0..rows {
+            if row_on[i] {
+                r += 1;
+                for j in 0..cols {
+                    if col_on[j] {
+                        self.red.push(m[i * cols + j]);
+                    }
+                }
+            }
         }
-        let r = row_on.iter().filter(|&&b| b).count();
         (r, self.red.len() / r)
     }
 
@@ -1243,7 +1278,13 @@ impl Stage {
 
 /// The column player's view of the r x c game `m`: -M^T (c x r).
 fn neg_transpose(m: &[f64], r: usize, c: usize) -> Vec<f64> {
-    (0..c).flat_map(|j| (0..r).map(move |i| -m[i * c + j])).collect()
+    let mut t = Vec::with_capacity(r * c);
+    for j in 0..c {
+        for i in 0..r {
+            t.push(-m[i * c + j]);
+        }
+    }
+    t
 }
 
 /// A strategy on the lines `on` that dominance left, on all lines.
@@ -1529,13 +1570,20 @@ struct Schedule {
 
 impl Schedule {
     fn passes(&self, last: bool) -> Vec<Pass> {
-        let round = EARLY_ROUND.iter().map(|&source| early(source));
         let mut passes: Vec<Pass> = self.first.to_vec();
-        passes.extend((0..self.early_rounds).flat_map(|_| round.clone()));
+        for _ in 0..self.early_rounds {
+            for source in EARLY_ROUND {
+                passes.push(early(source));
+            }
+        }
         if last {
-            passes.extend(self.last);
-            passes.extend((0..self.late_repeats).flat_map(|_| (0..30).map(late_row)));
-            passes.extend(self.rescue);
+            passes.extend_from_slice(self.last);
+            for _ in 0..self.late_repeats {
+                for r in 0..30 {
+                    passes.push(late_row(r));
+                }
+            }
+            passes.extend_from_slice(self.rescue);
         }
         passes
     }
@@ -1623,15 +1671,22 @@ const NEWTON_ROUNDS: usize = 30;
 #[inline(never)]
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> NewtonValues {
     let ns = game.states();
-    let mut v: Vec<Dd> = start.iter().map(|&x| Dd::from(x)).collect();
+    let mut v = dds(start);
     let mut best = start.to_vec();
     // The values at the lambda before `best`'s, if that one converged too.
     let mut before: Option<Vec<f64>> = None;
     let mut disc = game.clone();
     // The game's own lambda last (p > 0), the decades above it first.
     let target = 1.0 - game.keep;
-    let mut lambdas: Vec<f64> = NEWTON_LAMBDAS.iter().copied().filter(|&l| l > target).collect();
-    lambdas.extend((target > 0.0).then_some(target));
+    let mut lambdas = Vec::new();
+    for l in NEWTON_LAMBDAS {
+        if l > target {
+            lambdas.push(l);
+        }
+    }
+    if target > 0.0 {
+        lambdas.push(target);
+    }
     for &lambda in &lambdas {
         let keep = Dd::sum(1.0, -lambda);
         disc.keep = keep.hi;
@@ -1640,7 +1695,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
             if stage.work > limit {
                 return NewtonValues { last: best, limit: None };
             }
-            let hi: Vec<f64> = v.iter().map(|d| d.hi).collect();
+            let hi = highs(&v);
             let mut a = vec![0.0; ns * ns];
             // Row s: v(s) - sum coef v(to) = rhs, in double-double.
             let mut coef: Vec<Vec<(usize, Dd)>> = vec![Vec::new(); ns];
@@ -1662,10 +1717,19 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 let (x, y) = (&stage.best_x, &stage.best_y);
                 let (sx, sy) = (Dd::total(x), Dd::total(y));
                 // B's probabilities normalised once, not once per row of A.
-                let yn: Vec<Dd> = y[..cols].iter().map(|&q| Dd::from(q).div(sy)).collect();
-                for i in (0..rows).filter(|&i| x[i] > 0.0) {
+                let mut yn = dds(&y[..cols]);
+                for q in &mut yn {
+                    *q = q.div(sy);
+                }
+                for i in 0..rows {
+                    if x[i] <= 0.0 {
+                        continue;
+                    }
                     let xi = Dd::from(x[i]).div(sx);
-                    for j in (0..cols).filter(|&j| y[j] > 0.0) {
+                    for j in 0..cols {
+                        if y[j] <= 0.0 {
+                            continue;
+                        }
                         let p = xi.mul(yn[j]);
                         match game.round(s, i, j) {
                             (0, to) if to >= ns => {
@@ -1675,8 +1739,8 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                             (0, to) => {
                                 let c = p.mul(keep);
                                 a[s * ns + to] -= c.hi;
-                                match coef[s].iter_mut().find(|e| e.0 == to) {
-                                    Some(e) => e.1 = e.1.add(c),
+                                match coef[s].iter().position(|e| e.0 == to) {
+                                    Some(e) => coef[s][e].1 = coef[s][e].1.add(c),
                                     None => coef[s].push((to, c)),
                                 }
                             }
@@ -1691,29 +1755,27 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 Some(lu) => lu,
                 None => return NewtonValues { last: best, limit: None },
             };
-            let mut new: Vec<Dd> = lu
-                .solve(&rhs.iter().map(|r| r.hi).collect::<Vec<_>>())
-                .into_iter()
-                .map(Dd::from)
-                .collect();
+            let mut new = dds(&lu.solve(&highs(&rhs)));
             // Refinement on double-double residuals.
             for _ in 0..NEWTON_REFINE {
-                let residual: Vec<f64> = (0..ns)
-                    .map(|s| {
-                        let mut r = rhs[s].add(new[s].neg());
-                        for &(to, c) in &coef[s] {
-                            r = r.add(c.mul(new[to]));
-                        }
-                        r.hi
-                    })
-                    .collect();
+                let mut residual = vec![0.0; ns];
+                for (s, out) in residual.iter_mut().enumerate() {
+                    let mut r = rhs[s].add(new[s].neg());
+                    for &(to, c) in &coef[s] {
+                        r = r.add(c.mul(new[to]));
+                    }
+                    *out = r.hi;
+                }
                 stage.work += (ns * ns) as u64;
                 let d = lu.solve(&residual);
                 for s in 0..ns {
                     new[s] = new[s].add(Dd::from(d[s]));
                 }
             }
-            let change = (0..ns).map(|s| new[s].add(v[s].neg()).hi.abs()).fold(0.0, f64::max);
+            let mut change = 0.0f64;
+            for s in 0..ns {
+                change = change.max(new[s].add(v[s].neg()).hi.abs());
+            }
             v = new;
             if change < NEWTON_SETTLED {
                 converged = true;
@@ -1722,16 +1784,36 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
         }
         if !converged {
             // Cycling (it need not converge): extrapolate lambda -> 0.
-            let limit = before.map(|before| {
-                let gain = NEWTON_STEP_GAIN;
-                best.iter().zip(&before).map(|(b, o)| b - (o - b) * gain).collect()
+            let limit = before.map(|mut before| {
+                for (o, b) in before.iter_mut().zip(&best) {
+                    *o = b - (*o - b) * NEWTON_STEP_GAIN;
+                }
+                before
             });
             return NewtonValues { last: best, limit };
         }
-        let values = v.iter().map(|d| d.hi).collect();
-        before = Some(std::mem::replace(&mut best, values)).filter(|_| lambda < NEWTON_LAMBDAS[0]);
+        before =
+            Some(std::mem::replace(&mut best, highs(&v))).filter(|_| lambda < NEWTON_LAMBDAS[0]);
     }
     NewtonValues { last: best, limit: None }
+}
+
+/// Double-doubles of `x`.
+fn dds(x: &[f64]) -> Vec<Dd> {
+    let mut out = Vec::with_capacity(x.len());
+    for &f in x {
+        out.push(Dd::from(f));
+    }
+    out
+}
+
+/// The high parts of `v`.
+fn highs(v: &[Dd]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(v.len());
+    for d in v {
+        out.push(d.hi);
+    }
+    out
 }
 
 struct NewtonValues {
@@ -1991,13 +2073,16 @@ impl ReplyProcess {
         let ns = self.replies.len();
         let (unit, grid) = ((1u64 << STRATEGY_BITS) as f64, GRID_ONE as f64);
         let per = self.game.keep / unit;
-        let ending: Vec<Vec<f64>> = (self.replies.iter())
-            .map(|rs| rs.iter().map(|r| (r.ending as f64 + r.ending_part as f64 / unit) / grid))
-            .map(|e| e.collect())
-            .collect();
-        let mut v: Vec<f64> = (0..ns)
-            .map(|s| if self.replies[s].is_empty() { self.decided[s] as f64 / grid } else { 0.0 })
-            .collect();
+        let mut ending = vec![Vec::new(); ns];
+        let mut v = vec![0.0; ns];
+        for s in 0..ns {
+            for r in &self.replies[s] {
+                ending[s].push((r.ending as f64 + r.ending_part as f64 / unit) / grid);
+            }
+            if self.replies[s].is_empty() {
+                v[s] = self.decided[s] as f64 / grid;
+            }
+        }
         let mut policy = vec![STOP; ns];
         // `base` plus reply j's steps on `v`, a loop back to s solved exactly
         // (a stall A's rare moves end is too slow to iterate); `None` if it
@@ -2015,7 +2100,10 @@ impl ReplyProcess {
         };
         for _ in 0..ESTIMATE_SWEEPS {
             let mut moved: f64 = 0.0;
-            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+            for s in 0..ns {
+                if self.replies[s].is_empty() {
+                    continue;
+                }
                 let (mut least, mut best) = if self.stall[s] { (0.0, STOP) } else { (2.0, 0) };
                 for (j, &e) in ending[s].iter().enumerate() {
                     let q = through(s, j, e, &v).unwrap_or(0.0);
@@ -2034,7 +2122,10 @@ impl ReplyProcess {
         let mut rounds = vec![0.0; ns];
         for _ in 0..ESTIMATE_SWEEPS {
             let mut moved: f64 = 0.0;
-            for s in (0..ns).filter(|&s| policy[s] != STOP) {
+            for s in 0..ns {
+                if policy[s] == STOP {
+                    continue;
+                }
                 let r = through(s, policy[s], 1.0, &rounds).unwrap_or(ESTIMATE_ROUNDS);
                 moved = moved.max(r - rounds[s]);
                 rounds[s] = r.min(ESTIMATE_ROUNDS);
@@ -2044,7 +2135,11 @@ impl ReplyProcess {
                 break;
             }
         }
-        (v.iter().map(|&x| (x.clamp(-1.0, 1.0) * grid) as i128).collect(), rounds)
+        let mut lower = vec![0; ns];
+        for (l, x) in lower.iter_mut().zip(v) {
+            *l = (x.clamp(-1.0, 1.0) * grid) as i128;
+        }
+        (lower, rounds)
     }
 
     /// `phi` lowered by `slack` * (1 + rounds), then until `proves` holds.
@@ -2198,10 +2293,17 @@ impl Printer<'_> {
     fn shown(&self, units: &[i64], s: usize, side: usize) -> Vec<(usize, i64)> {
         let game = self.game;
         let kept = &game.layers[game.at(s).0].kept[side];
-        let mut shown: Vec<(usize, i64)> =
-            units.iter().enumerate().map(|(i, &u)| (game.order[kept[i]], u)).collect();
-        shown.retain(|e| e.1 > 0);
-        shown.sort_unstable_by_key(|e| e.0);
+        // In the variant's order: each skill's units at its input position.
+        let mut by_id = vec![0; game.n];
+        for (i, &u) in units.iter().enumerate() {
+            by_id[game.order[kept[i]]] = u;
+        }
+        let mut shown = Vec::new();
+        for (id, u) in by_id.into_iter().enumerate() {
+            if u > 0 {
+                shown.push((id, u));
+            }
+        }
         shown
     }
 
@@ -2339,8 +2441,11 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
     let mut todo = vec![from];
     while let Some(s) = todo.pop() {
         if !std::mem::replace(&mut seen[s], true) {
-            let replies = process.replies[s].iter();
-            todo.extend(replies.flat_map(|r| r.steps.iter().map(|st| st.to)));
+            for r in &process.replies[s] {
+                for st in &r.steps {
+                    todo.push(st.to);
+                }
+            }
         }
     }
     (0..x.len()).filter(|&s| seen[s]).collect()
