@@ -337,8 +337,12 @@ impl Game {
     #[inline(never)]
     fn new(v: &Variant<'_>, cap: i64, keep: f64, lost: &[[u64; 2]]) -> Option<Game> {
         let n = v.skills.len();
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| v.skills[i].req);
+        // By req, stable (n <= MAX_SKILLS: by insertion).
+        let mut order: Vec<usize> = Vec::with_capacity(n);
+        for i in 0..n {
+            let req = v.skills[i].req;
+            order.insert(order.partition_point(|&k| v.skills[k].req <= req), i);
+        }
         let wins = |i: usize, j: usize| i8::from(v.beats(i as u32, j as u32));
         let (mut outcome, mut delta) = (Vec::with_capacity(n * n), Vec::with_capacity(n));
         for &i in &order {
@@ -905,20 +909,24 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(it.done as f64);
     let around =
         |s: usize| exact(s).map_or(Bounds::around(old[s], it.rest + carried), Bounds::exact);
-    let bounds: Vec<Bounds> = match best {
-        // The discounted game: a certificate, and the contraction's bounds.
-        Some((_, cert)) if !unlimited && warning.is_some() => {
-            (0..ns).map(|s| cert.bounds(game, s).within(around(s))).collect()
-        }
-        Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
-        None if unlimited => (0..ns).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect(),
-        None if warning.is_none() => old.iter().map(|&v| Bounds::exact(v)).collect(),
-        None => (0..ns).map(around).collect(),
-    };
+    let (mut bounds, mut values) = (Vec::with_capacity(ns), Vec::with_capacity(ns));
+    for s in 0..ns {
+        let b = match best {
+            // The discounted game: a certificate, and the contraction's bounds.
+            Some((_, cert)) if !unlimited && warning.is_some() => {
+                cert.bounds(game, s).within(around(s))
+            }
+            Some((_, cert)) => cert.bounds(game, s),
+            None if unlimited => exact(s).map_or(Bounds::ANY, Bounds::exact),
+            None if warning.is_none() => Bounds::exact(old[s]),
+            None => around(s),
+        };
+        bounds.push(b);
+        values.push(b.mid());
+    }
     let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
     // Out of work, the bounds may still be narrow enough everywhere asked.
     let warning = warning.filter(|_| queried.iter().any(|&s| bounds[s].width() > tolerance));
-    let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
     // `new` is V_{R-1} (partial when out of work).
     let next = match warning {
         None if rounds > 0 => it.new,
