@@ -164,8 +164,10 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
     lx.expect(&|| "`lost`".to_string())?;
     let n = v.skills.len();
     // Every set an effect takes, as bits.
-    let taken: Vec<u64> =
-        v.lasting.iter().map(|e| e.taken.iter().fold(0, |m, &z| m | 1 << z)).collect();
+    let mut taken = Vec::with_capacity(v.lasting.len());
+    for e in &v.lasting {
+        taken.push(bits(&e.taken));
+    }
     for (set, who) in lost.iter_mut().zip(["A", "B"]) {
         let ct = lx.expect(&|| format!("the count of {who}'s lost skills in query {t}"))?;
         let count = match parse_u64(ct.text) {
@@ -185,7 +187,13 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
             }
             *set |= 1 << x;
         }
-        if taken.iter().filter(|&&m| m & !*set == 0).fold(0, |u, m| u | m) != *set {
+        let mut union = 0;
+        for &m in &taken {
+            if m & !*set == 0 {
+                union |= m;
+            }
+        }
+        if union != *set {
             let what = format!(
                 "query {t}: no lasting effects take exactly the skills {who} has lost (a lost \
                  set is a union of taken lists)"
@@ -194,6 +202,15 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
         }
     }
     Ok(lost)
+}
+
+/// The skills `list` as bits (by the variant's index).
+fn bits(list: &[u32]) -> u64 {
+    let mut bits = 0;
+    for &x in list {
+        bits |= 1 << x;
+    }
+    bits
 }
 
 /// Reads the problem (`strict`: one record per line, as in `HELP`).
@@ -354,13 +371,7 @@ impl Game {
         let cap = cap as usize;
         let keep_units = [(keep * (1u64 << STRATEGY_BITS) as f64) as i128; 2];
         let mut game = Game { n, cap, delta, outcome, keep, keep_units, order, ..Game::default() };
-        let takes = |x: usize, y: usize| {
-            let mut bits = 0u64;
-            for &t in v.takes(x as u32, y as u32) {
-                bits |= 1 << t;
-            }
-            bits
-        };
+        let takes = |x: usize, y: usize| bits(v.takes(x as u32, y as u32));
         let mut index: Vec<([u64; 2], usize)> = Vec::new();
         let mut layer_of = |game: &mut Game, pair: [u64; 2]| match index.binary_search(&(pair, 0)) {
             Ok(k) | Err(k) if index.get(k).map(|e| e.0) == Some(pair) => index[k].1,
@@ -613,14 +624,11 @@ mod proof {
     /// A's strategy at a state: u / 2^60 per usable skill, summing to 1.
     pub(super) type Dyadic = Vec<u64>;
 
-    // The exact check (docs/ji.md, "The certificate"), A playing x: (1)
-    // |phi| <= 1, phi <= the value where known (+-1 at limit-sure wins, where A
-    // switches to a strategy winning with probability 1 - d); (2) elsewhere x(s)
-    // sums to 2^60 and for every reply j, phi(s) <= sum_i x_i (o_ij if one wins,
-    // else carried(phi(next))); (3) phi <= 0 on Z (B can stall forever). Then
-    // phi <= V: phi of the current state is a bounded submartingale (a
-    // supermartingale of the error, discounted), and endless play ends in Z.
-    // Integer sums: phi = hi * 2^60 + lo, each sum below 2^121.
+    // The exact check, A playing x (why it proves phi <= V: docs/ji.md, "The
+    // certificate"): (1) |phi| <= 1, phi <= the value where known; (2)
+    // elsewhere x(s) sums to 2^60 and phi(s) <= sum_i x_i (o_ij if one wins,
+    // else carried(phi(next))) for every reply j; (3) phi <= 0 on Z (B can
+    // stall forever). Integer sums: phi = hi * 2^60 + lo, each below 2^121.
 
     /// Whether `phi` (grid units) is proved below the value, A playing `x`.
     #[inline(never)]
@@ -667,7 +675,10 @@ mod proof {
             }
         }
         // (3): Z, the largest fixed point from every state where play goes on.
-        let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
+        let mut z = vec![false; ns];
+        for (s, z) in z.iter_mut().enumerate() {
+            *z = game.known(s).is_none();
+        }
         let mut shrunk = true;
         while shrunk {
             shrunk = false;
@@ -679,7 +690,7 @@ mod proof {
                 }
             }
         }
-        (0..ns).all(|s| !z[s] || phi[s] <= 0)
+        !(0..ns).any(|s| z[s] && phi[s] > 0)
     }
 
     impl Game {
@@ -703,10 +714,8 @@ mod proof {
         }
     }
 
-    // Limit-sure wins (docs/ji.md): the largest Y where each state has a
-    // ladder towards the states added before it; A playing level k with weight
-    // eps^k makes progress 1/eps times likelier than loss (after de Alfaro,
-    // Henzinger and Kupferman).
+    // Limit-sure wins: the largest Y where each state has a ladder towards
+    // the states added before it (why: docs/ji.md, "Limit-sure wins").
 
     /// Per state 0, or the order A's limit-sure win joined X. Worklists: a
     /// state is looked at again when one it leads to joins X.
@@ -714,7 +723,10 @@ mod proof {
     pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
         let ns = game.states();
         // Y: every state where A can move, shrunk until its ladders hold.
-        let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
+        let mut inside = vec![false; ns];
+        for (s, inside) in inside.iter_mut().enumerate() {
+            *inside = game.moves(s).0 > 0;
+        }
         let into = game.entries();
         loop {
             // X: the states of Y proved so far, numbered in the order added.
@@ -731,7 +743,12 @@ mod proof {
             }
             let mut queued: Vec<bool> = inside.clone();
             // States of X whose predecessors are not yet looked at again.
-            let mut joined: Vec<usize> = (0..ns).filter(|&s| proved[s] > 0).collect();
+            let mut joined: Vec<usize> = Vec::new();
+            for s in 0..ns {
+                if proved[s] > 0 {
+                    joined.push(s);
+                }
+            }
             loop {
                 // Out of work: none settled (part of a fixpoint proves nothing).
                 if *work > game.budget(WORK) {
@@ -1177,10 +1194,7 @@ impl Stage {
             // Row i is dominated by row k if it is nowhere better for A.
             for i in 0..rows {
                 for k in 0..rows {
-                    if !row_on[i] || k == i || !row_on[k] {
-                        continue;
-                    }
-                    let mut le = true;
+                    let mut le = row_on[i] && k != i && row_on[k];
                     for j in 0..cols {
                         le &= !col_on[j] || m[i * cols + j] <= m[k * cols + j];
                     }
@@ -1192,10 +1206,7 @@ impl Stage {
             }
             for j in 0..cols {
                 for l in 0..cols {
-                    if !col_on[j] || l == j || !col_on[l] {
-                        continue;
-                    }
-                    let mut ge = true;
+                    let mut ge = col_on[j] && l != j && col_on[l];
                     for i in 0..rows {
                         ge &= !row_on[i] || m[i * cols + j] >= m[i * cols + l];
                     }
@@ -1888,7 +1899,7 @@ fn dyadic(p: &[f64], noise: f64) -> Dyadic {
     let kept: f64 = p.iter().filter(|&&x| x > noise).sum();
     let scale = |&x: &f64| if x > noise { (x / kept * one as f64) as u64 } else { 0 };
     let mut units: Dyadic = p.iter().map(scale).collect();
-    let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
+    let top = likeliest(p);
     // The likeliest skill absorbs the rounding (pure if it cannot).
     units[top] = 0;
     if units.iter().sum::<u64>() > one {
@@ -1913,6 +1924,14 @@ struct Reply {
     steps: Vec<Step>,
 }
 
+impl Reply {
+    /// What the ending skills are worth to A, in f64.
+    fn worth(&self) -> f64 {
+        let unit = (1u64 << STRATEGY_BITS) as f64;
+        (self.ending as f64 + self.ending_part as f64 / unit) / GRID_ONE as f64
+    }
+}
+
 /// B's policy "stop" (on Z only, worth 0).
 const STOP: usize = usize::MAX;
 
@@ -1934,22 +1953,13 @@ impl ReplyProcess {
         let mut replies: Vec<Vec<Reply>> = (0..ns).map(|_| Vec::new()).collect();
         let mut decided = vec![0i128; ns];
         for s in 0..ns {
-            let (rows, cols) = game.moves(s);
-            if let Some(v) = game.settled(s) {
-                // Limit-sure: A (v = 1) or B wins as surely as it likes.
-                decided[s] = if v > 0.0 { GRID_ONE } else { -GRID_ONE };
+            // Limit-sure wins (as surely as the winner likes), or a player
+            // cannot move (as in `build_stage`).
+            if let Some(v) = game.known(s) {
+                decided[s] = v as i128 * GRID_ONE;
                 continue;
             }
-            if rows == 0 || cols == 0 {
-                // As in `build_stage`: who cannot move loses.
-                decided[s] = match (rows, cols) {
-                    (0, 0) => 0,
-                    (0, _) => -GRID_ONE,
-                    _ => GRID_ONE,
-                };
-                continue;
-            }
-            for j in 0..cols {
+            for j in 0..game.moves(s).1 {
                 let mut reply = Reply { ending: 0, ending_part: 0, endless: true, steps: vec![] };
                 for (i, &weight) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
                     let (o, to) = game.round(s, i, j);
@@ -2020,7 +2030,7 @@ impl ReplyProcess {
                     for st in &r.steps {
                         a[s * ns + st.to] -= st.weight as f64 / unit * self.game.keep;
                     }
-                    rhs[s] = (r.ending as f64 + r.ending_part as f64 / unit) / GRID_ONE as f64;
+                    rhs[s] = r.worth();
                 } else {
                     // Decided, or B stops (worth 0).
                     phi[s] = self.decided[s];
@@ -2085,7 +2095,7 @@ impl ReplyProcess {
         let mut v = vec![0.0; ns];
         for s in 0..ns {
             for r in &self.replies[s] {
-                ending[s].push((r.ending as f64 + r.ending_part as f64 / unit) / grid);
+                ending[s].push(r.worth());
             }
             if self.replies[s].is_empty() {
                 v[s] = self.decided[s] as f64 / grid;
@@ -2269,15 +2279,22 @@ impl Game {
             (0, to) => (rank(to) == 0, rank(to) > 0 && rank(to) < rank(s)),
             (o, _) => (o < 0, o > 0),
         };
-        let progress = |i: usize, j: usize| step(i, j).1;
-        let level: Vec<usize> = (0..rows).filter(|&i| (0..cols).all(|j| !step(i, j).0)).collect();
-        let mut units = vec![0i64; rows];
-        if let Some(&i) = level.iter().find(|&&i| (0..cols).all(|j| progress(i, j))) {
-            units[i] = 1_000_000;
-            return Some(units);
+        let (mut units, mut useful) = (vec![0i64; rows], Vec::new());
+        for i in 0..rows {
+            // Level 0 (safe against every reply): progressing against all, or some.
+            let (mut safe, mut all, mut some) = (true, true, false);
+            for j in 0..cols {
+                let (loss, progress) = step(i, j);
+                (safe, all, some) = (safe && !loss, all && progress, some || progress);
+            }
+            if safe && all {
+                units[i] = 1_000_000;
+                return Some(units);
+            }
+            if safe && some {
+                useful.push(i);
+            }
         }
-        let useful: Vec<usize> =
-            level.into_iter().filter(|&i| (0..cols).any(|j| progress(i, j))).collect();
         let k = useful.len() as i64;
         for (at, &i) in useful.iter().enumerate() {
             units[i] = 1_000_000 / k + if at == 0 { 1_000_000 % k } else { 0 };
@@ -2470,12 +2487,17 @@ fn guarantee(x: &[f64], m: &[f64], cols: usize) -> f64 {
     (0..cols).map(pay).fold(f64::INFINITY, f64::min)
 }
 
+/// The first index of the largest of `p`.
+fn likeliest(p: &[f64]) -> usize {
+    (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b })
+}
+
 /// The rows' strategy shown: the k/d of least d guaranteeing as much to
 /// SHOWN_SLACK (1/5 shows 0.200000), else the simplex's.
 #[inline(never)]
 fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let target = guarantee(probs, m, cols) - SHOWN_SLACK;
-    let top = (0..probs.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
+    let top = likeliest(probs);
     for d in 1..=MAX_SHOWN_DENOMINATOR {
         let d = f64::from(d);
         let mut k: Vec<f64> = probs.iter().map(|p| (p * d).round()).collect();
@@ -2495,33 +2517,29 @@ fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
 /// they raise the guarantee.
 #[inline(never)]
 fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
-    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
-    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
-    units[top] += 1_000_000 - units.iter().sum::<i64>();
-    let worth = |u: &[i64]| {
-        let pay = |l: usize| (0..u.len()).map(|k| u[k] as f64 * m[k * cols + l]).sum::<f64>();
-        (0..cols).map(pay).fold(f64::INFINITY, f64::min)
-    };
+    // Whole millionths, held exactly in f64 so that `guarantee` prices them.
+    let mut units: Vec<f64> = probs.iter().map(|p| (p * 1e6).floor()).collect();
+    units[likeliest(probs)] += 1e6 - units.iter().sum::<f64>();
     let k = units.len();
     loop {
-        let mut best = (worth(&units), 0, 0);
+        let mut best = (guarantee(&units, m, cols), 0, 0);
         for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
-            if units[from] > 0 {
-                units[from] -= 1;
-                units[to] += 1;
-                let g = worth(&units);
+            if units[from] > 0.0 {
+                units[from] -= 1.0;
+                units[to] += 1.0;
+                let g = guarantee(&units, m, cols);
                 if g > best.0 {
                     best = (g, from, to);
                 }
-                units[from] += 1;
-                units[to] -= 1;
+                units[from] += 1.0;
+                units[to] -= 1.0;
             }
         }
         if best.1 == best.2 {
-            return units;
+            return units.iter().map(|&u| u as i64).collect();
         }
-        units[best.1] -= 1;
-        units[best.2] += 1;
+        units[best.1] -= 1.0;
+        units[best.2] += 1.0;
     }
 }
 
