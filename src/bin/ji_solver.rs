@@ -25,7 +25,7 @@ const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
 
-// ---- input ------------------------------------------------------------------
+// ---- input ----
 
 /// Why a run did not end with exit 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
@@ -163,11 +163,6 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
     }
     lx.expect(&|| "`lost`".to_string())?;
     let n = v.skills.len();
-    // Every set an effect takes, as bits.
-    let mut taken = Vec::with_capacity(v.lasting.len());
-    for e in &v.lasting {
-        taken.push(bits(&e.taken));
-    }
     for (set, who) in lost.iter_mut().zip(["A", "B"]) {
         let ct = lx.expect(&|| format!("the count of {who}'s lost skills in query {t}"))?;
         let count = match parse_u64(ct.text) {
@@ -187,8 +182,10 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
             }
             *set |= 1 << x;
         }
+        // The union of the sets effects take that lie within it.
         let mut union = 0;
-        for &m in &taken {
+        for e in &v.lasting {
+            let m = bits(&e.taken);
             if m & !*set == 0 {
                 union |= m;
             }
@@ -211,6 +208,15 @@ fn bits(list: &[u32]) -> u64 {
         bits |= 1 << x;
     }
     bits
+}
+
+/// `f` of each of 0..n (by a `dyn` closure: one compiled copy per type).
+fn each<T>(n: usize, f: &dyn Fn(usize) -> T) -> Vec<T> {
+    let mut all = Vec::with_capacity(n);
+    for i in 0..n {
+        all.push(f(i));
+    }
+    all
 }
 
 /// Reads the problem (`strict`: one record per line, as in `HELP`).
@@ -305,7 +311,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     Ok(Problem { variant, rounds, keep, keep_units, cap, queries })
 }
 
-// ---- model ------------------------------------------------------------------
+// ---- model ----
 
 /// The game: skills sorted by req (the usable ones a prefix); a state
 /// s = layer * (C+1)^2 + a * (C+1) + b, a layer a lost-set pair.
@@ -421,10 +427,8 @@ impl Game {
                     kept.push(i);
                 }
             }
-            let mut usable = vec![0; self.cap + 1];
-            for (c, u) in usable.iter_mut().enumerate() {
-                *u = kept.partition_point(|&i| v.skills[self.order[i]].req <= c as i64);
-            }
+            let req = |i: usize| v.skills[self.order[i]].req;
+            let usable = each(self.cap + 1, &|c| kept.partition_point(|&i| req(i) <= c as i64));
             (kept, usable)
         };
         let ((ka, ua), (kb, ub)) = (side(lost[0]), side(lost[1]));
@@ -486,11 +490,11 @@ impl Game {
 
     /// `v` lowered by `by`, the known states held.
     fn lowered(&self, v: &[f64], by: f64) -> Vec<f64> {
-        (0..v.len()).map(|s| self.known(s).unwrap_or(v[s] - by)).collect()
+        each(v.len(), &|s| self.known(s).unwrap_or(v[s] - by))
     }
 }
 
-// ---- rules ------------------------------------------------------------------
+// ---- rules ----
 
 impl Game {
     /// "After every round each count becomes min(count + delta, C)" (never
@@ -562,7 +566,7 @@ impl Game {
     fn part(&self, members: &[usize], outside_lower: Vec<i128>, outside: Vec<f64>) -> Game {
         let size = self.width() * self.width();
         let local = |l: usize| members.iter().position(|&m| m == l);
-        let mut layers: Vec<Layer> = members.iter().map(|&m| self.layers[m].clone()).collect();
+        let mut layers = each(members.len(), &|k| self.layers[members[k]].clone());
         for layer in &mut layers {
             layer.then.iter_mut().for_each(|t| *t = local(*t).unwrap_or(members.len() + *t));
             layer.mirror = local(layer.mirror).unwrap_or(0);
@@ -609,12 +613,12 @@ enum StageGame {
     Matrix { rows: usize, cols: usize },
 }
 
-// ---- the proof (trusted): limit-sure wins and the exact check ---------------
+// ---- the proof (trusted): limit-sure wins and the exact check ----
 
 /// The only code that decides what is proved (docs/ji.md, "The
 /// certificate"); it exports what the rest uses and no more.
 mod proof {
-    use super::{Game, WORK};
+    use super::{each, Game, WORK};
 
     /// x in units of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS.
     pub(super) const STRATEGY_BITS: u32 = 60;
@@ -675,10 +679,7 @@ mod proof {
             }
         }
         // (3): Z, the largest fixed point from every state where play goes on.
-        let mut z = vec![false; ns];
-        for (s, z) in z.iter_mut().enumerate() {
-            *z = game.known(s).is_none();
-        }
+        let mut z = each(ns, &|s| game.known(s).is_none());
         let mut shrunk = true;
         while shrunk {
             shrunk = false;
@@ -723,10 +724,7 @@ mod proof {
     pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
         let ns = game.states();
         // Y: every state where A can move, shrunk until its ladders hold.
-        let mut inside = vec![false; ns];
-        for (s, inside) in inside.iter_mut().enumerate() {
-            *inside = game.moves(s).0 > 0;
-        }
+        let mut inside = each(ns, &|s| game.moves(s).0 > 0);
         let into = game.entries();
         loop {
             // X: the states of Y proved so far, numbered in the order added.
@@ -774,7 +772,7 @@ mod proof {
                     }
                 });
             }
-            let left: Vec<bool> = proved.iter().map(|&r| r > 0).collect();
+            let left = each(ns, &|s| proved[s] > 0);
             if left == inside {
                 return proved;
             }
@@ -823,7 +821,7 @@ mod proof {
 }
 use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
 
-// ---- iteration --------------------------------------------------------------
+// ---- iteration ----
 
 /// Sweeps before `certify` is first tried (then at every doubling); the
 /// width needed at queried states (5e-8 with rounding).
@@ -831,8 +829,7 @@ const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
 struct Solution {
-    values: Vec<f64>,
-    /// Per state, what is proved of its value.
+    /// Per state, what is proved of its value (the midpoint printed).
     bounds: Vec<Bounds>,
     /// The widest bounds a printed value may have.
     tolerance: f64,
@@ -947,11 +944,11 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     // `new` is V_{R-1} (partial when out of work).
     let next = match warning {
         None if rounds > 0 => it.new,
-        _ => values.clone(),
+        _ => values,
     };
     let proved = if unlimited { CERTIFIED } else { DISCOUNTED_CERTIFIED };
     let certificate = it.best.filter(|b| rounds == 0 && b.0 <= proved).map(|b| b.1);
-    Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
+    Solution { bounds, tolerance, next, certificate, warning, game: game.clone() }
 }
 
 struct Iterated {
@@ -1121,7 +1118,7 @@ impl Game {
     }
 }
 
-// ---- stage game -------------------------------------------------------------
+// ---- stage game ----
 
 #[derive(Default)]
 struct Stage {
@@ -1251,9 +1248,8 @@ impl Stage {
                 let (xs, ys) =
                     if transposed { (&self.lp.y, &self.lp.x) } else { (&self.lp.x, &self.lp.y) };
                 let m = &self.red;
-                let col = |j: usize| (0..r).map(|i| xs[i] * m[i * c + j]).sum::<f64>();
                 let row = |i: usize| (0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>();
-                let low = (0..c).map(col).fold(f64::INFINITY, f64::min);
+                let low = guarantee(xs, m, c);
                 let high = (0..r).map(row).fold(f64::NEG_INFINITY, f64::max);
                 if low > lo {
                     lo = low;
@@ -1313,7 +1309,7 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
     on.iter().map(pick).collect()
 }
 
-// ---- certify: the search for strategies and potentials (untrusted) ----------
+// ---- certify: the search for strategies and potentials (untrusted) ----
 
 // `certify` proposes A's strategies and potentials; `proves` decides.
 
@@ -1375,7 +1371,7 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
         strategies: Vec::new(),
     };
     let start = stage.work;
-    let everywhere: Vec<usize> = (0..ns).collect();
+    let everywhere = each(ns, &|s| s);
     let mut newton: Option<NewtonValues> = None;
     for &pass in &search.passes {
         // Past the budget the rest is skipped (the rescue passes have none).
@@ -1384,8 +1380,7 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
             continue;
         }
         let bounds = |s: usize| cert.bounds(game, s);
-        let between =
-            |at: f64| -> Vec<f64> { (0..ns).map(bounds).map(|b| b.lo + b.width() * at).collect() };
+        let between = |at: f64| each(ns, &|s| bounds(s).lo + bounds(s).width() * at);
         let source = match pass.source {
             Source::Iterated => table.to_vec(),
             Source::Shifted { by } => game.lowered(table, by),
@@ -1420,7 +1415,7 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
         if stage.work - start > budget {
             continue;
         }
-        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - pass.tilt)).collect();
+        let tilted = each(source.len(), &|s| source[s] * (1.0 - pass.tilt));
         let mut x = Vec::with_capacity(ns);
         for s in 0..ns {
             // The stage game's strategy, or none (decided).
@@ -1469,15 +1464,14 @@ fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
             let part = game.part(members, lower.clone(), outside);
             let states = part.states();
             let asked: Vec<usize> = (0..states).filter(|&s| queried.contains(&global(s))).collect();
-            let table: Vec<f64> = (0..states).map(|s| table[global(s)]).collect();
+            let table = each(states, &|s| table[global(s)]);
             let passes = search.passes.clone();
             let one = Search { game: &part, table: &table, passes, queried: &asked };
             let cert = match certify(&one, stage) {
                 Some(cert) => cert,
                 None => continue,
             };
-            let x: Vec<Dyadic> =
-                (0..states).map(|s| cert.strategies[cert.pass_of[s]][s].clone()).collect();
+            let x = each(states, &|s| cert.strategies[cert.pass_of[s]][s].clone());
             let phi = match proves(&part, &x, &cert.lower) {
                 true => Some(cert.lower),
                 false => ReplyProcess::new(&part, &x)
@@ -1736,10 +1730,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 let (x, y) = (&stage.best_x, &stage.best_y);
                 let (sx, sy) = (Dd::total(x), Dd::total(y));
                 // B's probabilities normalised once, not once per row of A.
-                let mut yn = dds(&y[..cols]);
-                for q in &mut yn {
-                    *q = q.div(sy);
-                }
+                let yn = each(cols, &|j| Dd::from(y[j]).div(sy));
                 for i in 0..rows {
                     if x[i] <= 0.0 {
                         continue;
@@ -1777,14 +1768,13 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
             let mut new = dds(&lu.solve(&highs(&rhs)));
             // Refinement on double-double residuals.
             for _ in 0..NEWTON_REFINE {
-                let mut residual = vec![0.0; ns];
-                for (s, out) in residual.iter_mut().enumerate() {
+                let residual = each(ns, &|s| {
                     let mut r = rhs[s].add(new[s].neg());
                     for &(to, c) in &coef[s] {
                         r = r.add(c.mul(new[to]));
                     }
-                    *out = r.hi;
-                }
+                    r.hi
+                });
                 stage.work += (ns * ns) as u64;
                 let d = lu.solve(&residual);
                 for s in 0..ns {
@@ -1819,20 +1809,12 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
 
 /// Double-doubles of `x`.
 fn dds(x: &[f64]) -> Vec<Dd> {
-    let mut out = Vec::with_capacity(x.len());
-    for &f in x {
-        out.push(Dd::from(f));
-    }
-    out
+    each(x.len(), &|i| Dd::from(x[i]))
 }
 
 /// The high parts of `v`.
 fn highs(v: &[Dd]) -> Vec<f64> {
-    let mut out = Vec::with_capacity(v.len());
-    for d in v {
-        out.push(d.hi);
-    }
-    out
+    each(v.len(), &|i| v[i].hi)
 }
 
 struct NewtonValues {
@@ -1950,7 +1932,7 @@ impl ReplyProcess {
     #[inline(never)]
     fn new(game: &Game, x: &[Dyadic]) -> ReplyProcess {
         let ns = game.states();
-        let mut replies: Vec<Vec<Reply>> = (0..ns).map(|_| Vec::new()).collect();
+        let mut replies: Vec<Vec<Reply>> = each(ns, &|_| Vec::new());
         let mut decided = vec![0i128; ns];
         for s in 0..ns {
             // Limit-sure wins (as surely as the winner likes), or a player
@@ -1977,7 +1959,7 @@ impl ReplyProcess {
             }
         }
         // Z: the largest set where some reply never ends and stays in it.
-        let mut stall: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
+        let mut stall = each(ns, &|s| !replies[s].is_empty());
         let mut changed = true;
         while changed {
             changed = false;
@@ -2015,8 +1997,7 @@ impl ReplyProcess {
         let unit = (1u64 << STRATEGY_BITS) as f64;
         let plays = |s: usize, policy: &[usize]| !self.replies[s].is_empty() && policy[s] != STOP;
         // B starts by stopping where it can stall, else with its first skill.
-        let first = |&stalls: &bool| if stalls { STOP } else { 0 };
-        let mut policy: Vec<usize> = self.stall.iter().map(first).collect();
+        let mut policy = each(ns, &|s| if self.stall[s] { STOP } else { 0 });
         let mut phi = self.decided.clone();
         let mut system = None;
         for _ in 0..POLICY_ROUNDS {
@@ -2080,7 +2061,7 @@ impl ReplyProcess {
             }
         }
         // The policy's expected rounds: the same system, 1 where B plays.
-        let ones: Vec<f64> = (0..ns).map(|s| if plays(s, &policy) { 1.0 } else { 0.0 }).collect();
+        let ones = each(ns, &|s| if plays(s, &policy) { 1.0 } else { 0.0 });
         let rounds = system?.solve(&ones);
         self.settle(phi, &rounds, SLACK, work)
     }
@@ -2091,16 +2072,11 @@ impl ReplyProcess {
         let ns = self.replies.len();
         let (unit, grid) = ((1u64 << STRATEGY_BITS) as f64, GRID_ONE as f64);
         let per = self.game.keep / unit;
-        let mut ending = vec![Vec::new(); ns];
-        let mut v = vec![0.0; ns];
-        for s in 0..ns {
-            for r in &self.replies[s] {
-                ending[s].push(r.worth());
-            }
-            if self.replies[s].is_empty() {
-                v[s] = self.decided[s] as f64 / grid;
-            }
-        }
+        let ending = each(ns, &|s| each(self.replies[s].len(), &|j| self.replies[s][j].worth()));
+        let mut v = each(ns, &|s| match self.replies[s].is_empty() {
+            true => self.decided[s] as f64 / grid,
+            false => 0.0,
+        });
         let mut policy = vec![STOP; ns];
         // `base` plus reply j's steps on `v`, a loop back to s solved exactly
         // (a stall A's rare moves end is too slow to iterate); `None` if it
@@ -2153,11 +2129,7 @@ impl ReplyProcess {
                 break;
             }
         }
-        let mut lower = vec![0; ns];
-        for (l, x) in lower.iter_mut().zip(v) {
-            *l = (x.clamp(-1.0, 1.0) * grid) as i128;
-        }
-        (lower, rounds)
+        (each(ns, &|s| (v[s].clamp(-1.0, 1.0) * grid) as i128), rounds)
     }
 
     /// `phi` lowered by `slack` * (1 + rounds), then until `proves` holds.
@@ -2196,7 +2168,7 @@ impl ReplyProcess {
     }
 }
 
-// ---- output -----------------------------------------------------------------
+// ---- output ----
 
 pub fn solve(
     input: Vec<u8>,
@@ -2249,17 +2221,15 @@ fn answer(
     let mut text = String::new();
     let mut stage = Stage::default();
     for &s in &queried {
-        text.push_str(&format_value(solution.values[s]));
+        text.push_str(&format_value(solution.bounds[s].mid()));
         text.push('\n');
         if options.strategy {
             print.strategies(s, &solution.next, &mut stage, &mut text);
             print.proof(s, solution.certificate.as_ref(), &mut text);
         }
     }
-    let (bounds, tolerance) = (&solution.bounds, solution.tolerance);
-    let why = solution.warning.map(|why| {
-        open_states(bounds, &queried, tolerance, &|s, sep| print.state(s, sep), &mut text, why)
-    });
+    let why =
+        solution.warning.is_some().then(|| open_states(&print, &solution, &queried, &mut text));
     out.write_all(text.as_bytes()).map_err(unwritable)?;
     match why {
         Some(why) => Err(Failure::NoExactAnswer(why)),
@@ -2281,7 +2251,6 @@ impl Game {
         };
         let (mut units, mut useful) = (vec![0i64; rows], Vec::new());
         for i in 0..rows {
-            // Level 0 (safe against every reply): progressing against all, or some.
             let (mut safe, mut all, mut some) = (true, true, false);
             for j in 0..cols {
                 let (loss, progress) = step(i, j);
@@ -2318,7 +2287,6 @@ impl Printer<'_> {
     fn shown(&self, units: &[i64], s: usize, side: usize) -> Vec<(usize, i64)> {
         let game = self.game;
         let kept = &game.layers[game.at(s).0].kept[side];
-        // In the variant's order: each skill's units at its input position.
         let mut by_id = vec![0; game.n];
         for (i, &u) in units.iter().enumerate() {
             by_id[game.order[kept[i]]] = u;
@@ -2404,7 +2372,7 @@ impl Printer<'_> {
                     continue;
                 }
                 *text += &format!("{keyword} {shown_at}");
-                let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
+                let units = each(x[s].len(), &|i| x[s][i] as i64);
                 for (i, u) in self.shown(&units, s, 0) {
                     *text += &format!(" {} {}", self.name(i), u);
                 }
@@ -2416,20 +2384,15 @@ impl Printer<'_> {
 
 /// Exit 3: `open STATE L H` per queried state wider than `tolerance`.
 #[inline(never)]
-fn open_states(
-    bounds: &[Bounds],
-    queried: &[usize],
-    tolerance: f64,
-    state: &dyn Fn(usize, &str) -> String,
-    text: &mut String,
-    why: String,
-) -> String {
+fn open_states(print: &Printer, sol: &Solution, queried: &[usize], text: &mut String) -> String {
+    let bounds = &sol.bounds;
+    let why = sol.warning.as_deref().unwrap_or_default();
     let mut listed = vec![false; bounds.len()];
     let mut widest: Option<usize> = None;
     let mut count = 0;
     for &s in queried {
         let b = bounds[s];
-        if b.width() <= tolerance || std::mem::replace(&mut listed[s], true) {
+        if b.width() <= sol.tolerance || std::mem::replace(&mut listed[s], true) {
             continue;
         }
         count += 1;
@@ -2437,12 +2400,12 @@ fn open_states(
             widest = Some(s);
         }
         let (lo, hi) = (format_bound(b.lo, f64::floor), format_bound(b.hi, f64::ceil));
-        *text += &format!("open {} {lo} {hi}\n", state(s, " "));
+        *text += &format!("open {} {lo} {hi}\n", print.state(s, " "));
     }
     let states = format!("{count} queried state{} open", if count == 1 { "" } else { "s" });
     match widest {
         Some(s) => {
-            let at = state(s, ", ");
+            let at = print.state(s, ", ");
             format!("{states} (widest: {:.1e} at ({at})): {why}", bounds[s].width())
         }
         None => format!("{states}: {why}"),
@@ -2500,12 +2463,12 @@ fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let top = likeliest(probs);
     for d in 1..=MAX_SHOWN_DENOMINATOR {
         let d = f64::from(d);
-        let mut k: Vec<f64> = probs.iter().map(|p| (p * d).round()).collect();
+        let mut k = each(probs.len(), &|i| (probs[i] * d).round());
         k[top] += d - k.iter().sum::<f64>();
         if k[top] < 0.0 {
             continue;
         }
-        let simple: Vec<f64> = k.iter().map(|k| k / d).collect();
+        let simple = each(k.len(), &|i| k[i] / d);
         if guarantee(&simple, m, cols) >= target {
             return round_strategy(&simple, m, cols);
         }
@@ -2518,7 +2481,7 @@ fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
 #[inline(never)]
 fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     // Whole millionths, held exactly in f64 so that `guarantee` prices them.
-    let mut units: Vec<f64> = probs.iter().map(|p| (p * 1e6).floor()).collect();
+    let mut units = each(probs.len(), &|i| (probs[i] * 1e6).floor());
     units[likeliest(probs)] += 1e6 - units.iter().sum::<f64>();
     let k = units.len();
     loop {
@@ -2536,7 +2499,7 @@ fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
             }
         }
         if best.1 == best.2 {
-            return units.iter().map(|&u| u as i64).collect();
+            return each(k, &|i| units[i] as i64);
         }
         units[best.1] -= 1.0;
         units[best.2] += 1.0;
@@ -2548,7 +2511,7 @@ fn format_value(v: f64) -> String {
     format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
 }
 
-// ---- command line -----------------------------------------------------------
+// ---- command line ----
 
 /// The command-line options (see `HELP`).
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -2604,7 +2567,7 @@ impl Options {
     }
 }
 
-// ---- shared blocks (copies: edit their masters) -----------------------------
+// ---- shared blocks (copies: edit their masters) ----
 
 // shared: show begin, master src/shared/show.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
