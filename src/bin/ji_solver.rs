@@ -12,8 +12,8 @@
 //! `Certificate`, the `Schedule` of passes, Newton's `newton_values`, B's best
 //! reply `ReplyProcess`, dense or by `estimate`); output (`answer`, `Printer`,
 //! `open_states`, shown strategies); command line (`HELP`, `Options`); then
-//! the shared blocks (copies of src/shared/*.rs). `#[inline(never)]` keeps the
-//! compile under the pasteable guard; measured constants: bench/RESULTS.md.
+//! the shared blocks (copies of src/shared/*.rs). `#[inline(never)]` and `each`
+//! keep the compile fast (bench/RESULTS.md, with the measured constants).
 
 use std::ffi::OsString;
 use std::fmt;
