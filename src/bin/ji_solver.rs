@@ -742,8 +742,8 @@ mod proof {
             let mut queued: Vec<bool> = inside.clone();
             // States of X whose predecessors are not yet looked at again.
             let mut joined: Vec<usize> = Vec::new();
-            for s in 0..ns {
-                if proved[s] > 0 {
+            for (s, &r) in proved.iter().enumerate() {
+                if r > 0 {
                     joined.push(s);
                 }
             }
@@ -923,21 +923,17 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(it.done as f64);
     let around =
         |s: usize| exact(s).map_or(Bounds::around(old[s], it.rest + carried), Bounds::exact);
-    let (mut bounds, mut values) = (Vec::with_capacity(ns), Vec::with_capacity(ns));
-    for s in 0..ns {
-        let b = match best {
-            // The discounted game: a certificate, and the contraction's bounds.
-            Some((_, cert)) if !unlimited && warning.is_some() => {
-                cert.bounds(game, s).within(around(s))
-            }
-            Some((_, cert)) => cert.bounds(game, s),
-            None if unlimited => exact(s).map_or(Bounds::ANY, Bounds::exact),
-            None if warning.is_none() => Bounds::exact(old[s]),
-            None => around(s),
-        };
-        bounds.push(b);
-        values.push(b.mid());
-    }
+    let bounds = each(ns, &|s| match best {
+        // The discounted game: a certificate, and the contraction's bounds.
+        Some((_, cert)) if !unlimited && warning.is_some() => {
+            cert.bounds(game, s).within(around(s))
+        }
+        Some((_, cert)) => cert.bounds(game, s),
+        None if unlimited => exact(s).map_or(Bounds::ANY, Bounds::exact),
+        None if warning.is_none() => Bounds::exact(old[s]),
+        None => around(s),
+    });
+    let values = each(ns, &|s| bounds[s].mid());
     let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
     // Out of work, the bounds may still be narrow enough everywhere asked.
     let warning = warning.filter(|_| queried.iter().any(|&s| bounds[s].width() > tolerance));
@@ -1731,11 +1727,11 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 let (sx, sy) = (Dd::total(x), Dd::total(y));
                 // B's probabilities normalised once, not once per row of A.
                 let yn = each(cols, &|j| Dd::from(y[j]).div(sy));
-                for i in 0..rows {
-                    if x[i] <= 0.0 {
+                for (i, &xi) in x[..rows].iter().enumerate() {
+                    if xi <= 0.0 {
                         continue;
                     }
-                    let xi = Dd::from(x[i]).div(sx);
+                    let xi = Dd::from(xi).div(sx);
                     for j in 0..cols {
                         if y[j] <= 0.0 {
                             continue;
