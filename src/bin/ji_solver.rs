@@ -219,6 +219,17 @@ fn each<T>(n: usize, f: &dyn Fn(usize) -> T) -> Vec<T> {
     all
 }
 
+/// The i in 0..n where `f` holds (by a `dyn` closure, as `each`).
+fn indices(n: usize, f: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    let mut all = Vec::new();
+    for i in 0..n {
+        if f(i) {
+            all.push(i);
+        }
+    }
+    all
+}
+
 /// Reads the problem (`strict`: one record per line, as in `HELP`).
 #[inline(never)]
 fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
@@ -421,12 +432,7 @@ impl Game {
     /// The layer of lost sets `lost` (its `then` and `mirror` left empty).
     fn layer(&self, v: &Variant<'_>, lost: [u64; 2]) -> Layer {
         let side = |l: u64| -> (Vec<usize>, Vec<usize>) {
-            let mut kept = Vec::new();
-            for i in 0..self.n {
-                if l >> self.order[i] & 1 == 0 {
-                    kept.push(i);
-                }
-            }
+            let kept = indices(self.n, &|i| l >> self.order[i] & 1 == 0);
             let req = |i: usize| v.skills[self.order[i]].req;
             let usable = each(self.cap + 1, &|c| kept.partition_point(|&i| req(i) <= c as i64));
             (kept, usable)
@@ -618,7 +624,7 @@ enum StageGame {
 /// The only code that decides what is proved (docs/ji.md, "The
 /// certificate"); it exports what the rest uses and no more.
 mod proof {
-    use super::{each, Game, WORK};
+    use super::{each, indices, Game, WORK};
 
     /// x in units of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS.
     pub(super) const STRATEGY_BITS: u32 = 60;
@@ -741,12 +747,7 @@ mod proof {
             }
             let mut queued: Vec<bool> = inside.clone();
             // States of X whose predecessors are not yet looked at again.
-            let mut joined: Vec<usize> = Vec::new();
-            for (s, &r) in proved.iter().enumerate() {
-                if r > 0 {
-                    joined.push(s);
-                }
-            }
+            let mut joined = indices(ns, &|s| proved[s] > 0);
             loop {
                 // Out of work: none settled (part of a fixpoint proves nothing).
                 if *work > game.budget(WORK) {
@@ -795,9 +796,8 @@ mod proof {
             let mut climbed = vec![false; rows];
             loop {
                 // The next level: unused skills safe against the replies still open.
-                let level: Vec<usize> = (0..rows)
-                    .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !step(i, j).0))
-                    .collect();
+                let safe = |i: usize| !(0..cols).any(|j| open[j] && step(i, j).0);
+                let level = indices(rows, &|i| !climbed[i] && safe(i));
                 *work += (rows * cols) as u64;
                 let mut answered = false;
                 for (j, open) in open.iter_mut().enumerate() {
@@ -1446,7 +1446,7 @@ fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     let mut strategy: Vec<Dyadic> = vec![Vec::new(); ns];
     let lost = |l: usize| game.layers[l].lost[0].count_ones() + game.layers[l].lost[1].count_ones();
     for total in (0..=2 * MAX_SKILLS as u32).rev() {
-        for l in (0..game.layers.len()).filter(|&l| lost(l) == total) {
+        for l in indices(game.layers.len(), &|l| lost(l) == total) {
             let members = [l, game.layers[l].mirror];
             if members[1] < l {
                 continue;
@@ -1459,7 +1459,7 @@ fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
             }
             let part = game.part(members, lower.clone(), outside);
             let states = part.states();
-            let asked: Vec<usize> = (0..states).filter(|&s| queried.contains(&global(s))).collect();
+            let asked = indices(states, &|s| queried.contains(&global(s)));
             let table = each(states, &|s| table[global(s)]);
             let passes = search.passes.clone();
             let one = Search { game: &part, table: &table, passes, queried: &asked };
@@ -1687,12 +1687,8 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
     let mut disc = game.clone();
     // The game's own lambda last (p > 0), the decades above it first.
     let target = 1.0 - game.keep;
-    let mut lambdas = Vec::new();
-    for l in NEWTON_LAMBDAS {
-        if l > target {
-            lambdas.push(l);
-        }
-    }
+    let mut lambdas = NEWTON_LAMBDAS.to_vec();
+    lambdas.retain(|&l| l > target);
     if target > 0.0 {
         lambdas.push(target);
     }
@@ -1876,7 +1872,7 @@ fn dyadic(p: &[f64], noise: f64) -> Dyadic {
     let one = 1u64 << STRATEGY_BITS;
     let kept: f64 = p.iter().filter(|&&x| x > noise).sum();
     let scale = |&x: &f64| if x > noise { (x / kept * one as f64) as u64 } else { 0 };
-    let mut units: Dyadic = p.iter().map(scale).collect();
+    let mut units: Dyadic = each(p.len(), &|k| scale(&p[k]));
     let top = likeliest(p);
     // The likeliest skill absorbs the rounding (pure if it cannot).
     units[top] = 0;
@@ -2432,7 +2428,7 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
             }
         }
     }
-    (0..x.len()).filter(|&s| seen[s]).collect()
+    indices(x.len(), &|s| seen[s])
 }
 
 /// Largest denominator tried for the strategy shown by `--strategy`.
