@@ -697,7 +697,7 @@ mod proof {
                 }
             }
         }
-        !(0..ns).any(|s| z[s] && phi[s] > 0)
+        (0..ns).all(|s| !z[s] || phi[s] <= 0)
     }
 
     impl Game {
@@ -796,7 +796,7 @@ mod proof {
             let mut climbed = vec![false; rows];
             loop {
                 // The next level: unused skills safe against the replies still open.
-                let safe = |i: usize| !(0..cols).any(|j| open[j] && step(i, j).0);
+                let safe = |i: usize| (0..cols).all(|j| !open[j] || !step(i, j).0);
                 let level = indices(rows, &|i| !climbed[i] && safe(i));
                 *work += (rows * cols) as u64;
                 let mut answered = false;
