@@ -1187,11 +1187,10 @@ impl Stage {
             // Row i is dominated by row k if it is nowhere better for A.
             for i in 0..rows {
                 for k in 0..rows {
-                    let mut le = row_on[i] && k != i && row_on[k];
-                    for j in 0..cols {
-                        le &= !col_on[j] || m[i * cols + j] <= m[k * cols + j];
+                    if !row_on[i] || k == i || !row_on[k] {
+                        continue;
                     }
-                    if le {
+                    if (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j]) {
                         row_on[i] = false;
                         changed = true;
                     }
@@ -1199,11 +1198,10 @@ impl Stage {
             }
             for j in 0..cols {
                 for l in 0..cols {
-                    let mut ge = col_on[j] && l != j && col_on[l];
-                    for i in 0..rows {
-                        ge &= !row_on[i] || m[i * cols + j] >= m[i * cols + l];
+                    if !col_on[j] || l == j || !col_on[l] {
+                        continue;
                     }
-                    if ge {
+                    if (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l]) {
                         col_on[j] = false;
                         changed = true;
                     }
