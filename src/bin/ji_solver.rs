@@ -12,8 +12,8 @@
 //! `Certificate`, the `Schedule` of passes, Newton's `newton_values`, B's best
 //! reply `ReplyProcess`, dense or by `estimate`); output (`answer`, `Printer`,
 //! `open_states`, shown strategies); command line (`HELP`, `Options`); then
-//! the shared blocks (copies of src/shared/*.rs). `#[inline(never)]` keeps the
-//! compile under the pasteable guard; measured constants: bench/RESULTS.md.
+//! the shared blocks (copies of src/shared/*.rs). `#[inline(never)]` and `each`
+//! keep the compile fast (bench/RESULTS.md, with the measured constants).
 
 use std::ffi::OsString;
 use std::fmt;
@@ -25,7 +25,7 @@ const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
 
-// ---- input ------------------------------------------------------------------
+// ---- input ----
 
 /// Why a run did not end with exit 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
@@ -163,9 +163,6 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
     }
     lx.expect(&|| "`lost`".to_string())?;
     let n = v.skills.len();
-    // Every set an effect takes, as bits.
-    let taken: Vec<u64> =
-        v.lasting.iter().map(|e| e.taken.iter().fold(0, |m, &z| m | 1 << z)).collect();
     for (set, who) in lost.iter_mut().zip(["A", "B"]) {
         let ct = lx.expect(&|| format!("the count of {who}'s lost skills in query {t}"))?;
         let count = match parse_u64(ct.text) {
@@ -185,7 +182,15 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
             }
             *set |= 1 << x;
         }
-        if taken.iter().filter(|&&m| m & !*set == 0).fold(0, |u, m| u | m) != *set {
+        // The union of the sets effects take that lie within it.
+        let mut union = 0;
+        for e in &v.lasting {
+            let m = bits(&e.taken);
+            if m & !*set == 0 {
+                union |= m;
+            }
+        }
+        if union != *set {
             let what = format!(
                 "query {t}: no lasting effects take exactly the skills {who} has lost (a lost \
                  set is a union of taken lists)"
@@ -194,6 +199,35 @@ fn parse_lost(lx: &mut Lexer<'_>, v: &Variant<'_>, t: u64) -> Result<[u64; 2], F
         }
     }
     Ok(lost)
+}
+
+/// The skills `list` as bits (by the variant's index).
+fn bits(list: &[u32]) -> u64 {
+    let mut bits = 0;
+    for &x in list {
+        bits |= 1 << x;
+    }
+    bits
+}
+
+/// `f` of each of 0..n (by a `dyn` closure: one compiled copy per type).
+fn each<T>(n: usize, f: &dyn Fn(usize) -> T) -> Vec<T> {
+    let mut all = Vec::with_capacity(n);
+    for i in 0..n {
+        all.push(f(i));
+    }
+    all
+}
+
+/// The i in 0..n where `f` holds (by a `dyn` closure, as `each`).
+fn indices(n: usize, f: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    let mut all = Vec::new();
+    for i in 0..n {
+        if f(i) {
+            all.push(i);
+        }
+    }
+    all
 }
 
 /// Reads the problem (`strict`: one record per line, as in `HELP`).
@@ -288,7 +322,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     Ok(Problem { variant, rounds, keep, keep_units, cap, queries })
 }
 
-// ---- model ------------------------------------------------------------------
+// ---- model ----
 
 /// The game: skills sorted by req (the usable ones a prefix); a state
 /// s = layer * (C+1)^2 + a * (C+1) + b, a layer a lost-set pair.
@@ -337,19 +371,24 @@ impl Game {
     #[inline(never)]
     fn new(v: &Variant<'_>, cap: i64, keep: f64, lost: &[[u64; 2]]) -> Option<Game> {
         let n = v.skills.len();
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| v.skills[i].req);
+        // By req, stable (n <= MAX_SKILLS: by insertion).
+        let mut order: Vec<usize> = Vec::with_capacity(n);
+        for i in 0..n {
+            let req = v.skills[i].req;
+            order.insert(order.partition_point(|&k| v.skills[k].req <= req), i);
+        }
         let wins = |i: usize, j: usize| i8::from(v.beats(i as u32, j as u32));
-        let outcome = order
-            .iter()
-            .flat_map(|&i| order.iter().map(move |&j| wins(i, j) - wins(j, i)))
-            .collect();
+        let (mut outcome, mut delta) = (Vec::with_capacity(n * n), Vec::with_capacity(n));
+        for &i in &order {
+            for &j in &order {
+                outcome.push(wins(i, j) - wins(j, i));
+            }
+            delta.push(v.skills[i].delta);
+        }
         let cap = cap as usize;
-        let delta = order.iter().map(|&i| v.skills[i].delta).collect();
         let keep_units = [(keep * (1u64 << STRATEGY_BITS) as f64) as i128; 2];
         let mut game = Game { n, cap, delta, outcome, keep, keep_units, order, ..Game::default() };
-        let takes =
-            |x: usize, y: usize| v.takes(x as u32, y as u32).iter().fold(0u64, |m, &t| m | 1 << t);
+        let takes = |x: usize, y: usize| bits(v.takes(x as u32, y as u32));
         let mut index: Vec<([u64; 2], usize)> = Vec::new();
         let mut layer_of = |game: &mut Game, pair: [u64; 2]| match index.binary_search(&(pair, 0)) {
             Ok(k) | Err(k) if index.get(k).map(|e| e.0) == Some(pair) => index[k].1,
@@ -393,10 +432,10 @@ impl Game {
     /// The layer of lost sets `lost` (its `then` and `mirror` left empty).
     fn layer(&self, v: &Variant<'_>, lost: [u64; 2]) -> Layer {
         let side = |l: u64| -> (Vec<usize>, Vec<usize>) {
-            let kept: Vec<usize> = (0..self.n).filter(|&i| l >> self.order[i] & 1 == 0).collect();
+            let kept = indices(self.n, &|i| l >> self.order[i] & 1 == 0);
             let req = |i: usize| v.skills[self.order[i]].req;
-            let usable = (0..=self.cap).map(|c| kept.partition_point(|&i| req(i) <= c as i64));
-            (kept.clone(), usable.collect())
+            let usable = each(self.cap + 1, &|c| kept.partition_point(|&i| req(i) <= c as i64));
+            (kept, usable)
         };
         let ((ka, ua), (kb, ub)) = (side(lost[0]), side(lost[1]));
         Layer { lost, kept: [ka, kb], usable: [ua, ub], then: Vec::new(), mirror: 0 }
@@ -457,11 +496,11 @@ impl Game {
 
     /// `v` lowered by `by`, the known states held.
     fn lowered(&self, v: &[f64], by: f64) -> Vec<f64> {
-        (0..v.len()).map(|s| self.known(s).unwrap_or(v[s] - by)).collect()
+        each(v.len(), &|s| self.known(s).unwrap_or(v[s] - by))
     }
 }
 
-// ---- rules ------------------------------------------------------------------
+// ---- rules ----
 
 impl Game {
     /// "After every round each count becomes min(count + delta, C)" (never
@@ -533,7 +572,7 @@ impl Game {
     fn part(&self, members: &[usize], outside_lower: Vec<i128>, outside: Vec<f64>) -> Game {
         let size = self.width() * self.width();
         let local = |l: usize| members.iter().position(|&m| m == l);
-        let mut layers: Vec<Layer> = members.iter().map(|&m| self.layers[m].clone()).collect();
+        let mut layers = each(members.len(), &|k| self.layers[members[k]].clone());
         for layer in &mut layers {
             layer.then.iter_mut().for_each(|t| *t = local(*t).unwrap_or(members.len() + *t));
             layer.mirror = local(layer.mirror).unwrap_or(0);
@@ -580,12 +619,12 @@ enum StageGame {
     Matrix { rows: usize, cols: usize },
 }
 
-// ---- the proof (trusted): limit-sure wins and the exact check ---------------
+// ---- the proof (trusted): limit-sure wins and the exact check ----
 
 /// The only code that decides what is proved (docs/ji.md, "The
 /// certificate"); it exports what the rest uses and no more.
 mod proof {
-    use super::{Game, WORK};
+    use super::{each, indices, Game, WORK};
 
     /// x in units of 2^-STRATEGY_BITS, phi of 2^-GRID_BITS.
     pub(super) const STRATEGY_BITS: u32 = 60;
@@ -595,14 +634,11 @@ mod proof {
     /// A's strategy at a state: u / 2^60 per usable skill, summing to 1.
     pub(super) type Dyadic = Vec<u64>;
 
-    // The exact check (docs/ji.md, "The certificate"), A playing x: (1)
-    // |phi| <= 1, phi <= the value where known (+-1 at limit-sure wins, where A
-    // switches to a strategy winning with probability 1 - d); (2) elsewhere x(s)
-    // sums to 2^60 and for every reply j, phi(s) <= sum_i x_i (o_ij if one wins,
-    // else carried(phi(next))); (3) phi <= 0 on Z (B can stall forever). Then
-    // phi <= V: phi of the current state is a bounded submartingale (a
-    // supermartingale of the error, discounted), and endless play ends in Z.
-    // Integer sums: phi = hi * 2^60 + lo, each sum below 2^121.
+    // The exact check, A playing x (why it proves phi <= V: docs/ji.md, "The
+    // certificate"): (1) |phi| <= 1, phi <= the value where known; (2)
+    // elsewhere x(s) sums to 2^60 and phi(s) <= sum_i x_i (o_ij if one wins,
+    // else carried(phi(next))) for every reply j; (3) phi <= 0 on Z (B can
+    // stall forever). Integer sums: phi = hi * 2^60 + lo, each below 2^121.
 
     /// Whether `phi` (grid units) is proved below the value, A playing `x`.
     #[inline(never)]
@@ -649,7 +685,7 @@ mod proof {
             }
         }
         // (3): Z, the largest fixed point from every state where play goes on.
-        let mut z: Vec<bool> = (0..ns).map(|s| game.known(s).is_none()).collect();
+        let mut z = each(ns, &|s| game.known(s).is_none());
         let mut shrunk = true;
         while shrunk {
             shrunk = false;
@@ -685,10 +721,8 @@ mod proof {
         }
     }
 
-    // Limit-sure wins (docs/ji.md): the largest Y where each state has a
-    // ladder towards the states added before it; A playing level k with weight
-    // eps^k makes progress 1/eps times likelier than loss (after de Alfaro,
-    // Henzinger and Kupferman).
+    // Limit-sure wins: the largest Y where each state has a ladder towards
+    // the states added before it (why: docs/ji.md, "Limit-sure wins").
 
     /// Per state 0, or the order A's limit-sure win joined X. Worklists: a
     /// state is looked at again when one it leads to joins X.
@@ -696,7 +730,7 @@ mod proof {
     pub(super) fn limit_wins(game: &Game, work: &mut u64) -> Vec<u32> {
         let ns = game.states();
         // Y: every state where A can move, shrunk until its ladders hold.
-        let mut inside: Vec<bool> = (0..ns).map(|s| game.moves(s).0 > 0).collect();
+        let mut inside = each(ns, &|s| game.moves(s).0 > 0);
         let into = game.entries();
         loop {
             // X: the states of Y proved so far, numbered in the order added.
@@ -713,7 +747,7 @@ mod proof {
             }
             let mut queued: Vec<bool> = inside.clone();
             // States of X whose predecessors are not yet looked at again.
-            let mut joined: Vec<usize> = (0..ns).filter(|&s| proved[s] > 0).collect();
+            let mut joined = indices(ns, &|s| proved[s] > 0);
             loop {
                 // Out of work: none settled (part of a fixpoint proves nothing).
                 if *work > game.budget(WORK) {
@@ -739,7 +773,7 @@ mod proof {
                     }
                 });
             }
-            let left: Vec<bool> = proved.iter().map(|&r| r > 0).collect();
+            let left = each(ns, &|s| proved[s] > 0);
             if left == inside {
                 return proved;
             }
@@ -762,9 +796,8 @@ mod proof {
             let mut climbed = vec![false; rows];
             loop {
                 // The next level: unused skills safe against the replies still open.
-                let level: Vec<usize> = (0..rows)
-                    .filter(|&i| !climbed[i] && (0..cols).all(|j| !open[j] || !step(i, j).0))
-                    .collect();
+                let safe = |i: usize| (0..cols).all(|j| !open[j] || !step(i, j).0);
+                let level = indices(rows, &|i| !climbed[i] && safe(i));
                 *work += (rows * cols) as u64;
                 let mut answered = false;
                 for (j, open) in open.iter_mut().enumerate() {
@@ -788,7 +821,7 @@ mod proof {
 }
 use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
 
-// ---- iteration --------------------------------------------------------------
+// ---- iteration ----
 
 /// Sweeps before `certify` is first tried (then at every doubling); the
 /// width needed at queried states (5e-8 with rounding).
@@ -796,8 +829,7 @@ const CERTIFY_FROM: u64 = 256;
 const CERTIFIED: f64 = 0.98e-7;
 
 struct Solution {
-    values: Vec<f64>,
-    /// Per state, what is proved of its value.
+    /// Per state, what is proved of its value (the midpoint printed).
     bounds: Vec<Bounds>,
     /// The widest bounds a printed value may have.
     tolerance: f64,
@@ -891,28 +923,28 @@ fn solve_table(game: &Game, rounds: u64, queried: &[usize], schedule: &Schedule)
     let carried = 0.5 * gap * (1.0 / (1.0 - game.keep)).min(it.done as f64);
     let around =
         |s: usize| exact(s).map_or(Bounds::around(old[s], it.rest + carried), Bounds::exact);
-    let bounds: Vec<Bounds> = match best {
+    let bounds = each(ns, &|s| match best {
         // The discounted game: a certificate, and the contraction's bounds.
         Some((_, cert)) if !unlimited && warning.is_some() => {
-            (0..ns).map(|s| cert.bounds(game, s).within(around(s))).collect()
+            cert.bounds(game, s).within(around(s))
         }
-        Some((_, cert)) => (0..ns).map(|s| cert.bounds(game, s)).collect(),
-        None if unlimited => (0..ns).map(|s| exact(s).map_or(Bounds::ANY, Bounds::exact)).collect(),
-        None if warning.is_none() => old.iter().map(|&v| Bounds::exact(v)).collect(),
-        None => (0..ns).map(around).collect(),
-    };
+        Some((_, cert)) => cert.bounds(game, s),
+        None if unlimited => exact(s).map_or(Bounds::ANY, Bounds::exact),
+        None if warning.is_none() => Bounds::exact(old[s]),
+        None => around(s),
+    });
+    let values = each(ns, &|s| bounds[s].mid());
     let tolerance = if unlimited { CERTIFIED } else { STAGE_GAP };
     // Out of work, the bounds may still be narrow enough everywhere asked.
     let warning = warning.filter(|_| queried.iter().any(|&s| bounds[s].width() > tolerance));
-    let values: Vec<f64> = bounds.iter().map(|b| b.mid()).collect();
     // `new` is V_{R-1} (partial when out of work).
     let next = match warning {
         None if rounds > 0 => it.new,
-        _ => values.clone(),
+        _ => values,
     };
     let proved = if unlimited { CERTIFIED } else { DISCOUNTED_CERTIFIED };
     let certificate = it.best.filter(|b| rounds == 0 && b.0 <= proved).map(|b| b.1);
-    Solution { values, bounds, tolerance, next, certificate, warning, game: game.clone() }
+    Solution { bounds, tolerance, next, certificate, warning, game: game.clone() }
 }
 
 struct Iterated {
@@ -1082,7 +1114,7 @@ impl Game {
     }
 }
 
-// ---- stage game -------------------------------------------------------------
+// ---- stage game ----
 
 #[derive(Default)]
 struct Stage {
@@ -1154,27 +1186,40 @@ impl Stage {
             changed = false;
             // Row i is dominated by row k if it is nowhere better for A.
             for i in 0..rows {
-                let le =
-                    |k: usize| (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j]);
-                if row_on[i] && (0..rows).any(|k| k != i && row_on[k] && le(k)) {
-                    row_on[i] = false;
-                    changed = true;
+                for k in 0..rows {
+                    if !row_on[i] || k == i || !row_on[k] {
+                        continue;
+                    }
+                    if (0..cols).all(|j| !col_on[j] || m[i * cols + j] <= m[k * cols + j]) {
+                        row_on[i] = false;
+                        changed = true;
+                    }
                 }
             }
             for j in 0..cols {
-                let ge =
-                    |l: usize| (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l]);
-                if col_on[j] && (0..cols).any(|l| l != j && col_on[l] && ge(l)) {
-                    col_on[j] = false;
-                    changed = true;
+                for l in 0..cols {
+                    if !col_on[j] || l == j || !col_on[l] {
+                        continue;
+                    }
+                    if (0..rows).all(|i| !row_on[i] || m[i * cols + j] >= m[i * cols + l]) {
+                        col_on[j] = false;
+                        changed = true;
+                    }
                 }
             }
         }
         self.red.clear();
-        for i in (0..rows).filter(|&i| row_on[i]) {
-            self.red.extend((0..cols).filter(|&j| col_on[j]).map(|j| m[i * cols + j]));
+        let mut r = 0;
+        for i in 0..rows {
+            if row_on[i] {
+                r += 1;
+                for j in 0..cols {
+                    if col_on[j] {
+                        self.red.push(m[i * cols + j]);
+                    }
+                }
+            }
         }
-        let r = row_on.iter().filter(|&&b| b).count();
         (r, self.red.len() / r)
     }
 
@@ -1197,9 +1242,8 @@ impl Stage {
                 let (xs, ys) =
                     if transposed { (&self.lp.y, &self.lp.x) } else { (&self.lp.x, &self.lp.y) };
                 let m = &self.red;
-                let col = |j: usize| (0..r).map(|i| xs[i] * m[i * c + j]).sum::<f64>();
                 let row = |i: usize| (0..c).map(|j| m[i * c + j] * ys[j]).sum::<f64>();
-                let low = (0..c).map(col).fold(f64::INFINITY, f64::min);
+                let low = guarantee(xs, m, c);
                 let high = (0..r).map(row).fold(f64::NEG_INFINITY, f64::max);
                 if low > lo {
                     lo = low;
@@ -1243,7 +1287,13 @@ impl Stage {
 
 /// The column player's view of the r x c game `m`: -M^T (c x r).
 fn neg_transpose(m: &[f64], r: usize, c: usize) -> Vec<f64> {
-    (0..c).flat_map(|j| (0..r).map(move |i| -m[i * c + j])).collect()
+    let mut t = Vec::with_capacity(r * c);
+    for j in 0..c {
+        for i in 0..r {
+            t.push(-m[i * c + j]);
+        }
+    }
+    t
 }
 
 /// A strategy on the lines `on` that dominance left, on all lines.
@@ -1253,7 +1303,7 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
     on.iter().map(pick).collect()
 }
 
-// ---- certify: the search for strategies and potentials (untrusted) ----------
+// ---- certify: the search for strategies and potentials (untrusted) ----
 
 // `certify` proposes A's strategies and potentials; `proves` decides.
 
@@ -1315,7 +1365,7 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
         strategies: Vec::new(),
     };
     let start = stage.work;
-    let everywhere: Vec<usize> = (0..ns).collect();
+    let everywhere = each(ns, &|s| s);
     let mut newton: Option<NewtonValues> = None;
     for &pass in &search.passes {
         // Past the budget the rest is skipped (the rescue passes have none).
@@ -1324,8 +1374,7 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
             continue;
         }
         let bounds = |s: usize| cert.bounds(game, s);
-        let between =
-            |at: f64| -> Vec<f64> { (0..ns).map(bounds).map(|b| b.lo + b.width() * at).collect() };
+        let between = |at: f64| each(ns, &|s| bounds(s).lo + bounds(s).width() * at);
         let source = match pass.source {
             Source::Iterated => table.to_vec(),
             Source::Shifted { by } => game.lowered(table, by),
@@ -1360,7 +1409,7 @@ fn certify(search: &Search, stage: &mut Stage) -> Option<Certificate> {
         if stage.work - start > budget {
             continue;
         }
-        let tilted: Vec<f64> = source.iter().map(|v| v * (1.0 - pass.tilt)).collect();
+        let tilted = each(source.len(), &|s| source[s] * (1.0 - pass.tilt));
         let mut x = Vec::with_capacity(ns);
         for s in 0..ns {
             // The stage game's strategy, or none (decided).
@@ -1395,7 +1444,7 @@ fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
     let mut strategy: Vec<Dyadic> = vec![Vec::new(); ns];
     let lost = |l: usize| game.layers[l].lost[0].count_ones() + game.layers[l].lost[1].count_ones();
     for total in (0..=2 * MAX_SKILLS as u32).rev() {
-        for l in (0..game.layers.len()).filter(|&l| lost(l) == total) {
+        for l in indices(game.layers.len(), &|l| lost(l) == total) {
             let members = [l, game.layers[l].mirror];
             if members[1] < l {
                 continue;
@@ -1408,16 +1457,15 @@ fn certify_layers(search: &Search, stage: &mut Stage) -> Option<Certificate> {
             }
             let part = game.part(members, lower.clone(), outside);
             let states = part.states();
-            let asked: Vec<usize> = (0..states).filter(|&s| queried.contains(&global(s))).collect();
-            let table: Vec<f64> = (0..states).map(|s| table[global(s)]).collect();
+            let asked = indices(states, &|s| queried.contains(&global(s)));
+            let table = each(states, &|s| table[global(s)]);
             let passes = search.passes.clone();
             let one = Search { game: &part, table: &table, passes, queried: &asked };
             let cert = match certify(&one, stage) {
                 Some(cert) => cert,
                 None => continue,
             };
-            let x: Vec<Dyadic> =
-                (0..states).map(|s| cert.strategies[cert.pass_of[s]][s].clone()).collect();
+            let x = each(states, &|s| cert.strategies[cert.pass_of[s]][s].clone());
             let phi = match proves(&part, &x, &cert.lower) {
                 true => Some(cert.lower),
                 false => ReplyProcess::new(&part, &x)
@@ -1529,13 +1577,20 @@ struct Schedule {
 
 impl Schedule {
     fn passes(&self, last: bool) -> Vec<Pass> {
-        let round = EARLY_ROUND.iter().map(|&source| early(source));
         let mut passes: Vec<Pass> = self.first.to_vec();
-        passes.extend((0..self.early_rounds).flat_map(|_| round.clone()));
+        for _ in 0..self.early_rounds {
+            for source in EARLY_ROUND {
+                passes.push(early(source));
+            }
+        }
         if last {
-            passes.extend(self.last);
-            passes.extend((0..self.late_repeats).flat_map(|_| (0..30).map(late_row)));
-            passes.extend(self.rescue);
+            passes.extend_from_slice(self.last);
+            for _ in 0..self.late_repeats {
+                for r in 0..30 {
+                    passes.push(late_row(r));
+                }
+            }
+            passes.extend_from_slice(self.rescue);
         }
         passes
     }
@@ -1623,15 +1678,18 @@ const NEWTON_ROUNDS: usize = 30;
 #[inline(never)]
 fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> NewtonValues {
     let ns = game.states();
-    let mut v: Vec<Dd> = start.iter().map(|&x| Dd::from(x)).collect();
+    let mut v = dds(start);
     let mut best = start.to_vec();
     // The values at the lambda before `best`'s, if that one converged too.
     let mut before: Option<Vec<f64>> = None;
     let mut disc = game.clone();
     // The game's own lambda last (p > 0), the decades above it first.
     let target = 1.0 - game.keep;
-    let mut lambdas: Vec<f64> = NEWTON_LAMBDAS.iter().copied().filter(|&l| l > target).collect();
-    lambdas.extend((target > 0.0).then_some(target));
+    let mut lambdas = NEWTON_LAMBDAS.to_vec();
+    lambdas.retain(|&l| l > target);
+    if target > 0.0 {
+        lambdas.push(target);
+    }
     for &lambda in &lambdas {
         let keep = Dd::sum(1.0, -lambda);
         disc.keep = keep.hi;
@@ -1640,7 +1698,7 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
             if stage.work > limit {
                 return NewtonValues { last: best, limit: None };
             }
-            let hi: Vec<f64> = v.iter().map(|d| d.hi).collect();
+            let hi = highs(&v);
             let mut a = vec![0.0; ns * ns];
             // Row s: v(s) - sum coef v(to) = rhs, in double-double.
             let mut coef: Vec<Vec<(usize, Dd)>> = vec![Vec::new(); ns];
@@ -1662,10 +1720,16 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 let (x, y) = (&stage.best_x, &stage.best_y);
                 let (sx, sy) = (Dd::total(x), Dd::total(y));
                 // B's probabilities normalised once, not once per row of A.
-                let yn: Vec<Dd> = y[..cols].iter().map(|&q| Dd::from(q).div(sy)).collect();
-                for i in (0..rows).filter(|&i| x[i] > 0.0) {
-                    let xi = Dd::from(x[i]).div(sx);
-                    for j in (0..cols).filter(|&j| y[j] > 0.0) {
+                let yn = each(cols, &|j| Dd::from(y[j]).div(sy));
+                for (i, &xi) in x[..rows].iter().enumerate() {
+                    if xi <= 0.0 {
+                        continue;
+                    }
+                    let xi = Dd::from(xi).div(sx);
+                    for j in 0..cols {
+                        if y[j] <= 0.0 {
+                            continue;
+                        }
                         let p = xi.mul(yn[j]);
                         match game.round(s, i, j) {
                             (0, to) if to >= ns => {
@@ -1675,8 +1739,8 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                             (0, to) => {
                                 let c = p.mul(keep);
                                 a[s * ns + to] -= c.hi;
-                                match coef[s].iter_mut().find(|e| e.0 == to) {
-                                    Some(e) => e.1 = e.1.add(c),
+                                match coef[s].iter().position(|e| e.0 == to) {
+                                    Some(e) => coef[s][e].1 = coef[s][e].1.add(c),
                                     None => coef[s].push((to, c)),
                                 }
                             }
@@ -1691,29 +1755,26 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
                 Some(lu) => lu,
                 None => return NewtonValues { last: best, limit: None },
             };
-            let mut new: Vec<Dd> = lu
-                .solve(&rhs.iter().map(|r| r.hi).collect::<Vec<_>>())
-                .into_iter()
-                .map(Dd::from)
-                .collect();
+            let mut new = dds(&lu.solve(&highs(&rhs)));
             // Refinement on double-double residuals.
             for _ in 0..NEWTON_REFINE {
-                let residual: Vec<f64> = (0..ns)
-                    .map(|s| {
-                        let mut r = rhs[s].add(new[s].neg());
-                        for &(to, c) in &coef[s] {
-                            r = r.add(c.mul(new[to]));
-                        }
-                        r.hi
-                    })
-                    .collect();
+                let residual = each(ns, &|s| {
+                    let mut r = rhs[s].add(new[s].neg());
+                    for &(to, c) in &coef[s] {
+                        r = r.add(c.mul(new[to]));
+                    }
+                    r.hi
+                });
                 stage.work += (ns * ns) as u64;
                 let d = lu.solve(&residual);
                 for s in 0..ns {
                     new[s] = new[s].add(Dd::from(d[s]));
                 }
             }
-            let change = (0..ns).map(|s| new[s].add(v[s].neg()).hi.abs()).fold(0.0, f64::max);
+            let mut change = 0.0f64;
+            for s in 0..ns {
+                change = change.max(new[s].add(v[s].neg()).hi.abs());
+            }
             v = new;
             if change < NEWTON_SETTLED {
                 converged = true;
@@ -1722,16 +1783,28 @@ fn newton_values(game: &Game, start: &[f64], stage: &mut Stage, limit: u64) -> N
         }
         if !converged {
             // Cycling (it need not converge): extrapolate lambda -> 0.
-            let limit = before.map(|before| {
-                let gain = NEWTON_STEP_GAIN;
-                best.iter().zip(&before).map(|(b, o)| b - (o - b) * gain).collect()
+            let limit = before.map(|mut before| {
+                for (o, b) in before.iter_mut().zip(&best) {
+                    *o = b - (*o - b) * NEWTON_STEP_GAIN;
+                }
+                before
             });
             return NewtonValues { last: best, limit };
         }
-        let values = v.iter().map(|d| d.hi).collect();
-        before = Some(std::mem::replace(&mut best, values)).filter(|_| lambda < NEWTON_LAMBDAS[0]);
+        before =
+            Some(std::mem::replace(&mut best, highs(&v))).filter(|_| lambda < NEWTON_LAMBDAS[0]);
     }
     NewtonValues { last: best, limit: None }
+}
+
+/// Double-doubles of `x`.
+fn dds(x: &[f64]) -> Vec<Dd> {
+    each(x.len(), &|i| Dd::from(x[i]))
+}
+
+/// The high parts of `v`.
+fn highs(v: &[Dd]) -> Vec<f64> {
+    each(v.len(), &|i| v[i].hi)
 }
 
 struct NewtonValues {
@@ -1797,8 +1870,8 @@ fn dyadic(p: &[f64], noise: f64) -> Dyadic {
     let one = 1u64 << STRATEGY_BITS;
     let kept: f64 = p.iter().filter(|&&x| x > noise).sum();
     let scale = |&x: &f64| if x > noise { (x / kept * one as f64) as u64 } else { 0 };
-    let mut units: Dyadic = p.iter().map(scale).collect();
-    let top = (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b });
+    let mut units: Dyadic = each(p.len(), &|k| scale(&p[k]));
+    let top = likeliest(p);
     // The likeliest skill absorbs the rounding (pure if it cannot).
     units[top] = 0;
     if units.iter().sum::<u64>() > one {
@@ -1823,6 +1896,14 @@ struct Reply {
     steps: Vec<Step>,
 }
 
+impl Reply {
+    /// What the ending skills are worth to A, in f64.
+    fn worth(&self) -> f64 {
+        let unit = (1u64 << STRATEGY_BITS) as f64;
+        (self.ending as f64 + self.ending_part as f64 / unit) / GRID_ONE as f64
+    }
+}
+
 /// B's policy "stop" (on Z only, worth 0).
 const STOP: usize = usize::MAX;
 
@@ -1841,25 +1922,16 @@ impl ReplyProcess {
     #[inline(never)]
     fn new(game: &Game, x: &[Dyadic]) -> ReplyProcess {
         let ns = game.states();
-        let mut replies: Vec<Vec<Reply>> = (0..ns).map(|_| Vec::new()).collect();
+        let mut replies: Vec<Vec<Reply>> = each(ns, &|_| Vec::new());
         let mut decided = vec![0i128; ns];
         for s in 0..ns {
-            let (rows, cols) = game.moves(s);
-            if let Some(v) = game.settled(s) {
-                // Limit-sure: A (v = 1) or B wins as surely as it likes.
-                decided[s] = if v > 0.0 { GRID_ONE } else { -GRID_ONE };
+            // Limit-sure wins (as surely as the winner likes), or a player
+            // cannot move (as in `build_stage`).
+            if let Some(v) = game.known(s) {
+                decided[s] = v as i128 * GRID_ONE;
                 continue;
             }
-            if rows == 0 || cols == 0 {
-                // As in `build_stage`: who cannot move loses.
-                decided[s] = match (rows, cols) {
-                    (0, 0) => 0,
-                    (0, _) => -GRID_ONE,
-                    _ => GRID_ONE,
-                };
-                continue;
-            }
-            for j in 0..cols {
+            for j in 0..game.moves(s).1 {
                 let mut reply = Reply { ending: 0, ending_part: 0, endless: true, steps: vec![] };
                 for (i, &weight) in x[s].iter().enumerate().filter(|e| *e.1 > 0) {
                     let (o, to) = game.round(s, i, j);
@@ -1877,7 +1949,7 @@ impl ReplyProcess {
             }
         }
         // Z: the largest set where some reply never ends and stays in it.
-        let mut stall: Vec<bool> = replies.iter().map(|r| !r.is_empty()).collect();
+        let mut stall = each(ns, &|s| !replies[s].is_empty());
         let mut changed = true;
         while changed {
             changed = false;
@@ -1915,8 +1987,7 @@ impl ReplyProcess {
         let unit = (1u64 << STRATEGY_BITS) as f64;
         let plays = |s: usize, policy: &[usize]| !self.replies[s].is_empty() && policy[s] != STOP;
         // B starts by stopping where it can stall, else with its first skill.
-        let first = |&stalls: &bool| if stalls { STOP } else { 0 };
-        let mut policy: Vec<usize> = self.stall.iter().map(first).collect();
+        let mut policy = each(ns, &|s| if self.stall[s] { STOP } else { 0 });
         let mut phi = self.decided.clone();
         let mut system = None;
         for _ in 0..POLICY_ROUNDS {
@@ -1930,7 +2001,7 @@ impl ReplyProcess {
                     for st in &r.steps {
                         a[s * ns + st.to] -= st.weight as f64 / unit * self.game.keep;
                     }
-                    rhs[s] = (r.ending as f64 + r.ending_part as f64 / unit) / GRID_ONE as f64;
+                    rhs[s] = r.worth();
                 } else {
                     // Decided, or B stops (worth 0).
                     phi[s] = self.decided[s];
@@ -1980,7 +2051,7 @@ impl ReplyProcess {
             }
         }
         // The policy's expected rounds: the same system, 1 where B plays.
-        let ones: Vec<f64> = (0..ns).map(|s| if plays(s, &policy) { 1.0 } else { 0.0 }).collect();
+        let ones = each(ns, &|s| if plays(s, &policy) { 1.0 } else { 0.0 });
         let rounds = system?.solve(&ones);
         self.settle(phi, &rounds, SLACK, work)
     }
@@ -1991,13 +2062,11 @@ impl ReplyProcess {
         let ns = self.replies.len();
         let (unit, grid) = ((1u64 << STRATEGY_BITS) as f64, GRID_ONE as f64);
         let per = self.game.keep / unit;
-        let ending: Vec<Vec<f64>> = (self.replies.iter())
-            .map(|rs| rs.iter().map(|r| (r.ending as f64 + r.ending_part as f64 / unit) / grid))
-            .map(|e| e.collect())
-            .collect();
-        let mut v: Vec<f64> = (0..ns)
-            .map(|s| if self.replies[s].is_empty() { self.decided[s] as f64 / grid } else { 0.0 })
-            .collect();
+        let ending = each(ns, &|s| each(self.replies[s].len(), &|j| self.replies[s][j].worth()));
+        let mut v = each(ns, &|s| match self.replies[s].is_empty() {
+            true => self.decided[s] as f64 / grid,
+            false => 0.0,
+        });
         let mut policy = vec![STOP; ns];
         // `base` plus reply j's steps on `v`, a loop back to s solved exactly
         // (a stall A's rare moves end is too slow to iterate); `None` if it
@@ -2015,7 +2084,10 @@ impl ReplyProcess {
         };
         for _ in 0..ESTIMATE_SWEEPS {
             let mut moved: f64 = 0.0;
-            for s in (0..ns).filter(|&s| !self.replies[s].is_empty()) {
+            for s in 0..ns {
+                if self.replies[s].is_empty() {
+                    continue;
+                }
                 let (mut least, mut best) = if self.stall[s] { (0.0, STOP) } else { (2.0, 0) };
                 for (j, &e) in ending[s].iter().enumerate() {
                     let q = through(s, j, e, &v).unwrap_or(0.0);
@@ -2034,7 +2106,10 @@ impl ReplyProcess {
         let mut rounds = vec![0.0; ns];
         for _ in 0..ESTIMATE_SWEEPS {
             let mut moved: f64 = 0.0;
-            for s in (0..ns).filter(|&s| policy[s] != STOP) {
+            for s in 0..ns {
+                if policy[s] == STOP {
+                    continue;
+                }
                 let r = through(s, policy[s], 1.0, &rounds).unwrap_or(ESTIMATE_ROUNDS);
                 moved = moved.max(r - rounds[s]);
                 rounds[s] = r.min(ESTIMATE_ROUNDS);
@@ -2044,7 +2119,7 @@ impl ReplyProcess {
                 break;
             }
         }
-        (v.iter().map(|&x| (x.clamp(-1.0, 1.0) * grid) as i128).collect(), rounds)
+        (each(ns, &|s| (v[s].clamp(-1.0, 1.0) * grid) as i128), rounds)
     }
 
     /// `phi` lowered by `slack` * (1 + rounds), then until `proves` holds.
@@ -2083,7 +2158,7 @@ impl ReplyProcess {
     }
 }
 
-// ---- output -----------------------------------------------------------------
+// ---- output ----
 
 pub fn solve(
     input: Vec<u8>,
@@ -2136,17 +2211,15 @@ fn answer(
     let mut text = String::new();
     let mut stage = Stage::default();
     for &s in &queried {
-        text.push_str(&format_value(solution.values[s]));
+        text.push_str(&format_value(solution.bounds[s].mid()));
         text.push('\n');
         if options.strategy {
             print.strategies(s, &solution.next, &mut stage, &mut text);
             print.proof(s, solution.certificate.as_ref(), &mut text);
         }
     }
-    let (bounds, tolerance) = (&solution.bounds, solution.tolerance);
-    let why = solution.warning.map(|why| {
-        open_states(bounds, &queried, tolerance, &|s, sep| print.state(s, sep), &mut text, why)
-    });
+    let why =
+        solution.warning.is_some().then(|| open_states(&print, &solution, &queried, &mut text));
     out.write_all(text.as_bytes()).map_err(unwritable)?;
     match why {
         Some(why) => Err(Failure::NoExactAnswer(why)),
@@ -2166,15 +2239,21 @@ impl Game {
             (0, to) => (rank(to) == 0, rank(to) > 0 && rank(to) < rank(s)),
             (o, _) => (o < 0, o > 0),
         };
-        let progress = |i: usize, j: usize| step(i, j).1;
-        let level: Vec<usize> = (0..rows).filter(|&i| (0..cols).all(|j| !step(i, j).0)).collect();
-        let mut units = vec![0i64; rows];
-        if let Some(&i) = level.iter().find(|&&i| (0..cols).all(|j| progress(i, j))) {
-            units[i] = 1_000_000;
-            return Some(units);
+        let (mut units, mut useful) = (vec![0i64; rows], Vec::new());
+        for i in 0..rows {
+            let (mut safe, mut all, mut some) = (true, true, false);
+            for j in 0..cols {
+                let (loss, progress) = step(i, j);
+                (safe, all, some) = (safe && !loss, all && progress, some || progress);
+            }
+            if safe && all {
+                units[i] = 1_000_000;
+                return Some(units);
+            }
+            if safe && some {
+                useful.push(i);
+            }
         }
-        let useful: Vec<usize> =
-            level.into_iter().filter(|&i| (0..cols).any(|j| progress(i, j))).collect();
         let k = useful.len() as i64;
         for (at, &i) in useful.iter().enumerate() {
             units[i] = 1_000_000 / k + if at == 0 { 1_000_000 % k } else { 0 };
@@ -2198,10 +2277,16 @@ impl Printer<'_> {
     fn shown(&self, units: &[i64], s: usize, side: usize) -> Vec<(usize, i64)> {
         let game = self.game;
         let kept = &game.layers[game.at(s).0].kept[side];
-        let mut shown: Vec<(usize, i64)> =
-            units.iter().enumerate().map(|(i, &u)| (game.order[kept[i]], u)).collect();
-        shown.retain(|e| e.1 > 0);
-        shown.sort_unstable_by_key(|e| e.0);
+        let mut by_id = vec![0; game.n];
+        for (i, &u) in units.iter().enumerate() {
+            by_id[game.order[kept[i]]] = u;
+        }
+        let mut shown = Vec::new();
+        for (id, u) in by_id.into_iter().enumerate() {
+            if u > 0 {
+                shown.push((id, u));
+            }
+        }
         shown
     }
 
@@ -2277,7 +2362,7 @@ impl Printer<'_> {
                     continue;
                 }
                 *text += &format!("{keyword} {shown_at}");
-                let units: Vec<i64> = x[s].iter().map(|&u| u as i64).collect();
+                let units = each(x[s].len(), &|i| x[s][i] as i64);
                 for (i, u) in self.shown(&units, s, 0) {
                     *text += &format!(" {} {}", self.name(i), u);
                 }
@@ -2289,20 +2374,15 @@ impl Printer<'_> {
 
 /// Exit 3: `open STATE L H` per queried state wider than `tolerance`.
 #[inline(never)]
-fn open_states(
-    bounds: &[Bounds],
-    queried: &[usize],
-    tolerance: f64,
-    state: &dyn Fn(usize, &str) -> String,
-    text: &mut String,
-    why: String,
-) -> String {
+fn open_states(print: &Printer, sol: &Solution, queried: &[usize], text: &mut String) -> String {
+    let bounds = &sol.bounds;
+    let why = sol.warning.as_deref().unwrap_or_default();
     let mut listed = vec![false; bounds.len()];
     let mut widest: Option<usize> = None;
     let mut count = 0;
     for &s in queried {
         let b = bounds[s];
-        if b.width() <= tolerance || std::mem::replace(&mut listed[s], true) {
+        if b.width() <= sol.tolerance || std::mem::replace(&mut listed[s], true) {
             continue;
         }
         count += 1;
@@ -2310,12 +2390,12 @@ fn open_states(
             widest = Some(s);
         }
         let (lo, hi) = (format_bound(b.lo, f64::floor), format_bound(b.hi, f64::ceil));
-        *text += &format!("open {} {lo} {hi}\n", state(s, " "));
+        *text += &format!("open {} {lo} {hi}\n", print.state(s, " "));
     }
     let states = format!("{count} queried state{} open", if count == 1 { "" } else { "s" });
     match widest {
         Some(s) => {
-            let at = state(s, ", ");
+            let at = print.state(s, ", ");
             format!("{states} (widest: {:.1e} at ({at})): {why}", bounds[s].width())
         }
         None => format!("{states}: {why}"),
@@ -2339,11 +2419,14 @@ fn reachable(game: &Game, x: &[Dyadic], from: usize) -> Vec<usize> {
     let mut todo = vec![from];
     while let Some(s) = todo.pop() {
         if !std::mem::replace(&mut seen[s], true) {
-            let replies = process.replies[s].iter();
-            todo.extend(replies.flat_map(|r| r.steps.iter().map(|st| st.to)));
+            for r in &process.replies[s] {
+                for st in &r.steps {
+                    todo.push(st.to);
+                }
+            }
         }
     }
-    (0..x.len()).filter(|&s| seen[s]).collect()
+    indices(x.len(), &|s| seen[s])
 }
 
 /// Largest denominator tried for the strategy shown by `--strategy`.
@@ -2357,20 +2440,25 @@ fn guarantee(x: &[f64], m: &[f64], cols: usize) -> f64 {
     (0..cols).map(pay).fold(f64::INFINITY, f64::min)
 }
 
+/// The first index of the largest of `p`.
+fn likeliest(p: &[f64]) -> usize {
+    (0..p.len()).fold(0, |b, k| if p[k] > p[b] { k } else { b })
+}
+
 /// The rows' strategy shown: the k/d of least d guaranteeing as much to
 /// SHOWN_SLACK (1/5 shows 0.200000), else the simplex's.
 #[inline(never)]
 fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
     let target = guarantee(probs, m, cols) - SHOWN_SLACK;
-    let top = (0..probs.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
+    let top = likeliest(probs);
     for d in 1..=MAX_SHOWN_DENOMINATOR {
         let d = f64::from(d);
-        let mut k: Vec<f64> = probs.iter().map(|p| (p * d).round()).collect();
+        let mut k = each(probs.len(), &|i| (probs[i] * d).round());
         k[top] += d - k.iter().sum::<f64>();
         if k[top] < 0.0 {
             continue;
         }
-        let simple: Vec<f64> = k.iter().map(|k| k / d).collect();
+        let simple = each(k.len(), &|i| k[i] / d);
         if guarantee(&simple, m, cols) >= target {
             return round_strategy(&simple, m, cols);
         }
@@ -2382,33 +2470,29 @@ fn shown_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
 /// they raise the guarantee.
 #[inline(never)]
 fn round_strategy(probs: &[f64], m: &[f64], cols: usize) -> Vec<i64> {
-    let mut units: Vec<i64> = probs.iter().map(|p| (p * 1e6).floor() as i64).collect();
-    let top = (0..units.len()).fold(0, |b, k| if probs[k] > probs[b] { k } else { b });
-    units[top] += 1_000_000 - units.iter().sum::<i64>();
-    let worth = |u: &[i64]| {
-        let pay = |l: usize| (0..u.len()).map(|k| u[k] as f64 * m[k * cols + l]).sum::<f64>();
-        (0..cols).map(pay).fold(f64::INFINITY, f64::min)
-    };
+    // Whole millionths, held exactly in f64 so that `guarantee` prices them.
+    let mut units = each(probs.len(), &|i| (probs[i] * 1e6).floor());
+    units[likeliest(probs)] += 1e6 - units.iter().sum::<f64>();
     let k = units.len();
     loop {
-        let mut best = (worth(&units), 0, 0);
+        let mut best = (guarantee(&units, m, cols), 0, 0);
         for (from, to) in (0..k * k).map(|e| (e / k, e % k)) {
-            if units[from] > 0 {
-                units[from] -= 1;
-                units[to] += 1;
-                let g = worth(&units);
+            if units[from] > 0.0 {
+                units[from] -= 1.0;
+                units[to] += 1.0;
+                let g = guarantee(&units, m, cols);
                 if g > best.0 {
                     best = (g, from, to);
                 }
-                units[from] += 1;
-                units[to] -= 1;
+                units[from] += 1.0;
+                units[to] -= 1.0;
             }
         }
         if best.1 == best.2 {
-            return units;
+            return each(k, &|i| units[i] as i64);
         }
-        units[best.1] -= 1;
-        units[best.2] += 1;
+        units[best.1] -= 1.0;
+        units[best.2] += 1.0;
     }
 }
 
@@ -2417,7 +2501,7 @@ fn format_value(v: f64) -> String {
     format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
 }
 
-// ---- command line -----------------------------------------------------------
+// ---- command line ----
 
 /// The command-line options (see `HELP`).
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -2473,7 +2557,7 @@ impl Options {
     }
 }
 
-// ---- shared blocks (copies: edit their masters) -----------------------------
+// ---- shared blocks (copies: edit their masters) ----
 
 // shared: show begin, master src/shared/show.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
