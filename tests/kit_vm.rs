@@ -962,6 +962,15 @@ fn groups(dir: &Path, found: &mut BTreeSet<PathBuf>) {
 }
 
 /// The processes and groups before a run.
+/// A group of a unit `systemd --user` starts on its own (a socket, a
+/// service or a slice, such as `app.slice/dbus.socket` when `systemd-run`
+/// knocks at the user's bus): the manager's, never kit's, whose groups are
+/// `kit-*` and whose scope from `systemd-run` is a `.scope`.
+fn systemds_own(group: &Path) -> bool {
+    let unit = group.extension().and_then(|e| e.to_str());
+    matches!(unit, Some("socket" | "service" | "slice"))
+}
+
 struct Snapshot {
     pids: BTreeSet<u32>,
     groups: BTreeSet<PathBuf>,
@@ -992,7 +1001,7 @@ impl Snapshot {
                 .collect::<Vec<_>>();
             let mut now = BTreeSet::new();
             groups(Path::new(CGROUP), &mut now);
-            made = now.difference(&self.groups).cloned().collect();
+            made = now.difference(&self.groups).filter(|g| !systemds_own(g)).cloned().collect();
             if left.is_empty() && made.is_empty() {
                 return Ok(());
             }
