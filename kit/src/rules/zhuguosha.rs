@@ -553,7 +553,9 @@ impl Walk<'_> {
             "reveal" if word(2) == "ZP" => self.fire(line, "reveal-loyal"),
             "reveal" => self.fire(line, "reveal-rebel"),
             "mark" => self.fire(line, "like-rebel-mark"),
-            "unmark" => self.fire(line, "like-rebel-cleared"),
+            // MP attacks a revealed rebel anyway: the label's going
+            // matters only for a loyal pig.
+            "unmark" if roles[p] == "ZP" => self.fire(line, "like-rebel-cleared"),
             "negate" => {
                 self.fire(line, "negate");
                 // `negate P counters C of S SIDE T`: the pigs on T's side
@@ -637,8 +639,11 @@ impl Walk<'_> {
                                 None
                             } else if unrevealed(&before[user]) {
                                 Some("like-rebel-mark")
-                            } else {
+                            } else if before[user].known == Known::Loyal {
+                                // A revealed rebel is MP's target anyway.
                                 Some("like-rebel-revealed")
+                            } else {
+                                None
                             };
                             if let Some(label) = label {
                                 self.fire(line, label);
