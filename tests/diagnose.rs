@@ -276,11 +276,11 @@ const GOAL_TOP1: f64 = 80.0;
 const GOAL_TOP3: f64 = 95.0;
 
 /// What the diagnosis reaches today on [`ZHUGUOSHA`] (bench/RESULTS.md,
-/// "kit diagnose": 86% and 86%, the top-3 goal missed), a little below, so that
+/// "kit diagnose": 86% and 90%, the top-3 goal missed), a little below, so that
 /// a change that makes it worse fails here; the goals above are printed,
 /// met or missed.
 const FLOOR_TOP1: f64 = GOAL_TOP1;
-const FLOOR_TOP3: f64 = 85.0;
+const FLOOR_TOP3: f64 = 90.0;
 
 /// The same for [`OTHERS`] (measured: top-1 3 of 4, top-3 4 of 4).
 const OTHERS_FLOOR_TOP3: f64 = 75.0;

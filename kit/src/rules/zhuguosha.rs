@@ -498,7 +498,13 @@ impl Walk<'_> {
         }
         let kill = pig.hand.contains('K');
         let limited = kill && !pig.weapon && turn.kills > 0;
-        if pig.hand.contains('F') || (kill && !limited) || (limited && !turn.limit_said) {
+        // Attacking nobody is a choice only where a pig of unknown role
+        // could have been taken for a target.
+        let next = self.next_alive(i, turn.pig);
+        let pigs = &self.replay.states[i];
+        let doubtful = |q: usize| q != turn.pig && !pigs[q].dead && unrevealed(&pigs[q]);
+        let duel_held = pig.hand.contains('F') && (0..pigs.len()).any(doubtful);
+        if duel_held || (kill && !limited && doubtful(next)) || (limited && !turn.limit_said) {
             self.fire(line, hostility(&self.replay.roles[turn.pig]));
         }
         // A 杀 kept while a pig it is hostile to is alive further on.
