@@ -735,7 +735,13 @@ impl Walk<'_> {
                 self.trick = Trick::Kill;
             }
             "F" => {
-                self.fire(line, hostility(&role));
+                // A rebel's 决斗 always reaches MP: its rule chooses only
+                // where a revealed loyal pig is there too.
+                let loyal_known = (1..before.len())
+                    .any(|q| q != p && !before[q].dead && before[q].known == Known::Loyal);
+                if role != "FP" || loyal_known {
+                    self.fire(line, hostility(&role));
+                }
                 if target != self.next_alive(i, p) {
                     self.fire(line, "duel-range");
                 }
