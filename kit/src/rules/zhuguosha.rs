@@ -498,7 +498,13 @@ impl Walk<'_> {
         }
         let kill = pig.hand.contains('K');
         let limited = kill && !pig.weapon && turn.kills > 0;
-        if pig.hand.contains('F') || (kill && !limited) || (limited && !turn.limit_said) {
+        // Attacking nobody is a choice only where a pig of unknown role
+        // could have been taken for a target.
+        let next = self.next_alive(i, turn.pig);
+        let pigs = &self.replay.states[i];
+        let doubtful = |q: usize| q != turn.pig && !pigs[q].dead && unrevealed(&pigs[q]);
+        let duel_held = pig.hand.contains('F') && (0..pigs.len()).any(doubtful);
+        if duel_held || (kill && !limited && doubtful(next)) || (limited && !turn.limit_said) {
             self.fire(line, hostility(&self.replay.roles[turn.pig]));
         }
         // A 杀 kept while a pig it is hostile to is alive further on.
@@ -553,11 +559,23 @@ impl Walk<'_> {
             "reveal" if word(2) == "ZP" => self.fire(line, "reveal-loyal"),
             "reveal" => self.fire(line, "reveal-rebel"),
             "mark" => self.fire(line, "like-rebel-mark"),
-            "unmark" => self.fire(line, "like-rebel-cleared"),
+            // MP attacks a revealed rebel anyway: the label's going
+            // matters only for a loyal pig.
+            "unmark" if roles[p] == "ZP" => self.fire(line, "like-rebel-cleared"),
             "negate" => {
                 self.fire(line, "negate");
-                let holders = before.iter().filter(|q| !q.dead && q.hand.contains('J')).count();
-                if holders > 1 {
+                // `negate P counters C of S SIDE T`: the pigs on T's side
+                // protect it, the others counter.
+                let courtesy = word(6) != "against";
+                let target = word(7).parse::<usize>().map_or(0, |t| t.saturating_sub(1));
+                let holder = |q: usize, friend: bool| {
+                    q != p
+                        && !before[q].dead
+                        && before[q].hand.contains('J')
+                        && same_side(&roles[q], &roles[target]) == friend
+                };
+                // The order decides only between two willing pigs.
+                if (0..before.len()).any(|q| holder(q, courtesy)) {
                     self.fire(line, "negate-order");
                 }
                 self.fire(
@@ -577,6 +595,11 @@ impl Walk<'_> {
                         _ => "rebel-courtesy",
                     },
                 );
+                // A friend of T holding a 无懈可击 leaves this one standing:
+                // only T's enemies counter it.
+                if courtesy && (0..before.len()).any(|q| holder(q, true)) {
+                    self.fire(line, "negate-hostility");
+                }
                 if let Trick::Area { ref mut main, .. } = self.trick {
                     if word(7) == "1" {
                         main.spared = true;
@@ -622,8 +645,11 @@ impl Walk<'_> {
                                 None
                             } else if unrevealed(&before[user]) {
                                 Some("like-rebel-mark")
-                            } else {
+                            } else if before[user].known == Known::Loyal {
+                                // A revealed rebel is MP's target anyway.
                                 Some("like-rebel-revealed")
+                            } else {
+                                None
                             };
                             if let Some(label) = label {
                                 self.fire(line, label);
@@ -709,7 +735,13 @@ impl Walk<'_> {
                 self.trick = Trick::Kill;
             }
             "F" => {
-                self.fire(line, hostility(&role));
+                // A rebel's 决斗 always reaches MP: its rule chooses only
+                // where a revealed loyal pig is there too.
+                let loyal_known = (1..before.len())
+                    .any(|q| q != p && !before[q].dead && before[q].known == Known::Loyal);
+                if role != "FP" || loyal_known {
+                    self.fire(line, hostility(&role));
+                }
                 if target != self.next_alive(i, p) {
                     self.fire(line, "duel-range");
                 }
@@ -753,6 +785,8 @@ impl Walk<'_> {
         match (w[2], w.get(5).copied()) {
             ("FP", reward) => {
                 self.fire(line, "damage-source");
+                // Every rebel's death asks whether MP's side has won.
+                self.fire(line, "main-wins");
                 if self.replay.events.get(i + 1).is_some_and(|e| e.line == "end MP") {
                     self.fire(line, "last-rebel-no-reward");
                 }
@@ -772,7 +806,13 @@ impl Walk<'_> {
                 if before[0].weapon {
                     self.fire(line, "crossbow-lost");
                 }
-                if self.turn.as_ref().is_some_and(|t| t.pig == 0) {
+                // The turn going on shows only where MP plays again in it
+                // (after a reward drawn while its trick is settled).
+                let rest = &self.replay.events[i + 1..];
+                let turn_rest = rest.iter().take_while(|e| !e.line.starts_with("turn "));
+                let plays_on =
+                    turn_rest.filter(|e| e.line.starts_with("play ")).any(|e| e.source == Some(0));
+                if self.turn.as_ref().is_some_and(|t| t.pig == 0) && plays_on {
                     self.fire(line, "penalty-turn-goes-on");
                 }
             }
@@ -849,7 +889,8 @@ end FP
         assert_eq!(lines("duel-loyal-vs-main"), [19, 21, 23, 25]);
         assert!(lines("duel").is_empty() && lines("duel-all-out").is_empty());
         assert_eq!(lines("penalty"), [27]);
-        assert_eq!(lines("penalty-turn-goes-on"), [27]);
+        // MP has no card left to play on: its turn going on shows nothing.
+        assert!(lines("penalty-turn-goes-on").is_empty());
         assert!(lines("crossbow-lost").is_empty() && lines("penalty-main-only").is_empty());
         // "反猪摸到 1 张杀直接杀死主猪获胜".
         assert_eq!(lines("rebel-hostility"), [30]);
