@@ -59,25 +59,7 @@ const IGNORES_WUXIE: Patch = Patch {
 const WRAPPED_ONCE: Patch = Patch {
     bin: "ants_battle",
     anchor: "weakness_plane::<W>(field, disk, &mut weak);",
-    replacement: "weakness_plane::<W>(field, disk, &mut weak);
-    // PLANTED: an enemy reached by several offsets counts once.
-    let (rows, cols) = (field.rows as isize, field.cols as isize);
-    for r in 0..rows {
-        for c in 0..cols {
-            let me = field.owner[(r * cols + c) as usize];
-            if me == NO_ANT {
-                continue;
-            }
-            let mut cells: Vec<isize> = Vec::new();
-            for o in disk {
-                let at = (r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols);
-                if is_enemy(me, field.owner[at as usize]) && !cells.contains(&at) {
-                    cells.push(at);
-                }
-            }
-            weak[(r * cols + c) as usize] = W::from(cells.len() as u8);
-        }
-    }",
+    replacement: common::ANTS_ENEMY_COUNTED_ONCE,
     into_body: false,
 };
 

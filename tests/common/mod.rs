@@ -201,3 +201,28 @@ pub fn tool_or_skip(names: &[&str], test: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// A planted misreading of Ants (tests/kit.rs stresses it, tests/diagnose.rs
+/// names its rule): put after `weakness_plane::<W>(field, disk, &mut weak);`
+/// in `ants_battle.rs`, the weakness plane is recomputed naively from
+/// distinct enemy cells, so an enemy reached by several offsets of the
+/// attack disk (a map smaller than the disk) counts once.
+pub const ANTS_ENEMY_COUNTED_ONCE: &str = "weakness_plane::<W>(field, disk, &mut weak);
+    // PLANTED: an enemy reached by several offsets counts once.
+    let (rows, cols) = (field.rows as isize, field.cols as isize);
+    for r in 0..rows {
+        for c in 0..cols {
+            let me = field.owner[(r * cols + c) as usize];
+            if me == NO_ANT {
+                continue;
+            }
+            let mut cells: Vec<isize> = Vec::new();
+            for o in disk {
+                let at = (r + o.dr).rem_euclid(rows) * cols + (c + o.dc).rem_euclid(cols);
+                if is_enemy(me, field.owner[at as usize]) && !cells.contains(&at) {
+                    cells.push(at);
+                }
+            }
+            weak[(r * cols + c) as usize] = W::from(cells.len() as u8);
+        }
+    }";
