@@ -25,7 +25,7 @@ const MAX_CAP: i64 = 1000;
 /// Largest number of skills solved (a stage game is up to n x n).
 const MAX_SKILLS: usize = 64;
 
-// ---- input ----
+// ---- input ------------------------------------------------------------------
 
 /// Why a run did not end with exit 0 (docs/contract.md).
 #[derive(Debug, PartialEq)]
@@ -322,7 +322,7 @@ fn parse_problem(input: &[u8], strict: bool) -> Result<Problem<'_>, Failure> {
     Ok(Problem { variant, rounds, keep, keep_units, cap, queries })
 }
 
-// ---- model ----
+// ---- model ------------------------------------------------------------------
 
 /// The game: skills sorted by req (the usable ones a prefix); a state
 /// s = layer * (C+1)^2 + a * (C+1) + b, a layer a lost-set pair.
@@ -362,8 +362,7 @@ struct Layer {
     mirror: usize,
 }
 
-/// Most lost-set pairs built: six breakthroughs taking their defences
-/// make 4,096, solved in 7.3 s (bench/RESULTS.md).
+/// Most lost-set pairs built, by measured cost (bench/RESULTS.md).
 const MAX_LAYERS: usize = 4096;
 
 impl Game {
@@ -500,7 +499,7 @@ impl Game {
     }
 }
 
-// ---- rules ----
+// ---- rules ------------------------------------------------------------------
 
 impl Game {
     /// "After every round each count becomes min(count + delta, C)" (never
@@ -619,7 +618,7 @@ enum StageGame {
     Matrix { rows: usize, cols: usize },
 }
 
-// ---- the proof (trusted): limit-sure wins and the exact check ----
+// ---- the proof (trusted): limit-sure wins and the exact check ---------------
 
 /// The only code that decides what is proved (docs/ji.md, "The
 /// certificate"); it exports what the rest uses and no more.
@@ -821,7 +820,7 @@ mod proof {
 }
 use proof::{limit_wins, proves, Dyadic, GRID_ONE, STRATEGY_BITS};
 
-// ---- iteration ----
+// ---- iteration --------------------------------------------------------------
 
 /// Sweeps before `certify` is first tried (then at every doubling); the
 /// width needed at queried states (5e-8 with rounding).
@@ -1114,7 +1113,7 @@ impl Game {
     }
 }
 
-// ---- stage game ----
+// ---- stage game -------------------------------------------------------------
 
 #[derive(Default)]
 struct Stage {
@@ -1303,9 +1302,7 @@ fn expand(on: &[bool], best: &[f64]) -> Vec<f64> {
     on.iter().map(pick).collect()
 }
 
-// ---- certify: the search for strategies and potentials (untrusted) ----
-
-// `certify` proposes A's strategies and potentials; `proves` decides.
+// ---- certify (untrusted): A's strategies and potentials for `proves` --------
 
 /// Largest C certified ((C+1)^2 states a layer).
 const MAX_CERTIFY_CAP: usize = 63;
@@ -2158,7 +2155,7 @@ impl ReplyProcess {
     }
 }
 
-// ---- output ----
+// ---- output -----------------------------------------------------------------
 
 pub fn solve(
     input: Vec<u8>,
@@ -2501,7 +2498,7 @@ fn format_value(v: f64) -> String {
     format!("{:.9}", v.clamp(-1.0, 1.0)).replace("-0.000000000", "0.000000000")
 }
 
-// ---- command line ----
+// ---- command line -----------------------------------------------------------
 
 /// The command-line options (see `HELP`).
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -2557,7 +2554,7 @@ impl Options {
     }
 }
 
-// ---- shared blocks (copies: edit their masters) ----
+// ---- shared blocks (copies: edit their masters) -----------------------------
 
 // shared: show begin, master src/shared/show.rs (edit there, then run scripts/sync-shared)
 /// A token for a message, the same in every solver: characters as they
