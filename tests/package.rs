@@ -134,9 +134,16 @@ fn the_lasting_fixtures_are_package_data() {
             if !lasting(&input) {
                 continue;
             }
-            assert!(case.beyond.is_none(), "{}: marked .beyond", common::rel(&case.input));
-            if case.args.is_empty() && case.code == 0 {
-                assert!(data.contains(&input), "{}: not in the package", common::rel(&case.input));
+            // Past the statement's five taken sets an answered case is ours
+            // alone (.beyond); no other lasting case is marked.
+            let answered = case.args.is_empty() && case.code == 0;
+            let past = problem == "ji_solver"
+                && answered
+                && taken_sets(&String::from_utf8_lossy(&input)) > 5;
+            let rel = common::rel(&case.input);
+            assert_eq!(case.beyond.is_some(), past && answered, "{rel}: .beyond");
+            if answered && !past {
+                assert!(data.contains(&input), "{rel}: not in the package");
                 joined += 1;
             }
         }

@@ -937,10 +937,10 @@ fn the_showcase_page_has_every_table_one_at_a_time() {
 /// where the solver answers not even those, the page says why, no table.
 #[test]
 fn too_many_tables_give_the_queries_tables_never_a_refusal() {
-    let fixture = root().join("tests/data/ji_solver/lasting/too_many_lost_sets.in");
-    let fixture_text = read(&fixture);
-    // Not even the input's one query is answered (3,432 pairs reachable).
-    let html = show::page("ji_solver", fixture_text.as_bytes(), &solver("ji_solver"), "t").unwrap();
+    let lasting = root().join("tests/data/ji_solver/lasting");
+    // Not even the input's one query is answered (16,384 pairs reachable).
+    let too_many = read(&lasting.join("too_many_lost_sets.in"));
+    let html = show::page("ji_solver", too_many.as_bytes(), &solver("ji_solver"), "t").unwrap();
     assert!(
         html.contains(
             "\"note\":\"not answered (ji_solver exit 3): ji_solver: the variant is too large"
@@ -949,6 +949,7 @@ fn too_many_tables_give_the_queries_tables_never_a_refusal() {
     );
     assert!(html.contains("\"cells\":[]"), "{html}");
     // Two queries whose sides have lost nearly everything: two tables.
+    let fixture_text = read(&lasting.join("lost_sets_3432.in"));
     let variant = &fixture_text[..fixture_text.find("0 0\n1\n0 0").unwrap()];
     let all = "6 s1 s2 s3 s4 s5 s6";
     let input = format!("{variant}0 0\n2\n0 0 lost {all} {all}\n0 0 lost 5 s2 s3 s4 s5 s6 {all}\n");
